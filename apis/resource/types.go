@@ -34,33 +34,33 @@ type DeviceClass struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	Spec DeviceClassSpec
+	Spec DeviceClassSpec `json:"spec,omitempty"`
 }
 
 // DeviceClassSpec holds what a class says about the devices it admits.
 type DeviceClassSpec struct {
 	// Selectors must all accept a device for it to belong to the class.
-	Selectors []DeviceSelector
+	Selectors []DeviceSelector `json:"selectors,omitempty"`
 
 	// Config is handed to the drivers of every device allocated through this class.
-	Config []DeviceClassConfiguration
+	Config []DeviceClassConfiguration `json:"config,omitempty"`
 
 	// SuitableNodes limits the nodes a claim of this class may be allocated on
 	// (v1alpha1/v1alpha2 suitableNodes, v1alpha3 spec.suitableNodes).
-	SuitableNodes *corev1.NodeSelector
+	SuitableNodes *corev1.NodeSelector `json:"suitableNodes,omitempty"`
 
 	// ParametersRef (legacy, v1alpha1/v1alpha2) names a driver-specific object
 	// with class parameters.
-	ParametersRef *ResourceClassParametersReference
+	ParametersRef *ResourceClassParametersReference `json:"parametersRef,omitempty"`
 
 	// StructuredParameters (legacy, v1alpha2 as of 1.30) tells the scheduler
 	// that the class uses structured parameters.
-	StructuredParameters *bool
+	StructuredParameters *bool `json:"structuredParameters,omitempty"`
 }
 
 // DeviceClassConfiguration is one entry of class configuration.
 type DeviceClassConfiguration struct {
-	DeviceConfiguration
+	DeviceConfiguration `json:",inline"`
 }
 
 // DeviceClassList is a list of classes.
@@ -70,16 +70,16 @@ type DeviceClassList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []DeviceClass
+	Items []DeviceClass `json:"items"`
 }
 
 // ResourceClassParametersReference (legacy) points at the object that holds
 // class parameters.
 type ResourceClassParametersReference struct {
-	APIGroup  string
-	Kind      string
-	Name      string
-	Namespace string
+	APIGroup  string `json:"apiGroup,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // ---------------------------------------------------------------------------
@@ -93,8 +93,8 @@ type ResourceClaim struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	Spec   ResourceClaimSpec
-	Status ResourceClaimStatus
+	Spec   ResourceClaimSpec   `json:"spec,omitempty"`
+	Status ResourceClaimStatus `json:"status,omitempty"`
 }
 
 // ResourceClaimSpec describes what a claim asks for. A v1alpha1/v1alpha2
@@ -102,19 +102,19 @@ type ResourceClaim struct {
 // exactly one device of that class.
 type ResourceClaimSpec struct {
 	// Devices says which devices are requested and how they are configured.
-	Devices DeviceClaim
+	Devices DeviceClaim `json:"devices,omitempty"`
 
 	// Controller names the driver whose control-plane controller allocates
 	// this claim; empty means the scheduler allocates (v1alpha3).
-	Controller string
+	Controller string `json:"controller,omitempty"`
 
 	// ParametersRef (legacy, v1alpha1/v1alpha2) names a driver-specific
 	// object with claim parameters.
-	ParametersRef *ResourceClaimParametersReference
+	ParametersRef *ResourceClaimParametersReference `json:"parametersRef,omitempty"`
 
 	// AllocationMode (legacy, v1alpha1/v1alpha2) says whether allocation
 	// waits for the first pod that uses the claim.
-	AllocationMode AllocationMode
+	AllocationMode AllocationMode `json:"allocationMode,omitempty"`
 }
 
 // AllocationMode (legacy) is when a v1alpha1/v1alpha2 claim is allocated.
@@ -131,27 +131,27 @@ const (
 // ResourceClaimParametersReference (legacy) points at the object that holds
 // claim parameters, in the claim's namespace.
 type ResourceClaimParametersReference struct {
-	APIGroup string
-	Kind     string
-	Name     string
+	APIGroup string `json:"apiGroup,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Name     string `json:"name,omitempty"`
 }
 
 // DeviceClaim groups the device requests of a claim with their constraints
 // and configuration.
 type DeviceClaim struct {
-	Requests    []DeviceRequest
-	Constraints []DeviceConstraint
-	Config      []DeviceClaimConfiguration
+	Requests    []DeviceRequest            `json:"requests"`
+	Constraints []DeviceConstraint         `json:"constraints,omitempty"`
+	Config      []DeviceClaimConfiguration `json:"config,omitempty"`
 }
 
 // DeviceRequest asks for devices of one class.
 type DeviceRequest struct {
-	Name            string
-	DeviceClassName string
-	Selectors       []DeviceSelector
-	AllocationMode  DeviceAllocationMode
-	Count           int64
-	AdminAccess     bool
+	Name            string               `json:"name,omitempty"`
+	DeviceClassName string               `json:"deviceClassName,omitempty"`
+	Selectors       []DeviceSelector     `json:"selectors,omitempty"`
+	AllocationMode  DeviceAllocationMode `json:"allocationMode,omitempty"`
+	Count           int64                `json:"count,omitempty"`
+	AdminAccess     bool                 `json:"adminAccess,omitempty"`
 }
 
 // DeviceAllocationMode says how many devices a request wants.
@@ -166,55 +166,55 @@ const (
 
 // DeviceSelector is one test a device must pass.
 type DeviceSelector struct {
-	CEL *CELDeviceSelector
+	CEL *CELDeviceSelector `json:"cel,omitempty"`
 }
 
 // CELDeviceSelector is a CEL expression over the variable `device`.
 type CELDeviceSelector struct {
-	Expression string
+	Expression string `json:"expression,omitempty"`
 }
 
 // DeviceConstraint relates the devices allocated for several requests.
 type DeviceConstraint struct {
-	Requests       []string
-	MatchAttribute *FullyQualifiedName
+	Requests       []string            `json:"requests,omitempty"`
+	MatchAttribute *FullyQualifiedName `json:"matchAttribute,omitempty"`
 }
 
 // DeviceClaimConfiguration is configuration for some (or all) requests of a claim.
 type DeviceClaimConfiguration struct {
-	Requests []string
-	DeviceConfiguration
+	Requests            []string `json:"requests,omitempty"`
+	DeviceConfiguration `json:",inline"`
 }
 
 // DeviceConfiguration holds exactly one kind of configuration.
 type DeviceConfiguration struct {
-	Opaque *OpaqueDeviceConfiguration
+	Opaque *OpaqueDeviceConfiguration `json:"opaque,omitempty"`
 }
 
 // OpaqueDeviceConfiguration is driver-specific configuration passed through
 // as it is.
 type OpaqueDeviceConfiguration struct {
-	Driver     string
-	Parameters runtime.RawExtension
+	Driver     string               `json:"driver,omitempty"`
+	Parameters runtime.RawExtension `json:"parameters,omitempty"`
 }
 
 // ResourceClaimStatus records the allocation and who uses it.
 type ResourceClaimStatus struct {
-	Allocation            *AllocationResult
-	ReservedFor           []ResourceClaimConsumerReference
-	DeallocationRequested bool
+	Allocation            *AllocationResult                `json:"allocation,omitempty"`
+	ReservedFor           []ResourceClaimConsumerReference `json:"reservedFor,omitempty"`
+	DeallocationRequested bool                             `json:"deallocationRequested,omitempty"`
 
 	// DriverName (legacy, v1alpha1/v1alpha2) is the driver that handled the
 	// allocation.
-	DriverName string
+	DriverName string `json:"driverName,omitempty"`
 }
 
 // ResourceClaimConsumerReference names an object that uses a claim.
 type ResourceClaimConsumerReference struct {
-	APIGroup string
-	Resource string
-	Name     string
-	UID      types.UID
+	APIGroup string    `json:"apiGroup,omitempty"`
+	Resource string    `json:"resource,omitempty"`
+	Name     string    `json:"name,omitempty"`
+	UID      types.UID `json:"uid,omitempty"`
 }
 
 // AllocationResult is what was allocated for a claim. The v1alpha1 single
@@ -222,44 +222,44 @@ type ResourceClaimConsumerReference struct {
 // status' DriverName as its DriverName.
 type AllocationResult struct {
 	// Devices lists the allocated devices and their configuration (v1alpha3).
-	Devices DeviceAllocationResult
+	Devices DeviceAllocationResult `json:"devices,omitempty"`
 
 	// NodeSelector says where the allocation is usable
 	// (v1alpha1/v1alpha2 availableOnNodes, v1alpha3 nodeSelector).
-	NodeSelector *corev1.NodeSelector
+	NodeSelector *corev1.NodeSelector `json:"nodeSelector,omitempty"`
 
 	// Controller is the driver whose controller allocated (v1alpha3).
-	Controller string
+	Controller string `json:"controller,omitempty"`
 
 	// ResourceHandles (legacy, v1alpha1/v1alpha2) are per-driver opaque or
 	// structured allocation handles.
-	ResourceHandles []ResourceHandle
+	ResourceHandles []ResourceHandle `json:"resourceHandles,omitempty"`
 
 	// Shareable (legacy, v1alpha1/v1alpha2) allows more than one consumer.
-	Shareable bool
+	Shareable bool `json:"shareable,omitempty"`
 }
 
 // DeviceAllocationResult lists allocated devices and the configuration that
 // goes with them.
 type DeviceAllocationResult struct {
-	Results []DeviceRequestAllocationResult
-	Config  []DeviceAllocationConfiguration
+	Results []DeviceRequestAllocationResult `json:"results,omitempty"`
+	Config  []DeviceAllocationConfiguration `json:"config,omitempty"`
 }
 
 // DeviceRequestAllocationResult is one device allocated for one request.
 type DeviceRequestAllocationResult struct {
-	Request string
-	Driver  string
-	Pool    string
-	Device  string
+	Request string `json:"request,omitempty"`
+	Driver  string `json:"driver,omitempty"`
+	Pool    string `json:"pool,omitempty"`
+	Device  string `json:"device,omitempty"`
 }
 
 // DeviceAllocationConfiguration is configuration copied into an allocation,
 // with where it came from.
 type DeviceAllocationConfiguration struct {
-	Source   AllocationConfigSource
-	Requests []string
-	DeviceConfiguration
+	Source              AllocationConfigSource `json:"source,omitempty"`
+	Requests            []string               `json:"requests,omitempty"`
+	DeviceConfiguration `json:",inline"`
 }
 
 // AllocationConfigSource says whether configuration came from the class or the claim.
@@ -274,34 +274,34 @@ const (
 
 // ResourceHandle (legacy) is what one driver recorded about an allocation.
 type ResourceHandle struct {
-	DriverName     string
-	Data           string
-	StructuredData *StructuredResourceHandle
+	DriverName     string                    `json:"driverName,omitempty"`
+	Data           string                    `json:"data,omitempty"`
+	StructuredData *StructuredResourceHandle `json:"structuredData,omitempty"`
 }
 
 // StructuredResourceHandle (legacy, v1alpha2 as of 1.30) is an allocation
 // made by the scheduler from named resources.
 type StructuredResourceHandle struct {
-	VendorClassParameters runtime.RawExtension
-	VendorClaimParameters runtime.RawExtension
-	NodeName              string
-	Results               []DriverAllocationResult
+	VendorClassParameters runtime.RawExtension     `json:"vendorClassParameters,omitempty"`
+	VendorClaimParameters runtime.RawExtension     `json:"vendorClaimParameters,omitempty"`
+	NodeName              string                   `json:"nodeName,omitempty"`
+	Results               []DriverAllocationResult `json:"results"`
 }
 
 // DriverAllocationResult (legacy) is one allocated named-resources instance.
 type DriverAllocationResult struct {
-	VendorRequestParameters runtime.RawExtension
-	AllocationResultModel
+	VendorRequestParameters runtime.RawExtension `json:"vendorRequestParameters,omitempty"`
+	AllocationResultModel   `json:",inline"`
 }
 
 // AllocationResultModel (legacy) holds exactly one kind of allocation result.
 type AllocationResultModel struct {
-	NamedResources *NamedResourcesAllocationResult
+	NamedResources *NamedResourcesAllocationResult `json:"namedResources,omitempty"`
 }
 
 // NamedResourcesAllocationResult (legacy) names the allocated instance.
 type NamedResourcesAllocationResult struct {
-	Name string
+	Name string `json:"name,omitempty"`
 }
 
 // ResourceClaimList is a list of claims.
@@ -311,7 +311,7 @@ type ResourceClaimList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []ResourceClaim
+	Items []ResourceClaim `json:"items"`
 }
 
 // ResourceClaimTemplate is the blueprint from which claims are made for pods.
@@ -321,7 +321,7 @@ type ResourceClaimTemplate struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	Spec ResourceClaimTemplateSpec
+	Spec ResourceClaimTemplateSpec `json:"spec,omitempty"`
 }
 
 // ResourceClaimTemplateSpec is the metadata and spec that each claim made
@@ -329,7 +329,7 @@ type ResourceClaimTemplate struct {
 type ResourceClaimTemplateSpec struct {
 	metav1.ObjectMeta
 
-	Spec ResourceClaimSpec
+	Spec ResourceClaimSpec `json:"spec,omitempty"`
 }
 
 // ResourceClaimTemplateList is a list of claim templates.
@@ -339,7 +339,7 @@ type ResourceClaimTemplateList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []ResourceClaimTemplate
+	Items []ResourceClaimTemplate `json:"items"`
 }
 
 // ---------------------------------------------------------------------------
@@ -353,25 +353,25 @@ type PodSchedulingContext struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	Spec   PodSchedulingContextSpec
-	Status PodSchedulingContextStatus
+	Spec   PodSchedulingContextSpec   `json:"spec,omitempty"`
+	Status PodSchedulingContextStatus `json:"status,omitempty"`
 }
 
 // PodSchedulingContextSpec is written by the scheduler.
 type PodSchedulingContextSpec struct {
-	SelectedNode   string
-	PotentialNodes []string
+	SelectedNode   string   `json:"selectedNode,omitempty"`
+	PotentialNodes []string `json:"potentialNodes,omitempty"`
 }
 
 // PodSchedulingContextStatus is written by drivers.
 type PodSchedulingContextStatus struct {
-	ResourceClaims []ResourceClaimSchedulingStatus
+	ResourceClaims []ResourceClaimSchedulingStatus `json:"resourceClaims,omitempty"`
 }
 
 // ResourceClaimSchedulingStatus says on which nodes one claim cannot be allocated.
 type ResourceClaimSchedulingStatus struct {
-	Name            string
-	UnsuitableNodes []string
+	Name            string   `json:"name,omitempty"`
+	UnsuitableNodes []string `json:"unsuitableNodes,omitempty"`
 }
 
 // PodSchedulingContextList is a list of scheduling contexts.
@@ -381,7 +381,7 @@ type PodSchedulingContextList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []PodSchedulingContext
+	Items []PodSchedulingContext `json:"items"`
 }
 
 // ---------------------------------------------------------------------------
@@ -396,30 +396,35 @@ type ResourceSlice struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	Spec ResourceSliceSpec
+	Spec ResourceSliceSpec `json:"spec,omitempty"`
 }
 
 // ResourceSliceSpec describes the devices of one slice and where they are reachable.
 type ResourceSliceSpec struct {
-	Driver       string
-	Pool         ResourcePool
-	NodeName     string
-	NodeSelector *corev1.NodeSelector
-	AllNodes     bool
-	Devices      []Device
+	Driver       string               `json:"driver,omitempty"`
+	Pool         ResourcePool         `json:"pool,omitempty"`
+	NodeName     string               `json:"nodeName,omitempty"`
+	NodeSelector *corev1.NodeSelector `json:"nodeSelector,omitempty"`
+	AllNodes     bool                 `json:"allNodes,omitempty"`
+	Devices      []Device             `json:"devices"`
+
+	// NoResourceModel (legacy, v1alpha2) records a slice that names no
+	// resource model at all. The v1alpha2 server rejects such a slice, but a
+	// manifest can still say it, and conversion must give it back unchanged.
+	NoResourceModel bool `json:"noResourceModel,omitempty"`
 }
 
 // ResourcePool identifies the pool a slice belongs to and its generation.
 type ResourcePool struct {
-	Name               string
-	Generation         int64
-	ResourceSliceCount int64
+	Name               string `json:"name,omitempty"`
+	Generation         int64  `json:"generation,omitempty"`
+	ResourceSliceCount int64  `json:"resourceSliceCount,omitempty"`
 }
 
 // Device is one device (a v1alpha2 named-resources instance).
 type Device struct {
-	Name  string
-	Basic *BasicDevice
+	Name  string       `json:"name,omitempty"`
+	Basic *BasicDevice `json:"basic,omitempty"`
 }
 
 // BasicDevice holds a device's attributes. Unlike the v1alpha3 maps, the hub
@@ -428,7 +433,7 @@ type Device struct {
 // where attributes come sorted by name, followed by the capacities (entries
 // with QuantityValue) sorted by name.
 type BasicDevice struct {
-	Attributes []DeviceAttribute
+	Attributes []DeviceAttribute `json:"attributes,omitempty"`
 }
 
 // QualifiedName is an attribute or capacity name, optionally prefixed with a
@@ -441,30 +446,30 @@ type FullyQualifiedName string
 // DeviceAttribute is one named, typed value of a device. Exactly one value
 // field is set.
 type DeviceAttribute struct {
-	Name QualifiedName
+	Name QualifiedName `json:"name,omitempty"`
 
-	IntValue     *int64
-	BoolValue    *bool
-	StringValue  *string
-	VersionValue *string
+	IntValue     *int64  `json:"intValue,omitempty"`
+	BoolValue    *bool   `json:"boolValue,omitempty"`
+	StringValue  *string `json:"stringValue,omitempty"`
+	VersionValue *string `json:"versionValue,omitempty"`
 
 	// QuantityValue is a v1alpha3 capacity or a v1alpha2 quantity attribute.
-	QuantityValue *apiresource.Quantity
+	QuantityValue *apiresource.Quantity `json:"quantityValue,omitempty"`
 
 	// IntSliceValue (legacy, v1alpha2) is a list of integers.
-	IntSliceValue *IntSlice
+	IntSliceValue *IntSlice `json:"intSliceValue,omitempty"`
 	// StringSliceValue (legacy, v1alpha2) is a list of strings.
-	StringSliceValue *StringSlice
+	StringSliceValue *StringSlice `json:"stringSliceValue,omitempty"`
 }
 
 // IntSlice (legacy) is a list of integers.
 type IntSlice struct {
-	Ints []int64
+	Ints []int64 `json:"ints"`
 }
 
 // StringSlice (legacy) is a list of strings.
 type StringSlice struct {
-	Strings []string
+	Strings []string `json:"strings"`
 }
 
 // ResourceSliceList is a list of slices.
@@ -474,7 +479,7 @@ type ResourceSliceList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []ResourceSlice
+	Items []ResourceSlice `json:"items"`
 }
 
 // ---------------------------------------------------------------------------
@@ -489,32 +494,32 @@ type ResourceClaimParameters struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	GeneratedFrom  *ResourceClaimParametersReference
-	Shareable      bool
-	DriverRequests []DriverRequests
+	GeneratedFrom  *ResourceClaimParametersReference `json:"generatedFrom,omitempty"`
+	Shareable      bool                              `json:"shareable,omitempty"`
+	DriverRequests []DriverRequests                  `json:"driverRequests,omitempty"`
 }
 
 // DriverRequests are the requests for one driver.
 type DriverRequests struct {
-	DriverName       string
-	VendorParameters runtime.RawExtension
-	Requests         []ResourceRequest
+	DriverName       string               `json:"driverName,omitempty"`
+	VendorParameters runtime.RawExtension `json:"vendorParameters,omitempty"`
+	Requests         []ResourceRequest    `json:"requests,omitempty"`
 }
 
 // ResourceRequest is one request for one named-resources instance.
 type ResourceRequest struct {
-	VendorParameters runtime.RawExtension
-	ResourceRequestModel
+	VendorParameters     runtime.RawExtension `json:"vendorParameters,omitempty"`
+	ResourceRequestModel `json:",inline"`
 }
 
 // ResourceRequestModel holds exactly one kind of request.
 type ResourceRequestModel struct {
-	NamedResources *NamedResourcesRequest
+	NamedResources *NamedResourcesRequest `json:"namedResources,omitempty"`
 }
 
 // NamedResourcesRequest selects an instance with a CEL expression.
 type NamedResourcesRequest struct {
-	Selector string
+	Selector string `json:"selector,omitempty"`
 }
 
 // ResourceClaimParametersList is a list of claim parameters.
@@ -524,7 +529,7 @@ type ResourceClaimParametersList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []ResourceClaimParameters
+	Items []ResourceClaimParameters `json:"items"`
 }
 
 // ResourceClassParameters (legacy, v1alpha2 as of 1.30) is the structured
@@ -535,31 +540,31 @@ type ResourceClassParameters struct {
 	metav1.TypeMeta
 	metav1.ObjectMeta
 
-	GeneratedFrom    *ResourceClassParametersReference
-	VendorParameters []VendorParameters
-	Filters          []ResourceFilter
+	GeneratedFrom    *ResourceClassParametersReference `json:"generatedFrom,omitempty"`
+	VendorParameters []VendorParameters                `json:"vendorParameters,omitempty"`
+	Filters          []ResourceFilter                  `json:"filters,omitempty"`
 }
 
 // VendorParameters is opaque configuration for one driver.
 type VendorParameters struct {
-	DriverName string
-	Parameters runtime.RawExtension
+	DriverName string               `json:"driverName,omitempty"`
+	Parameters runtime.RawExtension `json:"parameters,omitempty"`
 }
 
 // ResourceFilter is a filter on the instances of one driver.
 type ResourceFilter struct {
-	DriverName string
-	ResourceFilterModel
+	DriverName          string `json:"driverName,omitempty"`
+	ResourceFilterModel `json:",inline"`
 }
 
 // ResourceFilterModel holds exactly one kind of filter.
 type ResourceFilterModel struct {
-	NamedResources *NamedResourcesFilter
+	NamedResources *NamedResourcesFilter `json:"namedResources,omitempty"`
 }
 
 // NamedResourcesFilter filters instances with a CEL expression.
 type NamedResourcesFilter struct {
-	Selector string
+	Selector string `json:"selector,omitempty"`
 }
 
 // ResourceClassParametersList is a list of class parameters.
@@ -569,5 +574,5 @@ type ResourceClassParametersList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
 
-	Items []ResourceClassParameters
+	Items []ResourceClassParameters `json:"items"`
 }

@@ -1,0 +1,162 @@
+// Package meaning holds the mappings between the different ways in which
+// v1alpha1, v1alpha2 and v1alpha3 say the same thing, on hub types. The
+// version packages use them both to render a hub value in their own terms and
+// to decide what the stash must keep. docs/conversion.md describes each.
+package meaning
+
+import (
+	"encoding/json"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// LegacyRequest is the request that a v1alpha1/v1alpha2 claim of the given
+// class stands for: one device of that class, allocated as v1alpha3 would
+// default it.
+func LegacyRequest(class string) resource.DeviceRequest {
+	return resource.DeviceRequest{
+		Name:            resource.LegacyRequestName,
+		DeviceClassName: class,
+		AllocationMode:  resource.DeviceAllocationModeExactCount,
+		Count:           1,
+	}
+}
+
+// LegacyRequests is the hub's form of a v1alpha1/v1alpha2 resourceClassName.
+func LegacyRequests(class string) []resource.DeviceRequest {
+	if class == "" {
+		return nil
+	}
+	return []resource.DeviceRequest{LegacyRequest(class)}
+}
+
+// ClassName is the resourceClassName that shows requests in v1alpha1 and
+// v1alpha2: the class of the first request. exact reports whether the
+// requests are exactly what LegacyRequests(className) gives, so that nothing
+// else needs keeping.
+func ClassName(requests []resource.DeviceRequest) (className string, exact bool) {
+	if len(requests) == 0 {
+		return "", requests == nil
+	}
+	r := requests[0]
+	className = r.DeviceClassName
+	exact = len(requests) == 1 && className != "" && r.Name == resource.LegacyRequestName &&
+		r.Selectors == nil && r.AllocationMode == resource.DeviceAllocationModeExactCount &&
+		r.Count == 1 && !r.AdminAccess
+	return className, exact
+}
+
+// SplitDriver shows class selectors in v1alpha1/v1alpha2 terms: the driver
+// named by a leading driver selector, and the selectors after it. Without
+// such a selector the driver is empty and rest is all of them.
+func SplitDriver(selectors []resource.DeviceSelector) (driver string, rest []resource.DeviceSelector) {
+	if len(selectors) > 0 {
+		if d, ok := resource.DriverFromSelector(selectors[0]); ok && d != "" {
+			return d, selectors[1:]
+		}
+	}
+	return "", selectors
+}
+
+// JoinDriver is the inverse of SplitDriver.
+func JoinDriver(driver string, rest []resource.DeviceSelector) []resource.DeviceSelector {
+	if driver == "" {
+		return rest
+	}
+	out := make([]resource.DeviceSelector, 0, 1+len(rest))
+	out = append(out, resource.DriverSelector(driver))
+	return append(out, rest...)
+}
+
+// HasStructuredHandles reports whether any handle carries structured data.
+func HasStructuredHandles(handles []resource.ResourceHandle) bool {
+	for i := range handles {
+		if handles[i].StructuredData != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ResultsFromHandles shows v1alpha2 structured handles as v1alpha3 results:
+// each allocated named-resources instance is a device of the handle's
+// driver, in the pool named after the handle's node (1.30 published one
+// slice per node and driver), allocated for the legacy request.
+func ResultsFromHandles(handles []resource.ResourceHandle) []resource.DeviceRequestAllocationResult {
+	var results []resource.DeviceRequestAllocationResult
+	for i := range handles {
+		sd := handles[i].StructuredData
+		if sd == nil {
+			continue
+		}
+		for _, r := range sd.Results {
+			device := ""
+			if r.NamedResources != nil {
+				device = r.NamedResources.Name
+			}
+			results = append(results, resource.DeviceRequestAllocationResult{
+				Request: resource.LegacyRequestName,
+				Driver:  handles[i].DriverName,
+				Pool:    sd.NodeName,
+				Device:  device,
+			})
+		}
+	}
+	return results
+}
+
+// HandlesFromResults shows v1alpha3 results as v1alpha2 structured handles:
+// one handle per driver and pool, in the order they first appear, naming
+// the devices as named-resources instances on the pool's node.
+func HandlesFromResults(results []resource.DeviceRequestAllocationResult) []resource.ResourceHandle {
+	var handles []resource.ResourceHandle
+	index := map[[2]string]int{}
+	for _, r := range results {
+		key := [2]string{r.Driver, r.Pool}
+		i, ok := index[key]
+		if !ok {
+			i = len(handles)
+			index[key] = i
+			handles = append(handles, resource.ResourceHandle{
+				DriverName:     r.Driver,
+				StructuredData: &resource.StructuredResourceHandle{NodeName: r.Pool, Results: []resource.DriverAllocationResult{}},
+			})
+		}
+		sd := handles[i].StructuredData
+		sd.Results = append(sd.Results, resource.DriverAllocationResult{
+			AllocationResultModel: resource.AllocationResultModel{
+				NamedResources: &resource.NamedResourcesAllocationResult{Name: r.Device},
+			},
+		})
+	}
+	return handles
+}
+
+// HandleFromDevices shows a v1alpha3 device allocation in the single opaque
+// resourceHandle of v1alpha1: the JSON of allocation.devices as v1alpha3
+// writes it, which a driver can read.
+func HandleFromDevices(devices resource.DeviceAllocationResult) string {
+	data, err := json.Marshal(devices)
+	if err != nil {
+		// Only RawExtension values that are not JSON can fail here; the
+		// stash still keeps the devices, so the handle just stays empty.
+		return ""
+	}
+	return string(data)
+}
+
+// HasDevices reports whether a device allocation says anything.
+func HasDevices(d resource.DeviceAllocationResult) bool {
+	return d.Results != nil || d.Config != nil
+}
+
+// Pool is the pool a v1alpha2 slice stands for: 1.30 published one slice per
+// node and driver, so the node (or, for a slice without one, the driver)
+// names a pool of one slice at generation 0.
+func Pool(nodeName, driver string) resource.ResourcePool {
+	name := nodeName
+	if name == "" {
+		name = driver
+	}
+	return resource.ResourcePool{Name: name, Generation: 0, ResourceSliceCount: 1}
+}

@@ -1,0 +1,171 @@
+// Package stash defines what conversion keeps in the StashAnnotation of a
+// converted object, and reads and writes it. Each type holds the hub values
+// that the target version cannot show, and nothing that can be derived from
+// the target's own fields. A pointer or a non-empty value means "present";
+// the conversion functions of each version decide what to put here.
+package stash
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// FormatVersion is the value of "v" in every payload this drakit writes.
+const FormatVersion = 1
+
+// Class is the stash of a DeviceClass (ResourceClass in v1alpha1/v1alpha2).
+type Class struct {
+	V int `json:"v"`
+	// Selectors are the class selectors not shown by the target. When the
+	// target shows a driverName, these follow the driver's selector.
+	Selectors            []resource.DeviceSelector                  `json:"selectors,omitempty"`
+	Config               []resource.DeviceClassConfiguration        `json:"config,omitempty"`
+	ParametersRef        *resource.ResourceClassParametersReference `json:"parametersRef,omitempty"`
+	StructuredParameters *bool                                      `json:"structuredParameters,omitempty"`
+}
+
+// Claim is the stash of a ResourceClaim or ResourceClaimTemplate.
+type Claim struct {
+	V      int          `json:"v"`
+	Spec   *ClaimSpec   `json:"spec,omitempty"`
+	Status *ClaimStatus `json:"status,omitempty"`
+}
+
+// ClaimSpec holds claim spec values the target cannot show.
+type ClaimSpec struct {
+	// Requests replaces the single request derived from resourceClassName.
+	// The first request's deviceClassName is left out: it is the target's
+	// resourceClassName.
+	Requests       *[]resource.DeviceRequest                  `json:"requests,omitempty"`
+	Constraints    []resource.DeviceConstraint                `json:"constraints,omitempty"`
+	Config         []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
+	Controller     string                                     `json:"controller,omitempty"`
+	ParametersRef  *resource.ResourceClaimParametersReference `json:"parametersRef,omitempty"`
+	AllocationMode resource.AllocationMode                    `json:"allocationMode,omitempty"`
+}
+
+// IsZero reports whether nothing needs to be kept.
+func (s *ClaimSpec) IsZero() bool {
+	return s.Requests == nil && s.Constraints == nil && s.Config == nil && s.Controller == "" &&
+		s.ParametersRef == nil && s.AllocationMode == ""
+}
+
+// ClaimStatus holds claim status values the target cannot show.
+type ClaimStatus struct {
+	DriverName string      `json:"driverName,omitempty"`
+	Allocation *Allocation `json:"allocation,omitempty"`
+}
+
+// Allocation holds allocation values the target cannot show.
+type Allocation struct {
+	Devices    *resource.DeviceAllocationResult `json:"devices,omitempty"`
+	Controller string                           `json:"controller,omitempty"`
+	// ResourceHandles replaces the handles derived from the target. In
+	// v1alpha1 the first handle's data is left out: it is resourceHandle.
+	ResourceHandles *[]resource.ResourceHandle `json:"resourceHandles,omitempty"`
+	Shareable       bool                       `json:"shareable,omitempty"`
+	// DerivedHandles is how many handles at the end of the target's
+	// resourceHandles (v1alpha2), or whether its resourceHandle (v1alpha1,
+	// then 1), were rendered from Devices rather than kept from the hub.
+	DerivedHandles int `json:"derivedHandles,omitempty"`
+	// DerivedResults says that the target's allocation.devices.results
+	// (v1alpha3) were rendered from structured ResourceHandles.
+	DerivedResults bool `json:"derivedResults,omitempty"`
+}
+
+// IsZero reports whether nothing needs to be kept.
+func (a *Allocation) IsZero() bool {
+	return a.Devices == nil && a.Controller == "" && a.ResourceHandles == nil && !a.Shareable &&
+		a.DerivedHandles == 0 && !a.DerivedResults
+}
+
+// Slice is the stash of a ResourceSlice.
+type Slice struct {
+	V               int                    `json:"v"`
+	Pool            *resource.ResourcePool `json:"pool,omitempty"`
+	NodeSelector    *corev1.NodeSelector   `json:"nodeSelector,omitempty"`
+	AllNodes        bool                   `json:"allNodes,omitempty"`
+	NoResourceModel bool                   `json:"noResourceModel,omitempty"`
+	// Devices holds per-device values, by position in spec.devices.
+	Devices []Device `json:"devices,omitempty"`
+}
+
+// Device holds the values of one device that the target cannot show.
+type Device struct {
+	// Index and Name locate the device; Name guards against reordering.
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	// BasicMissing records a device without its basic section.
+	BasicMissing bool `json:"basicMissing,omitempty"`
+	// Attributes is the device's attribute list in the hub's order.
+	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
+}
+
+// Write stores payload in the annotations of meta. It copies the map first:
+// converted objects share memory with their input, which must not change.
+func Write(meta *metav1.ObjectMeta, payload any) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", resource.StashAnnotation, err)
+	}
+	annotations := make(map[string]string, len(meta.Annotations)+1)
+	for k, v := range meta.Annotations {
+		annotations[k] = v
+	}
+	annotations[resource.StashAnnotation] = string(data)
+	meta.Annotations = annotations
+	return nil
+}
+
+// Take removes the stash from meta (copying the map) and decodes it into
+// payload. It reports whether there was one. kind names the object in errors.
+func Take(meta *metav1.ObjectMeta, kind string, payload any) (bool, error) {
+	value, ok := meta.Annotations[resource.StashAnnotation]
+	if !ok {
+		return false, nil
+	}
+	annotations := make(map[string]string, len(meta.Annotations)-1)
+	for k, v := range meta.Annotations {
+		if k != resource.StashAnnotation {
+			annotations[k] = v
+		}
+	}
+	if len(annotations) == 0 {
+		annotations = nil
+	}
+	meta.Annotations = annotations
+	if err := decode(value, payload); err != nil {
+		return true, &resource.MalformedStashError{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Err: err}
+	}
+	return true, nil
+}
+
+func decode(value string, payload any) error {
+	var head struct {
+		V *int `json:"v"`
+	}
+	if err := json.Unmarshal([]byte(value), &head); err != nil {
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if head.V == nil {
+		return fmt.Errorf(`no format version ("v")`)
+	}
+	if *head.V != FormatVersion {
+		return fmt.Errorf("format version %d is not %d: written by another drakit release", *head.V, FormatVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(value)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(payload); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after the JSON object")
+	}
+	return nil
+}

@@ -1,0 +1,355 @@
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/conversion"
+
+	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
+)
+
+// v1alpha1 (1.26) says several things differently from the hub, which is
+// built around v1alpha3. Written here, each with its stash:
+//   - ResourceClass is the hub's DeviceClass; driverName is its leading
+//     driver selector;
+//   - PodScheduling is the hub's PodSchedulingContext;
+//   - a claim's resourceClassName is one request for one device of the class;
+//   - the single resourceHandle is the first of the hub's handles, owned by
+//     the status' driverName; availableOnNodes is the allocation's
+//     nodeSelector; v1alpha3 device results show as the handle's data.
+// docs/conversion.md has the field-by-field table.
+
+// ---------------------------------------------------------------------------
+// ResourceClass <-> DeviceClass
+
+func Convert_resource_DeviceClass_To_v1alpha1_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	driver, rest := meaning.SplitDriver(in.Spec.Selectors)
+	out.DriverName = driver
+	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
+	out.SuitableNodes = in.Spec.SuitableNodes
+	st := stash.Class{V: stash.FormatVersion, Config: in.Spec.Config, StructuredParameters: in.Spec.StructuredParameters}
+	if rest != nil && !(driver != "" && len(rest) == 0) {
+		st.Selectors = rest
+	}
+	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(in *ResourceClass, out *hub.DeviceClass, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = hub.DeviceClassSpec{
+		ParametersRef: (*hub.ResourceClassParametersReference)(in.ParametersRef),
+		SuitableNodes: in.SuitableNodes,
+	}
+	var st stash.Class
+	if _, err := stash.Take(&out.ObjectMeta, "ResourceClass", &st); err != nil {
+		return err
+	}
+	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
+	out.Spec.Config = st.Config
+	out.Spec.StructuredParameters = st.StructuredParameters
+	return nil
+}
+
+func Convert_resource_DeviceClassList_To_v1alpha1_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]ResourceClass, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_resource_DeviceClass_To_v1alpha1_ResourceClass(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func Convert_v1alpha1_ResourceClassList_To_resource_DeviceClassList(in *ResourceClassList, out *hub.DeviceClassList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]hub.DeviceClass, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// PodScheduling <-> PodSchedulingContext: the same fields under a new name.
+
+func Convert_resource_PodSchedulingContext_To_v1alpha1_PodScheduling(in *hub.PodSchedulingContext, out *PodScheduling, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = PodSchedulingSpec{SelectedNode: in.Spec.SelectedNode, PotentialNodes: in.Spec.PotentialNodes}
+	out.Status.ResourceClaims = nil
+	if in.Status.ResourceClaims != nil {
+		out.Status.ResourceClaims = make([]ResourceClaimSchedulingStatus, len(in.Status.ResourceClaims))
+		for i, c := range in.Status.ResourceClaims {
+			out.Status.ResourceClaims[i] = ResourceClaimSchedulingStatus{Name: c.Name, UnsuitableNodes: c.UnsuitableNodes}
+		}
+	}
+	return nil
+}
+
+func Convert_v1alpha1_PodScheduling_To_resource_PodSchedulingContext(in *PodScheduling, out *hub.PodSchedulingContext, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = hub.PodSchedulingContextSpec{SelectedNode: in.Spec.SelectedNode, PotentialNodes: in.Spec.PotentialNodes}
+	out.Status.ResourceClaims = nil
+	if in.Status.ResourceClaims != nil {
+		out.Status.ResourceClaims = make([]hub.ResourceClaimSchedulingStatus, len(in.Status.ResourceClaims))
+		for i, c := range in.Status.ResourceClaims {
+			out.Status.ResourceClaims[i] = hub.ResourceClaimSchedulingStatus{Name: c.Name, UnsuitableNodes: c.UnsuitableNodes}
+		}
+	}
+	return nil
+}
+
+func Convert_resource_PodSchedulingContextList_To_v1alpha1_PodSchedulingList(in *hub.PodSchedulingContextList, out *PodSchedulingList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]PodScheduling, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_resource_PodSchedulingContext_To_v1alpha1_PodScheduling(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func Convert_v1alpha1_PodSchedulingList_To_resource_PodSchedulingContextList(in *PodSchedulingList, out *hub.PodSchedulingContextList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]hub.PodSchedulingContext, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_v1alpha1_PodScheduling_To_resource_PodSchedulingContext(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// ResourceClaim and ResourceClaimTemplate
+
+func Convert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in *hub.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in, out, s); err != nil {
+		return err
+	}
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec), Status: statusStash(&in.Status)}
+	if st.Spec == nil && st.Status == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
+	if err := autoConvert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
+		return err
+	}
+	var st stash.Claim
+	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
+		return err
+	}
+	restoreSpec(st.Spec, &in.Spec, &out.Spec)
+	restoreStatus(st.Status, &in.Status, &out.Status)
+	return nil
+}
+
+func Convert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in, out, s); err != nil {
+		return err
+	}
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec)}
+	if st.Spec == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
+	if err := autoConvert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
+		return err
+	}
+	var st stash.Claim
+	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
+		return err
+	}
+	restoreSpec(st.Spec, &in.Spec.Spec, &out.Spec.Spec)
+	return nil
+}
+
+func Convert_resource_ResourceClaimSpec_To_v1alpha1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaimSpec_To_v1alpha1_ResourceClaimSpec(in, out, s); err != nil {
+		return err
+	}
+	out.ResourceClassName, _ = meaning.ClassName(in.Devices.Requests)
+	return nil
+}
+
+func Convert_v1alpha1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *hub.ResourceClaimSpec, s conversion.Scope) error {
+	if err := autoConvert_v1alpha1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s); err != nil {
+		return err
+	}
+	out.Devices = hub.DeviceClaim{Requests: meaning.LegacyRequests(in.ResourceClassName)}
+	return nil
+}
+
+// specStash keeps what resourceClassName cannot say about the requests, and
+// the v1alpha3 fields.
+func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
+	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
+	if _, exact := meaning.ClassName(in.Devices.Requests); !exact {
+		requests := append([]hub.DeviceRequest{}, in.Devices.Requests...)
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = "" // shown as resourceClassName
+		}
+		st.Requests = &requests
+	}
+	if st.IsZero() {
+		return nil
+	}
+	return &st
+}
+
+// restoreSpec puts the kept requests back, with the class the claim names
+// now: resourceClassName wins over what was kept.
+func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceClaimSpec) {
+	if st == nil {
+		return
+	}
+	if st.Requests != nil {
+		requests := *st.Requests
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = in.ResourceClassName
+		} else if in.ResourceClassName != "" {
+			requests = meaning.LegacyRequests(in.ResourceClassName)
+		}
+		out.Devices.Requests = requests
+	}
+	out.Devices.Constraints = st.Constraints
+	out.Devices.Config = st.Config
+	out.Controller = st.Controller
+}
+
+// Status: the single resourceHandle.
+
+func Convert_v1alpha1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *hub.ResourceClaimStatus, s conversion.Scope) error {
+	if err := autoConvert_v1alpha1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in, out, s); err != nil {
+		return err
+	}
+	// The handle belongs to the driver that allocated the claim.
+	if out.Allocation != nil && len(out.Allocation.ResourceHandles) == 1 {
+		out.Allocation.ResourceHandles[0].DriverName = in.DriverName
+	}
+	return nil
+}
+
+func Convert_resource_AllocationResult_To_v1alpha1_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+	if err := autoConvert_resource_AllocationResult_To_v1alpha1_AllocationResult(in, out, s); err != nil {
+		return err
+	}
+	out.AvailableOnNodes = in.NodeSelector
+	switch {
+	case len(in.ResourceHandles) > 0:
+		out.ResourceHandle = in.ResourceHandles[0].Data
+	case handleDerived(in):
+		out.ResourceHandle = meaning.HandleFromDevices(in.Devices)
+	default:
+		out.ResourceHandle = ""
+	}
+	return nil
+}
+
+func Convert_v1alpha1_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *hub.AllocationResult, s conversion.Scope) error {
+	if err := autoConvert_v1alpha1_AllocationResult_To_resource_AllocationResult(in, out, s); err != nil {
+		return err
+	}
+	out.NodeSelector = in.AvailableOnNodes
+	out.ResourceHandles = nil
+	if in.ResourceHandle != "" {
+		// The driver is filled in by the status conversion.
+		out.ResourceHandles = []hub.ResourceHandle{{Data: in.ResourceHandle}}
+	}
+	return nil
+}
+
+// handleDerived reports whether resourceHandle shows the device results of
+// an allocation that has no handles of its own.
+func handleDerived(a *hub.AllocationResult) bool {
+	return a.ResourceHandles == nil && a.Devices.Results != nil
+}
+
+// singleHandle reports whether the handles are exactly what one
+// resourceHandle of the status' driver gives back.
+func singleHandle(a *hub.AllocationResult, driver string) bool {
+	if a.ResourceHandles == nil {
+		return true
+	}
+	h := a.ResourceHandles
+	return len(h) == 1 && h[0].DriverName == driver && h[0].Data != "" && h[0].StructuredData == nil
+}
+
+func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
+	a := in.Allocation
+	if a == nil {
+		return nil
+	}
+	alloc := stash.Allocation{Controller: a.Controller}
+	if meaning.HasDevices(a.Devices) {
+		devices := a.Devices
+		alloc.Devices = &devices
+	}
+	if handleDerived(a) {
+		alloc.DerivedHandles = 1
+	} else if !singleHandle(a, in.DriverName) {
+		handles := append([]hub.ResourceHandle{}, a.ResourceHandles...)
+		if len(handles) > 0 {
+			handles[0].Data = "" // shown as resourceHandle
+		}
+		alloc.ResourceHandles = &handles
+	}
+	if alloc.IsZero() {
+		return nil
+	}
+	return &stash.ClaimStatus{Allocation: &alloc}
+}
+
+func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
+	if st == nil || st.Allocation == nil || out.Allocation == nil {
+		return
+	}
+	a, alloc := st.Allocation, out.Allocation
+	alloc.Controller = a.Controller
+	if a.Devices != nil {
+		alloc.Devices = *a.Devices
+	}
+	handle := in.Allocation.ResourceHandle
+	switch {
+	case a.ResourceHandles != nil:
+		handles := *a.ResourceHandles
+		if len(handles) > 0 {
+			handles[0].Data = handle // resourceHandle wins over what was kept
+		} else if handle != "" {
+			handles = []hub.ResourceHandle{{DriverName: in.DriverName, Data: handle}}
+		}
+		alloc.ResourceHandles = handles
+	case a.DerivedHandles > 0 && a.Devices != nil && handle == meaning.HandleFromDevices(*a.Devices):
+		// The handle only showed the device results.
+		alloc.ResourceHandles = nil
+	}
+}

@@ -1,0 +1,403 @@
+package v1alpha2
+
+import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/conversion"
+
+	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
+)
+
+// v1alpha2 (1.30) says several things differently from the hub, which is
+// built around v1alpha3. Written here, each with its stash:
+//   - ResourceClass is the hub's DeviceClass; driverName is its leading
+//     driver selector;
+//   - a claim's resourceClassName is one request for one device of the class;
+//   - availableOnNodes is the allocation's nodeSelector, and v1alpha3 device
+//     results show as structured handles;
+//   - a ResourceSlice's top-level fields and named resources are the hub's
+//     spec and devices, its pool derived from the node.
+// docs/conversion.md has the field-by-field table.
+
+// ---------------------------------------------------------------------------
+// ResourceClass <-> DeviceClass
+
+func Convert_resource_DeviceClass_To_v1alpha2_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	driver, rest := meaning.SplitDriver(in.Spec.Selectors)
+	out.DriverName = driver
+	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
+	out.SuitableNodes = in.Spec.SuitableNodes
+	out.StructuredParameters = in.Spec.StructuredParameters
+	st := stash.Class{V: stash.FormatVersion, Config: in.Spec.Config}
+	if rest != nil && !(driver != "" && len(rest) == 0) {
+		st.Selectors = rest
+	}
+	if st.Selectors == nil && st.Config == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(in *ResourceClass, out *hub.DeviceClass, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = hub.DeviceClassSpec{
+		ParametersRef:        (*hub.ResourceClassParametersReference)(in.ParametersRef),
+		SuitableNodes:        in.SuitableNodes,
+		StructuredParameters: in.StructuredParameters,
+	}
+	var st stash.Class
+	if _, err := stash.Take(&out.ObjectMeta, "ResourceClass", &st); err != nil {
+		return err
+	}
+	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
+	out.Spec.Config = st.Config
+	return nil
+}
+
+func Convert_resource_DeviceClassList_To_v1alpha2_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]ResourceClass, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_resource_DeviceClass_To_v1alpha2_ResourceClass(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func Convert_v1alpha2_ResourceClassList_To_resource_DeviceClassList(in *ResourceClassList, out *hub.DeviceClassList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	if in.Items == nil {
+		out.Items = nil
+		return nil
+	}
+	out.Items = make([]hub.DeviceClass, len(in.Items))
+	for i := range in.Items {
+		if err := Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(&in.Items[i], &out.Items[i], s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// ResourceClaim and ResourceClaimTemplate
+
+func Convert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *hub.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in, out, s); err != nil {
+		return err
+	}
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec), Status: statusStash(&in.Status)}
+	if st.Spec == nil && st.Status == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
+	if err := autoConvert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
+		return err
+	}
+	var st stash.Claim
+	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
+		return err
+	}
+	restoreSpec(st.Spec, &in.Spec, &out.Spec)
+	restoreStatus(st.Status, &in.Status, &out.Status)
+	return nil
+}
+
+func Convert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in, out, s); err != nil {
+		return err
+	}
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec)}
+	if st.Spec == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
+	if err := autoConvert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
+		return err
+	}
+	var st stash.Claim
+	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
+		return err
+	}
+	restoreSpec(st.Spec, &in.Spec.Spec, &out.Spec.Spec)
+	return nil
+}
+
+func Convert_resource_ResourceClaimSpec_To_v1alpha2_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+	if err := autoConvert_resource_ResourceClaimSpec_To_v1alpha2_ResourceClaimSpec(in, out, s); err != nil {
+		return err
+	}
+	out.ResourceClassName, _ = meaning.ClassName(in.Devices.Requests)
+	return nil
+}
+
+func Convert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *hub.ResourceClaimSpec, s conversion.Scope) error {
+	if err := autoConvert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s); err != nil {
+		return err
+	}
+	out.Devices = hub.DeviceClaim{Requests: meaning.LegacyRequests(in.ResourceClassName)}
+	return nil
+}
+
+// specStash keeps what resourceClassName cannot say about the requests, and
+// the v1alpha3 fields.
+func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
+	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
+	if _, exact := meaning.ClassName(in.Devices.Requests); !exact {
+		requests := append([]hub.DeviceRequest{}, in.Devices.Requests...)
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = "" // shown as resourceClassName
+		}
+		st.Requests = &requests
+	}
+	if st.IsZero() {
+		return nil
+	}
+	return &st
+}
+
+// restoreSpec puts the kept requests back, with the class the claim names
+// now: resourceClassName wins over what was kept.
+func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceClaimSpec) {
+	if st == nil {
+		return
+	}
+	if st.Requests != nil {
+		requests := *st.Requests
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = in.ResourceClassName
+		} else if in.ResourceClassName != "" {
+			requests = meaning.LegacyRequests(in.ResourceClassName)
+		}
+		out.Devices.Requests = requests
+	}
+	out.Devices.Constraints = st.Constraints
+	out.Devices.Config = st.Config
+	out.Controller = st.Controller
+}
+
+func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
+	a := in.Allocation
+	if a == nil {
+		return nil
+	}
+	alloc := stash.Allocation{Controller: a.Controller, DerivedHandles: len(derivedHandles(a))}
+	if meaning.HasDevices(a.Devices) {
+		devices := a.Devices
+		alloc.Devices = &devices
+	}
+	if alloc.IsZero() {
+		return nil
+	}
+	return &stash.ClaimStatus{Allocation: &alloc}
+}
+
+func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
+	if st == nil || st.Allocation == nil || out.Allocation == nil {
+		return
+	}
+	a, alloc := st.Allocation, out.Allocation
+	alloc.Controller = a.Controller
+	if a.Devices != nil {
+		alloc.Devices = *a.Devices
+	}
+	if k := a.DerivedHandles; k > 0 && a.Devices != nil {
+		// Drop the handles that only showed the device results, unless
+		// someone edited them.
+		handles := alloc.ResourceHandles
+		n := len(handles) - k
+		if n >= 0 && handlesEqual(handles[n:], meaning.HandlesFromResults(a.Devices.Results)) {
+			if n == 0 {
+				alloc.ResourceHandles = nil
+			} else {
+				alloc.ResourceHandles = handles[:n:n]
+			}
+		}
+	}
+}
+
+// derivedHandles are the structured handles that show v1alpha3 device
+// results, for a hub allocation that has results but no structured handles.
+func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
+	if a.Devices.Results == nil || meaning.HasStructuredHandles(a.ResourceHandles) {
+		return nil
+	}
+	return meaning.HandlesFromResults(a.Devices.Results)
+}
+
+func handlesEqual(a, b []hub.ResourceHandle) bool {
+	return len(a) == len(b) && apiequality.Semantic.DeepEqual(a, b)
+}
+
+func Convert_resource_AllocationResult_To_v1alpha2_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+	if err := autoConvert_resource_AllocationResult_To_v1alpha2_AllocationResult(in, out, s); err != nil {
+		return err
+	}
+	out.AvailableOnNodes = in.NodeSelector
+	if derived := derivedHandles(in); derived != nil {
+		// A new slice: the converted handles may share memory with the input.
+		handles := make([]ResourceHandle, len(out.ResourceHandles), len(out.ResourceHandles)+len(derived))
+		copy(handles, out.ResourceHandles)
+		for i := range derived {
+			var h ResourceHandle
+			if err := Convert_resource_ResourceHandle_To_v1alpha2_ResourceHandle(&derived[i], &h, s); err != nil {
+				return err
+			}
+			handles = append(handles, h)
+		}
+		out.ResourceHandles = handles
+	}
+	return nil
+}
+
+func Convert_v1alpha2_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *hub.AllocationResult, s conversion.Scope) error {
+	if err := autoConvert_v1alpha2_AllocationResult_To_resource_AllocationResult(in, out, s); err != nil {
+		return err
+	}
+	out.NodeSelector = in.AvailableOnNodes
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// ResourceSlice
+
+func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+	spec := &in.Spec
+	out.ObjectMeta = in.ObjectMeta
+	out.NodeName = spec.NodeName
+	out.DriverName = spec.Driver
+	out.NamedResources = nil
+	if !spec.NoResourceModel || spec.Devices != nil {
+		out.NamedResources = &NamedResourcesResources{Instances: instancesFromDevices(spec.Devices)}
+	}
+
+	st := stash.Slice{V: stash.FormatVersion, NodeSelector: spec.NodeSelector, AllNodes: spec.AllNodes}
+	if spec.Pool != meaning.Pool(spec.NodeName, spec.Driver) {
+		pool := spec.Pool
+		st.Pool = &pool
+	}
+	st.NoResourceModel = spec.NoResourceModel && spec.Devices != nil
+	for i := range spec.Devices {
+		if spec.Devices[i].Basic == nil {
+			st.Devices = append(st.Devices, stash.Device{Index: i, Name: spec.Devices[i].Name, BasicMissing: true})
+		}
+	}
+	if st.Pool == nil && st.NodeSelector == nil && !st.AllNodes && !st.NoResourceModel && st.Devices == nil {
+		return nil
+	}
+	return stash.Write(&out.ObjectMeta, &st)
+}
+
+func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	out.Spec = hub.ResourceSliceSpec{
+		Driver:          in.DriverName,
+		NodeName:        in.NodeName,
+		Pool:            meaning.Pool(in.NodeName, in.DriverName),
+		NoResourceModel: in.NamedResources == nil,
+	}
+	if in.NamedResources != nil {
+		out.Spec.Devices = devicesFromInstances(in.NamedResources.Instances)
+	}
+	var st stash.Slice
+	if ok, err := stash.Take(&out.ObjectMeta, "ResourceSlice", &st); !ok || err != nil {
+		return err
+	}
+	if st.Pool != nil {
+		out.Spec.Pool = *st.Pool
+	}
+	out.Spec.NodeSelector = st.NodeSelector
+	out.Spec.AllNodes = st.AllNodes
+	out.Spec.NoResourceModel = out.Spec.NoResourceModel || st.NoResourceModel
+	for _, sd := range st.Devices {
+		if !sd.BasicMissing || sd.Index >= len(out.Spec.Devices) {
+			continue
+		}
+		d := &out.Spec.Devices[sd.Index]
+		// Someone who gave the instance attributes meant it to have them.
+		if d.Name == sd.Name && d.Basic != nil && d.Basic.Attributes == nil {
+			d.Basic = nil
+		}
+	}
+	return nil
+}
+
+func instancesFromDevices(devices []hub.Device) []NamedResourcesInstance {
+	if devices == nil {
+		return nil
+	}
+	instances := make([]NamedResourcesInstance, len(devices))
+	for i := range devices {
+		instances[i].Name = devices[i].Name
+		if b := devices[i].Basic; b != nil && b.Attributes != nil {
+			attrs := make([]NamedResourcesAttribute, len(b.Attributes))
+			for j := range b.Attributes {
+				a := &b.Attributes[j]
+				attrs[j] = NamedResourcesAttribute{
+					Name: string(a.Name),
+					NamedResourcesAttributeValue: NamedResourcesAttributeValue{
+						QuantityValue: a.QuantityValue,
+						BoolValue:     a.BoolValue,
+						IntValue:      a.IntValue,
+						StringValue:   a.StringValue,
+						VersionValue:  a.VersionValue,
+					},
+				}
+				if a.IntSliceValue != nil {
+					attrs[j].IntSliceValue = &NamedResourcesIntSlice{Ints: a.IntSliceValue.Ints}
+				}
+				if a.StringSliceValue != nil {
+					attrs[j].StringSliceValue = &NamedResourcesStringSlice{Strings: a.StringSliceValue.Strings}
+				}
+			}
+			instances[i].Attributes = attrs
+		}
+	}
+	return instances
+}
+
+func devicesFromInstances(instances []NamedResourcesInstance) []hub.Device {
+	if instances == nil {
+		return nil
+	}
+	devices := make([]hub.Device, len(instances))
+	for i := range instances {
+		devices[i] = hub.Device{Name: instances[i].Name, Basic: &hub.BasicDevice{}}
+		if instances[i].Attributes == nil {
+			continue
+		}
+		attrs := make([]hub.DeviceAttribute, len(instances[i].Attributes))
+		for j := range instances[i].Attributes {
+			a := &instances[i].Attributes[j]
+			attrs[j] = hub.DeviceAttribute{
+				Name:          hub.QualifiedName(a.Name),
+				QuantityValue: a.QuantityValue,
+				BoolValue:     a.BoolValue,
+				IntValue:      a.IntValue,
+				StringValue:   a.StringValue,
+				VersionValue:  a.VersionValue,
+			}
+			if a.IntSliceValue != nil {
+				attrs[j].IntSliceValue = &hub.IntSlice{Ints: a.IntSliceValue.Ints}
+			}
+			if a.StringSliceValue != nil {
+				attrs[j].StringSliceValue = &hub.StringSlice{Strings: a.StringSliceValue.Strings}
+			}
+		}
+		devices[i].Basic.Attributes = attrs
+	}
+	return devices
+}

@@ -1,0 +1,249 @@
+// Package conversion converts resource.k8s.io objects between v1alpha1,
+// v1alpha2 and v1alpha3, through the hub types of apis/resource. Conversion
+// is lossless: what the target version cannot say is kept in the
+// resource.StashAnnotation of the converted object and restored on the way
+// back. docs/conversion.md describes every field.
+package conversion
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/install"
+)
+
+var (
+	// Scheme has the hub and all three versions installed, with their
+	// conversions and defaults, for callers who use apimachinery directly.
+	Scheme = runtime.NewScheme()
+	// Codecs serialises the objects of Scheme.
+	Codecs = serializer.NewCodecFactory(Scheme)
+)
+
+func init() {
+	install.Install(Scheme)
+}
+
+// Versions are the served versions of resource.k8s.io, oldest first.
+var Versions = []schema.GroupVersion{
+	{Group: resource.GroupName, Version: "v1alpha1"},
+	{Group: resource.GroupName, Version: "v1alpha2"},
+	{Group: resource.GroupName, Version: "v1alpha3"},
+}
+
+// renamed maps a version's kind to the hub's name where the two differ.
+var renamed = map[string]map[string]string{
+	"v1alpha1": {
+		"ResourceClass": "DeviceClass", "ResourceClassList": "DeviceClassList",
+		"PodScheduling": "PodSchedulingContext", "PodSchedulingList": "PodSchedulingContextList",
+	},
+	"v1alpha2": {"ResourceClass": "DeviceClass", "ResourceClassList": "DeviceClassList"},
+}
+
+// HubKind is the hub's name for a kind of a version: DeviceClass for
+// ResourceClass, PodSchedulingContext for PodScheduling, else the same.
+// It fails for a kind the version does not have.
+func HubKind(gvk schema.GroupVersionKind) (string, error) {
+	if gvk.Group != resource.GroupName {
+		return "", fmt.Errorf("%s is not in the %s group", gvk, resource.GroupName)
+	}
+	if !isVersion(gvk.Version) {
+		return "", fmt.Errorf("unknown version %q of %s: drakit knows %s", gvk.Version, resource.GroupName, versionList())
+	}
+	if !Scheme.Recognizes(gvk) || gvk.Kind == "Status" || isMetaKind(gvk.Kind) {
+		return "", fmt.Errorf("%s has no kind %q", gvk.GroupVersion(), gvk.Kind)
+	}
+	if k, ok := renamed[gvk.Version][gvk.Kind]; ok {
+		return k, nil
+	}
+	return gvk.Kind, nil
+}
+
+// KindIn is the name that version gives to a hub kind. For a kind the
+// version does not have, it returns a *resource.KindNotInVersionError.
+func KindIn(hubKind, version string) (string, error) {
+	if !isVersion(version) {
+		return "", fmt.Errorf("unknown version %q of %s: drakit knows %s", version, resource.GroupName, versionList())
+	}
+	if k, ok := kindIn(hubKind, version); ok {
+		return k, nil
+	}
+	err := &resource.KindNotInVersionError{Kind: hubKind, Version: version}
+	for _, gv := range Versions {
+		if k, ok := kindIn(hubKind, gv.Version); ok {
+			err.Versions = append(err.Versions, fmt.Sprintf("%s (as %s)", gv.Version, k))
+		}
+	}
+	return "", err
+}
+
+func kindIn(hubKind, version string) (string, bool) {
+	kind := hubKind
+	for from, to := range renamed[version] {
+		if to == hubKind {
+			kind = from
+		}
+	}
+	gvk := schema.GroupVersionKind{Group: resource.GroupName, Version: version, Kind: kind}
+	return kind, Scheme.Recognizes(gvk)
+}
+
+// Convert converts obj, a typed object of any version of resource.k8s.io,
+// a hub object, or an *unstructured.Unstructured, to the target group
+// version, renaming the kind where the versions differ. The result is typed,
+// or unstructured when obj was. Converting to the version obj already has
+// returns an unchanged copy. obj itself is never modified.
+//
+// Errors: a *resource.KindNotInVersionError when the target version does not
+// have the kind, a *resource.MalformedStashError when obj carries a stash
+// that cannot be read, and plain errors for objects of other groups, unknown
+// versions or kinds, and unstructured content that does not fit the type.
+func Convert(obj runtime.Object, target schema.GroupVersion) (runtime.Object, error) {
+	if target.Group != resource.GroupName {
+		return nil, fmt.Errorf("target %s is not a version of %s", target, resource.GroupName)
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return convertUnstructured(u, target)
+	}
+	hub, err := ToHub(obj)
+	if err != nil {
+		return nil, err
+	}
+	if gvk, err := objectKind(obj); err == nil && gvk.Version == target.Version {
+		out := obj.DeepCopyObject()
+		out.GetObjectKind().SetGroupVersionKind(gvk)
+		return out, nil
+	}
+	return FromHub(hub, target.Version)
+}
+
+// ToHub converts a typed object of any version to its hub type. A hub object
+// is returned as a copy.
+func ToHub(obj runtime.Object) (runtime.Object, error) {
+	gvk, err := objectKind(obj)
+	if err != nil {
+		return nil, err
+	}
+	if gvk.Version == runtime.APIVersionInternal {
+		return obj.DeepCopyObject(), nil
+	}
+	hubKind, err := HubKind(gvk)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Scheme.New(resource.SchemeGroupVersion.WithKind(hubKind))
+	if err != nil {
+		return nil, err
+	}
+	if err := Scheme.Convert(obj, out, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromHub converts a hub object to the given version ("v1alpha1", ...),
+// with apiVersion and kind set.
+func FromHub(hub runtime.Object, version string) (runtime.Object, error) {
+	gvk, err := objectKind(hub)
+	if err != nil {
+		return nil, err
+	}
+	if gvk.Version != runtime.APIVersionInternal {
+		return nil, fmt.Errorf("FromHub needs a hub object, got %s", gvk)
+	}
+	kind, err := KindIn(gvk.Kind, version)
+	if err != nil {
+		return nil, err
+	}
+	target := schema.GroupVersionKind{Group: resource.GroupName, Version: version, Kind: kind}
+	out, err := Scheme.New(target)
+	if err != nil {
+		return nil, err
+	}
+	if err := Scheme.Convert(hub, out, nil); err != nil {
+		return nil, err
+	}
+	out.GetObjectKind().SetGroupVersionKind(target)
+	return out, nil
+}
+
+func convertUnstructured(u *unstructured.Unstructured, target schema.GroupVersion) (runtime.Object, error) {
+	gvk := u.GroupVersionKind()
+	if _, err := HubKind(gvk); err != nil {
+		return nil, err
+	}
+	if gvk.Version == target.Version {
+		return u.DeepCopy(), nil
+	}
+	typed, err := Scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	// Unknown fields are an error: dropping them would lose data silently.
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(u.Object, typed, true); err != nil {
+		return nil, fmt.Errorf("%s %q: %w", gvk.Kind, u.GetName(), err)
+	}
+	typed.GetObjectKind().SetGroupVersionKind(gvk)
+	out, err := Convert(typed, target)
+	if err != nil {
+		return nil, err
+	}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(out)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: content}, nil
+}
+
+// objectKind finds the kind of a typed object from the scheme, since typed
+// objects often come without apiVersion and kind.
+func objectKind(obj runtime.Object) (schema.GroupVersionKind, error) {
+	if obj == nil {
+		return schema.GroupVersionKind{}, fmt.Errorf("nil object")
+	}
+	gvks, _, err := Scheme.ObjectKinds(obj)
+	if err != nil {
+		return schema.GroupVersionKind{}, fmt.Errorf("%T is not a resource.k8s.io type drakit knows: %w", obj, err)
+	}
+	for _, gvk := range gvks {
+		if gvk.Group == resource.GroupName {
+			return gvk, nil
+		}
+	}
+	return schema.GroupVersionKind{}, fmt.Errorf("%T is not a resource.k8s.io type", obj)
+}
+
+func isVersion(v string) bool {
+	for _, gv := range Versions {
+		if gv.Version == v {
+			return true
+		}
+	}
+	return false
+}
+
+func versionList() string {
+	s := ""
+	for i, gv := range Versions {
+		if i > 0 {
+			s += ", "
+		}
+		s += gv.Version
+	}
+	return s
+}
+
+// isMetaKind reports the option kinds every version registers for list and
+// watch calls, which are not resources.
+func isMetaKind(kind string) bool {
+	switch kind {
+	case "WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions":
+		return true
+	}
+	return false
+}
