@@ -110,10 +110,14 @@ type Device struct {
 // Write stores payload in the annotations of meta. It copies the map first:
 // converted objects share memory with their input, which must not change.
 func Write(meta *metav1.ObjectMeta, payload any) error {
-	data, err := json.Marshal(payload)
-	if err != nil {
+	// No HTML escaping: CEL expressions keep their "<" and "&&" readable.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(payload); err != nil {
 		return fmt.Errorf("encoding %s: %w", resource.StashAnnotation, err)
 	}
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	annotations := make(map[string]string, len(meta.Annotations)+1)
 	for k, v := range meta.Annotations {
 		annotations[k] = v
