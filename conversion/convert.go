@@ -7,6 +7,8 @@ package conversion
 
 import (
 	"fmt"
+	"reflect"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -110,14 +112,18 @@ func Convert(obj runtime.Object, target schema.GroupVersion) (runtime.Object, er
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		return convertUnstructured(u, target)
 	}
-	hub, err := ToHub(obj)
+	k, err := kindsOf(obj)
 	if err != nil {
 		return nil, err
 	}
-	if gvk, err := objectKind(obj); err == nil && gvk.Version == target.Version {
+	if k.gvk.Version == target.Version {
 		out := obj.DeepCopyObject()
-		out.GetObjectKind().SetGroupVersionKind(gvk)
+		out.GetObjectKind().SetGroupVersionKind(k.gvk)
 		return out, nil
+	}
+	hub, err := ToHub(obj)
+	if err != nil {
+		return nil, err
 	}
 	return FromHub(hub, target.Version)
 }
@@ -125,21 +131,14 @@ func Convert(obj runtime.Object, target schema.GroupVersion) (runtime.Object, er
 // ToHub converts a typed object of any version to its hub type. A hub object
 // is returned as a copy.
 func ToHub(obj runtime.Object) (runtime.Object, error) {
-	gvk, err := objectKind(obj)
+	k, err := kindsOf(obj)
 	if err != nil {
 		return nil, err
 	}
-	if gvk.Version == runtime.APIVersionInternal {
+	if k.gvk.Version == runtime.APIVersionInternal {
 		return obj.DeepCopyObject(), nil
 	}
-	hubKind, err := HubKind(gvk)
-	if err != nil {
-		return nil, err
-	}
-	out, err := Scheme.New(resource.SchemeGroupVersion.WithKind(hubKind))
-	if err != nil {
-		return nil, err
-	}
+	out := k.newHub()
 	if err := Scheme.Convert(obj, out, nil); err != nil {
 		return nil, err
 	}
@@ -149,27 +148,85 @@ func ToHub(obj runtime.Object) (runtime.Object, error) {
 // FromHub converts a hub object to the given version ("v1alpha1", ...),
 // with apiVersion and kind set.
 func FromHub(hub runtime.Object, version string) (runtime.Object, error) {
-	gvk, err := objectKind(hub)
+	k, err := kindsOf(hub)
 	if err != nil {
 		return nil, err
 	}
-	if gvk.Version != runtime.APIVersionInternal {
-		return nil, fmt.Errorf("FromHub needs a hub object, got %s", gvk)
+	if k.gvk.Version != runtime.APIVersionInternal {
+		return nil, fmt.Errorf("FromHub needs a hub object, got %s", k.gvk)
 	}
-	kind, err := KindIn(gvk.Kind, version)
-	if err != nil {
-		return nil, err
+	target, ok := k.targets[version]
+	if !ok {
+		if _, err := KindIn(k.gvk.Kind, version); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("no %s in %s", k.gvk.Kind, version)
 	}
-	target := schema.GroupVersionKind{Group: resource.GroupName, Version: version, Kind: kind}
-	out, err := Scheme.New(target)
-	if err != nil {
-		return nil, err
-	}
+	out := target.new()
 	if err := Scheme.Convert(hub, out, nil); err != nil {
 		return nil, err
 	}
-	out.GetObjectKind().SetGroupVersionKind(target)
+	out.GetObjectKind().SetGroupVersionKind(target.gvk)
 	return out, nil
+}
+
+// typeKinds is what conversion needs to know about one Go type, worked out
+// once: looking it up in the scheme on every call costs as much as
+// converting a small object.
+type typeKinds struct {
+	gvk     schema.GroupVersionKind
+	newHub  func() runtime.Object // for versioned types
+	targets map[string]target     // for hub types, by version
+}
+
+type target struct {
+	gvk schema.GroupVersionKind
+	new func() runtime.Object
+}
+
+var typeCache sync.Map // reflect.Type -> *typeKinds
+
+func kindsOf(obj runtime.Object) (*typeKinds, error) {
+	if obj == nil {
+		return nil, fmt.Errorf("nil object")
+	}
+	t := reflect.TypeOf(obj)
+	if k, ok := typeCache.Load(t); ok {
+		return k.(*typeKinds), nil
+	}
+	gvk, err := objectKind(obj)
+	if err != nil {
+		return nil, err
+	}
+	k := &typeKinds{gvk: gvk}
+	if gvk.Version == runtime.APIVersionInternal {
+		k.targets = map[string]target{}
+		for _, gv := range Versions {
+			if kind, err := KindIn(gvk.Kind, gv.Version); err == nil {
+				tgvk := gv.WithKind(kind)
+				k.targets[gv.Version] = target{gvk: tgvk, new: constructor(tgvk)}
+			}
+		}
+	} else {
+		hubKind, err := HubKind(gvk)
+		if err != nil {
+			return nil, err
+		}
+		k.newHub = constructor(resource.SchemeGroupVersion.WithKind(hubKind))
+	}
+	typeCache.Store(t, k)
+	return k, nil
+}
+
+// constructor returns a function that makes a new, empty object of a
+// registered kind without a scheme lookup.
+func constructor(gvk schema.GroupVersionKind) func() runtime.Object {
+	proto, err := Scheme.New(gvk)
+	if err != nil {
+		panic(fmt.Sprintf("drakit: %s is registered but cannot be made: %v", gvk, err)) // a bug in install, not in input
+	}
+	t := reflect.TypeOf(proto).Elem()
+	return func() runtime.Object { return reflect.New(t).Interface().(runtime.Object) }
 }
 
 func convertUnstructured(u *unstructured.Unstructured, target schema.GroupVersion) (runtime.Object, error) {

@@ -1,8 +1,8 @@
 package resource
 
 import (
-	"regexp"
 	"strconv"
+	"strings"
 )
 
 // DriverSelector returns the selector that admits exactly the devices of one
@@ -15,10 +15,10 @@ func DriverSelector(driver string) DeviceSelector {
 
 // DriverSelectorExpression is the CEL text of DriverSelector.
 func DriverSelectorExpression(driver string) string {
-	return "device.driver == " + strconv.Quote(driver)
+	return driverSelectorPrefix + strconv.Quote(driver)
 }
 
-var driverSelectorPattern = regexp.MustCompile(`^device\.driver == ("(?:[^"\\]|\\.)*")$`)
+const driverSelectorPrefix = "device.driver == "
 
 // DriverFromSelector reports the driver name if sel is, to the letter, the
 // selector DriverSelector would produce for it. Anything else, even an
@@ -28,13 +28,26 @@ func DriverFromSelector(sel DeviceSelector) (string, bool) {
 	if sel.CEL == nil {
 		return "", false
 	}
-	m := driverSelectorPattern.FindStringSubmatch(sel.CEL.Expression)
-	if m == nil {
+	quoted, ok := strings.CutPrefix(sel.CEL.Expression, driverSelectorPrefix)
+	if !ok || len(quoted) < 2 || quoted[0] != '"' || quoted[len(quoted)-1] != '"' {
 		return "", false
 	}
-	driver, err := strconv.Unquote(m[1])
+	if inner := quoted[1 : len(quoted)-1]; !strings.ContainsAny(inner, "\\\"") && isPlainASCII(inner) {
+		return inner, true // the common case: nothing was escaped
+	}
+	driver, err := strconv.Unquote(quoted)
 	if err != nil || DriverSelectorExpression(driver) != sel.CEL.Expression {
 		return "", false
 	}
 	return driver, true
+}
+
+// isPlainASCII reports whether strconv.Quote leaves s as it is.
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

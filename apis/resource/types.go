@@ -448,18 +448,18 @@ type FullyQualifiedName string
 type DeviceAttribute struct {
 	Name QualifiedName `json:"name,omitempty"`
 
-	IntValue     *int64  `json:"intValue,omitempty"`
-	BoolValue    *bool   `json:"boolValue,omitempty"`
-	StringValue  *string `json:"stringValue,omitempty"`
-	VersionValue *string `json:"versionValue,omitempty"`
+	IntValue     *int64  `json:"int,omitempty"`
+	BoolValue    *bool   `json:"bool,omitempty"`
+	StringValue  *string `json:"string,omitempty"`
+	VersionValue *string `json:"version,omitempty"`
 
 	// QuantityValue is a v1alpha3 capacity or a v1alpha2 quantity attribute.
-	QuantityValue *apiresource.Quantity `json:"quantityValue,omitempty"`
+	QuantityValue *apiresource.Quantity `json:"quantity,omitempty"`
 
 	// IntSliceValue (legacy, v1alpha2) is a list of integers.
-	IntSliceValue *IntSlice `json:"intSliceValue,omitempty"`
+	IntSliceValue *IntSlice `json:"intSlice,omitempty"`
 	// StringSliceValue (legacy, v1alpha2) is a list of strings.
-	StringSliceValue *StringSlice `json:"stringSliceValue,omitempty"`
+	StringSliceValue *StringSlice `json:"stringSlice,omitempty"`
 }
 
 // IntSlice (legacy) is a list of integers.

@@ -1,7 +1,6 @@
 package v1alpha2
 
 import (
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
@@ -219,7 +218,7 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 		// someone edited them.
 		handles := alloc.ResourceHandles
 		n := len(handles) - k
-		if n >= 0 && handlesEqual(handles[n:], meaning.HandlesFromResults(a.Devices.Results)) {
+		if n >= 0 && meaning.SameStructuredHandles(handles[n:], meaning.HandlesFromResults(a.Devices.Results)) {
 			if n == 0 {
 				alloc.ResourceHandles = nil
 			} else {
@@ -236,10 +235,6 @@ func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
 		return nil
 	}
 	return meaning.HandlesFromResults(a.Devices.Results)
-}
-
-func handlesEqual(a, b []hub.ResourceHandle) bool {
-	return len(a) == len(b) && apiequality.Semantic.DeepEqual(a, b)
 }
 
 func Convert_resource_AllocationResult_To_v1alpha2_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {

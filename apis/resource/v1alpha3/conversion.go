@@ -153,7 +153,7 @@ func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
 	if a.ResourceHandles != nil {
 		alloc.ResourceHandles = *a.ResourceHandles
 	}
-	if a.DerivedResults && apiequality.Semantic.DeepEqual(alloc.Devices.Results, meaning.ResultsFromHandles(alloc.ResourceHandles)) {
+	if a.DerivedResults && meaning.SameResults(alloc.Devices.Results, meaning.ResultsFromHandles(alloc.ResourceHandles)) {
 		// The results only showed the structured handles; unless someone
 		// edited them, the hub keeps the handles alone.
 		alloc.Devices.Results = nil
@@ -286,23 +286,30 @@ func Convert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(in *hub.Device
 // repeats, the last entry wins.
 func renderAttributes(in []hub.DeviceAttribute, out *BasicDevice) {
 	out.Attributes, out.Capacity = nil, nil
+	capacities, attributes := 0, 0
+	for i := range in {
+		switch {
+		case in[i].QuantityValue != nil:
+			capacities++
+		case in[i].IntSliceValue == nil && in[i].StringSliceValue == nil:
+			attributes++
+		}
+	}
+	if capacities > 0 {
+		out.Capacity = make(map[QualifiedName]resource.Quantity, capacities)
+	}
+	if attributes > 0 {
+		out.Attributes = make(map[QualifiedName]DeviceAttribute, attributes)
+	}
 	for i := range in {
 		a := &in[i]
 		name := QualifiedName(a.Name)
-		if a.QuantityValue != nil {
-			if out.Capacity == nil {
-				out.Capacity = map[QualifiedName]resource.Quantity{}
-			}
+		switch {
+		case a.QuantityValue != nil:
 			out.Capacity[name] = *a.QuantityValue
-			continue
+		case a.IntSliceValue == nil && a.StringSliceValue == nil:
+			out.Attributes[name] = DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
 		}
-		if a.IntSliceValue != nil || a.StringSliceValue != nil {
-			continue
-		}
-		if out.Attributes == nil {
-			out.Attributes = map[QualifiedName]DeviceAttribute{}
-		}
-		out.Attributes[name] = DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
 	}
 }
 

@@ -160,3 +160,44 @@ func Pool(nodeName, driver string) resource.ResourcePool {
 	}
 	return resource.ResourcePool{Name: name, Generation: 0, ResourceSliceCount: 1}
 }
+
+// SameResults reports whether two result lists are equal, entry by entry.
+func SameResults(a, b []resource.DeviceRequestAllocationResult) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SameStructuredHandles reports whether handles equal the ones
+// HandlesFromResults renders: no opaque data, no vendor parameters, and the
+// same drivers, nodes and instance names.
+func SameStructuredHandles(handles, rendered []resource.ResourceHandle) bool {
+	if len(handles) != len(rendered) {
+		return false
+	}
+	for i := range handles {
+		h, r := &handles[i], &rendered[i]
+		if h.DriverName != r.DriverName || h.Data != "" || h.StructuredData == nil {
+			return false
+		}
+		sd, rd := h.StructuredData, r.StructuredData
+		if sd.NodeName != rd.NodeName || sd.VendorClassParameters.Raw != nil || sd.VendorClaimParameters.Raw != nil ||
+			sd.VendorClassParameters.Object != nil || sd.VendorClaimParameters.Object != nil || len(sd.Results) != len(rd.Results) {
+			return false
+		}
+		for j := range sd.Results {
+			x, y := &sd.Results[j], &rd.Results[j]
+			if x.VendorRequestParameters.Raw != nil || x.VendorRequestParameters.Object != nil ||
+				x.NamedResources == nil || x.NamedResources.Name != y.NamedResources.Name {
+				return false
+			}
+		}
+	}
+	return true
+}

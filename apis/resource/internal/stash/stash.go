@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -109,7 +110,7 @@ type Device struct {
 
 // Write stores payload in the annotations of meta. It copies the map first:
 // converted objects share memory with their input, which must not change.
-func Write(meta *metav1.ObjectMeta, payload any) error {
+func Write(meta *metav1.ObjectMeta, payload Payload) error {
 	// No HTML escaping: CEL expressions keep their "<" and "&&" readable.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -129,7 +130,7 @@ func Write(meta *metav1.ObjectMeta, payload any) error {
 
 // Take removes the stash from meta (copying the map) and decodes it into
 // payload. It reports whether there was one. kind names the object in errors.
-func Take(meta *metav1.ObjectMeta, kind string, payload any) (bool, error) {
+func Take(meta *metav1.ObjectMeta, kind string, payload Payload) (bool, error) {
 	value, ok := meta.Annotations[resource.StashAnnotation]
 	if !ok {
 		return false, nil
@@ -150,26 +151,38 @@ func Take(meta *metav1.ObjectMeta, kind string, payload any) (bool, error) {
 	return true, nil
 }
 
-func decode(value string, payload any) error {
+// Payload is implemented by every stash type: it reports its "v".
+type Payload interface {
+	formatVersion() int
+}
+
+func (c *Class) formatVersion() int { return c.V }
+func (c *Claim) formatVersion() int { return c.V }
+func (s *Slice) formatVersion() int { return s.V }
+
+// decode reads a payload strictly in one pass; only when that fails does it
+// look again, to say what is wrong in words a user can act on.
+func decode(value string, payload Payload) error {
+	dec := json.NewDecoder(strings.NewReader(value))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(payload)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("trailing data after the JSON object")
+	}
+	if err == nil && payload.formatVersion() == FormatVersion {
+		return nil
+	}
 	var head struct {
 		V *int `json:"v"`
 	}
-	if err := json.Unmarshal([]byte(value), &head); err != nil {
-		return fmt.Errorf("not a JSON object: %v", err)
+	if herr := json.Unmarshal([]byte(value), &head); herr != nil {
+		return fmt.Errorf("not a JSON object: %v", herr)
 	}
-	if head.V == nil {
+	switch {
+	case head.V == nil:
 		return fmt.Errorf(`no format version ("v")`)
-	}
-	if *head.V != FormatVersion {
+	case *head.V != FormatVersion:
 		return fmt.Errorf("format version %d is not %d: written by another drakit release", *head.V, FormatVersion)
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(value)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(payload); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after the JSON object")
-	}
-	return nil
+	return err
 }

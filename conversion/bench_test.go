@@ -1,0 +1,185 @@
+package conversion
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	hub "github.com/drakit/drakit/apis/resource"
+)
+
+// The benchmarks set each conversion beside a deep copy of the same object:
+// BenchmarkConversion/<Kind>/<version>/<direction>/{deepcopy,convert}. A
+// conversion that needs no stash should cost at most 1.5x the deep copy, one
+// that writes or reads a stash at most 5x. The direction says which:
+// "to-hub" and "from-hub" need none, "to-hub+stash" and "from-hub+stash" do.
+
+// benchObjects are realistic objects in v1alpha3, the richest version; the
+// older versions get theirs by conversion, with a stash where they need one.
+var benchObjects = map[string]string{
+	"ResourceClaim": `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata:
+  name: trainer-gpus
+  namespace: ml
+  uid: 0b0c3e5e-3c3c-4e0e-9a51-4ab0c6b2a001
+  resourceVersion: "4711"
+  labels: {app: trainer, team: ml}
+spec:
+  devices:
+    requests:
+    - {name: resource, deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 1}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: resource, driver: gpu.example.com, pool: node-1, device: gpu-3}
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+  reservedFor:
+  - {resource: pods, name: trainer-0, uid: 0b0c3e5e-3c3c-4e0e-9a51-4ab0c6b2a002}
+`,
+	"ResourceClaimRich": `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata:
+  name: trainer-gpus
+  namespace: ml
+  uid: 0b0c3e5e-3c3c-4e0e-9a51-4ab0c6b2a001
+  labels: {app: trainer, team: ml}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      deviceClassName: gpu.example.com
+      allocationMode: ExactCount
+      count: 2
+      selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+    - {name: nic, deviceClassName: nic.example.com, allocationMode: ExactCount, count: 1}
+    constraints: [{requests: [gpus, nic], matchAttribute: example.com/numa}]
+    config:
+    - requests: [gpus]
+      opaque: {driver: gpu.example.com, parameters: {sharing: timeSliced, interval: 10ms}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-0}
+      - {request: gpus, driver: gpu.example.com, pool: node-1, device: gpu-1}
+      - {request: nic, driver: nic.example.com, pool: node-1, device: nic-0}
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+`,
+	"DeviceClass": `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: gpu.example.com, labels: {vendor: example}}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+	"DeviceClassRich": `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: big-gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+  - cel: {expression: 'device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0'}
+  config:
+  - opaque: {driver: gpu.example.com, parameters: {mode: exclusive}}
+`,
+	"PodSchedulingContext": `
+apiVersion: resource.k8s.io/v1alpha3
+kind: PodSchedulingContext
+metadata: {name: trainer-0, namespace: ml}
+spec: {selectedNode: node-1, potentialNodes: [node-1, node-2, node-3, node-4]}
+status:
+  resourceClaims: [{name: gpus, unsuitableNodes: [node-3, node-4]}]
+`,
+	"ResourceSlice": slice(8),
+}
+
+// slice builds a node's slice of n GPUs, each with a few attributes and a
+// capacity, in the canonical order v1alpha3 maps convert to.
+func slice(n int) string {
+	var b strings.Builder
+	b.WriteString(`
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: node-1-gpu.example.com}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `  - name: gpu-%d
+    basic:
+      attributes:
+        driverVersion: {version: 1.2.3}
+        index: {int: %d}
+        model: {string: a100}
+        uuid: {string: GPU-%08d}
+      capacity: {memory: 40Gi}
+`, i, i, i)
+	}
+	return b.String()
+}
+
+func BenchmarkConversion(b *testing.B) {
+	for _, name := range []string{"ResourceClaim", "ResourceClaimRich", "DeviceClass", "DeviceClassRich", "PodSchedulingContext", "ResourceSlice"} {
+		obj := decode(&testing.T{}, benchObjects[name])
+		hubObj, err := ToHub(obj)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, version := range []string{"v1alpha1", "v1alpha2", "v1alpha3"} {
+			versioned, err := FromHub(hubObj, version)
+			if err != nil {
+				continue // the kind does not exist there
+			}
+			stashed := hasStash(versioned)
+			suffix := ""
+			if stashed {
+				suffix = "+stash"
+			}
+			b.Run(name+"/"+version+"/to-hub"+suffix, func(b *testing.B) {
+				pair(b, versioned, func() (runtime.Object, error) { return ToHub(versioned) })
+			})
+			b.Run(name+"/"+version+"/from-hub"+suffix, func(b *testing.B) {
+				pair(b, hubObj, func() (runtime.Object, error) { return FromHub(hubObj, version) })
+			})
+		}
+	}
+}
+
+// pair runs the deep copy of obj and the conversion as two sub-benchmarks,
+// so that benchstat and a plain reader see them side by side.
+func pair(b *testing.B, obj runtime.Object, convert func() (runtime.Object, error)) {
+	b.Run("deepcopy", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = obj.DeepCopyObject()
+		}
+	})
+	b.Run("convert", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := convert(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func hasStash(obj runtime.Object) bool {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return false
+	}
+	_, ok := m.GetAnnotations()[hub.StashAnnotation]
+	return ok
+}

@@ -1,0 +1,856 @@
+package conversion
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"sigs.k8s.io/yaml"
+
+	hub "github.com/drakit/drakit/apis/resource"
+)
+
+// Each case is one row of docs/conversion.md: an object in one version, what
+// it must look like in another (stash annotation included, to the letter),
+// and that converting it back gives the original again.
+
+func gv(version string) schema.GroupVersion {
+	return schema.GroupVersion{Group: hub.GroupName, Version: version}
+}
+
+// decode reads a YAML manifest strictly into its typed object.
+func decode(t *testing.T, manifest string) runtime.Object {
+	t.Helper()
+	data, err := yaml.YAMLToJSON([]byte(manifest))
+	if err != nil {
+		t.Fatalf("bad test YAML: %v", err)
+	}
+	obj, _, err := serializer.NewCodecFactory(Scheme, serializer.EnableStrict).UniversalDeserializer().Decode(data, nil, nil)
+	if err != nil {
+		t.Fatalf("decoding test YAML: %v", err)
+	}
+	return obj
+}
+
+// sameJSON compares an object with a YAML manifest as JSON values, so that
+// field order and formatting do not matter but every field and value does.
+func sameJSON(t *testing.T, got runtime.Object, want string) {
+	t.Helper()
+	gotJSON, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, err := yaml.YAMLToJSON([]byte(want))
+	if err != nil {
+		t.Fatalf("bad expected YAML: %v", err)
+	}
+	var g, w any
+	if err := json.Unmarshal(gotJSON, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(wantJSON, &w); err != nil {
+		t.Fatal(err)
+	}
+	dropNulls(g)
+	dropNulls(w)
+	if !reflect.DeepEqual(g, w) {
+		gy, _ := yaml.JSONToYAML(gotJSON)
+		t.Errorf("got:\n%s\nwant:\n%s", gy, want)
+	}
+}
+
+// dropNulls removes null values (creationTimestamp, raw extensions) and the
+// empty status that encoded objects carry, so the expectations need not
+// repeat them. An empty list is not null and still counts.
+func dropNulls(v any) {
+	if m, ok := v.(map[string]any); ok {
+		if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
+			delete(m, "status")
+		}
+		for k, child := range m {
+			if child == nil {
+				delete(m, k)
+			}
+		}
+		for _, child := range m {
+			dropNulls(child)
+		}
+	}
+	if l, ok := v.([]any); ok {
+		for _, child := range l {
+			dropNulls(child)
+		}
+	}
+}
+
+func convertOK(t *testing.T, obj runtime.Object, version string) runtime.Object {
+	t.Helper()
+	out, err := Convert(obj, gv(version))
+	if err != nil {
+		t.Fatalf("Convert to %s: %v", version, err)
+	}
+	return out
+}
+
+type row struct {
+	name string
+	in   string // manifest in its own version
+	to   string // target version
+	want string // expected manifest in the target version
+	// back, if set, is the expected manifest after converting `want` back;
+	// by default it is `in` itself (lossless).
+	back string
+}
+
+func runRows(t *testing.T, rows []row) {
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			in := decode(t, r.in)
+			before := in.DeepCopyObject()
+			out := convertOK(t, in, r.to)
+			sameJSON(t, out, r.want)
+			if !reflect.DeepEqual(before, in) {
+				t.Errorf("Convert modified its input")
+			}
+			// Back from what the target version's server would store.
+			stored := decode(t, r.want)
+			back := convertOK(t, stored, in.GetObjectKind().GroupVersionKind().Version)
+			expectBack := r.back
+			if expectBack == "" {
+				expectBack = r.in
+			}
+			sameJSON(t, back, expectBack)
+		})
+	}
+}
+
+func TestConvertClasses(t *testing.T) {
+	runRows(t, []row{{
+		name: "driverName becomes a driver selector, nothing stashed",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClass
+metadata: {name: gpu}
+driverName: gpu.example.com
+suitableNodes:
+  nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+  suitableNodes:
+    nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]
+`,
+	}, {
+		name: "selectors after the driver's and config are stashed",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: big-gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+  - cel: {expression: 'device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0'}
+  config:
+  - opaque: {driver: gpu.example.com, parameters: {sharing: exclusive}}
+`,
+		to: "v1alpha1",
+		want: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClass
+metadata:
+  name: big-gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"selectors":[{"cel":{"expression":"device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0"}}],"config":[{"opaque":{"driver":"gpu.example.com","parameters":{"sharing":"exclusive"}}}]}'
+driverName: gpu.example.com
+`,
+	}, {
+		name: "a class without a driver selector has an empty driverName",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: any}
+spec:
+  selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClass
+metadata:
+  name: any
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}]}'
+driverName: ""
+`,
+	}, {
+		name: "parametersRef and structuredParameters are stashed in v1alpha3",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClass
+metadata: {name: gpu}
+driverName: gpu.example.com
+parametersRef: {apiGroup: gpu.example.com, kind: ClassParameters, name: defaults, namespace: gpu-system}
+structuredParameters: true
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata:
+  name: gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"parametersRef":{"apiGroup":"gpu.example.com","kind":"ClassParameters","name":"defaults","namespace":"gpu-system"},"structuredParameters":true}'
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+	}, {
+		name: "structuredParameters is stashed in v1alpha1 and native in v1alpha2",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClass
+metadata: {name: gpu}
+driverName: gpu.example.com
+structuredParameters: false
+`,
+		to: "v1alpha1",
+		want: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClass
+metadata:
+  name: gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"structuredParameters":false}'
+driverName: gpu.example.com
+`,
+	}})
+}
+
+func TestConvertClaims(t *testing.T) {
+	runRows(t, []row{{
+		name: "resourceClassName is one request for one device of the class",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}, {
+		name: "allocationMode and parametersRef are stashed",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  resourceClassName: gpu
+  allocationMode: Immediate
+  parametersRef: {apiGroup: gpu.example.com, kind: ClaimParameters, name: two}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"parametersRef":{"apiGroup":"gpu.example.com","kind":"ClaimParameters","name":"two"},"allocationMode":"Immediate"}}'
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}, {
+		name: "a one-request v1alpha3 claim shows its class; the rest is stashed without it",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  controller: gpu.example.com
+  devices:
+    requests:
+    - name: gpus
+      deviceClassName: gpu
+      allocationMode: ExactCount
+      count: 2
+      selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+    constraints: [{requests: [gpus], matchAttribute: gpu.example.com/numa}]
+`,
+		to: "v1alpha1",
+		want: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}],"allocationMode":"ExactCount","count":2}],"constraints":[{"requests":["gpus"],"matchAttribute":"gpu.example.com/numa"}],"controller":"gpu.example.com"}}'
+spec: {resourceClassName: gpu}
+`,
+	}, {
+		name: "requests: [] stays apart from no requests",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices: {requests: []}
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[]}}'
+spec: {resourceClassName: ""}
+`,
+	}, {
+		name: "templates convert their claim spec the same way",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaimTemplate
+metadata: {name: t, namespace: ns}
+spec:
+  metadata: {labels: {app: trainer}}
+  spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaimTemplate
+metadata:
+  name: t
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"allocationMode":"WaitForFirstConsumer"}}'
+spec:
+  metadata: {labels: {app: trainer}}
+  spec:
+    devices:
+      requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}})
+}
+
+func TestConvertAllocations(t *testing.T) {
+	runRows(t, []row{{
+		name: "resourceHandle is the status driver's single handle",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+status:
+  driverName: gpu.example.com
+  allocation:
+    resourceHandle: '{"gpu":"GPU-1"}'
+    availableOnNodes: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+    shareable: true
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+status:
+  driverName: gpu.example.com
+  allocation:
+    resourceHandles: [{driverName: gpu.example.com, data: '{"gpu":"GPU-1"}'}]
+    availableOnNodes: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+    shareable: true
+`,
+	}, {
+		name: "structured handles show as v1alpha3 device results",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+status:
+  driverName: gpu.example.com
+  allocation:
+    resourceHandles:
+    - driverName: gpu.example.com
+      structuredData:
+        nodeName: node-1
+        results: [{namedResources: {name: gpu-0}}, {namedResources: {name: gpu-1}}]
+    availableOnNodes: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"driverName":"gpu.example.com","allocation":{"resourceHandles":[{"driverName":"gpu.example.com","structuredData":{"vendorClassParameters":null,"vendorClaimParameters":null,"nodeName":"node-1","results":[{"vendorRequestParameters":null,"namedResources":{"name":"gpu-0"}},{"vendorRequestParameters":null,"namedResources":{"name":"gpu-1"}}]}}],"derivedResults":true}}}'
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+status:
+  allocation:
+    devices:
+      results:
+      - {request: resource, driver: gpu.example.com, pool: node-1, device: gpu-0}
+      - {request: resource, driver: gpu.example.com, pool: node-1, device: gpu-1}
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+`,
+	}, {
+		name: "v1alpha3 device results show as structured handles",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+status:
+  allocation:
+    devices:
+      results: [{request: resource, driver: gpu.example.com, pool: node-1, device: gpu-0}]
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"devices":{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},"derivedHandles":1}}}'
+spec: {resourceClassName: gpu}
+status:
+  allocation:
+    resourceHandles:
+    - driverName: gpu.example.com
+      structuredData:
+        vendorClassParameters: null
+        vendorClaimParameters: null
+        nodeName: node-1
+        results: [{vendorRequestParameters: null, namedResources: {name: gpu-0}}]
+`,
+	}, {
+		name: "v1alpha3 device results show as the v1alpha1 resourceHandle",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+status:
+  allocation:
+    devices:
+      results: [{request: resource, driver: gpu.example.com, pool: node-1, device: gpu-0}]
+`,
+		to: "v1alpha1",
+		want: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"devices":{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},"derivedHandles":1}}}'
+spec: {resourceClassName: gpu}
+status:
+  allocation:
+    resourceHandle: '{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]}'
+`,
+	}})
+}
+
+func TestConvertSlicesAndScheduling(t *testing.T) {
+	runRows(t, []row{{
+		name: "named resources are devices; quantities are capacity; the order and lists are stashed",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceSlice
+metadata: {name: node-1-gpu}
+nodeName: node-1
+driverName: gpu.example.com
+namedResources:
+  instances:
+  - name: gpu-0
+    attributes:
+    - {name: model, string: a100}
+    - {name: memory, quantity: 40Gi}
+    - {name: cores, intSlice: {ints: [0, 1]}}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata:
+  name: node-1-gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0","attributes":[{"name":"model","string":"a100"},{"name":"memory","quantity":"40Gi"},{"name":"cores","intSlice":{"ints":[0,1]}}]}]}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    basic:
+      attributes: {model: {string: a100}}
+      capacity: {memory: 40Gi}
+`,
+	}, {
+		name: "a sorted v1alpha2 device needs no stash",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceSlice
+metadata: {name: node-1-gpu}
+nodeName: node-1
+driverName: gpu.example.com
+namedResources:
+  instances:
+  - name: gpu-0
+    attributes: [{name: model, string: a100}, {name: memory, quantity: 40Gi}]
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: node-1-gpu}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    basic:
+      attributes: {model: {string: a100}}
+      capacity: {memory: 40Gi}
+`,
+	}, {
+		name: "a pool and node selector v1alpha2 cannot say are stashed",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: nic.example.com
+  pool: {name: rack-7, generation: 3, resourceSliceCount: 2}
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: rack, operator: In, values: ["7"]}]}]}
+  devices: [{name: nic-0, basic: {attributes: {speed: {int: 400}}}}]
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceSlice
+metadata:
+  name: fabric
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"pool":{"name":"rack-7","generation":3,"resourceSliceCount":2},"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"rack","operator":"In","values":["7"]}]}]}}'
+driverName: nic.example.com
+namedResources:
+  instances: [{name: nic-0, attributes: [{name: speed, int: 400}]}]
+`,
+	}, {
+		name: "PodScheduling is PodSchedulingContext",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: PodScheduling
+metadata: {name: pod, namespace: ns}
+spec: {selectedNode: node-1, potentialNodes: [node-1, node-2]}
+status:
+  resourceClaims: [{name: gpu, unsuitableNodes: [node-2]}]
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: PodSchedulingContext
+metadata: {name: pod, namespace: ns}
+spec: {selectedNode: node-1, potentialNodes: [node-1, node-2]}
+status:
+  resourceClaims: [{name: gpu, unsuitableNodes: [node-2]}]
+`,
+	}, {
+		name: "lists convert item by item under the renamed kind",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClassList
+metadata: {resourceVersion: "7"}
+items:
+- metadata: {name: gpu}
+  driverName: gpu.example.com
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClassList
+metadata: {resourceVersion: "7"}
+items:
+- metadata: {name: gpu}
+  spec:
+    selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+	}})
+}
+
+// Edits made to the converted object win over the stash.
+func TestConvertEditedAfterConversion(t *testing.T) {
+	t.Run("class driverName", func(t *testing.T) {
+		a1 := decode(t, `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClass
+metadata:
+  name: c
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"selectors":[{"cel":{"expression":"true"}}]}'
+driverName: new.example.com
+`)
+		sameJSON(t, convertOK(t, a1, "v1alpha3"), `
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "new.example.com"'}
+  - cel: {expression: "true"}
+`)
+	})
+	t.Run("claim resourceClassName", func(t *testing.T) {
+		a1 := decode(t, `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","allocationMode":"ExactCount","count":2}]}}'
+spec: {resourceClassName: edited-class}
+`)
+		sameJSON(t, convertOK(t, a1, "v1alpha3"), `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: gpus, deviceClassName: edited-class, allocationMode: ExactCount, count: 2}]
+`)
+	})
+	t.Run("v1alpha3 results edited after they were derived from handles", func(t *testing.T) {
+		a2 := decode(t, `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+status:
+  allocation:
+    resourceHandles:
+    - driverName: gpu.example.com
+      structuredData: {nodeName: node-1, results: [{namedResources: {name: gpu-0}}]}
+`)
+		a3 := convertOK(t, a2, "v1alpha3")
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(a3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, _, _ := unstructured.NestedSlice(u, "status", "allocation", "devices", "results")
+		results[0].(map[string]any)["device"] = "gpu-7"
+		if err := unstructured.SetNestedSlice(u, results, "status", "allocation", "devices", "results"); err != nil {
+			t.Fatal(err)
+		}
+		h, err := ToHub(unstructuredTyped{t, u}.typed("v1alpha3", "ResourceClaim"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		alloc := h.(*hub.ResourceClaim).Status.Allocation
+		if len(alloc.Devices.Results) != 1 || alloc.Devices.Results[0].Device != "gpu-7" {
+			t.Errorf("the edited results were not kept: %+v", alloc.Devices.Results)
+		}
+		if len(alloc.ResourceHandles) != 1 {
+			t.Errorf("the stashed handles were not restored: %+v", alloc.ResourceHandles)
+		}
+	})
+	t.Run("slice attributes edited after conversion", func(t *testing.T) {
+		a3 := decode(t, `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0","attributes":[{"name":"model","string":"a100"},{"name":"cores","intSlice":{"ints":[0,1]}}]}]}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices: [{name: gpu-0, basic: {attributes: {model: {string: h100}}}}]
+`)
+		sameJSON(t, convertOK(t, a3, "v1alpha2"), `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceSlice
+metadata: {name: s}
+nodeName: node-1
+driverName: gpu.example.com
+namedResources:
+  instances: [{name: gpu-0, attributes: [{name: model, string: h100}]}]
+`)
+	})
+}
+
+type unstructuredTyped struct {
+	t *testing.T
+	u map[string]any
+}
+
+func (x unstructuredTyped) typed(version, kind string) runtime.Object {
+	obj, err := Scheme.New(gv(version).WithKind(kind))
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(x.u, obj); err != nil {
+		x.t.Fatal(err)
+	}
+	return obj
+}
+
+func TestConvertMalformedStash(t *testing.T) {
+	for _, tc := range []struct{ name, value, want string }{
+		{"not JSON", `{"v":1,`, "not a JSON object"},
+		{"no version", `{"spec":{}}`, `no format version`},
+		{"newer format", `{"v":2}`, "format version 2"},
+		{"unknown field", `{"v":1,"spec":{"colour":"red"}}`, `unknown field "colour"`},
+		{"wrong type", `{"v":1,"spec":{"requests":"all"}}`, "cannot unmarshal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := decode(t, `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: broken, namespace: team-a}
+spec: {resourceClassName: gpu}
+`)
+			obj.(metaObject).SetAnnotations(map[string]string{hub.StashAnnotation: tc.value})
+			_, err := Convert(obj, gv("v1alpha3"))
+			var mse *hub.MalformedStashError
+			if !errors.As(err, &mse) {
+				t.Fatalf("want a *MalformedStashError, got %v", err)
+			}
+			if mse.Kind != "ResourceClaim" || mse.Namespace != "team-a" || mse.Name != "broken" {
+				t.Errorf("error names %s %s/%s, want ResourceClaim team-a/broken", mse.Kind, mse.Namespace, mse.Name)
+			}
+			for _, s := range []string{tc.want, hub.StashAnnotation, `"team-a/broken"`} {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not mention %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+type metaObject interface {
+	SetAnnotations(map[string]string)
+}
+
+func TestConvertKindNotInVersion(t *testing.T) {
+	for _, tc := range []struct {
+		manifest, to string
+		versions     []string
+	}{
+		{`
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: s}
+spec: {driver: d, pool: {name: p, resourceSliceCount: 1}, nodeName: node-1}
+`, "v1alpha1", []string{"v1alpha2 (as ResourceSlice)", "v1alpha3 (as ResourceSlice)"}},
+		{`
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaimParameters
+metadata: {name: p, namespace: ns}
+`, "v1alpha3", []string{"v1alpha2 (as ResourceClaimParameters)"}},
+		{`
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClassParametersList
+items: []
+`, "v1alpha1", []string{"v1alpha2 (as ResourceClassParametersList)"}},
+	} {
+		obj := decode(t, tc.manifest)
+		_, err := Convert(obj, gv(tc.to))
+		var kerr *hub.KindNotInVersionError
+		if !errors.As(err, &kerr) {
+			t.Fatalf("want a *KindNotInVersionError, got %v", err)
+		}
+		if kerr.Version != tc.to || !reflect.DeepEqual(kerr.Versions, tc.versions) {
+			t.Errorf("got %+v, want version %s and %v", kerr, tc.to, tc.versions)
+		}
+	}
+}
+
+func TestConvertSameVersionIsIdentity(t *testing.T) {
+	obj := decode(t, `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations: {conversion.drakit.io/stash: '{"v":1,"spec":{"controller":"x"}}'}
+spec: {resourceClassName: gpu}
+`)
+	out := convertOK(t, obj, "v1alpha2")
+	if out == obj {
+		t.Fatal("Convert returned its input, not a copy")
+	}
+	if !reflect.DeepEqual(out, obj) {
+		t.Errorf("same-version conversion changed the object")
+	}
+}
+
+func TestConvertUnstructured(t *testing.T) {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "resource.k8s.io/v1alpha1",
+		"kind":       "ResourceClass",
+		"metadata":   map[string]any{"name": "gpu"},
+		"driverName": "gpu.example.com",
+	}}
+	out, err := Convert(u, gv("v1alpha3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := out.(*unstructured.Unstructured)
+	if !ok {
+		t.Fatalf("unstructured in, %T out", out)
+	}
+	if got.GetKind() != "DeviceClass" || got.GetAPIVersion() != "resource.k8s.io/v1alpha3" {
+		t.Errorf("got %s %s", got.GetAPIVersion(), got.GetKind())
+	}
+	sel, _, _ := unstructured.NestedSlice(got.Object, "spec", "selectors")
+	if len(sel) != 1 {
+		t.Errorf("selectors: %v", sel)
+	}
+
+	u.Object["driverNmae"] = "typo"
+	if _, err := Convert(u, gv("v1alpha3")); err == nil || !strings.Contains(err.Error(), "driverNmae") {
+		t.Errorf("an unknown field must be an error naming it, got %v", err)
+	}
+
+	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
+	if _, err := Convert(other, gv("v1alpha3")); err == nil {
+		t.Error("an object of another group must be refused")
+	}
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole drakit test suite, as CI runs it (.ci/run) and as the README
+# tells developers to run it: static checks and up-to-date generated code,
+# every unit test, then the suites that live in their own modules under
+# hack/ (they pull upstream Kubernetes modules the main module must not
+# depend on). It needs only Go; each step installs what it needs.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "build"
+go build ./...
+
+step "static checks and generated code (hack/verify.sh)"
+hack/verify.sh
+
+step "unit tests"
+go test ./...
+
+# Suites in separate modules, each with its own runner.
+for runner in hack/upstream-compat.sh hack/kubeconform-test.sh hack/allocbench.sh hack/e2e.sh; do
+  if [ -x "$runner" ]; then
+    step "$runner"
+    "$runner"
+  fi
+done
