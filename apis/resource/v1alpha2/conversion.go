@@ -92,7 +92,7 @@ func Convert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec), Status: statusStash(&in.Status)}
+	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec), Status: statusStash(&in.Status)}
 	if st.Spec == nil && st.Status == nil {
 		return nil
 	}
@@ -107,7 +107,7 @@ func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
 		return err
 	}
-	restoreSpec(st.Spec, &in.Spec, &out.Spec)
+	st.Spec.RestoreLegacy(in.Spec.ResourceClassName, &out.Spec)
 	restoreStatus(st.Status, &in.Status, &out.Status)
 	return nil
 }
@@ -116,7 +116,7 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec)}
+	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec.Spec)}
 	if st.Spec == nil {
 		return nil
 	}
@@ -131,7 +131,7 @@ func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
 		return err
 	}
-	restoreSpec(st.Spec, &in.Spec.Spec, &out.Spec.Spec)
+	st.Spec.RestoreLegacy(in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
 	return nil
 }
 
@@ -149,43 +149,6 @@ func Convert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 	}
 	out.Devices = hub.DeviceClaim{Requests: meaning.LegacyRequests(in.ResourceClassName)}
 	return nil
-}
-
-// specStash keeps what resourceClassName cannot say about the requests, and
-// the v1alpha3 fields.
-func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
-	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
-	if _, exact := meaning.ClassName(in.Devices.Requests); !exact {
-		requests := append([]hub.DeviceRequest{}, in.Devices.Requests...)
-		if len(requests) > 0 {
-			requests[0].DeviceClassName = "" // shown as resourceClassName
-		}
-		st.Requests = &requests
-	}
-	if st.IsZero() {
-		return nil
-	}
-	return &st
-}
-
-// restoreSpec puts the kept requests back, with the class the claim names
-// now: resourceClassName wins over what was kept.
-func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceClaimSpec) {
-	if st == nil {
-		return
-	}
-	if st.Requests != nil {
-		requests := *st.Requests
-		if len(requests) > 0 {
-			requests[0].DeviceClassName = in.ResourceClassName
-		} else if in.ResourceClassName != "" {
-			requests = meaning.LegacyRequests(in.ResourceClassName)
-		}
-		out.Devices.Requests = requests
-	}
-	out.Devices.Constraints = st.Constraints
-	out.Devices.Config = st.Config
-	out.Controller = st.Controller
 }
 
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
