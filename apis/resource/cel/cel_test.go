@@ -1,0 +1,360 @@
+package cel
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+func intAttr(name string, v int64) resource.DeviceAttribute {
+	return resource.DeviceAttribute{Name: resource.QualifiedName(name), IntValue: &v}
+}
+func boolAttr(name string, v bool) resource.DeviceAttribute {
+	return resource.DeviceAttribute{Name: resource.QualifiedName(name), BoolValue: &v}
+}
+func strAttr(name, v string) resource.DeviceAttribute {
+	return resource.DeviceAttribute{Name: resource.QualifiedName(name), StringValue: &v}
+}
+func verAttr(name, v string) resource.DeviceAttribute {
+	return resource.DeviceAttribute{Name: resource.QualifiedName(name), VersionValue: &v}
+}
+func qtyAttr(name, v string) resource.DeviceAttribute {
+	q := apiresource.MustParse(v)
+	return resource.DeviceAttribute{Name: resource.QualifiedName(name), QuantityValue: &q}
+}
+
+// testDevice is a device of driver dra.example.com with attributes in its
+// own domain (some written with the domain, some without) and in another.
+func testDevice() *Device {
+	return NewDevice("dra.example.com", []resource.DeviceAttribute{
+		intAttr("cores", 8),
+		boolAttr("dra.example.com/healthy", true),
+		strAttr("model", "a100"),
+		verAttr("driverVersion", "1.2.3"),
+		strAttr("other.example.com/zone", "z1"),
+		intAttr("other.example.com/numa", 1),
+		qtyAttr("memory", "40Gi"),
+		qtyAttr("other.example.com/bandwidth", "100G"),
+		{Name: "lanes", IntSliceValue: &resource.IntSlice{Ints: []int64{1, 2}}},
+		{Name: "tags", StringSliceValue: &resource.StringSlice{Strings: []string{"x", "y"}}},
+	})
+}
+
+func TestDeviceSelectorEvaluation(t *testing.T) {
+	for _, tc := range []struct {
+		expr    string
+		want    bool
+		wantErr string
+	}{
+		{expr: `true`, want: true},
+		{expr: `false`, want: false},
+		{expr: `device.driver == "dra.example.com"`, want: true},
+		// Unqualified names fall into the driver's domain, whether the
+		// slice wrote them with or without it.
+		{expr: `device.attributes["dra.example.com"].cores == 8`, want: true},
+		{expr: `device.attributes["dra.example.com"]["cores"] > 4`, want: true},
+		{expr: `device.attributes["dra.example.com"].healthy`, want: true},
+		{expr: `device.attributes["dra.example.com"].model == "a100"`, want: true},
+		{expr: `device.attributes["other.example.com"].zone == "z1" && device.attributes["other.example.com"].numa == 1`, want: true},
+		{expr: `"zone" in device.attributes["dra.example.com"]`, want: false},
+		// Unknown domains are empty maps.
+		{expr: `"no.such.domain" in device.attributes`, want: false},
+		{expr: `"dra.example.com" in device.attributes`, want: true},
+		{expr: `device.attributes["no.such.domain"].size() == 0`, want: true},
+		{expr: `device.attributes["no.such.domain"].x == 1`, wantErr: "no such key: x"},
+		{expr: `device.attributes["dra.example.com"].missing == 1`, wantErr: "no such key: missing"},
+		{expr: `device.capacity["no.such.domain"].size() == 0`, want: true},
+		// A non-bool attribute as the whole result is a runtime error.
+		{expr: `device.attributes["dra.example.com"].cores`, wantErr: "could not be converted to bool"},
+		// cel.bind
+		{expr: `cel.bind(dra, device.attributes["dra.example.com"], dra.healthy && dra.cores >= 8)`, want: true},
+		{expr: `cel.bind(x, 3, x * x == 9)`, want: true},
+		// semver
+		{expr: `device.attributes["dra.example.com"].driverVersion.isGreaterThan(semver("1.2.0"))`, want: true},
+		{expr: `device.attributes["dra.example.com"].driverVersion.isLessThan(semver("1.2.0"))`, want: false},
+		{expr: `device.attributes["dra.example.com"].driverVersion.compareTo(semver("1.2.3")) == 0`, want: true},
+		{expr: `device.attributes["dra.example.com"].driverVersion == semver("1.2.3+build")`, want: true},
+		{expr: `semver("1.2.3").major() == 1 && semver("1.2.3").minor() == 2 && semver("1.2.3").patch() == 3`, want: true},
+		{expr: `semver("1.0.0-alpha").isLessThan(semver("1.0.0"))`, want: true},
+		{expr: `isSemver("1.2.3") && !isSemver("1.2") && !isSemver("v1.2.3")`, want: true},
+		{expr: `semver("1.2") == semver("1.2.0")`, wantErr: "No Major.Minor.Patch"},
+		// quantity
+		{expr: `device.capacity["dra.example.com"].memory.isGreaterThan(quantity("32Gi"))`, want: true},
+		{expr: `device.capacity["dra.example.com"].memory.compareTo(quantity("40Gi")) == 0`, want: true},
+		{expr: `device.capacity["other.example.com"].bandwidth == quantity("100G")`, want: true},
+		{expr: `quantity("1k") == quantity("1000")`, want: true},
+		{expr: `quantity("50k").add(20) == quantity("50020")`, want: true},
+		{expr: `quantity("50020") == quantity("50k").add(20)`, want: true},
+		{expr: `quantity("50k").sub(quantity("20k")) == quantity("30k")`, want: true},
+		{expr: `quantity("50k").add(20).sub(quantity("100k")).sub(-50000) == quantity("20")`, want: true},
+		{expr: `quantity("50k").asInteger() == 50000 && quantity("50k").isInteger()`, want: true},
+		{expr: `quantity("9999999999999999999999999999999999999G").isInteger()`, want: false},
+		{expr: `quantity("9999999999999999999999999999999999999G").asInteger() > 0`, wantErr: "cannot convert value to integer"},
+		{expr: `quantity("1.5").asApproximateFloat() == 1.5`, want: true},
+		{expr: `sign(quantity("-1")) == -1 && sign(quantity("0")) == 0`, want: true},
+		{expr: `isQuantity("1.3Gi") && !isQuantity("200K") && !isQuantity("1,3G") && isQuantity("Mi")`, want: true},
+		{expr: `quantity("200K") == quantity("1")`, wantErr: "unable to parse quantity's suffix"},
+		{expr: `quantity("50M").isLessThan(quantity("50Mi"))`, want: true},
+		// legacy slices are lists
+		{expr: `device.attributes["dra.example.com"].lanes.size() == 2 && 2 in device.attributes["dra.example.com"].lanes`, want: true},
+		{expr: `"y" in device.attributes["dra.example.com"].tags`, want: true},
+		// base environment
+		{expr: `[3, 1, 2].sum() == 6 && [1, 2, 3].isSorted() && [3, 1].min() == 1 && [3, 1].max() == 3`, want: true},
+		{expr: `[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2`, want: true},
+		{expr: `[].sum() == 0`, want: true},
+		{expr: `"abc123".find("[0-9]+") == "123" && "a1b2".findAll("[0-9]") == ["1", "2"]`, want: true},
+		{expr: `"a1b2c3".findAll("[0-9]", 2).size() == 2`, want: true},
+		{expr: `device.attributes["dra.example.com"].model.upperAscii() == "A100"`, want: true},
+		{expr: `sets.contains([1, 2], [2])`, want: true},
+		{expr: `1 < 1.5`, want: true},
+		{expr: `optional.of(1).hasValue()`, want: true},
+		{expr: `device.attributes["dra.example.com"].model.matches("^a[0-9]+$")`, want: true},
+	} {
+		t.Run(tc.expr, func(t *testing.T) {
+			p, err := CompileDeviceSelector(tc.expr)
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			got, err := p.Matches(context.Background(), testDevice())
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error containing %q, got %v (result %v)", tc.wantErr, err, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("evaluate: %v", err)
+			}
+			if got != tc.want {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDeviceSelectorCompileErrors(t *testing.T) {
+	for _, tc := range []struct {
+		expr    string
+		wantMsg string // whole message when exact, else a prefix
+		exact   bool
+	}{
+		{expr: `1`, wantMsg: "must evaluate to bool or the unknown type, not int", exact: true},
+		{expr: `device.driver`, wantMsg: "must evaluate to bool or the unknown type, not string", exact: true},
+		{expr: `"a" + "b"`, wantMsg: "must evaluate to bool or the unknown type, not string", exact: true},
+		{expr: `cel.bind(x, dyn(true), x)`, wantMsg: "must evaluate to bool or the unknown type, not dyn", exact: true},
+		{expr: `device.capacity["a"].b`, wantMsg: "must evaluate to bool or the unknown type, not kubernetes.Quantity", exact: true},
+		{expr: `?!`, wantMsg: "compilation failed: ERROR: <input>:1:1: Syntax error:"},
+		{expr: ``, wantMsg: "compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>'"},
+		{expr: `device.foo == 1`, wantMsg: "compilation failed: ERROR: <input>:1:7: undefined field 'foo'"},
+		{expr: `undeclared == 1`, wantMsg: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'undeclared'"},
+		{expr: `device.driver == 1`, wantMsg: "compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(string, int)'"},
+		{expr: `[1, "a"].size() == 2`, wantMsg: "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'"},
+		{expr: `"x".matches("[")`, wantMsg: "compilation failed: ERROR: <input>:1:13: invalid matches argument"},
+		{expr: `duration("1x") > duration("1s")`, wantMsg: "compilation failed: ERROR: <input>:1:10: invalid duration argument"},
+		// sign is declared as a global function only.
+		{expr: `quantity("1").sign() == 1`, wantMsg: "compilation failed: ERROR: <input>:1:19: found no matching overload for 'sign'"},
+		// Libraries drakit does not implement.
+		{expr: `url("https://x").getHost() == "x"`, wantMsg: "compilation failed: ERROR: <input>:1:4: undeclared reference to 'url'"},
+		// v1alpha2 variables do not exist in v1alpha3.
+		{expr: `attributes.int["x"] == 1`, wantMsg: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'"},
+	} {
+		t.Run(tc.expr, func(t *testing.T) {
+			for _, env := range []EnvType{NewExpressions, StoredExpressions} {
+				p, err := CompileDeviceSelectorIn(tc.expr, env)
+				if err == nil {
+					t.Fatalf("%s: compiled, want error %q", env, tc.wantMsg)
+				}
+				if p != nil {
+					t.Errorf("%s: program returned together with an error", env)
+				}
+				var ce *CompileError
+				if !errors.As(err, &ce) {
+					t.Fatalf("%s: error %T is not a *CompileError", env, err)
+				}
+				if ce.Expression != tc.expr || ce.Internal {
+					t.Errorf("%s: CompileError %+v", env, ce)
+				}
+				if tc.exact && ce.Error() != tc.wantMsg || !strings.HasPrefix(ce.Error(), tc.wantMsg) {
+					t.Errorf("%s: message %q, want %q", env, ce.Error(), tc.wantMsg)
+				}
+			}
+		})
+	}
+}
+
+func TestDeviceWithBadVersion(t *testing.T) {
+	// The API server accepts versions by a regular expression; a value the
+	// semver parser refuses makes every selector fail for the device.
+	d := NewDevice("d", []resource.DeviceAttribute{verAttr("v", "01.2.3")})
+	p, err := CompileDeviceSelector("true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Matches(context.Background(), d); err == nil || !strings.Contains(err.Error(), "attribute v: parse semantic version") {
+		t.Fatalf("got %v", err)
+	}
+	empty := NewDevice("d", []resource.DeviceAttribute{{Name: "x"}})
+	if _, err := p.Matches(context.Background(), empty); err == nil || !strings.Contains(err.Error(), "unsupported attribute value") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestLaterEntryWins(t *testing.T) {
+	d := NewDevice("d.io", []resource.DeviceAttribute{intAttr("d.io/x", 1), intAttr("x", 2)})
+	p, _ := CompileDeviceSelector(`device.attributes["d.io"].x == 2`)
+	if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
+		t.Fatalf("got %v, %v", ok, err)
+	}
+}
+
+func TestCancelledContext(t *testing.T) {
+	p, err := CompileDeviceSelector(`[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, x+y+z > 0)))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Matches(ctx, testDevice()); err == nil {
+		t.Fatal("want an error for a cancelled context")
+	}
+}
+
+func TestCostLimit(t *testing.T) {
+	// Nested comprehensions over a 1000-element list cost far more than the
+	// per-call limit.
+	p, err := CompileDeviceSelector(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9].map(a, [0,1,2,3,4,5,6,7,8,9].map(b, [0,1,2,3,4,5,6,7,8,9].map(c, a*100+b*10+c))).flatten().flatten(), l.all(x, l.all(y, x + y >= 0)))`)
+	if err != nil {
+		// flatten is not in the environment; fall back to a plain product.
+		p, err = CompileDeviceSelector(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9], l.all(a, l.all(b, l.all(c, l.all(d, a+b+c+d >= 0)))))`)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Matches(context.Background(), testDevice()); err == nil || !strings.Contains(err.Error(), "cost limit") {
+		t.Fatalf("want a cost limit error, got %v", err)
+	}
+}
+
+func TestNamedResourcesSelector(t *testing.T) {
+	inst := NewNamedResourcesInstance([]resource.DeviceAttribute{
+		intAttr("cores", 8),
+		boolAttr("healthy", true),
+		strAttr("model", "a100"),
+		verAttr("driver-version", "1.2.3"),
+		qtyAttr("memory", "40Gi"),
+		{Name: "lanes", IntSliceValue: &resource.IntSlice{Ints: []int64{1, 2}}},
+		{Name: "tags", StringSliceValue: &resource.StringSlice{Strings: []string{"x"}}},
+	})
+	for _, tc := range []struct {
+		expr    string
+		want    bool
+		wantErr string
+	}{
+		{expr: `attributes.int["cores"] == 8`, want: true},
+		{expr: `attributes.bool["healthy"]`, want: true},
+		{expr: `attributes.string["model"] == "a100"`, want: true},
+		{expr: `attributes.version["driver-version"].isGreaterThan(semver("1.0.0"))`, want: true},
+		{expr: `attributes.quantity["memory"].isGreaterThan(quantity("1Gi"))`, want: true},
+		{expr: `attributes.intslice["lanes"].size() == 2`, want: true},
+		{expr: `"x" in attributes.stringslice["tags"]`, want: true},
+		{expr: `"cores" in attributes.string`, want: false},
+		{expr: `attributes.int["missing"] == 1`, wantErr: "no such key"},
+	} {
+		t.Run(tc.expr, func(t *testing.T) {
+			p, err := CompileNamedResourcesSelector(tc.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Matches(context.Background(), inst)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	for expr, msg := range map[string]string{
+		`attributes.int["x"]`:       "must evaluate to bool",
+		`dyn(true)`:                 "must evaluate to bool",
+		`device.driver == "x"`:      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'device'",
+		`attributes.float["x"] > 1`: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'",
+	} {
+		_, err := CompileNamedResourcesSelector(expr)
+		if err == nil || !strings.HasPrefix(err.Error(), msg) {
+			t.Errorf("%s: got %v, want %q", expr, err, msg)
+		}
+	}
+}
+
+func TestCache(t *testing.T) {
+	c := NewCache(StoredExpressions)
+	p1, err := c.DeviceSelector("true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, _ := c.DeviceSelector("true")
+	if p1 != p2 {
+		t.Error("the same expression was compiled twice")
+	}
+	_, err1 := c.DeviceSelector("1")
+	_, err2 := c.DeviceSelector("1")
+	if err1 == nil || err1 != err2 {
+		t.Errorf("compile errors are not cached: %v, %v", err1, err2)
+	}
+	if _, err := c.NamedResourcesSelector("true"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 3 {
+		t.Errorf("Len = %d, want 3", c.Len())
+	}
+	var zero Cache
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := zero.DeviceSelector(`device.driver == "x"`); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestDeviceSharedAcrossGoroutines(t *testing.T) {
+	d := testDevice()
+	p, _ := CompileDeviceSelector(`device.attributes["dra.example.com"].cores == 8`)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ok, err := p.Matches(context.Background(), d); !ok || err != nil {
+				t.Errorf("got %v, %v", ok, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func BenchmarkMatches(b *testing.B) {
+	p, _ := CompileDeviceSelector(`device.driver == "dra.example.com" && device.attributes["dra.example.com"].cores >= 8 && device.capacity["dra.example.com"].memory.isGreaterThan(quantity("32Gi"))`)
+	d := testDevice()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if ok, err := p.Matches(ctx, d); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+// Package validation checks resource.k8s.io objects the way the API server
+// of the release that serves their version does:
+//
+//	v1alpha1  Kubernetes 1.26
+//	v1alpha2  Kubernetes 1.30 (with structured parameters)
+//	v1alpha3  Kubernetes 1.31
+//
+// ValidateObject validates a create, ValidateObjectUpdate an update of the
+// main resource and ValidateObjectStatusUpdate an update through the status
+// subresource. They take the typed objects of this module's versioned
+// packages (or Lists of them, a v1 List, or Unstructured objects of these
+// kinds, converted strictly: an unknown field is an error) and return a
+// field.ErrorList whose error types and paths are the
+// ones the server puts into the causes of its 422 Invalid response
+// (causes[].reason is the error type, causes[].field the path); errors of
+// a List item are placed under items[i]. Messages
+// follow the release where this package words them; the metadata messages
+// come from the apimachinery version this module builds with and may be
+// worded slightly differently.
+//
+// # What the server does before it validates
+//
+// A validator that only ran the rules would disagree with the server, which
+// first prepares what it received. The validators work on copies and
+// prepare them the same way:
+//
+//   - Defaults of the version are applied (allocationMode
+//     WaitForFirstConsumer in v1alpha1/v1alpha2; allocationMode ExactCount
+//     and count 1 in v1alpha3), so an omitted field is not an error.
+//   - A namespaced object without metadata.namespace gets the request's
+//     namespace (DefaultNamespace here); a cluster-scoped object loses its
+//     namespace. On updates the stored object's namespace applies; a
+//     different one, which the server rejects as a Bad Request because it
+//     does not match the request URL, is reported as an immutable field.
+//   - metadata.generateName without a name becomes a name; managedFields are
+//     left to the server.
+//   - Create clears the status of ResourceClaim and PodScheduling(Context):
+//     status rules apply only to status updates. A main-resource update
+//     keeps the stored status, a status update keeps the stored spec, and
+//     from 1.30 on a status update also keeps the stored labels,
+//     annotations, finalizers and owner references.
+//   - On updates, a missing resourceVersion, uid or timestamp is taken from
+//     the stored object and the generation cannot be changed by the client;
+//     1.31 DeviceClass and ResourceSlice start at generation 1 and count
+//     spec changes.
+//
+// The server reports many errors of an update two or three times (it runs
+// the generic metadata checks, the create validation and the update
+// validation, which validates the object once more). These validators
+// report each distinct error once.
+//
+// Fields behind the 1.31 feature gate DRAControlPlaneController
+// (spec.controller, status.allocation.controller,
+// status.deallocationRequested, DeviceClass spec.suitableNodes) are
+// validated as if the gate were enabled; with the gate disabled the server
+// silently drops them instead.
+//
+// # Paths and types that look wrong but are what the servers report
+//
+//   - Lists over their maximum are TooLong ("may not be longer than N"),
+//     not TooMany (1.33 changed this).
+//   - An empty v1alpha1/v1alpha2 resourceClassName is Invalid, not
+//     Required; an empty driver name gets both Required and Invalid.
+//   - PodScheduling(Context) status.resourceClaims errors are reported
+//     under status.claims[i].
+//   - v1alpha3 DeviceClass spec.suitableNodes errors are reported under
+//     suitableNodes, without "spec.".
+//   - A v1alpha2 ResourceSlice without a model is Required on the empty
+//     path, which prints as "<nil>".
+//   - v1alpha3 attribute and capacity name errors are reported on the map
+//     (spec.devices[i].basic.attributes), not on the entry; a malformed
+//     identifier is TypeInvalid.
+//   - Fields other than labels and annotations set in a claim template's
+//     metadata are Forbidden under the Go field name with a lower-case
+//     first letter (spec.metadata.uID for the uid).
+//
+// # Quirks, and Options.Strict
+//
+// The releases accept some input by accident. By default these validators
+// accept it too, so that they agree with the server; Options.Strict rejects
+// it, with messages that say the server would accept it:
+//
+//   - Driver names are checked lower-cased, so upper-case letters pass
+//     (every release; every driver-name field, including the domain of a
+//     v1alpha3 qualified name). Strict: Invalid.
+//   - v1alpha3 qualified names (attribute and capacity names,
+//     matchAttribute) with two or more '/' are not checked at all (1.31).
+//     Strict: Invalid.
+//   - v1alpha3 status.allocation.devices.results may list the same
+//     request, driver, pool and device twice (1.31). Strict: Duplicate.
+//   - v1alpha3 PodSchedulingContext status.resourceClaims[].name is marked
+//     required but only checked for uniqueness (1.31). Strict: Required on
+//     status.resourceClaims[i].name.
+//   - spec.selectedNode of PodScheduling(Context) is not validated (every
+//     release). Strict: Invalid unless it is a node name (DNS subdomain).
+//
+// # CEL
+//
+// Selectors (v1alpha3 DeviceClass and request selectors, v1alpha2
+// ResourceClaimParameters and ResourceClassParameters namedResources
+// selectors) are type-checked with the environments of package
+// github.com/drakit/drakit/apis/resource/cel for the release; a selector
+// that does not compile is Invalid on its expression field. A v1alpha2
+// selector is Required first; an empty v1alpha3 expression simply fails to
+// compile. The releases use a more permissive environment for "stored"
+// expressions: in 1.30 the selectors of a ResourceClaimParameters update
+// whose driverRequests are unchanged; in 1.31 the selectors of a claim or
+// claim template update, and of a DeviceClass update with unchanged
+// selectors. The 1.31 server also validates these updates as a create,
+// with the new-expressions environment, and so do these validators.
+package validation

@@ -1,0 +1,391 @@
+package validation
+
+import (
+	"fmt"
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/drakit/drakit/conversion"
+)
+
+// Options tune the validation.
+type Options struct {
+	// Strict additionally rejects what the release accepts only by accident
+	// (the quirks listed in the package documentation). Errors that only
+	// Strict reports say so in their message.
+	Strict bool
+}
+
+// DefaultNamespace is the namespace the validators assume for a namespaced
+// object that names none, as the API server takes it from the request.
+const DefaultNamespace = metav1.NamespaceDefault
+
+// ValidateObject validates a typed versioned object (any kind of any
+// version, or a List of them) as the API server of its release validates
+// a create.
+func ValidateObject(obj runtime.Object, opts Options) field.ErrorList {
+	return dispatch(obj, nil, opCreate, opts)
+}
+
+// ValidateObjectUpdate validates an update (main resource) of old to obj,
+// same version and kind.
+func ValidateObjectUpdate(obj, old runtime.Object, opts Options) field.ErrorList {
+	return dispatch(obj, old, opUpdate, opts)
+}
+
+// ValidateObjectStatusUpdate validates a /status update (kinds with status
+// only).
+func ValidateObjectStatusUpdate(obj, old runtime.Object, opts Options) field.ErrorList {
+	return dispatch(obj, old, opStatus, opts)
+}
+
+type operation int
+
+const (
+	opCreate operation = iota
+	opUpdate
+	opStatus
+)
+
+func (op operation) String() string {
+	return [...]string{"create", "update", "status update"}[op]
+}
+
+// object is what every kind of the group is: a runtime.Object with
+// ObjectMeta.
+type object interface {
+	runtime.Object
+	metav1.Object
+}
+
+// rules describe one kind of one version: how the API server prepares the
+// object it received (defaults, fields it drops or resets) and the
+// validation its strategy runs. obj and old are always private copies.
+type rules[T object] struct {
+	release    release
+	namespaced bool
+	// defaults applies the version's defaulting functions, as decoding does.
+	defaults func(T)
+	// prepareCreate, prepareUpdate and prepareStatus are the strategy's
+	// PrepareFor* steps; nil means nothing to do.
+	prepareCreate func(T)
+	prepareUpdate func(obj, old T)
+	prepareStatus func(obj, old T)
+	// create, update and status are the strategy's validations. status is
+	// nil for kinds without a status subresource.
+	create func(c *checker, obj T) field.ErrorList
+	update func(c *checker, obj, old T) field.ErrorList
+	status func(c *checker, obj, old T) field.ErrorList
+	// resetMetaForStatus is set from 1.30 on: a status update keeps the
+	// stored labels, annotations, finalizers and owner references.
+	resetMetaForStatus bool
+}
+
+// kindRules is rules with the type erased, for the registry.
+type kindRules struct {
+	validate func(obj, old runtime.Object, op operation, opts Options) field.ErrorList
+}
+
+var (
+	registry     = map[reflect.Type]kindRules{}
+	listRegistry = map[reflect.Type]func(runtime.Object) []runtime.Object{}
+)
+
+func register[T object](r rules[T]) {
+	var zero T
+	registry[reflect.TypeOf(zero)] = kindRules{validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+		o := obj.DeepCopyObject().(T)
+		var prev T
+		if old != nil {
+			p, ok := old.(T)
+			if !ok {
+				return field.ErrorList{mismatch(obj, old)}
+			}
+			prev = p.DeepCopyObject().(T)
+		}
+		return r.run(o, prev, op, opts)
+	}}
+}
+
+func registerList[L runtime.Object, T object](items func(L) []T) {
+	var zero L
+	listRegistry[reflect.TypeOf(zero)] = func(list runtime.Object) []runtime.Object {
+		ts := items(list.(L))
+		out := make([]runtime.Object, len(ts))
+		for i, t := range ts {
+			out[i] = t
+		}
+		return out
+	}
+}
+
+func itemPointers[T any](items []T) []*T {
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out
+}
+
+// run prepares the copies as the API server prepares a request and then
+// validates them.
+func (r rules[T]) run(obj, old T, op operation, opts Options) field.ErrorList {
+	c := &checker{opts: opts, release: r.release, cel: newSelectorCompiler()}
+	if r.defaults != nil {
+		r.defaults(obj)
+		if op != opCreate {
+			r.defaults(old)
+		}
+	}
+	switch op {
+	case opCreate:
+		prepareCreateMeta(obj, r.namespaced)
+		if r.prepareCreate != nil {
+			r.prepareCreate(obj)
+		}
+		return r.create(c, obj)
+	case opUpdate:
+		prepareUpdateMeta(obj, old, r.namespaced)
+		if r.prepareUpdate != nil {
+			r.prepareUpdate(obj, old)
+		}
+		errs := genericMetaUpdate(metaOf(obj), metaOf(old), r.namespaced)
+		return append(errs, r.update(c, obj, old)...)
+	default:
+		if r.status == nil {
+			return field.ErrorList{field.NotFound(field.NewPath("status"), fmt.Sprintf("%s has no status subresource", kindName(obj)))}
+		}
+		prepareUpdateMeta(obj, old, r.namespaced)
+		if r.prepareStatus != nil {
+			r.prepareStatus(obj, old)
+		}
+		if r.resetMetaForStatus {
+			metav1.ResetObjectMetaForStatus(obj, old)
+		}
+		errs := genericMetaUpdate(metaOf(obj), metaOf(old), r.namespaced)
+		return append(errs, r.status(c, obj, old)...)
+	}
+}
+
+func metaOf(obj object) *metav1.ObjectMeta {
+	return obj.(metav1.ObjectMetaAccessor).GetObjectMeta().(*metav1.ObjectMeta)
+}
+
+// prepareCreateMeta does what the API server does to the metadata of a
+// create before validating it: a namespaced object without namespace gets
+// the request's (DefaultNamespace here), a cluster-scoped one loses its
+// namespace, generateName becomes a name, and managedFields are the server's
+// business.
+func prepareCreateMeta(obj object, namespaced bool) {
+	m := metaOf(obj)
+	if !namespaced {
+		m.Namespace = ""
+	} else if m.Namespace == "" {
+		m.Namespace = DefaultNamespace
+	}
+	if m.Name == "" && m.GenerateName != "" {
+		base := m.GenerateName
+		if len(base) > GeneratedNameMaxBaseLength {
+			base = base[:GeneratedNameMaxBaseLength]
+		}
+		// The server appends random lower-case letters and digits; any
+		// such suffix gives the same validation outcome.
+		m.Name = base + "bcdfg"[:GeneratedNameRandomLength]
+	}
+	m.ManagedFields = nil
+}
+
+// prepareUpdateMeta does what the API server does to the metadata of an
+// update: the namespace comes from the request (the stored object's), the
+// generation cannot be changed by the client, and a missing uid,
+// resourceVersion, creation or deletion timestamp is taken from the stored
+// object.
+func prepareUpdateMeta(obj, old object, namespaced bool) {
+	m, o := metaOf(obj), metaOf(old)
+	if !namespaced {
+		m.Namespace = ""
+		o.Namespace = ""
+	} else {
+		if o.Namespace == "" {
+			o.Namespace = DefaultNamespace
+		}
+		if m.Namespace == "" {
+			m.Namespace = o.Namespace
+		}
+	}
+	if o.ResourceVersion == "" {
+		// The old object did not come from a server; any version will do,
+		// as a mismatch is a conflict, not a validation error.
+		o.ResourceVersion = "1"
+	}
+	if m.ResourceVersion == "" {
+		m.ResourceVersion = o.ResourceVersion
+	}
+	m.Generation = o.Generation
+	if m.UID == "" {
+		m.UID = o.UID
+	}
+	if !o.CreationTimestamp.IsZero() {
+		m.CreationTimestamp = o.CreationTimestamp
+	}
+	if !o.DeletionTimestamp.IsZero() {
+		m.DeletionTimestamp = o.DeletionTimestamp
+	}
+	if o.DeletionGracePeriodSeconds != nil && m.DeletionGracePeriodSeconds == nil {
+		m.DeletionGracePeriodSeconds = o.DeletionGracePeriodSeconds
+	}
+	m.ManagedFields = nil
+}
+
+// dispatch finds the rules for obj and runs them, item by item for a List.
+func dispatch(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+	if isNil(obj) {
+		return field.ErrorList{field.Required(nil, fmt.Sprintf("an object to %s is required", op))}
+	}
+	if op != opCreate && isNil(old) {
+		return field.ErrorList{field.Required(nil, fmt.Sprintf("the stored object is required for a validation of the %s", op))}
+	}
+	if list, ok := obj.(*metav1.List); ok {
+		return validateRawList(list, old, op, opts)
+	}
+	t, err := typed(obj)
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(obj), err.Error())}
+	}
+	obj = t
+	if old != nil {
+		t, err := typed(old)
+		if err != nil {
+			return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(old), "stored object: "+err.Error())}
+		}
+		old = t
+	}
+	if items, ok := listRegistry[reflect.TypeOf(obj)]; ok {
+		oldItems, err := listItemsOf(old)
+		if err != nil {
+			return field.ErrorList{mismatch(obj, old)}
+		}
+		return validateList(items(obj), oldItems, op, opts)
+	}
+	r, ok := registry[reflect.TypeOf(obj)]
+	if !ok {
+		return field.ErrorList{unsupported(obj)}
+	}
+	return dedupe(r.validate(obj, old, op, opts))
+}
+
+// isNil reports a nil interface or a nil pointer in a non-nil interface.
+func isNil(obj runtime.Object) bool {
+	if obj == nil {
+		return true
+	}
+	v := reflect.ValueOf(obj)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+func listItemsOf(old runtime.Object) ([]runtime.Object, error) {
+	if old == nil {
+		return nil, nil
+	}
+	if items, ok := listRegistry[reflect.TypeOf(old)]; ok {
+		return items(old), nil
+	}
+	if list, ok := old.(*metav1.List); ok {
+		return decodeRawItems(list)
+	}
+	return nil, fmt.Errorf("not a List")
+}
+
+// validateRawList validates a v1 List (kind: List), whose items may be of
+// any kind and version, each decoded on its own.
+func validateRawList(list *metav1.List, old runtime.Object, op operation, opts Options) field.ErrorList {
+	items, err := decodeRawItems(list)
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("items"), "<value omitted>", err.Error())}
+	}
+	oldItems, err := listItemsOf(old)
+	if err != nil {
+		return field.ErrorList{mismatch(list, old)}
+	}
+	return validateList(items, oldItems, op, opts)
+}
+
+// decodeRawItems decodes the items of a v1 List that are still raw.
+func decodeRawItems(list *metav1.List) ([]runtime.Object, error) {
+	out := make([]runtime.Object, len(list.Items))
+	decoder := conversion.Codecs.UniversalDeserializer()
+	for i, item := range list.Items {
+		if item.Object != nil {
+			out[i] = item.Object
+			continue
+		}
+		obj, _, err := decoder.Decode(item.Raw, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
+		out[i] = obj
+	}
+	return out, nil
+}
+
+// validateList validates every item of a List. For updates the stored List
+// must have the same length: item i is an update of stored item i.
+func validateList(items, oldItems []runtime.Object, op operation, opts Options) field.ErrorList {
+	if op != opCreate && len(oldItems) != len(items) {
+		return field.ErrorList{field.Invalid(field.NewPath("items"), len(items),
+			fmt.Sprintf("the %s of a List needs a stored List of the same length (%d items)", op, len(oldItems)))}
+	}
+	var errs field.ErrorList
+	for i, item := range items {
+		var prev runtime.Object
+		if op != opCreate {
+			prev = oldItems[i]
+		}
+		errs = append(errs, prefixed(dispatch(item, prev, op, opts), field.NewPath("items").Index(i))...)
+	}
+	return errs
+}
+
+// typed returns obj as a typed object of this module's versioned packages:
+// unchanged if it already is one, converted if it is Unstructured.
+func typed(obj runtime.Object) (runtime.Object, error) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		gvk := o.GroupVersionKind()
+		typedObj, err := conversion.Scheme.New(gvk)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a kind of resource.k8s.io v1alpha1, v1alpha2 or v1alpha3: %v", gvk, err)
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(o.Object, typedObj, true); err != nil {
+			return nil, fmt.Errorf("%s %q cannot be read: %v", gvk.Kind, o.GetName(), err)
+		}
+		return typedObj, nil
+	case *unstructured.UnstructuredList:
+		return nil, fmt.Errorf("an UnstructuredList cannot be validated as a whole; validate its items")
+	}
+	return obj, nil
+}
+
+func kindName(obj runtime.Object) string {
+	if obj == nil {
+		return "<nil>"
+	}
+	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
+		return gvk.String()
+	}
+	return reflect.TypeOf(obj).String()
+}
+
+func unsupported(obj runtime.Object) *field.Error {
+	return field.Invalid(field.NewPath("kind"), kindName(obj),
+		"not a versioned resource.k8s.io object (v1alpha1, v1alpha2 or v1alpha3 of github.com/drakit/drakit/apis/resource); convert hub objects to the version served by the target release first")
+}
+
+func mismatch(obj, old runtime.Object) *field.Error {
+	return field.Invalid(field.NewPath("kind"), kindName(obj),
+		fmt.Sprintf("the stored object is a %s; an update keeps kind and version", kindName(old)))
+}
