@@ -105,4 +105,10 @@ go tool informer-gen --go-header-file "$header" \
   --plural-exceptions "$plurals" \
   "${versioned_pkgs[@]}"
 
+echo "openapi-publish"
+# Last, because it documents what everything above generated: the OpenAPI v2
+# and v3 documents under openapi/spec and the JSON Schemas under
+# openapi/jsonschema.
+go run ./hack/openapi-publish
+
 echo "done"

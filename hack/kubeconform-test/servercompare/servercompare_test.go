@@ -1,0 +1,431 @@
+// Package servercompare compares drakit's published OpenAPI documents
+// (openapi/spec) with the ones the real API servers served, as the
+// Kubernetes repository records them in api/openapi-spec of each release:
+// v1alpha1 with 1.26.15, v1alpha2 with 1.30.14, v1alpha3 with 1.31.14.
+//
+// The documents are compared structurally, ignoring descriptions (drakit
+// documents its types in its own words): every path, operation, parameter,
+// response, definition, property, type, format, required list, default and
+// x-kubernetes-* extension. The differences that remain are listed in
+// knownDifferences with the reason for each; the test fails on any other
+// difference, and on a listed one that no longer occurs.
+//
+// The Kubernetes modules are read from the module cache ("go mod
+// download"), never imported.
+package servercompare
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// release is a Kubernetes release and the resource.k8s.io version it
+// served.
+type release struct {
+	kubernetes string // module version of k8s.io/kubernetes
+	version    string
+}
+
+var releases = []release{
+	{"v1.26.15", "v1alpha1"},
+	{"v1.30.14", "v1alpha2"},
+	{"v1.31.14", "v1alpha3"},
+}
+
+// difference is one place where the two documents differ.
+type difference struct {
+	pointer string // JSON pointer into the documents
+	side    string // "real" or "ours": the only one that has it; "both": different values
+	real    interface{}
+	ours    interface{}
+}
+
+func (d difference) String() string {
+	switch d.side {
+	case "real":
+		return fmt.Sprintf("%s: only the real document has %s", d.pointer, short(d.real))
+	case "ours":
+		return fmt.Sprintf("%s: only drakit's document has %s", d.pointer, short(d.ours))
+	}
+	return fmt.Sprintf("%s: real %s, drakit %s", d.pointer, short(d.real), short(d.ours))
+}
+
+func short(v interface{}) string {
+	data, _ := json.Marshal(v)
+	if len(data) > 200 {
+		return string(data[:200]) + "..."
+	}
+	return string(data)
+}
+
+// knownDifference is a difference the test expects, with its reason.
+// pattern is matched against the JSON pointer with path.Match (a "*"
+// stands for one segment or part of one).
+type knownDifference struct {
+	document string   // "v2", "v3" or "v3 group"
+	releases []string // the resource.k8s.io versions whose comparison shows it
+	pattern  string
+	side     string
+	reason   string
+}
+
+var allVersions = []string{"v1alpha1", "v1alpha2", "v1alpha3"}
+
+var knownDifferences = []knownDifference{
+	{
+		document: "v3", releases: allVersions, side: "both",
+		pattern: "/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions/x-kubernetes-group-version-kind",
+		reason: "the real server lists DeleteOptions as a kind of every group version of the cluster (about 60); " +
+			"drakit's documents list the core group version and the document's own version only",
+	},
+	{
+		document: "v3", releases: allVersions, side: "both",
+		pattern: "/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent/x-kubernetes-group-version-kind",
+		reason:  "as for DeleteOptions: the real list names every group version of the cluster",
+	},
+	{
+		document: "v2", releases: allVersions, side: "both",
+		pattern: "/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions/x-kubernetes-group-version-kind",
+		reason:  "every group version of the cluster in the real document; the core group and all three resource.k8s.io versions in drakit's",
+	},
+	{
+		document: "v2", releases: allVersions, side: "both",
+		pattern: "/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent/x-kubernetes-group-version-kind",
+		reason:  "every group version of the cluster in the real document; the core group and all three resource.k8s.io versions in drakit's",
+	},
+	{
+		document: "v2", releases: allVersions, side: "both",
+		pattern: "/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status/x-kubernetes-group-version-kind",
+		reason: "drakit's one v2 document holds all three versions, so Status is listed as the kind of " +
+			"resource.k8s.io/v1alpha1 and v1alpha2 (whose releases registered it) in every comparison; " +
+			"each real document lists only its own release's",
+	},
+	{
+		document: "v2", releases: []string{"v1alpha1"}, side: "ours",
+		pattern: "/definitions/io.k8s.*/properties/*/x-kubernetes-list-*",
+		reason: "the v2 document describes the shared meta/v1 and core/v1 types as the newest release (1.31) did; " +
+			"their list-type markers came with 1.27, so 1.26's document lacks them " +
+			"(the v1alpha1 OpenAPI v3 document matches 1.26 exactly)",
+	},
+	{
+		document: "v3 group", releases: []string{"v1alpha1"}, side: "ours",
+		pattern: "/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup/properties/*/x-kubernetes-list-type",
+		reason: "there is one document of the group's discovery path for all versions, shaped like the newest " +
+			"release's; the list-type markers of meta/v1 came with 1.27",
+	},
+}
+
+// moduleDir returns the directory of k8s.io/kubernetes@version in the
+// module cache, downloading it if needed.
+func moduleDir(t *testing.T, version string) string {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download", "-json", "k8s.io/kubernetes@"+version)
+	cmd.Dir = t.TempDir() // outside of any module: nothing here changes
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOFLAGS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr != nil || err != nil || info.Error != "" || info.Dir == "" {
+		t.Fatalf("go mod download k8s.io/kubernetes@%s: %v %s %s %s", version, err, info.Error, stderr.Bytes(), out)
+	}
+	return info.Dir
+}
+
+// published is the directory of drakit's published documents.
+func published(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "openapi", "spec"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func readJSON(t *testing.T, file string) interface{} {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v interface{}
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return v
+}
+
+// withoutDescriptions drops every "description" whose value is text, so
+// that a property called description would stay.
+func withoutDescriptions(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		out := make(map[string]interface{}, len(t))
+		for k, item := range t {
+			if _, text := item.(string); text && k == "description" {
+				continue
+			}
+			out[k] = withoutDescriptions(item)
+		}
+		return out
+	case []interface{}:
+		out := make([]interface{}, len(t))
+		for i, item := range t {
+			out[i] = withoutDescriptions(item)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// compare lists the differences between real and ours.
+func compare(real, ours interface{}, pointer string, out *[]difference) {
+	rm, rok := real.(map[string]interface{})
+	om, ook := ours.(map[string]interface{})
+	if rok && ook {
+		keys := map[string]bool{}
+		for k := range rm {
+			keys[k] = true
+		}
+		for k := range om {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			p := pointer + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			rv, inReal := rm[k]
+			ov, inOurs := om[k]
+			switch {
+			case !inOurs:
+				*out = append(*out, difference{pointer: p, side: "real", real: rv})
+			case !inReal:
+				*out = append(*out, difference{pointer: p, side: "ours", ours: ov})
+			default:
+				compare(rv, ov, p, out)
+			}
+		}
+		return
+	}
+	rl, rok := real.([]interface{})
+	ol, ook := ours.([]interface{})
+	if rok && ook && len(rl) == len(ol) {
+		for i := range rl {
+			compare(rl[i], ol[i], fmt.Sprintf("%s/%d", pointer, i), out)
+		}
+		return
+	}
+	if !equal(real, ours) {
+		*out = append(*out, difference{pointer: pointer, side: "both", real: real, ours: ours})
+	}
+}
+
+func equal(a, b interface{}) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// check fails on every difference that knownDifferences does not explain,
+// and on every known difference of this comparison that did not occur.
+func check(t *testing.T, document, version string, diffs []difference) {
+	t.Helper()
+	used := map[int]bool{}
+	for _, d := range diffs {
+		explained := false
+		for i, k := range knownDifferences {
+			if k.document != document || !contains(k.releases, version) || k.side != d.side {
+				continue
+			}
+			if ok, _ := path.Match(k.pattern, d.pointer); ok {
+				explained, used[i] = true, true
+				break
+			}
+		}
+		if !explained {
+			t.Errorf("%s", d)
+		}
+	}
+	for i, k := range knownDifferences {
+		if k.document == document && contains(k.releases, version) && !used[i] {
+			t.Errorf("known difference %s (%s) no longer occurs; remove it from knownDifferences", k.pattern, k.reason)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, item := range list {
+		if item == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestV3Documents compares each version's OpenAPI v3 document with the
+// one its release's API server served.
+func TestV3Documents(t *testing.T) {
+	for _, r := range releases {
+		t.Run(r.version, func(t *testing.T) {
+			name := "apis__resource.k8s.io__" + r.version + "_openapi.json"
+			real := readJSON(t, filepath.Join(moduleDir(t, r.kubernetes), "api", "openapi-spec", "v3", name))
+			ours := readJSON(t, filepath.Join(published(t), name))
+			var diffs []difference
+			compare(withoutDescriptions(real), withoutDescriptions(ours), "", &diffs)
+			check(t, "v3", r.version, diffs)
+		})
+	}
+}
+
+// TestV3GroupDocument compares the document of the group's discovery path
+// with each release's.
+func TestV3GroupDocument(t *testing.T) {
+	const name = "apis__resource.k8s.io_openapi.json"
+	ours := withoutDescriptions(readJSON(t, filepath.Join(published(t), name)))
+	for _, r := range releases {
+		t.Run(r.kubernetes, func(t *testing.T) {
+			real := readJSON(t, filepath.Join(moduleDir(t, r.kubernetes), "api", "openapi-spec", "v3", name))
+			var diffs []difference
+			compare(withoutDescriptions(real), ours, "", &diffs)
+			check(t, "v3 group", r.version, diffs)
+		})
+	}
+}
+
+// TestV2Document compares, per version, the part of drakit's OpenAPI v2
+// document that belongs to the version with the same part of its
+// release's swagger.json: the version's paths (with the shared parameters
+// they refer to written out) and the definitions they use, plus the
+// document's info and security.
+func TestV2Document(t *testing.T) {
+	ours := readJSON(t, filepath.Join(published(t), "swagger.json"))
+	for _, r := range releases {
+		t.Run(r.version, func(t *testing.T) {
+			real := readJSON(t, filepath.Join(moduleDir(t, r.kubernetes), "api", "openapi-spec", "swagger.json"))
+			var diffs []difference
+			compare(withoutDescriptions(versionPart(t, real, r.version)), withoutDescriptions(versionPart(t, ours, r.version)), "", &diffs)
+			check(t, "v2", r.version, diffs)
+		})
+	}
+	t.Run("group", func(t *testing.T) {
+		real := readJSON(t, filepath.Join(moduleDir(t, releases[len(releases)-1].kubernetes), "api", "openapi-spec", "swagger.json"))
+		var diffs []difference
+		compare(withoutDescriptions(groupPath(t, real)), withoutDescriptions(groupPath(t, ours)), "", &diffs)
+		for _, d := range diffs {
+			t.Errorf("%s", d)
+		}
+	})
+}
+
+func groupPath(t *testing.T, doc interface{}) interface{} {
+	t.Helper()
+	paths, _ := doc.(map[string]interface{})["paths"].(map[string]interface{})
+	item, ok := paths["/apis/resource.k8s.io/"]
+	if !ok {
+		t.Fatal("no path /apis/resource.k8s.io/ in the OpenAPI v2 document")
+	}
+	return item
+}
+
+// versionPart cuts the part of an OpenAPI v2 document that belongs to
+// version.
+func versionPart(t *testing.T, doc interface{}, version string) map[string]interface{} {
+	t.Helper()
+	root, _ := doc.(map[string]interface{})
+	paths, _ := root["paths"].(map[string]interface{})
+	params, _ := root["parameters"].(map[string]interface{})
+	defs, _ := root["definitions"].(map[string]interface{})
+
+	prefix := "/apis/resource.k8s.io/" + version + "/"
+	kept := map[string]interface{}{}
+	for p, item := range paths {
+		if strings.HasPrefix(p, prefix) {
+			kept[p] = resolveParameters(t, item, params)
+		}
+	}
+	if len(kept) == 0 {
+		t.Fatalf("no paths under %s in the OpenAPI v2 document", prefix)
+	}
+
+	used := map[string]interface{}{}
+	var visit func(interface{})
+	visit = func(v interface{}) {
+		switch x := v.(type) {
+		case map[string]interface{}:
+			if ref, ok := x["$ref"].(string); ok && strings.HasPrefix(ref, "#/definitions/") {
+				name := strings.TrimPrefix(ref, "#/definitions/")
+				if _, seen := used[name]; !seen {
+					def, ok := defs[name]
+					if !ok {
+						t.Fatalf("$ref %s names no definition", ref)
+					}
+					used[name] = def
+					visit(def)
+				}
+			}
+			for _, item := range x {
+				visit(item)
+			}
+		case []interface{}:
+			for _, item := range x {
+				visit(item)
+			}
+		}
+	}
+	visit(kept)
+	return map[string]interface{}{
+		"swagger":             root["swagger"],
+		"info":                root["info"],
+		"security":            root["security"],
+		"securityDefinitions": root["securityDefinitions"],
+		"paths":               kept,
+		"definitions":         used,
+	}
+}
+
+// resolveParameters writes out the "#/parameters/..." references of a
+// path item: the names the builder gives shared parameters carry a hash
+// of their text, which differs with the descriptions.
+func resolveParameters(t *testing.T, v interface{}, params map[string]interface{}) interface{} {
+	switch x := v.(type) {
+	case map[string]interface{}:
+		if ref, ok := x["$ref"].(string); ok && strings.HasPrefix(ref, "#/parameters/") {
+			p, ok := params[strings.TrimPrefix(ref, "#/parameters/")]
+			if !ok {
+				t.Fatalf("$ref %s names no parameter", ref)
+			}
+			return p
+		}
+		out := make(map[string]interface{}, len(x))
+		for k, item := range x {
+			out[k] = resolveParameters(t, item, params)
+		}
+		return out
+	case []interface{}:
+		out := make([]interface{}, len(x))
+		for i, item := range x {
+			out[i] = resolveParameters(t, item, params)
+		}
+		return out
+	default:
+		return v
+	}
+}

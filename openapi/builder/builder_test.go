@@ -1,0 +1,195 @@
+package builder
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kube-openapi/pkg/spec3"
+)
+
+// TestPublishedFilesAreCurrent: the files under openapi/spec are what the
+// builder builds now (hack/verify-codegen.sh checks the same for the whole
+// tree; this points at the builder directly).
+func TestPublishedFilesAreCurrent(t *testing.T) {
+	dir := filepath.Join("..", "spec")
+	check := func(name string, doc interface{}, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := Encode(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		published, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != string(published) {
+			t.Errorf("openapi/spec/%s is out of date; run hack/update-codegen.sh", name)
+		}
+	}
+	v2, err := V2()
+	check("swagger.json", v2, err)
+	group, err := V3Group()
+	check(V3FileName(""), group, err)
+	for _, v := range Versions() {
+		doc, err := V3(v)
+		check(V3FileName(v), doc, err)
+	}
+}
+
+func TestDefinitionName(t *testing.T) {
+	for goName, want := range map[string]string{
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaim": "io.k8s.api.resource.v1alpha3.ResourceClaim",
+		"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta":               "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+		"k8s.io/api/core/v1.NodeSelector":                               "io.k8s.api.core.v1.NodeSelector",
+		"k8s.io/apimachinery/pkg/api/resource.Quantity":                 "io.k8s.apimachinery.pkg.api.resource.Quantity",
+		"example/pkg.Type": "example.pkg.Type",
+	} {
+		if got := DefinitionName(goName); got != want {
+			t.Errorf("DefinitionName(%q) = %q, want %q", goName, got, want)
+		}
+	}
+}
+
+// TestServedKindsMatchTheScheme: the table of served resources names every
+// kind each version registers, and nothing else.
+func TestServedKindsMatchTheScheme(t *testing.T) {
+	scheme := newScheme()
+	metaKinds := map[string]bool{"Status": true, "WatchEvent": true}
+	for _, name := range []string{"ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions"} {
+		metaKinds[name] = true
+	}
+	for _, v := range served {
+		var registered, table []string
+		for kind := range scheme.KnownTypes(schema.GroupVersion{Group: GroupName, Version: v.Version}) {
+			if !metaKinds[kind] && !strings.HasSuffix(kind, "List") {
+				registered = append(registered, kind)
+			}
+		}
+		for _, r := range v.Resources {
+			table = append(table, r.Kind)
+		}
+		sort.Strings(registered)
+		sort.Strings(table)
+		if !reflect.DeepEqual(registered, table) {
+			t.Errorf("%s: the scheme has kinds %v, the served table %v", v.Version, registered, table)
+		}
+	}
+}
+
+func operation(doc *spec3.OpenAPI, path, method string) *spec3.Operation {
+	item, ok := doc.Paths.Paths[path]
+	if !ok {
+		return nil
+	}
+	switch method {
+	case "get":
+		return item.Get
+	case "put":
+		return item.Put
+	case "post":
+		return item.Post
+	case "patch":
+		return item.Patch
+	case "delete":
+		return item.Delete
+	}
+	return nil
+}
+
+// TestOperations checks operation IDs, actions and query parameters of a
+// few operations against the real servers' documents.
+func TestOperations(t *testing.T) {
+	type op struct {
+		version, path, method, id, action string
+		params                            []string
+	}
+	listParams := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds", "watch"}
+	for _, tc := range []op{
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims", "get", "listResourceV1alpha3NamespacedResourceClaim", "list", listParams},
+		// 1.26 did not have sendInitialEvents yet.
+		{"v1alpha1", "/apis/resource.k8s.io/v1alpha1/namespaces/{namespace}/podschedulings", "get", "listResourceV1alpha1NamespacedPodScheduling", "list",
+			[]string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "timeoutSeconds", "watch"}},
+		{"v1alpha1", "/apis/resource.k8s.io/v1alpha1/namespaces/{namespace}/podschedulings", "delete", "deleteResourceV1alpha1CollectionNamespacedPodScheduling", "deletecollection",
+			[]string{"continue", "dryRun", "fieldSelector", "gracePeriodSeconds", "labelSelector", "limit", "orphanDependents", "propagationPolicy", "resourceVersion", "resourceVersionMatch", "timeoutSeconds"}},
+		{"v1alpha2", "/apis/resource.k8s.io/v1alpha2/resourceslices/{name}", "patch", "patchResourceV1alpha2ResourceSlice", "patch", []string{"dryRun", "fieldManager", "fieldValidation", "force"}},
+		{"v1alpha2", "/apis/resource.k8s.io/v1alpha2/resourceslices/{name}", "delete", "deleteResourceV1alpha2ResourceSlice", "delete", []string{"dryRun", "gracePeriodSeconds", "orphanDependents", "propagationPolicy"}},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims/{name}/status", "put", "replaceResourceV1alpha3NamespacedResourceClaimStatus", "put", []string{"dryRun", "fieldManager", "fieldValidation"}},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/deviceclasses", "post", "createResourceV1alpha3DeviceClass", "post", []string{"dryRun", "fieldManager", "fieldValidation"}},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/watch/resourceclaims", "get", "watchResourceV1alpha3ResourceClaimListForAllNamespaces", "watchlist", nil},
+	} {
+		doc, err := V3(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := operation(doc, tc.path, tc.method)
+		if o == nil {
+			t.Errorf("%s %s: no such operation", tc.method, tc.path)
+			continue
+		}
+		if o.OperationId != tc.id {
+			t.Errorf("%s %s: operation ID %s, want %s", tc.method, tc.path, o.OperationId, tc.id)
+		}
+		if got := o.Extensions[actionExtension]; got != tc.action {
+			t.Errorf("%s %s: action %v, want %s", tc.method, tc.path, got, tc.action)
+		}
+		var params []string
+		for _, p := range o.Parameters {
+			params = append(params, p.Name)
+		}
+		if !reflect.DeepEqual(params, tc.params) {
+			t.Errorf("%s %s: parameters %v, want %v", tc.method, tc.path, params, tc.params)
+		}
+	}
+}
+
+// TestOptionParamsPerRelease: a query parameter is only documented for the
+// releases that knew it.
+func TestOptionParamsPerRelease(t *testing.T) {
+	names := func(minor int, options documentedOptions) []string {
+		var out []string
+		for _, p := range optionParams(release{minor: minor}, options) {
+			out = append(out, p.name)
+		}
+		return out
+	}
+	has := func(list []string, s string) bool {
+		for _, item := range list {
+			if item == s {
+				return true
+			}
+		}
+		return false
+	}
+	if has(names(26, metav1.ListOptions{}), "sendInitialEvents") || !has(names(30, metav1.ListOptions{}), "sendInitialEvents") {
+		t.Error("sendInitialEvents should start with 1.27")
+	}
+	if has(names(31, metav1.DeleteOptions{}), "ignoreStoreReadErrorWithClusterBreakingPotential") || !has(names(32, metav1.DeleteOptions{}), "ignoreStoreReadErrorWithClusterBreakingPotential") {
+		t.Error("ignoreStoreReadErrorWithClusterBreakingPotential should start with 1.32")
+	}
+	if has(names(31, metav1.DeleteOptions{}), "preconditions") {
+		t.Error("preconditions is a struct and cannot be a query parameter")
+	}
+}
+
+func TestV3UnknownVersion(t *testing.T) {
+	if _, err := V3("v1"); err == nil || !strings.Contains(err.Error(), "v1alpha1 v1alpha2 v1alpha3") {
+		t.Errorf("V3(v1) error = %v, want one naming the versions", err)
+	}
+}
+
+func BenchmarkV3(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := V3("v1alpha3"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
