@@ -78,31 +78,10 @@ func HasStructuredHandles(handles []resource.ResourceHandle) bool {
 	return false
 }
 
-// ResultsFromHandles shows v1alpha2 structured handles as v1alpha3 results:
-// each allocated named-resources instance is a device of the handle's
-// driver, in the pool named after the handle's node (1.30 published one
-// slice per node and driver), allocated for the legacy request.
+// ResultsFromHandles shows v1alpha2 structured handles as v1alpha3 results;
+// see resource.ResultsFromStructuredHandles.
 func ResultsFromHandles(handles []resource.ResourceHandle) []resource.DeviceRequestAllocationResult {
-	var results []resource.DeviceRequestAllocationResult
-	for i := range handles {
-		sd := handles[i].StructuredData
-		if sd == nil {
-			continue
-		}
-		for _, r := range sd.Results {
-			device := ""
-			if r.NamedResources != nil {
-				device = r.NamedResources.Name
-			}
-			results = append(results, resource.DeviceRequestAllocationResult{
-				Request: resource.LegacyRequestName,
-				Driver:  handles[i].DriverName,
-				Pool:    sd.NodeName,
-				Device:  device,
-			})
-		}
-	}
-	return results
+	return resource.ResultsFromStructuredHandles(handles)
 }
 
 // HandlesFromResults shows v1alpha3 results as v1alpha2 structured handles:
