@@ -1,0 +1,361 @@
+package allocator
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// Result is the outcome for one claim.
+type Result struct {
+	// Claim is the claim as it was given; it is not modified.
+	Claim *resource.ResourceClaim
+	// Allocation is what the claim gets, nil when Err is set.
+	Allocation *resource.AllocationResult
+	// AlreadyAllocated is set for a claim that came with an allocation;
+	// Allocation is then that allocation, and its devices counted as in use
+	// for the other claims of the call.
+	AlreadyAllocated bool
+	// Err says why the claim was not allocated; a *ClaimError.
+	Err error
+}
+
+// AllocatedClaim returns a copy of the claim with the allocation in its
+// status, or nil if the claim was not allocated.
+func (r Result) AllocatedClaim() *resource.ResourceClaim {
+	if r.Err != nil || r.Allocation == nil {
+		return nil
+	}
+	c := r.Claim.DeepCopy()
+	c.Status.Allocation = r.Allocation.DeepCopy()
+	return c
+}
+
+// Allocate allocates the claims for the Allocator's node (Options.Node,
+// SetNode). The result has one entry per claim, in order. Claims that
+// cannot be allocated get a *ClaimError in their entry; the error return
+// is only for a cancelled context. Allocate does not change the
+// Allocator's record of devices in use: call Commit to keep the results.
+func (a *Allocator) Allocate(ctx context.Context, claims []*resource.ResourceClaim) ([]Result, error) {
+	return a.AllocateOn(ctx, a.node, claims)
+}
+
+// AllocateOn is Allocate for the given node (nil: no node, see Options.Node).
+func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []*resource.ResourceClaim) ([]Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(claims))
+	// Claims that come allocated hold their devices during the call.
+	var held []DeviceID
+	for i, c := range claims {
+		if c == nil {
+			return nil, fmt.Errorf("claims[%d] is nil", i)
+		}
+		results[i].Claim = c
+		if c.Status.Allocation != nil {
+			for _, d := range c.Status.Allocation.AllocatedDevices() {
+				id := DeviceID{d.Driver, d.Pool, d.Device}
+				if !a.IsAllocated(id) {
+					a.MarkAllocated(id)
+					held = append(held, id)
+				}
+			}
+		}
+	}
+	defer a.Release(held...)
+
+	cs := &callState{ctx: ctx, view: a.viewFor(node), masks: map[string][][]uint64{}, cands: map[string]*candList{}}
+	plans := make([]*claimPlan, len(claims))
+	for i, c := range claims {
+		p, err := a.prepare(cs, c)
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = p
+	}
+	s := newSolver(ctx, a, cs.view)
+	if a.mode == Sequential {
+		var before []*claimPlan
+		for i, p := range plans {
+			if err := a.settle(s, p, before, &results[i]); err != nil {
+				return nil, err
+			}
+			if results[i].Err == nil && !p.already {
+				before = append(before, p)
+			}
+		}
+		return results, nil
+	}
+
+	// Joint: all or nothing.
+	failed := false
+	var seq []*reqPlan
+	for _, p := range plans {
+		if p.err != nil {
+			failed = true
+		}
+		if !p.already {
+			seq = append(seq, p.reqs...)
+		}
+	}
+	if !failed {
+		ok := s.solve(seq)
+		if s.err != nil {
+			return nil, s.err
+		}
+		if ok {
+			for i, p := range plans {
+				a.finish(cs.view, p, &results[i])
+			}
+			return results, nil
+		}
+	}
+	// Find the first claim that cannot join the ones before it, and say why.
+	blamed := -1
+	var prefix []*reqPlan
+	var before []*claimPlan
+	for i, p := range plans {
+		if p.already {
+			continue
+		}
+		if p.err != nil {
+			blamed = i
+			break
+		}
+		prefix = append(prefix, p.reqs...)
+		if s.solve(prefix) {
+			s.release(prefix)
+			before = append(before, p)
+			continue
+		}
+		if s.err != nil {
+			return nil, s.err
+		}
+		blamed = i
+		results[i].Err = a.diagnose(s, p, before)
+		if s.err != nil {
+			return nil, s.err
+		}
+		break
+	}
+	for i, p := range plans {
+		switch {
+		case p.already:
+			a.finish(cs.view, p, &results[i])
+		case p.err != nil:
+			results[i].Err = p.err
+		case blamed < 0:
+			// Unreachable: the last prefix is the joint search that failed.
+			results[i].Err = &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the claims cannot be allocated together"}
+		case i != blamed:
+			results[i].Err = &ClaimError{Claim: p.claimID(), Reason: ReasonOtherClaimFailed,
+				Detail: fmt.Sprintf("not allocated because claim %s cannot be allocated, and the claims of one call are allocated together (Joint mode)", plans[blamed].claimID())}
+		}
+	}
+	return results, nil
+}
+
+// settle allocates one claim on top of what the solver holds: on success
+// the devices stay taken and the result is filled; on failure the result
+// gets the reason. before lists the claims the solver holds devices for in
+// Joint mode (for the message).
+func (a *Allocator) settle(s *solver, p *claimPlan, before []*claimPlan, res *Result) error {
+	if p.already || p.err != nil {
+		a.finish(s.v, p, res)
+		return nil
+	}
+	ok := s.solve(p.reqs)
+	if s.err != nil {
+		return s.err
+	}
+	if ok {
+		a.finish(s.v, p, res)
+		return nil
+	}
+	res.Err = a.diagnose(s, p, before)
+	return s.err
+}
+
+// diagnose explains why a claim's requests cannot be met together on top
+// of what the solver holds.
+func (a *Allocator) diagnose(s *solver, p *claimPlan, before []*claimPlan) *ClaimError {
+	// Alone, without the devices of other claims of the call?
+	held := s.used
+	s.used = make([]uint64, len(held))
+	alone := s.solve(p.reqs)
+	if alone {
+		s.release(p.reqs)
+	}
+	s.used = held
+	if s.err != nil {
+		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "search cancelled", Err: s.err}
+	}
+	if alone {
+		var names []string
+		for _, b := range before {
+			names = append(names, b.claimID())
+		}
+		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict,
+			Detail: fmt.Sprintf("the claim could be allocated on its own, but not together with the claims allocated before it in this call (%s)", strings.Join(names, ", "))}
+	}
+	// The first request that cannot join the ones before it.
+	for j := range p.reqs {
+		if s.solve(p.reqs[:j+1]) {
+			s.release(p.reqs[:j+1])
+			continue
+		}
+		if s.err != nil {
+			break
+		}
+		r := p.reqs[j]
+		var cons []string
+		for _, ci := range r.cons {
+			c := p.cons[ci]
+			cons = append(cons, fmt.Sprintf("spec.devices.constraints[%d] (matchAttribute %s)", c.index, c.attr))
+		}
+		single := s.solve(p.reqs[j : j+1])
+		if single {
+			s.release(p.reqs[j : j+1])
+		}
+		var others []string
+		for _, o := range p.reqs[:j] {
+			others = append(others, o.name)
+		}
+		switch {
+		case !single && len(cons) > 0:
+			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free share a value for %s", len(r.cands), r.count, strings.Join(cons, ", "))}
+		case !single:
+			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims", r.count, len(r.cands))}
+		case len(cons) > 0:
+			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(others, ", "), strings.Join(cons, ", "))}
+		default:
+			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices", strings.Join(others, ", "))}
+		}
+	}
+	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: s.err}
+}
+
+// finish fills a result from a plan: its error, or its allocation.
+func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
+	switch {
+	case p.already:
+		res.AlreadyAllocated = true
+		res.Allocation = p.claim.Status.Allocation
+		return
+	case p.err != nil:
+		res.Err = p.err
+		return
+	}
+	alloc := &resource.AllocationResult{}
+	for _, r := range p.reqs {
+		for _, c := range r.chosen {
+			e := v.slices[c.s]
+			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{
+				Request: r.name, Driver: e.driver, Pool: e.pool, Device: e.devices[c.d].Name,
+			})
+		}
+	}
+	// Class configuration applies to the request that uses the class.
+	// (Kubernetes 1.31 left requests empty here, which handed it to every
+	// request of the claim; 1.32 fixed that.)
+	for _, r := range p.reqs {
+		for _, cfg := range r.class.Spec.Config {
+			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
+				Source:              resource.AllocationConfigSourceClass,
+				Requests:            []string{r.name},
+				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
+			})
+		}
+	}
+	for _, cfg := range p.claim.Spec.Devices.Config {
+		alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
+			Source:              resource.AllocationConfigSourceClaim,
+			Requests:            append([]string(nil), cfg.Requests...),
+			DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
+		})
+	}
+	alloc.NodeSelector = nodeSelectorFor(v, p)
+	res.Allocation = alloc
+}
+
+// nodeSelectorFor says where the allocated devices can be used: on the
+// node of a node-local device, else on the nodes all node selectors of the
+// devices' slices admit (one term, requirements merged), else anywhere.
+func nodeSelectorFor(v *view, p *claimPlan) *corev1.NodeSelector {
+	var term corev1.NodeSelectorTerm
+	for _, r := range p.reqs {
+		for _, c := range r.chosen {
+			e := v.slices[c.s]
+			if e.nodeName != "" {
+				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchFields: []corev1.NodeSelectorRequirement{{
+						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{e.nodeName},
+					}},
+				}}}
+			}
+			if e.selector == nil || len(e.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
+				continue
+			}
+			t := e.obj.Spec.NodeSelector.NodeSelectorTerms[0]
+			term.MatchExpressions = mergeRequirements(term.MatchExpressions, t.MatchExpressions)
+			term.MatchFields = mergeRequirements(term.MatchFields, t.MatchFields)
+		}
+	}
+	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
+		return nil
+	}
+	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}
+}
+
+func mergeRequirements(to, from []corev1.NodeSelectorRequirement) []corev1.NodeSelectorRequirement {
+	for _, req := range from {
+		dup := false
+		for _, have := range to {
+			if have.Key == req.Key && have.Operator == req.Operator && sameValues(have.Values, req.Values) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			to = append(to, *req.DeepCopy())
+		}
+	}
+	return to
+}
+
+func sameValues(a, b []string) bool {
+	x := append([]string(nil), a...)
+	y := append([]string(nil), b...)
+	sort.Strings(x)
+	sort.Strings(y)
+	x, y = dedupe(x), dedupe(y)
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,398 @@
+package allocator
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel"
+)
+
+// DeviceID names one device: the driver, the pool and the device's name.
+type DeviceID struct {
+	Driver, Pool, Device string
+}
+
+func (d DeviceID) String() string { return d.Driver + "/" + d.Pool + "/" + d.Device }
+
+// Mode says how the claims of one Allocate call relate.
+type Mode int
+
+const (
+	// Joint allocates the claims of a call together, all or nothing, the
+	// way the scheduler allocates the claims of one pod: if one of them
+	// cannot be allocated, none is, and the others fail with
+	// ReasonOtherClaimFailed.
+	Joint Mode = iota
+	// Sequential allocates the claims one after the other; each claim keeps
+	// what it got, and a claim that cannot be allocated does not stop the
+	// ones after it.
+	Sequential
+)
+
+// Options are the inputs of an Allocator. All objects are hub objects
+// (convert versioned objects with conversion.ToHub, or use
+// AllocateObjects) and must not be modified while the Allocator uses them:
+// to change a slice, pass a new object through SetSlices.
+type Options struct {
+	// Classes are the DeviceClasses that requests may name.
+	Classes []*resource.DeviceClass
+	// Slices are the published devices. Slices of all nodes may be given;
+	// each allocation sees only those the node can reach.
+	Slices []*resource.ResourceSlice
+	// AllocatedClaims are claims whose status.allocation holds devices that
+	// are in use. Claims without allocation are ignored.
+	AllocatedClaims []*resource.ResourceClaim
+	// AllocatedDevices are further devices in use.
+	AllocatedDevices []DeviceID
+	// Node is the node on which the claims are to be used. Nil means no
+	// node: only slices with allNodes are considered (network-attached
+	// devices that every node reaches).
+	Node *corev1.Node
+	// Mode relates the claims of one Allocate call; Joint by default.
+	Mode Mode
+}
+
+// Allocator allocates claims against an inventory of classes and slices.
+// It keeps, across calls, the compiled selectors and the result of every
+// selector on every device, until the device's slice is replaced. An
+// Allocator is not safe for concurrent use.
+type Allocator struct {
+	node *corev1.Node
+	mode Mode
+
+	classes map[string]*resource.DeviceClass
+
+	slices     map[string]*sliceEntry // by sliceKey
+	byNode     map[string][]*sliceEntry
+	allNodes   []*sliceEntry
+	bySelector []*sliceEntry
+	byPool     map[poolKey][]*sliceEntry
+
+	allocated map[DeviceID]struct{}
+
+	programs *cel.Cache
+	exprIDs  map[string]int
+	exprs    []*cel.DeviceProgram
+	values   map[string]int32 // attribute values for matchAttribute, interned
+
+	stats Stats
+
+	// Duplicate checks of pools spread over several slices.
+	poolChecks map[poolKey]poolCheck
+
+	// Buffers reused from call to call.
+	visible []*sliceEntry
+	scratch view
+}
+
+// Stats counts work done by an Allocator, for tests and tuning.
+type Stats struct {
+	// Evaluations is the number of times a CEL selector was evaluated on
+	// a device. Results are kept, so each selector is evaluated at most
+	// once per device until the device's slice is replaced.
+	Evaluations int64
+	// SearchSteps is the number of devices tried during searches.
+	SearchSteps int64
+}
+
+// Stats returns the counters accumulated so far.
+func (a *Allocator) Stats() Stats { return a.stats }
+
+type poolKey struct{ driver, pool string }
+
+// sliceEntry is one slice with what the allocator learnt about its devices.
+type sliceEntry struct {
+	key      string
+	obj      *resource.ResourceSlice
+	driver   string
+	pool     string
+	gen      int64
+	count    int64
+	nodeName string
+	allNodes bool
+	selector *nodeMatcher
+
+	devices    []resource.Device
+	words      int
+	selectable []uint64 // devices with a Basic description
+	inUse      []uint64 // devices allocated before the call
+	byName     map[string]int32
+	duplicate  string // a device name the slice uses twice
+
+	results []*exprResults                          // by expression id
+	attrs   map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
+	inputs  []*cel.Device                           // selector inputs, built on demand
+}
+
+// exprResults holds the outcome of one selector for the devices of a slice.
+type exprResults struct {
+	known, match, failed []uint64
+	errs                 map[int32]error
+}
+
+// New builds an Allocator. It fails on inputs that cannot be used: two
+// classes or slices with the same name, or a slice whose node selection is
+// invalid.
+func New(opts Options) (*Allocator, error) {
+	a := &Allocator{
+		node:      opts.Node,
+		mode:      opts.Mode,
+		programs:  cel.NewCache(cel.StoredExpressions),
+		exprIDs:   map[string]int{},
+		values:    map[string]int32{},
+		allocated: map[DeviceID]struct{}{},
+		slices:    map[string]*sliceEntry{},
+	}
+	if opts.Mode != Joint && opts.Mode != Sequential {
+		return nil, fmt.Errorf("unknown allocation mode %d", opts.Mode)
+	}
+	if err := a.SetClasses(opts.Classes); err != nil {
+		return nil, err
+	}
+	for _, c := range opts.AllocatedClaims {
+		a.addAllocatedClaim(c)
+	}
+	for _, id := range opts.AllocatedDevices {
+		a.allocated[id] = struct{}{}
+	}
+	if err := a.SetSlices(opts.Slices); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// SetNode changes the node that Allocate allocates for.
+func (a *Allocator) SetNode(node *corev1.Node) { a.node = node }
+
+// SetClasses replaces the classes.
+func (a *Allocator) SetClasses(classes []*resource.DeviceClass) error {
+	m := make(map[string]*resource.DeviceClass, len(classes))
+	for i, c := range classes {
+		if c == nil {
+			return fmt.Errorf("classes[%d] is nil", i)
+		}
+		if _, dup := m[c.Name]; dup {
+			return fmt.Errorf("two DeviceClasses are named %q", c.Name)
+		}
+		m[c.Name] = c
+	}
+	a.classes = m
+	return nil
+}
+
+// SetSlices replaces the inventory. What the allocator learnt about a
+// slice (selector results) is kept when the same slice comes back: the
+// same object, or an object with the same name, UID and a non-empty,
+// unchanged resourceVersion. Anything else counts as a changed slice.
+func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
+	next := make(map[string]*sliceEntry, len(slices))
+	for i, s := range slices {
+		if s == nil {
+			return fmt.Errorf("slices[%d] is nil", i)
+		}
+		key := s.Name
+		if key == "" {
+			// Unnamed slices (from files) are never recognised again.
+			key = fmt.Sprintf("\x00%d", i)
+		}
+		if _, dup := next[key]; dup {
+			return fmt.Errorf("two ResourceSlices are named %q", s.Name)
+		}
+		if old, ok := a.slices[key]; ok && sameSlice(old.obj, s) {
+			old.obj = s
+			next[key] = old
+			continue
+		}
+		e, err := newSliceEntry(key, s)
+		if err != nil {
+			return err
+		}
+		next[key] = e
+	}
+	a.slices = next
+	a.poolChecks = nil
+	a.byNode = map[string][]*sliceEntry{}
+	a.allNodes, a.bySelector = nil, nil
+	a.byPool = map[poolKey][]*sliceEntry{}
+	keys := make([]string, 0, len(next))
+	for k := range next {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		e := next[k]
+		switch {
+		case e.nodeName != "":
+			a.byNode[e.nodeName] = append(a.byNode[e.nodeName], e)
+		case e.allNodes:
+			a.allNodes = append(a.allNodes, e)
+		case e.selector != nil:
+			a.bySelector = append(a.bySelector, e)
+		}
+		pk := poolKey{e.driver, e.pool}
+		a.byPool[pk] = append(a.byPool[pk], e)
+		e.markInUse(a.allocated)
+	}
+	return nil
+}
+
+func sameSlice(old, s *resource.ResourceSlice) bool {
+	if old == s {
+		return true
+	}
+	return s.ResourceVersion != "" && s.ResourceVersion == old.ResourceVersion && s.UID == old.UID && s.Name == old.Name
+}
+
+func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
+	spec := &s.Spec
+	e := &sliceEntry{
+		key:      key,
+		obj:      s,
+		driver:   spec.Driver,
+		pool:     spec.Pool.Name,
+		gen:      spec.Pool.Generation,
+		count:    spec.Pool.ResourceSliceCount,
+		nodeName: spec.NodeName,
+		allNodes: spec.AllNodes,
+		devices:  spec.Devices,
+	}
+	// Which node selection counts when several are set (the API server
+	// rejects that) follows the scheduler: nodeName, then allNodes, then
+	// the selector.
+	if spec.NodeName == "" && !spec.AllNodes && spec.NodeSelector != nil {
+		m, err := parseNodeSelector(spec.NodeSelector)
+		if err != nil {
+			return nil, fmt.Errorf("ResourceSlice %q: spec.nodeSelector.%v", s.Name, err)
+		}
+		e.selector = m
+	}
+	e.words = (len(e.devices) + 63) / 64
+	e.selectable = make([]uint64, e.words)
+	e.inUse = make([]uint64, e.words)
+	seen := make(map[string]bool, len(e.devices))
+	for i := range e.devices {
+		if e.devices[i].Basic != nil {
+			setBit(e.selectable, i)
+		}
+		if seen[e.devices[i].Name] && e.duplicate == "" {
+			e.duplicate = e.devices[i].Name
+		}
+		seen[e.devices[i].Name] = true
+	}
+	return e, nil
+}
+
+// markInUse recomputes which devices of the slice are allocated.
+func (e *sliceEntry) markInUse(allocated map[DeviceID]struct{}) {
+	clear(e.inUse)
+	if len(allocated) == 0 {
+		return
+	}
+	for i := range e.devices {
+		if _, ok := allocated[DeviceID{e.driver, e.pool, e.devices[i].Name}]; ok {
+			setBit(e.inUse, i)
+		}
+	}
+}
+
+func (e *sliceEntry) index(name string) (int32, bool) {
+	if e.byName == nil {
+		e.byName = make(map[string]int32, len(e.devices))
+		for i := range e.devices {
+			if _, dup := e.byName[e.devices[i].Name]; !dup {
+				e.byName[e.devices[i].Name] = int32(i)
+			}
+		}
+	}
+	i, ok := e.byName[name]
+	return i, ok
+}
+
+func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
+	if c == nil || c.Status.Allocation == nil {
+		return
+	}
+	for _, r := range c.Status.Allocation.AllocatedDevices() {
+		a.allocated[DeviceID{r.Driver, r.Pool, r.Device}] = struct{}{}
+	}
+}
+
+// MarkAllocated records devices as in use, for example those of results
+// that were accepted (see Commit).
+func (a *Allocator) MarkAllocated(ids ...DeviceID) {
+	for _, id := range ids {
+		a.allocated[id] = struct{}{}
+		a.setInUse(id, true)
+	}
+}
+
+// Release records devices as free again (their claim was deallocated).
+func (a *Allocator) Release(ids ...DeviceID) {
+	for _, id := range ids {
+		delete(a.allocated, id)
+		a.setInUse(id, false)
+	}
+}
+
+func (a *Allocator) setInUse(id DeviceID, on bool) {
+	for _, e := range a.byPool[poolKey{id.Driver, id.Pool}] {
+		if i, ok := e.index(id.Device); ok {
+			if on {
+				setBit(e.inUse, int(i))
+			} else {
+				clearBit(e.inUse, int(i))
+			}
+		}
+	}
+}
+
+// Commit marks the devices of successful results as in use, so that later
+// calls do not hand them out again. Failed results are skipped.
+func (a *Allocator) Commit(results []Result) {
+	for _, r := range results {
+		if r.Err != nil || r.Allocation == nil || r.AlreadyAllocated {
+			continue
+		}
+		for _, d := range r.Allocation.Devices.Results {
+			a.MarkAllocated(DeviceID{d.Driver, d.Pool, d.Device})
+		}
+	}
+}
+
+// IsAllocated reports whether a device is recorded as in use.
+func (a *Allocator) IsAllocated(id DeviceID) bool {
+	_, ok := a.allocated[id]
+	return ok
+}
+
+// exprID gives an expression its index in the per-slice result tables,
+// compiling it on first sight.
+func (a *Allocator) exprID(expression string) (int, error) {
+	if id, ok := a.exprIDs[expression]; ok {
+		return id, nil
+	}
+	prog, err := a.programs.DeviceSelector(expression)
+	if err != nil {
+		return -1, err
+	}
+	id := len(a.exprs)
+	a.exprs = append(a.exprs, prog)
+	a.exprIDs[expression] = id
+	return id, nil
+}
+
+func setBit(b []uint64, i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+func clearBit(b []uint64, i int)    { b[i>>6] &^= 1 << (uint(i) & 63) }
+func hasBit(b []uint64, i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+func popcount(b []uint64) int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}

@@ -1,0 +1,232 @@
+package allocator
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"github.com/drakit/drakit/conversion"
+)
+
+const manifests = `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClass
+metadata: {name: legacy-gpu}
+driverName: gpu.example.com
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceSlice
+metadata: {name: n1-gpu}
+nodeName: n1
+driverName: gpu.example.com
+namedResources:
+  instances:
+  - name: gpu-0
+    attributes:
+    - {name: model, string: a100}
+  - name: gpu-1
+    attributes:
+    - {name: model, string: h100}
+  - name: gpu-2
+---
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: old, namespace: ns}
+spec: {resourceClassName: legacy-gpu}
+---
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: mid, namespace: ns}
+spec: {resourceClassName: legacy-gpu}
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: new, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      selectors:
+      - cel: {expression: '!("model" in device.attributes["gpu.example.com"])'}
+`
+
+func decodeAll(t *testing.T, text string, typed bool) []runtime.Object {
+	t.Helper()
+	var objs []runtime.Object
+	for _, doc := range strings.Split(text, "\n---\n") {
+		if typed {
+			obj, _, err := conversion.Codecs.UniversalDeserializer().Decode([]byte(doc), nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			objs = append(objs, obj)
+			continue
+		}
+		u := &unstructured.Unstructured{}
+		data, err := yaml.YAMLToJSON([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u.UnmarshalJSON(data); err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, u)
+	}
+	return objs
+}
+
+func TestAllocateObjectsInEveryVersion(t *testing.T) {
+	for _, typed := range []bool{true, false} {
+		objs := decodeAll(t, manifests, typed)
+		results, err := AllocateObjects(context.Background(), objs, ObjectOptions{Node: node("n1"), Mode: Sequential})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) != 3 {
+			t.Fatalf("%d results", len(results))
+		}
+		var got []map[string]any
+		for _, r := range results {
+			if r.Err != nil {
+				t.Fatalf("%s: %v", r.Name, r.Err)
+			}
+			if _, isU := r.Claim.(*unstructured.Unstructured); isU == typed {
+				t.Errorf("%s: result is unstructured=%v, input was typed=%v", r.Name, isU, typed)
+			}
+			content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(r.Claim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, _ := content["status"].(map[string]any)
+			got = append(got, status)
+			if av := content["apiVersion"]; av != "resource.k8s.io/"+r.Version {
+				t.Errorf("%s: apiVersion %v, want version %s", r.Name, av, r.Version)
+			}
+		}
+		// v1alpha1: the single opaque resourceHandle carries the v1alpha3
+		// device results as JSON; the status names the driver.
+		if got[0]["driverName"] != "gpu.example.com" {
+			t.Errorf("v1alpha1 status: %v", got[0])
+		}
+		handle, _, _ := unstructured.NestedString(got[0], "allocation", "resourceHandle")
+		if !strings.Contains(handle, `"device":"gpu-0"`) || !strings.Contains(handle, `"pool":"n1"`) {
+			t.Errorf("v1alpha1 resourceHandle %q", handle)
+		}
+		// v1alpha2: structured handles with named resources.
+		handles, _, _ := unstructured.NestedSlice(got[1], "allocation", "resourceHandles")
+		if len(handles) != 1 {
+			t.Fatalf("v1alpha2 resourceHandles %#v", handles)
+		}
+		h := handles[0].(map[string]any)
+		nodeName, _, _ := unstructured.NestedString(h, "structuredData", "nodeName")
+		named, _, _ := unstructured.NestedSlice(h, "structuredData", "results")
+		if h["driverName"] != "gpu.example.com" || nodeName != "n1" || len(named) != 1 {
+			t.Fatalf("v1alpha2 resourceHandles %#v", handles)
+		}
+		if name, _, _ := unstructured.NestedString(named[0].(map[string]any), "namedResources", "name"); name != "gpu-1" {
+			t.Errorf("v1alpha2 named resource %q", name)
+		}
+		// v1alpha3: allocation.devices.
+		res, _, _ := unstructured.NestedSlice(got[2], "allocation", "devices", "results")
+		if !reflect.DeepEqual(res, []any{map[string]any{"request": "gpu", "driver": "gpu.example.com", "pool": "n1", "device": "gpu-2"}}) {
+			t.Errorf("v1alpha3 results %#v", res)
+		}
+		sel, _, _ := unstructured.NestedSlice(got[2], "allocation", "nodeSelector", "nodeSelectorTerms")
+		if len(sel) != 1 {
+			t.Errorf("v1alpha3 node selector %#v", sel)
+		}
+	}
+}
+
+func TestAllocateObjectsRoundTrip(t *testing.T) {
+	// A claim that comes back allocated keeps its devices when given again.
+	objs := decodeAll(t, manifests, true)
+	first, err := AllocateObjects(context.Background(), objs, ObjectOptions{Node: node("n1"), Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := append([]runtime.Object{}, objs[:3]...)
+	again = append(again, first[0].Claim) // allocated v1alpha1 claim: gpu-0
+	again = append(again, objs[4])        // unallocated v1alpha2 claim
+	second, err := AllocateObjects(context.Background(), again, ObjectOptions{Node: node("n1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second[0].Result.AlreadyAllocated || !reflect.DeepEqual(second[0].Claim, first[0].Claim) {
+		t.Errorf("allocated claim changed: %#v", second[0].Claim)
+	}
+	if d := devicesOf(second[1].Result.Allocation); !reflect.DeepEqual(d, []string{"resource=gpu.example.com/n1/gpu-1"}) {
+		t.Errorf("second claim got %v", d)
+	}
+}
+
+func TestAllocateObjectsRejectsOtherKinds(t *testing.T) {
+	objs := decodeAll(t, `apiVersion: resource.k8s.io/v1alpha3
+kind: PodSchedulingContext
+metadata: {name: p, namespace: ns}
+spec: {}`, true)
+	if _, err := AllocateObjects(context.Background(), objs, ObjectOptions{}); err == nil || !strings.Contains(err.Error(), `PodSchedulingContext "p" plays no part in allocation`) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := AllocateObjects(context.Background(), []runtime.Object{&corev1.Node{}}, ObjectOptions{}); err == nil || !strings.Contains(err.Error(), "is not a resource.k8s.io type") {
+		t.Fatalf("got %v", err)
+	}
+	bad := decodeAll(t, `apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: c}
+spec: {selectorz: []}`, false)
+	if _, err := AllocateObjects(context.Background(), bad, ObjectOptions{}); err == nil || !strings.Contains(err.Error(), `selectorz`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A v1alpha2 claim allocated by 1.30's structured parameters holds its
+// devices in structured handles; they are in use for other claims.
+func TestLegacyStructuredAllocationHoldsDevices(t *testing.T) {
+	objs := decodeAll(t, manifests, true)[:3] // classes and the v1alpha2 slice
+	objs = append(objs, decodeAll(t, `apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: held, namespace: ns}
+spec: {resourceClassName: legacy-gpu}
+status:
+  driverName: gpu.example.com
+  allocation:
+    resourceHandles:
+    - driverName: gpu.example.com
+      structuredData:
+        nodeName: n1
+        results:
+        - namedResources: {name: gpu-0}
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: new, namespace: ns}
+spec:
+  devices:
+    requests:
+    - {name: gpu, deviceClassName: gpu}`, true)...)
+	results, err := AllocateObjects(context.Background(), objs, ObjectOptions{Node: node("n1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !results[0].Result.AlreadyAllocated || results[1].Err != nil {
+		t.Fatalf("%+v", results)
+	}
+	if d := devicesOf(results[1].Result.Allocation); !reflect.DeepEqual(d, []string{"gpu=gpu.example.com/n1/gpu-1"}) {
+		t.Errorf("got %v, want gpu-1 (gpu-0 is held by the v1alpha2 claim)", d)
+	}
+}

@@ -1,0 +1,321 @@
+package allocator
+
+import (
+	"context"
+	"math/bits"
+	"sort"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel"
+)
+
+// view is the inventory as one node sees it: the slices of the newest
+// generation of every pool the node reaches, in a fixed order (driver,
+// pool, slice name), each device with an index local to the call.
+type view struct {
+	slices     []*sliceEntry
+	offsets    []int32 // local index of each slice's first device
+	total      int
+	incomplete []poolKey
+	invalid    []invalidPool
+}
+
+// invalidPool is a pool whose slices name a device twice: results could
+// not say which device they mean, so the pool is not used.
+type invalidPool struct {
+	key    poolKey
+	device string
+}
+
+// poolCheck remembers the duplicate check of a pool for one set of slices.
+type poolCheck struct {
+	slices []*sliceEntry
+	dup    string
+}
+
+// duplicateIn finds a device name that two of the slices (one pool, one
+// generation) both use, remembering the answer for the same slices.
+func (a *Allocator) duplicateIn(key poolKey, slices []*sliceEntry) string {
+	if len(slices) < 2 {
+		return firstDuplicate(slices)
+	}
+	if c, ok := a.poolChecks[key]; ok && sameEntries(c.slices, slices) {
+		return c.dup
+	}
+	dup := firstDuplicate(slices)
+	if a.poolChecks == nil {
+		a.poolChecks = map[poolKey]poolCheck{}
+	}
+	a.poolChecks[key] = poolCheck{slices: append([]*sliceEntry(nil), slices...), dup: dup}
+	return dup
+}
+
+func sameEntries(a, b []*sliceEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func firstDuplicate(slices []*sliceEntry) string {
+	if len(slices) == 1 {
+		// Within one slice the entry's index says.
+		return slices[0].duplicate
+	}
+	seen := map[string]bool{}
+	for _, e := range slices {
+		for i := range e.devices {
+			n := e.devices[i].Name
+			if seen[n] {
+				return n
+			}
+			seen[n] = true
+		}
+	}
+	return ""
+}
+
+func (a *Allocator) viewFor(node *corev1.Node) *view {
+	// The buffers of the previous call are reused: an Allocator serves one
+	// call at a time.
+	visible := a.visible[:0]
+	defer func() { a.visible = visible[:0] }()
+	if node != nil {
+		visible = append(visible, a.byNode[node.Name]...)
+		for _, e := range a.bySelector {
+			if e.selector.matches(node) {
+				visible = append(visible, e)
+			}
+		}
+	}
+	visible = append(visible, a.allNodes...)
+	sort.Slice(visible, func(i, j int) bool {
+		x, y := visible[i], visible[j]
+		if x.driver != y.driver {
+			return x.driver < y.driver
+		}
+		if x.pool != y.pool {
+			return x.pool < y.pool
+		}
+		if x.gen != y.gen {
+			return x.gen > y.gen
+		}
+		return x.key < y.key
+	})
+	v := &a.scratch
+	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
+	for i := 0; i < len(visible); {
+		first := visible[i]
+		key := poolKey{first.driver, first.pool}
+		j := i
+		n := 0
+		// Only the newest generation of a pool counts: older slices are
+		// leftovers of an update in progress. They sort first.
+		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
+			if visible[j].gen == first.gen {
+				n++
+			}
+		}
+		if dup := a.duplicateIn(key, visible[i:i+n]); dup != "" {
+			v.invalid = append(v.invalid, invalidPool{key, dup})
+		} else {
+			v.slices = append(v.slices, visible[i:i+n]...)
+		}
+		if int64(n) != first.count {
+			v.incomplete = append(v.incomplete, key)
+		}
+		i = j
+	}
+	v.offsets = v.offsets[:0]
+	for _, e := range v.slices {
+		v.offsets = append(v.offsets, int32(v.total))
+		v.total += len(e.devices)
+	}
+	return v
+}
+
+// cand is a device of the view: the slice's position in the view and the
+// device's index in the slice.
+type cand struct {
+	s, d int32
+}
+
+// selectorRef is one selector of a request, for error messages.
+type selectorRef struct {
+	id    int
+	class string // set for class selectors
+	index int
+	expr  string
+}
+
+// matching returns, per slice of the view, the devices that pass all
+// selectors, evaluating each selector only on the devices that passed the
+// ones before it (as && would) and only where no earlier call did. A
+// runtime error stops at the first failing device, in view order.
+func (a *Allocator) matching(ctx context.Context, v *view, sels []selectorRef) ([][]uint64, *selectorRef, DeviceID, error) {
+	masks := make([][]uint64, len(v.slices))
+	for si, e := range v.slices {
+		mask := append([]uint64(nil), e.selectable...)
+		for k := range sels {
+			if err := a.evaluate(ctx, e, sels[k].id, mask); err != nil {
+				e.inputs = nil
+				return nil, nil, DeviceID{}, err
+			}
+			r := e.results[sels[k].id]
+			for w := range mask {
+				if f := mask[w] & r.failed[w]; f != 0 {
+					d := int32(w*64 + trailingZeros(f))
+					e.inputs = nil
+					return nil, &sels[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
+				}
+				mask[w] &= r.match[w]
+			}
+		}
+		masks[si] = mask
+		// Selector inputs are big compared with a device; results are
+		// kept, so an input is rarely needed twice.
+		e.inputs = nil
+	}
+	return masks, nil, DeviceID{}, nil
+}
+
+// evaluate makes sure the selector's result is known for the devices in mask.
+func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []uint64) error {
+	for len(e.results) <= id {
+		e.results = append(e.results, nil)
+	}
+	r := e.results[id]
+	if r == nil {
+		r = &exprResults{
+			known:  make([]uint64, e.words),
+			match:  make([]uint64, e.words),
+			failed: make([]uint64, e.words),
+		}
+		e.results[id] = r
+	}
+	prog := a.exprs[id]
+	for w := range mask {
+		todo := mask[w] &^ r.known[w]
+		for todo != 0 {
+			b := trailingZeros(todo)
+			todo &^= 1 << uint(b)
+			d := w*64 + b
+			if e.inputs == nil {
+				e.inputs = make([]*cel.Device, len(e.devices))
+			}
+			in := e.inputs[d]
+			if in == nil {
+				in = cel.NewDevice(e.driver, e.devices[d].Basic.Attributes)
+				e.inputs[d] = in
+			}
+			a.stats.Evaluations++
+			ok, err := prog.Matches(ctx, in)
+			if err != nil {
+				if ctx.Err() != nil {
+					// A cancelled call says nothing about the device.
+					return ctx.Err()
+				}
+				r.failed[w] |= 1 << uint(b)
+				if r.errs == nil {
+					r.errs = map[int32]error{}
+				}
+				r.errs[int32(d)] = err
+			} else if ok {
+				r.match[w] |= 1 << uint(b)
+			}
+			r.known[w] |= 1 << uint(b)
+		}
+	}
+	return nil
+}
+
+// attrValues gives, per device of the slice, the interned value of an
+// attribute for matchAttribute, or -1 where the device lacks it.
+func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName) []int32 {
+	if vals, ok := e.attrs[name]; ok {
+		return vals
+	}
+	if e.attrs == nil {
+		e.attrs = map[resource.FullyQualifiedName][]int32{}
+	}
+	vals := make([]int32, len(e.devices))
+	for i := range e.devices {
+		vals[i] = -1
+		if e.devices[i].Basic == nil {
+			continue
+		}
+		if key, ok := attributeKey(e.devices[i].Basic.Attributes, e.driver, name); ok {
+			id, seen := a.values[key]
+			if !seen {
+				id = int32(len(a.values))
+				a.values[key] = id
+			}
+			vals[i] = id
+		}
+	}
+	e.attrs[name] = vals
+	return vals
+}
+
+// attributeKey finds the attribute a matchAttribute constraint compares:
+// the attribute with exactly that name, or, when the name's domain is the
+// driver's, the attribute written without the domain. Capacities are not
+// attributes. The key encodes type and value, so that 1 and "1" differ.
+func attributeKey(attrs []resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (string, bool) {
+	full := string(name)
+	domain, id := cel.SplitQualifiedName(full, "")
+	find := func(want string) *resource.DeviceAttribute {
+		for i := range attrs {
+			if string(attrs[i].Name) == want && attrs[i].QuantityValue == nil {
+				return &attrs[i]
+			}
+		}
+		return nil
+	}
+	attr := find(full)
+	if attr == nil && domain != "" && domain == driver {
+		attr = find(id)
+	}
+	if attr == nil {
+		return "", false
+	}
+	switch {
+	case attr.StringValue != nil:
+		return "s" + *attr.StringValue, true
+	case attr.IntValue != nil:
+		return "i" + itoa(*attr.IntValue), true
+	case attr.BoolValue != nil:
+		if *attr.BoolValue {
+			return "btrue", true
+		}
+		return "bfalse", true
+	case attr.VersionValue != nil:
+		// Versions compare as written, like the scheduler does.
+		return "v" + *attr.VersionValue, true
+	case attr.IntSliceValue != nil:
+		k := "I"
+		for _, n := range attr.IntSliceValue.Ints {
+			k += itoa(n) + ","
+		}
+		return k, true
+	case attr.StringSliceValue != nil:
+		k := "S"
+		for _, s := range attr.StringSliceValue.Strings {
+			k += itoa(int64(len(s))) + ":" + s
+		}
+		return k, true
+	}
+	return "", false
+}
+
+func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

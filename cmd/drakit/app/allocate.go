@@ -1,0 +1,519 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
+	"github.com/drakit/drakit/cmd/drakit/internal/objects"
+	"github.com/drakit/drakit/cmd/drakit/internal/printer"
+	"github.com/drakit/drakit/conversion"
+)
+
+type allocateOptions struct {
+	files        fileFlags
+	node         string
+	output       string
+	strict       bool
+	allOrNothing bool
+}
+
+func newAllocateCommand(s Streams) *cobra.Command {
+	o := &allocateOptions{}
+	cmd := &cobra.Command{
+		Use:   "allocate -f FILENAME [--node NODE]",
+		Short: "Allocate claims from the devices of ResourceSlices, as the scheduler would",
+		Long: `Allocate ResourceClaims offline with the structured-parameters semantics
+of Kubernetes 1.31, from the classes and ResourceSlices given with them.
+
+The inputs hold, in any versions and any order:
+  - ResourceClaims to allocate; claims that already carry an allocation
+    keep it and hold their devices;
+  - DeviceClasses (ResourceClasses in v1alpha1/v1alpha2) and ResourceSlices,
+    the inventory;
+  - core/v1 Nodes, whose labels decide which network-attached slices
+    (spec.nodeSelector) a node reaches.
+Documents of other kinds are skipped and counted.
+
+With --node the claims are allocated on that node (a Node document of that
+name, or else a bare node with that name and no labels). Without --node
+each claim goes to the first node that can satisfy it: the Node documents
+in the order given, then the nodes named by slices.
+
+Claims are allocated one after the other, each keeping what it got. With
+--all-or-nothing they are allocated together, as the claims of one pod:
+all of them or none.
+
+Output: the claims with their allocation in their own versions (-o yaml,
+the default, or json), or a table of claim, request, driver, pool, device
+and node (-o wide). Every claim that cannot be satisfied is explained on
+standard error, naming the request and the reason, and the exit code is 1.`,
+		Example: `  # Where would the example claims go?
+  drakit allocate -f examples/v1alpha3 -o wide
+
+  # On one node, all claims together (one pod)
+  drakit allocate -f inventory.yaml -f pod-claims.yaml --node node-b --all-or-nothing
+
+  # Claims from a 1.30 cluster, inventory as kubectl prints it
+  kubectl get resourceclasses,resourceslices,resourceclaims,nodes -A -o yaml | drakit allocate -f -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(s)
+		},
+	}
+	o.files.add(cmd, "with claims, classes, slices and nodes")
+	cmd.Flags().StringVar(&o.node, "node", "", "allocate on this node (default: the first node that fits each claim)")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
+	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
+	return cmd
+}
+
+// claimEntry is one claim from the input and what became of it.
+type claimEntry struct {
+	obj     *objects.Object
+	hub     *resource.ResourceClaim
+	version string
+	result  allocator.Result
+	node    string        // the node it was allocated on
+	failed  []nodeFailure // why it could not be allocated, per node tried
+}
+
+// nodeFailure is why a claim could not be allocated on one node.
+type nodeFailure struct {
+	node *corev1.Node
+	why  string
+}
+
+// explain says why the claim could not be allocated, naming the nodes
+// tried when there were several, and each reason once.
+func (c *claimEntry) explain(tried int) string {
+	var order []string
+	nodes := map[string][]string{}
+	for _, f := range c.failed {
+		if _, ok := nodes[f.why]; !ok {
+			order = append(order, f.why)
+		}
+		nodes[f.why] = append(nodes[f.why], describeNode(f.node))
+	}
+	if len(order) == 1 && tried == 1 && c.failed[0].node == nil {
+		return order[0]
+	}
+	parts := make([]string, len(order))
+	for i, why := range order {
+		where := strings.Join(nodes[why], ", ")
+		if len(nodes[why]) == tried && tried > 1 {
+			where = "every node tried (" + strings.Join(nodes[why], ", ") + ")"
+		}
+		parts[i] = "on " + where + ": " + why
+	}
+	return strings.Join(parts, "; ")
+}
+
+type inventory struct {
+	classes []*resource.DeviceClass
+	slices  []*resource.ResourceSlice
+	claims  []*claimEntry
+	nodes   []*corev1.Node
+	skipped map[string]int
+}
+
+func (o *allocateOptions) run(s Streams) error {
+	var format printer.Format
+	switch o.output {
+	case "yaml", "json":
+		format, _ = printer.ParseFormat(o.output)
+	case "wide":
+	default:
+		return usageErrorf("unknown output format %q: use yaml, json or wide", o.output)
+	}
+	inputs, err := o.files.expand()
+	if err != nil {
+		return err
+	}
+	rep := newReporter(s.ErrOut)
+	inv, err := o.read(inputs, s, rep)
+	if err != nil {
+		return err
+	}
+	if rep.errors > 0 {
+		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
+		return errFailed
+	}
+	if len(inv.claims) == 0 {
+		rep.fail(errors.New("no ResourceClaim in the input: nothing to allocate"))
+		return errFailed
+	}
+	tried := len(o.candidateNodes(inv))
+	if err := o.allocate(inv); err != nil {
+		rep.fail(err)
+		return errFailed
+	}
+
+	out := bufio.NewWriter(s.Out)
+	if o.output == "wide" {
+		err = printTable(out, inv)
+	} else {
+		err = printClaims(out, inv, format)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return err
+	}
+
+	failed, allocated, held := 0, 0, 0
+	for _, c := range inv.claims {
+		switch {
+		case c.result.Err != nil:
+			failed++
+			e := c.obj.Errorf("cannot be allocated: %s", c.explain(tried))
+			rep.report(e, false)
+		case c.result.AlreadyAllocated:
+			held++
+		default:
+			allocated++
+		}
+	}
+	fmt.Fprintln(s.ErrOut, allocationSummary(allocated, held, failed, inv.skipped))
+	if failed > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+// read collects the inventory and the claims.
+func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inventory, error) {
+	inv := &inventory{skipped: map[string]int{}}
+	nodeNames := map[string]bool{}
+	reader := &objects.Reader{Strict: o.strict, Report: rep.report}
+	for _, in := range inputs {
+		rc, err := in.open(s.In)
+		if err != nil {
+			rep.fail(err)
+			continue
+		}
+		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
+			if obj.Typed == nil {
+				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Node" {
+					node := &corev1.Node{}
+					warnings, e := obj.Doc.Decode(obj.JSON, node, o.strict, obj.At)
+					for _, w := range warnings {
+						w.Object = obj.Name()
+						rep.report(w, true)
+					}
+					if e != nil {
+						e.Object = obj.Name()
+						rep.report(e, false)
+						return nil
+					}
+					if nodeNames[node.Name] {
+						rep.report(obj.Errorf("a second Node named %q", node.Name), false)
+						return nil
+					}
+					nodeNames[node.Name] = true
+					inv.nodes = append(inv.nodes, node)
+					return nil
+				}
+				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
+				return nil
+			}
+			hub, err := conversion.ToHub(obj.Typed)
+			if err != nil {
+				rep.report(obj.Errorf("%v", err), false)
+				return nil
+			}
+			switch h := hub.(type) {
+			case *resource.DeviceClass:
+				inv.classes = append(inv.classes, h)
+			case *resource.ResourceSlice:
+				inv.slices = append(inv.slices, h)
+			case *resource.ResourceClaim:
+				inv.claims = append(inv.claims, &claimEntry{obj: obj, hub: h, version: obj.GVK.Version})
+			default:
+				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
+			}
+			return nil
+		})
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return inv, nil
+}
+
+// allocate fills in the result of every claim.
+func (o *allocateOptions) allocate(inv *inventory) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
+		}
+	}()
+	ctx := context.Background()
+	mode := allocator.Sequential
+	if o.allOrNothing {
+		mode = allocator.Joint
+	}
+	var held []*resource.ResourceClaim
+	var pending []*claimEntry
+	for _, c := range inv.claims {
+		if c.hub.Status.Allocation != nil {
+			held = append(held, c.hub)
+			c.result = allocator.Result{Claim: c.hub, Allocation: c.hub.Status.Allocation, AlreadyAllocated: true}
+			continue
+		}
+		pending = append(pending, c)
+	}
+	a, err := allocator.New(allocator.Options{Classes: inv.classes, Slices: inv.slices, AllocatedClaims: held, Mode: mode})
+	if err != nil {
+		return err
+	}
+	candidates := o.candidateNodes(inv)
+	if mode == allocator.Joint {
+		return allocateJoint(ctx, a, candidates, pending)
+	}
+	for _, c := range pending {
+		for _, node := range candidates {
+			results, err := a.AllocateOn(ctx, node, []*resource.ResourceClaim{c.hub})
+			if err != nil {
+				return err
+			}
+			c.result = results[0]
+			if c.result.Err == nil {
+				c.node = nodeName(node)
+				a.Commit(results)
+				break
+			}
+			c.failed = append(c.failed, nodeFailure{node, explainFailure(c.result.Err)})
+		}
+	}
+	return nil
+}
+
+// allocateJoint allocates all pending claims on the first node that can
+// take all of them.
+func allocateJoint(ctx context.Context, a *allocator.Allocator, candidates []*corev1.Node, pending []*claimEntry) error {
+	hubs := make([]*resource.ResourceClaim, len(pending))
+	for i, c := range pending {
+		hubs[i] = c.hub
+	}
+	for _, node := range candidates {
+		results, err := a.AllocateOn(ctx, node, hubs)
+		if err != nil {
+			return err
+		}
+		ok := true
+		for _, r := range results {
+			ok = ok && r.Err == nil
+		}
+		for i, c := range pending {
+			c.result = results[i]
+			if ok {
+				c.node = nodeName(node)
+			} else if results[i].Err != nil {
+				c.failed = append(c.failed, nodeFailure{node, explainFailure(results[i].Err)})
+			}
+		}
+		if ok {
+			for _, c := range pending {
+				c.failed = nil
+			}
+			a.Commit(results)
+			return nil
+		}
+	}
+	return nil
+}
+
+// candidateNodes are the nodes to try: the one given with --node, else
+// the Node documents and then the nodes named by slices; with none of
+// these, no node (only slices that every node reaches).
+func (o *allocateOptions) candidateNodes(inv *inventory) []*corev1.Node {
+	if o.node != "" {
+		for _, n := range inv.nodes {
+			if n.Name == o.node {
+				return []*corev1.Node{n}
+			}
+		}
+		return []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: o.node}}}
+	}
+	nodes := append([]*corev1.Node(nil), inv.nodes...)
+	known := map[string]bool{}
+	for _, n := range nodes {
+		known[n.Name] = true
+	}
+	var named []string
+	for _, sl := range inv.slices {
+		if n := sl.Spec.NodeName; n != "" && !known[n] {
+			known[n] = true
+			named = append(named, n)
+		}
+	}
+	sort.Strings(named)
+	for _, n := range named {
+		nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
+	}
+	if len(nodes) == 0 {
+		return []*corev1.Node{nil}
+	}
+	return nodes
+}
+
+func nodeName(n *corev1.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Name
+}
+
+// explainFailure says why a claim failed, naming the request and the
+// reason.
+func explainFailure(err error) string {
+	var ce *allocator.ClaimError
+	if !errors.As(err, &ce) {
+		return err.Error()
+	}
+	msg := ""
+	if ce.Request != "" {
+		msg = fmt.Sprintf("request %q: ", ce.Request)
+	}
+	msg += string(ce.Reason) + ": " + ce.Detail
+	if ce.Err != nil {
+		msg += ": " + ce.Err.Error()
+	}
+	return msg
+}
+
+func describeNode(n *corev1.Node) string {
+	if n == nil {
+		return "no node (only devices that every node reaches)"
+	}
+	return n.Name
+}
+
+// allocatedObject is the claim in its own version with its allocation.
+func (c *claimEntry) allocatedObject() (runtime.Object, error) {
+	if c.result.Err != nil || c.result.AlreadyAllocated {
+		return c.obj.Typed, nil
+	}
+	hub := c.result.AllocatedClaim()
+	if c.version != "v1alpha3" {
+		// Before v1alpha3 the status names the driver that handled the
+		// allocation: with structured allocation, that of the devices,
+		// when there is exactly one.
+		hub.Status.DriverName = singleDriver(hub.Status.Allocation)
+	}
+	return conversion.FromHub(hub, c.version)
+}
+
+func singleDriver(a *resource.AllocationResult) string {
+	driver := ""
+	for _, r := range a.AllocatedDevices() {
+		if driver != "" && r.Driver != driver {
+			return ""
+		}
+		driver = r.Driver
+	}
+	return driver
+}
+
+func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
+	out := printer.NewStream(w, format)
+	for _, c := range inv.claims {
+		src := &printer.Source{}
+		if c.obj.At == "" {
+			src.Comments = c.obj.Doc.Comments()
+		}
+		if c.obj.At == "" && (c.result.Err != nil || c.result.AlreadyAllocated) {
+			src.Content, src.JSON, src.IsJSON = c.obj.Doc.Content(), c.obj.JSON, c.obj.Doc.Format == manifest.JSON
+			if err := out.Unchanged(src); err != nil {
+				return err
+			}
+			continue
+		}
+		obj, err := c.allocatedObject()
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.obj.Name(), err)
+		}
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.obj.Name(), err)
+		}
+		convert.PruneNoise(content)
+		if err := out.Object(src, content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printTable(w *bufio.Writer, inv *inventory) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
+	fmt.Fprintln(tw, "CLAIM\tVERSION\tREQUEST\tDRIVER\tPOOL\tDEVICE\tNODE\tSTATUS")
+	for _, c := range inv.claims {
+		name := c.obj.Head.Metadata.Name
+		if ns := c.obj.Head.Metadata.Namespace; ns != "" {
+			name = ns + "/" + name
+		}
+		switch {
+		case c.result.Err != nil:
+			req := "-"
+			reason := "unsatisfiable"
+			var ce *allocator.ClaimError
+			if errors.As(c.result.Err, &ce) {
+				if ce.Request != "" {
+					req = ce.Request
+				}
+				reason += " (" + string(ce.Reason) + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t%s\n", name, c.version, req, reason)
+		default:
+			status, node := "allocated", c.node
+			if c.result.AlreadyAllocated {
+				status, node = "allocated before", "-"
+			}
+			if node == "" {
+				node = "-"
+			}
+			results := c.result.Allocation.AllocatedDevices()
+			if len(results) == 0 {
+				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t%s\t%s\n", name, c.version, node, status)
+			}
+			for _, r := range results {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.version, r.Request, r.Driver, r.Pool, r.Device, node, status)
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+func allocationSummary(allocated, held, failed int, skipped map[string]int) string {
+	line := fmt.Sprintf("Summary: %d %s allocated, %d allocated before, %d unsatisfiable", allocated, plural(allocated, "claim", "claims"), held, failed)
+	if len(skipped) > 0 {
+		var kinds []string
+		total := 0
+		for k, n := range skipped {
+			kinds = append(kinds, fmt.Sprintf("%s: %d", k, n))
+			total += n
+		}
+		sort.Strings(kinds)
+		line += fmt.Sprintf("; %d other %s skipped (%s)", total, plural(total, "object", "objects"), strings.Join(kinds, ", "))
+	}
+	return line
+}

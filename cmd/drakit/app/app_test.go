@@ -1,0 +1,311 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drakit/drakit/openapi"
+)
+
+// copyExamples copies the example files of a version into a new
+// directory.
+func copyExamples(t *testing.T, version string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join("examples", version, "*.yaml"))
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+type fileState struct {
+	data  []byte
+	mode  os.FileMode
+	mtime time.Time
+}
+
+func snapshot(t *testing.T, dir string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		info, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		out[e.Name()] = fileState{data: data, mode: info.Mode(), mtime: info.ModTime()}
+	}
+	return out
+}
+
+func TestInPlaceRewritesFilesAtomically(t *testing.T) {
+	dir := copyExamples(t, "v1alpha1")
+	claims := filepath.Join(dir, "resourceclaims.yaml")
+	if err := os.Chmod(claims, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	// A file already at the target version is left alone, mtime and all.
+	v3 := filepath.Join(dir, "already-v1alpha3.yaml")
+	v3data, _ := os.ReadFile("examples/v1alpha3/resourceclaims.yaml")
+	os.WriteFile(v3, v3data, 0o644)
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(v3, old, old)
+	// A JSON file stays JSON.
+	js := filepath.Join(dir, "class.json")
+	os.WriteFile(js, []byte(`{"apiVersion":"resource.k8s.io/v1alpha1","kind":"ResourceClass","metadata":{"name":"x"},"driverName":"gpu.example.com"}`), 0o600)
+
+	// What convert prints for the claims, to compare with the rewrite.
+	code, want, stderr := runDrakit([]string{"convert", "-f", claims, "--output-version", "resource.k8s.io/v1alpha3"}, nil)
+	if code != 0 {
+		t.Fatalf("convert: %d %s", code, stderr)
+	}
+
+	code, stdout, stderr := runDrakit([]string{"convert", "-f", dir, "--output-version", "resource.k8s.io/v1alpha3", "--in-place"}, nil)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "already-v1alpha3.yaml: unchanged\n") || !strings.Contains(stdout, "resourceclaims.yaml: rewritten (3 converted, 1 of other groups)\n") {
+		t.Errorf("unexpected report:\n%s", stdout)
+	}
+	after := snapshot(t, dir)
+	if got := string(after["resourceclaims.yaml"].data); got != want {
+		t.Errorf("the rewritten file differs from convert's output:\n%s", got)
+	}
+	if m := after["resourceclaims.yaml"].mode.Perm(); m != 0o640 {
+		t.Errorf("mode %v, want 0640", m)
+	}
+	if !after["already-v1alpha3.yaml"].mtime.Equal(old) {
+		t.Errorf("an unchanged file was rewritten")
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(after["class.json"].data, &obj); err != nil || obj["kind"] != "DeviceClass" {
+		t.Errorf("the JSON file is not a converted JSON document: %v\n%s", err, after["class.json"].data)
+	}
+	if m := after["class.json"].mode.Perm(); m != 0o600 {
+		t.Errorf("mode %v, want 0600", m)
+	}
+	for name := range after {
+		if strings.Contains(name, ".drakit-") {
+			t.Errorf("temporary file %s left behind", name)
+		}
+	}
+}
+
+func TestInPlaceChangesNothingOnAnyError(t *testing.T) {
+	dir := copyExamples(t, "v1alpha3")
+	// Slices cannot go to v1alpha1, and one claim has a typo: several
+	// files would convert, but none may change.
+	bad, _ := os.ReadFile(inputFile("unknown-field.yaml"))
+	os.WriteFile(filepath.Join(dir, "zz-typo.yaml"), bad, 0o644)
+	before := snapshot(t, dir)
+	code, stdout, stderr := runDrakit([]string{"convert", "-f", dir, "--output-version", "resource.k8s.io/v1alpha1", "--in-place"}, nil)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: %s", stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[5], "error: no file was changed (5 problems)") {
+		t.Errorf("want 4 slice errors, 1 typo and the summary:\n%s", stderr)
+	}
+	after := snapshot(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("files were added or removed: %d before, %d after", len(before), len(after))
+	}
+	for name, b := range before {
+		a := after[name]
+		if !bytes.Equal(a.data, b.data) || a.mode != b.mode || !a.mtime.Equal(b.mtime) {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+func TestInPlaceFollowsSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.yaml")
+	data, _ := os.ReadFile("examples/v1alpha1/resourceclasses.yaml")
+	os.WriteFile(target, data, 0o644)
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink("real.yaml", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	code, _, stderr := runDrakit([]string{"convert", "-f", link, "--output-version", "resource.k8s.io/v1alpha3", "--in-place"}, nil)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	got, _ := os.ReadFile(target)
+	if !strings.Contains(string(got), "kind: DeviceClass") {
+		t.Errorf("the link's target was not converted:\n%s", got)
+	}
+}
+
+func TestOversizeDocumentIsOneErrorAndTheRestIsRead(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n")
+	for i := 0; b.Len() <= 3<<20; i++ {
+		b.WriteString("  key" + strings.Repeat("x", 10) + string(rune('a'+i%26)) + strings.Repeat("0", 6) + ": " + strings.Repeat("v", 1000) + "\n")
+	}
+	b.WriteString("---\napiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata:\n  name: fine\nspec: {}\n---\napiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClaim\nmetadata:\n  name: typo\nspec:\n  resourceClassNam: x\n")
+	path := filepath.Join(dir, "big.yaml")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	typoLine := strings.Count(b.String()[:strings.Index(b.String(), "resourceClassNam")], "\n") + 1
+	code, stdout, stderr := runDrakit([]string{"convert", "-f", path, "--output-version", "resource.k8s.io/v1alpha3"}, nil)
+	want := "error: " + path + ":1: document 1: document is larger than 3 MiB, the API server's request limit; split it into smaller documents\n" +
+		fmt.Sprintf("error: %s:%d: document 3: ResourceClaim typo: spec.resourceClassNam: unknown field \"resourceClassNam\"\n", path, typoLine)
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("exit %d\nstdout: %q\nstderr:\n%s\nwant:\n%s", code, stdout, stderr, want)
+	}
+}
+
+func TestUnreadableFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /proc")
+	}
+	// /proc/self/mem opens but fails on the first read, like a bad disk.
+	code, stdout, stderr := runDrakit([]string{"convert", "-f", "/proc/self/mem", "-f", "examples/v1alpha1/resourceclasses.yaml", "--output-version", "resource.k8s.io/v1alpha3"}, nil)
+	if code != 1 || stdout != "" || stderr != "error: /proc/self/mem: cannot read: read /proc/self/mem: input/output error\n" {
+		t.Errorf("exit %d\nstdout: %q\nstderr: %q", code, stdout, stderr)
+	}
+	if os.Getuid() != 0 {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "secret.yaml")
+		os.WriteFile(path, []byte("kind: A\n"), 0o000)
+		code, _, stderr = runDrakit([]string{"validate", "-f", path}, nil)
+		if code != 1 || stderr != "error: "+path+": permission denied\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	}
+}
+
+func TestDirectories(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a manifest"), 0o644)
+	claim, _ := os.ReadFile("examples/v1alpha3/resourceclaimtemplates.yaml")
+	os.WriteFile(filepath.Join(dir, "sub", "t.yml"), claim, 0o644)
+
+	code, _, stderr := runDrakit([]string{"validate", "-f", dir}, nil)
+	if code != 1 || stderr != "error: "+dir+": directory holds no .yaml, .yml or .json files (use -R to look into its subdirectories)\n" {
+		t.Errorf("without -R: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runDrakit([]string{"validate", "-f", dir, "-R"}, nil)
+	if code != 0 || stdout != "Summary: 1 object, 1 valid, 0 invalid\n" {
+		t.Errorf("with -R: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestOpenAPIPrintsThePublishedDocuments(t *testing.T) {
+	for _, format := range []string{"v2", "v3", "jsonschema"} {
+		want, err := openapi.Document("resource.k8s.io/v1alpha2", format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runDrakit([]string{"openapi", "--api-version", "resource.k8s.io/v1alpha2", "--format", format}, nil)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if strings.TrimSuffix(stdout, "\n") != strings.TrimSuffix(string(want), "\n") {
+			t.Errorf("%s: the output is not the published document", format)
+		}
+		if !json.Valid([]byte(stdout)) {
+			t.Errorf("%s: not JSON", format)
+		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, stdout, stderr := runDrakit([]string{"completion", shell}, nil)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "drakit") {
+			t.Errorf("%s: exit %d, stderr %q", shell, code, stderr)
+		}
+	}
+	// Dynamic completion: versions, kinds and fields.
+	code, stdout, _ := runDrakit([]string{"__complete", "convert", "--output-version", ""}, nil)
+	if code != 0 || !strings.Contains(stdout, "resource.k8s.io/v1alpha2\n") {
+		t.Errorf("version completion: %q", stdout)
+	}
+	code, stdout, _ = runDrakit([]string{"__complete", "explain", "resourceclaim.spec.dev"}, nil)
+	if code != 0 || !strings.Contains(stdout, "resourceclaim.spec.devices\n") {
+		t.Errorf("field completion: %q", stdout)
+	}
+	code, stdout, _ = runDrakit([]string{"__complete", "explain", "--api-version", "resource.k8s.io/v1alpha1", ""}, nil)
+	if code != 0 || !strings.Contains(stdout, "podscheduling\n") || strings.Contains(stdout, "deviceclass") {
+		t.Errorf("kind completion: %q", stdout)
+	}
+	code, _, stderr := runDrakit([]string{"completion", "tcsh"}, nil)
+	if code != 2 || !strings.Contains(stderr, `invalid argument "tcsh"`) {
+		t.Errorf("unknown shell: exit %d, %q", code, stderr)
+	}
+}
+
+// TestEveryCommandHasHelpWithExamples keeps --help useful.
+func TestEveryCommandHasHelpWithExamples(t *testing.T) {
+	root := NewRootCommand(Streams{})
+	for _, cmd := range root.Commands() {
+		if cmd.Name() == "help" {
+			continue
+		}
+		if cmd.Example == "" || cmd.Short == "" {
+			t.Errorf("%s has no examples or no short description", cmd.Name())
+		}
+		code, stdout, _ := runDrakit([]string{cmd.Name(), "--help"}, nil)
+		if code != 0 || !strings.Contains(stdout, "Examples:") {
+			t.Errorf("%s --help: exit %d", cmd.Name(), code)
+		}
+	}
+}
+
+// TestStdinAndFileGiveTheSameOutput: "-" reads standard input like a file.
+func TestStdinAndFileGiveTheSameOutput(t *testing.T) {
+	for _, f := range []string{"examples/v1alpha2/resourceclaims.yaml", inputFile("lists.yaml")} {
+		data, _ := os.ReadFile(f)
+		_, fromFile, _ := runDrakit([]string{"convert", "-f", f, "--output-version", "resource.k8s.io/v1alpha3"}, nil)
+		_, fromStdin, _ := runDrakit([]string{"convert", "-f", "-", "--output-version", "resource.k8s.io/v1alpha3"}, data)
+		if fromFile != fromStdin || fromFile == "" {
+			t.Errorf("%s: stdin and file differ", f)
+		}
+	}
+}
+
+// TestSameVersionIsIdentity: converting the examples to their own version
+// gives every file back byte for byte.
+func TestSameVersionIsIdentity(t *testing.T) {
+	for _, version := range []string{"v1alpha1", "v1alpha2", "v1alpha3"} {
+		files, _ := filepath.Glob(filepath.Join("examples", version, "*.yaml"))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			code, stdout, stderr := runDrakit([]string{"convert", "-f", f, "--output-version", "resource.k8s.io/" + version}, nil)
+			if code != 0 || stdout != string(data) {
+				t.Errorf("%s: exit %d, %s\noutput differs from the file", f, code, stderr)
+			}
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package app
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
+	"github.com/drakit/drakit/cmd/drakit/internal/printer"
+	"github.com/drakit/drakit/conversion"
+)
+
+type convertOptions struct {
+	files         fileFlags
+	outputVersion string
+	output        string
+	defaults      bool
+	inPlace       bool
+	strict        bool
+}
+
+func newConvertCommand(s Streams) *cobra.Command {
+	o := &convertOptions{}
+	cmd := &cobra.Command{
+		Use:   "convert -f FILENAME --output-version resource.k8s.io/VERSION",
+		Short: "Convert manifests between versions of resource.k8s.io",
+		Long: `Convert DRA manifests to another version of resource.k8s.io.
+
+Every document comes out in the order it came in: a stream stays a stream
+(no List is made of it). Objects already at the target version, and
+documents of other API groups, are written back byte for byte. "kind: List"
+and the typed lists (ResourceClaimList, ...) are converted item by item. The
+comments in front of each document are kept. No defaults are added unless
+--defaults is given.
+
+Conversion loses nothing: what the target version cannot express is kept in
+the annotation conversion.drakit.io/stash, and converting back restores it.
+A kind that does not exist in the target version (ResourceSlice in
+v1alpha1, say) is an error.
+
+Unknown and duplicate fields are errors; with --strict=false they are
+warnings and the fields are dropped. Every problem is reported on one line
+with the file, line, document (counted from 1) and field path, and the
+command exits 1 without writing anything: standard output gets nothing, and
+with --in-place no file is changed.`,
+		Example: `  # Convert the 1.26 examples to the 1.31 API, printing YAML
+  drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1alpha3
+
+  # Read standard input, print JSON
+  cat claims.yaml | drakit convert -f - --output-version resource.k8s.io/v1alpha2 -o json
+
+  # Rewrite files in place (atomically; untouched on any error)
+  drakit convert -f manifests/ -R --output-version resource.k8s.io/v1alpha3 --in-place
+
+  # Fill in the defaults of the target version as well
+  drakit convert -f claim.yaml --output-version resource.k8s.io/v1alpha3 --defaults`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd, s)
+		},
+	}
+	o.files.add(cmd, "to convert")
+	cmd.Flags().StringVar(&o.outputVersion, "output-version", "", "the version to convert to: "+strings.Join(groupVersions(), ", "))
+	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
+	cmd.Flags().BoolVar(&o.defaults, "defaults", false, "apply the defaults of the target version")
+	cmd.Flags().BoolVar(&o.inPlace, "in-place", false, "rewrite the files instead of printing; each document keeps its format")
+	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	_ = cmd.MarkFlagRequired("output-version")
+	_ = cmd.RegisterFlagCompletionFunc("output-version", completeGroupVersions)
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json"))
+	return cmd
+}
+
+func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
+	target, err := parseGroupVersion("--output-version", o.outputVersion)
+	if err != nil {
+		return err
+	}
+	format, err := printer.ParseFormat(o.output)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	if o.inPlace && cmd.Flags().Changed("output") {
+		return usageErrorf("--in-place writes each document in its own format; leave out -o")
+	}
+	inputs, err := o.files.expand()
+	if err != nil {
+		return err
+	}
+	rep := newReporter(s.ErrOut)
+	conv := &convert.Converter{
+		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict},
+		Report:  rep.report,
+	}
+	if o.inPlace {
+		for _, in := range inputs {
+			if in.Path == "" {
+				return usageErrorf("--in-place rewrites files; it cannot be used with -f - (standard input)")
+			}
+		}
+		return o.runInPlace(conv, inputs, rep, s)
+	}
+
+	sp := newSpool()
+	defer sp.Close()
+	bw := bufio.NewWriterSize(sp, 64<<10)
+	out := printer.NewStream(bw, format)
+	for _, in := range inputs {
+		if _, err := convertInput(conv, out, in, s.In, rep); err != nil {
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if rep.errors > 0 {
+		return errFailed
+	}
+	return sp.CopyTo(s.Out)
+}
+
+// convertInput converts one input into out. Problems with the input are
+// reported; the error is for a failing output only.
+func convertInput(conv *convert.Converter, out *printer.Stream, in input, stdin io.Reader, rep *reporter) (convert.Stats, error) {
+	rc, err := in.open(stdin)
+	if err != nil {
+		rep.fail(err)
+		return convert.Stats{}, nil
+	}
+	defer rc.Close()
+	return conv.Stream(out, manifest.NewReader(rc, in.Name))
+}
+
+// runInPlace converts every file next to itself and replaces the files
+// only when all of them converted without an error.
+func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep *reporter, s Streams) error {
+	type done struct {
+		in    input
+		repl  *replacement
+		stats convert.Stats
+	}
+	var pending []done
+	abortAll := func() {
+		for _, d := range pending {
+			d.repl.abort()
+		}
+	}
+	for _, in := range inputs {
+		repl, err := newReplacement(in.Path)
+		if err != nil {
+			rep.fail(&manifest.Error{Source: in.Name, Err: describePathError(err)})
+			continue
+		}
+		before := rep.errors
+		bw := bufio.NewWriterSize(repl, 64<<10)
+		st, err := convertInput(conv, printer.NewStream(bw, printer.Keep), in, nil, rep)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err == nil {
+			err = repl.finish()
+		} else {
+			repl.abort()
+		}
+		if err != nil {
+			rep.fail(&manifest.Error{Source: in.Name, Err: err})
+			continue
+		}
+		if rep.errors > before {
+			repl.abort()
+			continue
+		}
+		pending = append(pending, done{in, repl, st})
+	}
+	if rep.errors > 0 {
+		abortAll()
+		fmt.Fprintf(s.ErrOut, "error: no file was changed (%d %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
+		return errFailed
+	}
+	for i, d := range pending {
+		if d.repl.unchanged() {
+			d.repl.abort()
+			fmt.Fprintf(s.Out, "%s: unchanged\n", d.in.Name)
+			continue
+		}
+		if err := d.repl.commit(); err != nil {
+			// Files replaced so far stay replaced (each one whole); the
+			// rest are left as they were.
+			for _, rest := range pending[i+1:] {
+				rest.repl.abort()
+			}
+			rep.fail(&manifest.Error{Source: d.in.Name, Err: err})
+			return errFailed
+		}
+		fmt.Fprintf(s.Out, "%s: %s\n", d.in.Name, describeStats(d.stats))
+	}
+	return nil
+}
+
+func describeStats(st convert.Stats) string {
+	var parts []string
+	if st.Converted > 0 {
+		parts = append(parts, fmt.Sprintf("%d converted", st.Converted))
+	}
+	if st.Unchanged > 0 {
+		parts = append(parts, fmt.Sprintf("%d already at the target version", st.Unchanged))
+	}
+	if st.Other > 0 {
+		parts = append(parts, fmt.Sprintf("%d of other groups", st.Other))
+	}
+	return "rewritten (" + strings.Join(parts, ", ") + ")"
+}
+
+// parseGroupVersion reads a --output-version or --as-version value.
+func parseGroupVersion(flag, value string) (schema.GroupVersion, error) {
+	gv, err := schema.ParseGroupVersion(value)
+	if err == nil && gv.Group == "" && strings.HasPrefix(value, "v") {
+		return gv, usageErrorf("%s %q: give the group as well, as in %s/%s", flag, value, resource.GroupName, value)
+	}
+	if err == nil {
+		for _, known := range conversion.Versions {
+			if gv == known {
+				return gv, nil
+			}
+		}
+	}
+	return gv, usageErrorf("%s %q is not a version drakit knows; use one of %s", flag, value, strings.Join(groupVersions(), ", "))
+}
+
+func groupVersions() []string {
+	var out []string
+	for _, gv := range conversion.Versions {
+		out = append(out, gv.String())
+	}
+	return out
+}
+
+func completeGroupVersions(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return groupVersions(), cobra.ShellCompDirectiveNoFileComp
+}
+
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,196 @@
+package app
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The golden tests run drakit commands in-process, from the repository
+// root so that paths read as in the README, and compare exit code, standard
+// output and standard error with testdata/golden/<name>.golden. After a
+// deliberate change of output:
+//
+//	go test ./cmd/drakit/app -run TestGolden -update
+
+var update = flag.Bool("update", false, "rewrite the golden files with the current output")
+
+// repoRoot is where the golden commands run.
+var repoRoot string
+
+// appDir is this package's directory, relative to repoRoot.
+const appDir = "cmd/drakit/app"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	repoRoot = filepath.Clean(filepath.Join(wd, "../../.."))
+	if err := os.Chdir(repoRoot); err != nil {
+		panic(err)
+	}
+	// Output must not depend on the toolchain that runs the tests.
+	buildInfo = func() VersionInfo {
+		return VersionInfo{Version: "v0.0.0-test", GitCommit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.x", Platform: "linux/amd64", APIVersions: apiVersions}
+	}
+	os.Exit(m.Run())
+}
+
+type goldenCase struct {
+	name  string
+	args  []string
+	stdin string // a file whose content is standard input
+}
+
+func inputFile(name string) string { return appDir + "/testdata/input/" + name }
+
+var goldenCases = []goldenCase{
+	// convert: the README's first command, and the other directions.
+	{name: "convert-v1alpha1-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha1", "-R", "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "convert-v1alpha2-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha2", "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "convert-v1alpha3-to-v1alpha2", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha2"}},
+	{name: "convert-v1alpha3-to-v1alpha1-slices", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "convert-json", args: []string{"convert", "-f", "examples/v1alpha1/resourceclasses.yaml", "--output-version", "resource.k8s.io/v1alpha2", "-o", "json"}},
+	{name: "convert-stdin", args: []string{"convert", "-f", "-", "--output-version", "resource.k8s.io/v1alpha1"}, stdin: "examples/v1alpha3/deviceclasses.yaml"},
+	{name: "convert-defaults", args: []string{"convert", "-f", "examples/v1alpha3/resourceclaimtemplates.yaml", "--output-version", "resource.k8s.io/v1alpha3", "--defaults"}},
+	{name: "convert-lists", args: []string{"convert", "-f", inputFile("lists.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "convert-not-strict", args: []string{"convert", "-f", inputFile("unknown-field.yaml"), "--output-version", "resource.k8s.io/v1alpha1", "--strict=false"}},
+	// convert: bad input, one line each, exit 1, nothing on stdout.
+	{name: "bad-malformed-yaml", args: []string{"convert", "-f", inputFile("malformed.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "bad-malformed-json", args: []string{"convert", "-f", inputFile("malformed.json"), "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "bad-unknown-version", args: []string{"convert", "-f", inputFile("unknown-version.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "bad-unknown-kind", args: []string{"convert", "-f", inputFile("unknown-kind.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "bad-unknown-field", args: []string{"convert", "-f", inputFile("unknown-field.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
+	{name: "bad-duplicate-field", args: []string{"convert", "-f", inputFile("duplicate-field.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-wrong-type", args: []string{"convert", "-f", inputFile("wrong-type.yaml"), "--output-version", "resource.k8s.io/v1alpha2"}},
+	{name: "bad-alias-bomb", args: []string{"convert", "-f", inputFile("alias-bomb.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-binary", args: []string{"convert", "-f", inputFile("binary.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-no-kind", args: []string{"convert", "-f", inputFile("no-kind.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-missing-file", args: []string{"convert", "-f", inputFile("no-such-file.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-mixed", args: []string{"convert", "-f", inputFile("mixed.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	// Usage errors: exit 2.
+	{name: "usage-no-output-version", args: []string{"convert", "-f", "examples/v1alpha1"}},
+	{name: "usage-bad-output-version", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1"}},
+	{name: "usage-version-without-group", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "v1alpha3"}},
+	{name: "usage-bad-output", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1alpha3", "-o", "xml"}},
+	{name: "usage-no-input", args: []string{"convert", "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "usage-in-place-stdin", args: []string{"convert", "-f", "-", "--output-version", "resource.k8s.io/v1alpha3", "--in-place"}},
+	{name: "usage-unknown-flag", args: []string{"convert", "--output-verison", "resource.k8s.io/v1alpha3"}},
+	{name: "usage-unknown-command", args: []string{"convrt"}},
+	// validate
+	{name: "validate-examples", args: []string{"validate", "-f", "examples", "-R"}},
+	{name: "validate-as-version", args: []string{"validate", "-f", "examples/v1alpha3", "--as-version", "resource.k8s.io/v1alpha2"}},
+	{name: "validate-invalid", args: []string{"validate", "-f", inputFile("invalid.yaml")}},
+	{name: "validate-invalid-json", args: []string{"validate", "-f", inputFile("invalid.yaml"), "-f", inputFile("unknown-field.yaml"), "-o", "json"}},
+	{name: "validate-quirks", args: []string{"validate", "-f", inputFile("quirks.yaml")}},
+	{name: "validate-reject-quirks", args: []string{"validate", "-f", inputFile("quirks.yaml"), "--reject-quirks"}},
+	{name: "validate-bad-input", args: []string{"validate", "-f", inputFile("mixed.yaml"), "-f", inputFile("malformed.yaml")}},
+	{name: "validate-stdin", args: []string{"validate", "-f", "-"}, stdin: inputFile("lists.yaml")},
+	// allocate
+	{name: "allocate-wide", args: []string{"allocate", "-f", "examples/v1alpha3", "-o", "wide"}},
+	{name: "allocate-node", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", "examples/v1alpha3/resourceclaims.yaml", "--node", "node-b"}},
+	{name: "allocate-unsatisfiable", args: []string{"allocate", "-f", "examples/v1alpha3", "--node", "node-c", "-o", "wide"}},
+	{name: "allocate-all-or-nothing", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", inputFile("pod-claims.yaml"), "--all-or-nothing", "-o", "wide"}},
+	{name: "allocate-v1alpha2", args: []string{"allocate", "-f", "examples/v1alpha2", "-o", "json"}},
+	{name: "allocate-bad-input", args: []string{"allocate", "-f", "examples/v1alpha3", "-f", inputFile("unknown-field.yaml")}},
+	// explain
+	{name: "explain-devices", args: []string{"explain", "resourceclaim.spec.devices", "--api-version", "resource.k8s.io/v1alpha3"}},
+	{name: "explain-leaf", args: []string{"explain", "resourceclaims.spec.devices.requests.allocationMode", "--api-version", "resource.k8s.io/v1alpha3"}},
+	{name: "explain-recursive", args: []string{"explain", "ResourceClass", "--api-version", "resource.k8s.io/v1alpha1", "--recursive"}},
+	{name: "explain-default-version", args: []string{"explain", "resourceslice.spec.pool"}},
+	{name: "explain-v1alpha2-slice", args: []string{"explain", "resourceslice.namedResources.instances", "--api-version", "resource.k8s.io/v1alpha2"}},
+	{name: "explain-field-not-in-version", args: []string{"explain", "resourceslice.namedResources"}},
+	{name: "explain-no-field", args: []string{"explain", "resourceclaim.spec.devices.colour", "--api-version", "resource.k8s.io/v1alpha3"}},
+	{name: "explain-kind-not-in-version", args: []string{"explain", "resourceclass", "--api-version", "resource.k8s.io/v1alpha3"}},
+	{name: "usage-explain-no-args", args: []string{"explain"}},
+	// the rest
+	{name: "version", args: []string{"version"}},
+	{name: "version-json", args: []string{"version", "-o", "json"}},
+	{name: "help-convert", args: []string{"convert", "--help"}},
+	{name: "help", args: []string{}},
+	{name: "usage-openapi-format", args: []string{"openapi", "--api-version", "resource.k8s.io/v1alpha1", "--format", "v4"}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			got := runGolden(t, c)
+			path := filepath.Join(appDir, "testdata", "golden", c.name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (run with -update after a deliberate change):\n%s", path, lineDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// runGolden runs a case and renders what it did.
+func runGolden(t *testing.T, c goldenCase) string {
+	t.Helper()
+	var stdin []byte
+	if c.stdin != "" {
+		var err error
+		if stdin, err = os.ReadFile(c.stdin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runDrakit(c.args, stdin)
+	var b strings.Builder
+	fmt.Fprintf(&b, "$ drakit %s", strings.Join(c.args, " "))
+	if c.stdin != "" {
+		fmt.Fprintf(&b, " < %s", c.stdin)
+	}
+	fmt.Fprintf(&b, "\n# exit code %d\n# stdout:\n%s", code, stdout)
+	if stdout != "" && !strings.HasSuffix(stdout, "\n") {
+		b.WriteString("\n# (no newline at end)\n")
+	}
+	fmt.Fprintf(&b, "# stderr:\n%s", stderr)
+	return b.String()
+}
+
+func runDrakit(args []string, stdin []byte) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Run(args, Streams{In: bytes.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+// lineDiff shows the first lines that differ.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n  want: %s\n   got: %s\n", i+1, wl, gl)
+			if shown++; shown == 10 {
+				break
+			}
+		}
+	}
+	return b.String()
+}

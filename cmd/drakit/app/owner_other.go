@@ -1,0 +1,8 @@
+//go:build !unix
+
+package app
+
+import "os"
+
+// fileOwner does nothing where files have no Unix owner.
+func fileOwner(info os.FileInfo, uid, gid *int) {}

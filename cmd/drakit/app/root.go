@@ -1,0 +1,159 @@
+// Package app is the drakit command line: convert, validate, allocate and
+// explain resource.k8s.io manifests offline, with kubectl's conventions for
+// flags, output and exit codes. The main package only calls Main.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as kubectl uses them.
+const (
+	// ExitOK: everything worked and every object was valid.
+	ExitOK = 0
+	// ExitFailure: bad input, invalid objects, unsatisfiable claims.
+	ExitFailure = 1
+	// ExitUsage: the command line itself is wrong.
+	ExitUsage = 2
+)
+
+// Streams are the standard streams a command uses; tests give it buffers.
+type Streams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// Main runs drakit with the process's arguments and streams and returns
+// the exit code.
+func Main() int {
+	return Run(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+}
+
+// Run runs drakit with args (without the program name) and returns the
+// exit code. Errors are printed to s.ErrOut as one "error: ..." line each.
+func Run(args []string, s Streams) int {
+	root := NewRootCommand(s)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return ExitOK
+	}
+	var failed *failedError
+	if errors.As(err, &failed) {
+		// The command reported its problems already.
+		return ExitFailure
+	}
+	var usage *usageError
+	if errors.As(err, &usage) || isCobraUsageError(err) {
+		fmt.Fprintf(s.ErrOut, "error: %s\n", oneLine(err.Error()))
+		if cmd != nil {
+			fmt.Fprintf(s.ErrOut, "See '%s --help' for usage.\n", cmd.CommandPath())
+		}
+		return ExitUsage
+	}
+	fmt.Fprintf(s.ErrOut, "error: %s\n", oneLine(err.Error()))
+	return ExitFailure
+}
+
+// NewRootCommand builds the drakit command tree writing to s.
+func NewRootCommand(s Streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "drakit",
+		Short: "Convert, validate, allocate and explain Kubernetes DRA manifests offline",
+		Long: `drakit works with the manifests of Kubernetes Dynamic Resource Allocation
+(the resource.k8s.io API group) without a cluster. It knows every version
+the group ever had:
+
+  resource.k8s.io/v1alpha1   Kubernetes 1.26
+  resource.k8s.io/v1alpha2   Kubernetes 1.27 to 1.30
+  resource.k8s.io/v1alpha3   Kubernetes 1.31
+
+and converts between them without losing anything: what a version cannot
+say is kept in the annotation conversion.drakit.io/stash and restored when
+the object is converted back.
+
+Input is given with -f, as files, directories (with -R to recurse) or "-"
+for standard input, in YAML or JSON, one document or many.
+
+Exit codes: 0 success, 1 bad input or a negative result (invalid objects,
+unsatisfiable claims), 2 a wrong command line.`,
+		Example: `  # Move the 1.26 example manifests to the 1.31 API
+  drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1alpha3
+
+  # Check manifests against the rules of their own release
+  drakit validate -f examples/ -R
+
+  # See where the example claims would be allocated
+  drakit allocate -f examples/v1alpha3 -o wide
+
+  # Read the documentation of a field
+  drakit explain resourceclaim.spec.devices.requests --api-version resource.k8s.io/v1alpha3`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// A bare "drakit" prints help, as kubectl does.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return cmd.Help()
+		},
+		Args: cobra.ArbitraryArgs,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{err: err}
+	})
+	root.CompletionOptions.HiddenDefaultCmd = false
+	root.AddCommand(
+		newConvertCommand(s),
+		newValidateCommand(s),
+		newAllocateCommand(s),
+		newExplainCommand(s),
+		newOpenAPICommand(s),
+		newVersionCommand(s),
+		newCompletionCommand(s),
+	)
+	root.CompletionOptions.DisableDefaultCmd = true
+	return root
+}
+
+// usageError is a wrong command line: exit code 2 and a pointer to --help.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// failedError means the command has printed its problems and must exit 1.
+type failedError struct{}
+
+func (*failedError) Error() string { return "failed" }
+
+var errFailed = &failedError{}
+
+// isCobraUsageError recognises the argument errors cobra makes itself.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag", "if any flags in the group", "none of the others can be"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

@@ -1,0 +1,88 @@
+package objects
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
+)
+
+func readObjects(t *testing.T, input string, strict bool) (seen, problems []string) {
+	t.Helper()
+	rd := &Reader{Strict: strict, Report: func(e *manifest.Error, warning bool) {
+		prefix := "error: "
+		if warning {
+			prefix = "warning: "
+		}
+		problems = append(problems, prefix+e.Error())
+	}}
+	err := rd.Each(manifest.NewReader(strings.NewReader(input), "in.yaml"), func(o *Object) error {
+		typed := "json"
+		if o.Typed != nil {
+			typed = "typed"
+		}
+		seen = append(seen, o.At+" "+o.GVK.String()+" "+o.Name()+" "+typed)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seen, problems
+}
+
+func TestListsGiveTheirItems(t *testing.T) {
+	input := `apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaimList
+items:
+- metadata: {name: a, namespace: ns}
+  spec: {resourceClassName: c}
+- apiVersion: resource.k8s.io/v1alpha2
+  kind: ResourceClaim
+  metadata: {name: b}
+  spec: {resourceClassName: c}
+- apiVersion: resource.k8s.io/v1alpha2
+  kind: ResourceClass
+  metadata: {name: wrong-kind}
+  driverName: d
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: cm}
+- apiVersion: resource.k8s.io/v1alpha3
+  kind: DeviceClassList
+  items: []
+- apiVersion: resource.k8s.io/v1alpha1
+  kind: ResourceClass
+  metadata: {name: rc}
+  driverName: d
+  extra: 1
+`
+	seen, problems := readObjects(t, input, false)
+	wantSeen := []string{
+		"items[0] resource.k8s.io/v1alpha2, Kind=ResourceClaim ResourceClaim ns/a typed",
+		"items[1] resource.k8s.io/v1alpha2, Kind=ResourceClaim ResourceClaim b typed",
+		"items[0] /v1, Kind=ConfigMap ConfigMap cm json",
+		"items[2] resource.k8s.io/v1alpha1, Kind=ResourceClass ResourceClass rc typed",
+	}
+	wantProblems := []string{
+		"error: in.yaml:10: document 1: ResourceClass wrong-kind: items[2]: an item of a ResourceClaimList must be a resource.k8s.io/v1alpha2 ResourceClaim",
+		"error: in.yaml:21: document 2: DeviceClassList: items[1]: a list cannot be an item of a list",
+		`warning: in.yaml:28: document 2: ResourceClass rc: items[2].extra: unknown field "extra"`,
+	}
+	if diff := cmp.Diff(wantSeen, seen); diff != "" {
+		t.Errorf("objects (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantProblems, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	// Strict: the unknown field is an error and the object is left out.
+	seen, problems = readObjects(t, input, true)
+	if len(seen) != 3 || !strings.HasPrefix(problems[2], "error: ") {
+		t.Errorf("strict: %v %v", seen, problems)
+	}
+}

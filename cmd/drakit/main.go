@@ -1,0 +1,14 @@
+// Command drakit converts, validates, allocates and explains Kubernetes
+// Dynamic Resource Allocation (resource.k8s.io) manifests offline. See
+// "drakit --help".
+package main
+
+import (
+	"os"
+
+	"github.com/drakit/drakit/cmd/drakit/app"
+)
+
+func main() {
+	os.Exit(app.Main())
+}
