@@ -6,7 +6,6 @@
 package stash
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	jsoniter "github.com/json-iterator/go"
 )
 
 // FormatVersion is the value of "v" in every payload this drakit writes.
@@ -109,22 +109,31 @@ type Device struct {
 	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
 }
 
+// codec reads and writes payloads. json-iterator is already part of every
+// program that uses apimachinery (structured-merge-diff builds on it), and
+// reads a stash about twice as fast as encoding/json, which is what makes
+// converting a stashed object cheap. It is strict: unknown and wrongly
+// cased fields are errors. encoding/json explains the errors (see decode).
+var codec = jsoniter.Config{
+	EscapeHTML:             false, // CEL expressions keep their "<" and "&&" readable
+	SortMapKeys:            true,
+	ValidateJsonRawMessage: true,
+	DisallowUnknownFields:  true,
+	CaseSensitive:          true,
+}.Froze()
+
 // Write stores payload in the annotations of meta. It copies the map first:
 // converted objects share memory with their input, which must not change.
 func Write(meta *metav1.ObjectMeta, payload Payload) error {
-	// No HTML escaping: CEL expressions keep their "<" and "&&" readable.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(payload); err != nil {
+	data, err := codec.MarshalToString(payload)
+	if err != nil {
 		return fmt.Errorf("encoding %s: %w", resource.StashAnnotation, err)
 	}
-	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	annotations := make(map[string]string, len(meta.Annotations)+1)
 	for k, v := range meta.Annotations {
 		annotations[k] = v
 	}
-	annotations[resource.StashAnnotation] = string(data)
+	annotations[resource.StashAnnotation] = data
 	meta.Annotations = annotations
 	return nil
 }
@@ -162,14 +171,10 @@ func (c *Claim) formatVersion() int { return c.V }
 func (s *Slice) formatVersion() int { return s.V }
 
 // decode reads a payload strictly in one pass; only when that fails does it
-// look again, to say what is wrong in words a user can act on.
+// look again, with encoding/json, to say what is wrong in words a user can
+// act on.
 func decode(value string, payload Payload) error {
-	dec := json.NewDecoder(strings.NewReader(value))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(payload)
-	if err == nil && dec.More() {
-		err = fmt.Errorf("trailing data after the JSON object")
-	}
+	err := codec.UnmarshalFromString(value, payload)
 	if err == nil && payload.formatVersion() == FormatVersion {
 		return nil
 	}
@@ -184,6 +189,11 @@ func decode(value string, payload Payload) error {
 		return fmt.Errorf(`no format version ("v")`)
 	case *head.V != FormatVersion:
 		return fmt.Errorf("format version %d is not %d: written by another drakit release", *head.V, FormatVersion)
+	}
+	dec := json.NewDecoder(strings.NewReader(value))
+	dec.DisallowUnknownFields()
+	if serr := dec.Decode(payload); serr != nil {
+		return serr
 	}
 	return err
 }
