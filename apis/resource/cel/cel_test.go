@@ -159,8 +159,8 @@ func TestDeviceSelectorCompileErrors(t *testing.T) {
 		{expr: `duration("1x") > duration("1s")`, wantMsg: "compilation failed: ERROR: <input>:1:10: invalid duration argument"},
 		// sign is declared as a global function only.
 		{expr: `quantity("1").sign() == 1`, wantMsg: "compilation failed: ERROR: <input>:1:19: found no matching overload for 'sign'"},
-		// Libraries drakit does not implement.
-		{expr: `url("https://x").getHost() == "x"`, wantMsg: "compilation failed: ERROR: <input>:1:4: undeclared reference to 'url'"},
+		// The format library (1.31 stored expressions) is not implemented.
+		{expr: `format.dns1123Label().validate("x").hasValue()`, wantMsg: "compilation failed: ERROR: <input>:1:"},
 		// v1alpha2 variables do not exist in v1alpha3.
 		{expr: `attributes.int["x"] == 1`, wantMsg: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'"},
 	} {
@@ -356,5 +356,56 @@ func BenchmarkMatches(b *testing.B) {
 		if ok, err := p.Matches(ctx, d); !ok || err != nil {
 			b.Fatal(ok, err)
 		}
+	}
+}
+
+func TestNetworkLibraries(t *testing.T) {
+	for _, tc := range []struct {
+		expr    string
+		want    bool
+		wantErr string
+	}{
+		{expr: `url("https://example.com:80/path?k=v&k=w").getHost() == "example.com:80"`, want: true},
+		{expr: `url("https://example.com:80/p").getHostname() == "example.com" && url("https://example.com:80/p").getPort() == "80"`, want: true},
+		{expr: `url("https://example.com/a%20b").getEscapedPath() == "/a%20b" && url("https://x/?k=v&k=w").getQuery()["k"] == ["v", "w"]`, want: true},
+		{expr: `url("/absolute/path").getScheme() == "" && isURL("https://x") && !isURL("relative")`, want: true},
+		{expr: `url("relative") == url("relative")`, wantErr: "URL parse error"},
+		{expr: `ip("10.0.0.1").family() == 4 && ip("::1").family() == 6 && ip("::1").isLoopback()`, want: true},
+		{expr: `isIP("10.0.0.1") && !isIP("::ffff:10.0.0.1") && !isIP("fe80::1%eth0") && ip.isCanonical("2001:db8::1") && !ip.isCanonical("2001:DB8::1")`, want: true},
+		{expr: `string(ip("10.0.0.1")) == "10.0.0.1" && ip("10.0.0.1") == ip("10.0.0.1") && type(ip("10.0.0.1")) == net.IP`, want: true},
+		{expr: `ip("fe80::1").isLinkLocalUnicast() && ip("ff02::1").isLinkLocalMulticast() && ip("8.8.8.8").isGlobalUnicast() && ip("0.0.0.0").isUnspecified()`, want: true},
+		{expr: `cidr("10.0.0.0/8").containsIP("10.1.2.3") && cidr("10.0.0.0/8").containsIP(ip("10.1.2.3")) && !cidr("10.0.0.0/8").containsIP("11.0.0.1")`, want: true},
+		{expr: `cidr("10.0.0.0/8").containsCIDR("10.1.0.0/16") && !cidr("10.1.0.0/16").containsCIDR(cidr("10.0.0.0/8"))`, want: true},
+		{expr: `cidr("10.1.2.3/8").masked() == cidr("10.0.0.0/8") && cidr("10.1.2.3/8").ip() == ip("10.1.2.3") && cidr("10.1.2.3/8").prefixLength() == 8`, want: true},
+		{expr: `isCIDR("10.0.0.0/8") && !isCIDR("10.0.0.0") && string(cidr("10.0.0.0/8")) == "10.0.0.0/8" && type(cidr("10.0.0.0/8")) == net.CIDR`, want: true},
+		{expr: `ip("::ffff:1.2.3.4").family() == 6`, wantErr: "IPv4-mapped IPv6 address"},
+	} {
+		t.Run(tc.expr, func(t *testing.T) {
+			p, err := CompileDeviceSelector(tc.expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Matches(context.Background(), testDevice())
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("want error %q, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %v, %v", got, err)
+			}
+		})
+	}
+	// ip and cidr arrived in 1.30: the 1.30 API server accepts them only in
+	// stored named-resources selectors, the 1.31 server everywhere.
+	if _, err := CompileNamedResourcesSelector(`isIP("1.2.3.4")`); err == nil || !strings.Contains(err.Error(), "undeclared reference to 'isIP'") {
+		t.Errorf("1.30 new expressions: %v", err)
+	}
+	if _, err := CompileNamedResourcesSelectorIn(`isIP("1.2.3.4")`, StoredExpressions); err != nil {
+		t.Errorf("1.30 stored expressions: %v", err)
+	}
+	if _, err := CompileNamedResourcesSelector(`isURL("https://x")`); err != nil {
+		t.Errorf("url library in 1.30: %v", err)
 	}
 }

@@ -31,19 +31,30 @@
 //     on quantities isGreaterThan, isLessThan, compareTo, asInteger,
 //     isInteger, asApproximateFloat, add, sub;
 //   - lists: isSorted, sum, min, max, indexOf, lastIndexOf;
-//   - regex: find, findAll.
+//   - regex: find, findAll;
+//   - url: url(string), isURL(string), and on URLs getScheme, getHost,
+//     getHostname, getPort, getEscapedPath, getQuery;
+//   - ip and cidr (from the 1.30 base environment on): ip(string),
+//     isIP(string), ip.isCanonical(string), string(ip), cidr(string),
+//     isCIDR(string), string(cidr), the type names net.IP and net.CIDR, and
+//     on IPs family, isUnspecified, isLoopback, isLinkLocalMulticast,
+//     isLinkLocalUnicast, isGlobalUnicast, on CIDRs containsIP,
+//     containsCIDR, ip, prefixLength, masked.
 //
 // Not implemented (an expression that uses them fails to compile with
-// "undeclared reference", where the API server would accept it): the url,
-// ip and cidr libraries (url(), ip(), cidr() and their members), format
-// (1.31 stored expressions only), and the authorization library (which no
-// selector can use anyway, as it needs an authorizer variable). Runtime
-// cost is limited to PerCallCostLimit as in the API server, with cel-go's
-// own cost estimates for the Kubernetes functions.
+// "undeclared reference" where the API server would accept it): the
+// format library (format.<name>().validate(...), 1.31 stored expressions
+// only) and the authorization library (which no selector can use anyway,
+// as it needs an authorizer variable). Runtime cost is limited to
+// PerCallCostLimit as in the API server, with cel-go's own cost estimates
+// for the Kubernetes functions; expressions whose estimated cost cannot
+// reach the limit run without cost tracking, which is much faster.
 //
-// Two known upstream defects are not reproduced: quantity arithmetic
+// Known upstream defects that are not reproduced: quantity arithmetic
 // results compare equal from either side of == (upstream errors when the
-// result is on the right), and add/sub never modify their receiver.
+// result is on the right), add/sub never modify their receiver, and
+// containsCIDR is true for every contained network (1.31 answered true only
+// when both networks started at the same address; fixed in later releases).
 //
 // Compile errors are *CompileError values whose Error() is the message the
 // API server puts into its field.Invalid error for the expression.
@@ -51,7 +62,8 @@
 // New versus stored expressions: the API server type-checks expressions
 // being written in the environment of the release before (its
 // compatibility version) and expressions already stored in the full
-// environment of the release. Both are offered (EnvType); they differ only
-// in libraries this package does not implement, so today they accept the
-// same expressions.
+// environment of the release. Both are offered (EnvType). For 1.30
+// (v1alpha2) they differ by the ip and cidr libraries, which only stored
+// expressions may use; for 1.31 (v1alpha3) only by the format library,
+// which is not implemented, so both accept the same expressions.
 package cel

@@ -57,6 +57,7 @@ func baseOptions(compatMinor int) []cel.EnvOption {
 		cel.HomogeneousAggregateLiterals(),
 		cel.EagerlyValidateDeclarations(true),
 		cel.DefaultUTCTimeZone(true),
+		cel.Lib(urlLibrary{}),
 		cel.Lib(regexLibrary{}),
 		cel.Lib(listsLibrary{}),
 		cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
@@ -81,6 +82,9 @@ func baseOptions(compatMinor int) []cel.EnvOption {
 		)
 	} else {
 		opts = append(opts, ext.Strings(ext.StringsVersion(0)))
+	}
+	if compatMinor >= 30 {
+		opts = append(opts, cel.Lib(ipLibrary{}), cel.Lib(cidrLibrary{}))
 	}
 	return opts
 }
