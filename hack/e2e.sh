@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# drakit's end-to-end suite against real API servers (hack/e2e/README.md).
+#
+# It builds (or reuses from its cache) kube-apiserver v1.30.14, which
+# serves resource.k8s.io/v1alpha2, and v1.33.13, which serves
+# resource.k8s.io/v1alpha3; starts each on loopback with its own etcd
+# (Debian's etcd-server package, installed when missing) and a fresh data
+# dir; and runs the Go tests of the hack/e2e module once per server, with
+# the server's address, token and kubeconfig in DRAKIT_E2E_* variables.
+# Everything it starts is stopped when it exits, whether the tests passed,
+# failed or the script was interrupted.
+#
+# Usage: hack/e2e.sh [go test flags, e.g. -run TestV1alpha2 -v]
+#        hack/e2e.sh --serve   start the servers, print how to reach them and
+#                              keep them running until interrupted (for
+#                              running single tests while developing)
+# Environment:
+#   DRAKIT_E2E_CACHE     where the built binaries are kept (default
+#                        $XDG_CACHE_HOME/drakit-e2e, else ~/.cache/drakit-e2e)
+#   DRAKIT_E2E_SERVERS   which servers to run, default "v1.30.14 v1.33.13"
+#   DRAKIT_E2E_KEEP=1    keep the temporary directory (logs, certificates)
+set -o errexit -o nounset -o pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+e2e="$repo/hack/e2e"
+script_start=$(date +%s)
+servers=(${DRAKIT_E2E_SERVERS:-v1.30.14 v1.33.13})
+
+log() { printf '[e2e %4ss] %s\n' "$(( $(date +%s) - script_start ))" "$*" >&2; }
+die() { log "FAIL: $*"; exit 1; }
+
+# served_version maps a Kubernetes release to the resource.k8s.io version
+# the suite enables and tests on it.
+served_version() {
+  case "$1" in
+    v1.30.*) echo v1alpha2 ;;
+    v1.33.*) echo v1alpha3 ;;
+    *) die "no resource.k8s.io version known for kube-apiserver $1; add it to served_version in hack/e2e.sh" ;;
+  esac
+}
+
+# --- tools --------------------------------------------------------------
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    die "need root (or sudo) to run: $*"
+  fi
+}
+
+ensure_packages() {
+  local missing=()
+  command -v etcd >/dev/null || missing+=(etcd-server)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v openssl >/dev/null || missing+=(openssl)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]} from Debian"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  command -v etcd >/dev/null || die "etcd is still missing after installing etcd-server"
+}
+
+# --- processes ------------------------------------------------------------
+
+pids=()
+workdir=""
+scratch=() # etcd data dirs on tmpfs, outside $workdir
+cleanup() {
+  local status=$?
+  for pid in "${pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]}"; do
+    # Up to 10 seconds for a clean exit, then SIGKILL.
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  for d in "${scratch[@]}"; do rm -rf "$d"; done
+  # Whatever else this script left in the background (the --serve sleep).
+  kill $(jobs -p) 2>/dev/null || true
+  if [ -n "$workdir" ]; then
+    if [ $status -ne 0 ]; then
+      for f in "$workdir"/*/*.log; do
+        [ -f "$f" ] || continue
+        printf '\n--- last lines of %s\n' "$f" >&2
+        tail -n 30 "$f" >&2
+      done
+    fi
+    if [ "${DRAKIT_E2E_KEEP:-}" = 1 ]; then
+      log "kept $workdir"
+    else
+      rm -rf "$workdir"
+    fi
+  fi
+  log "total wall time $(( $(date +%s) - script_start ))s (exit $status)"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# pick_port VAR sets VAR to a loopback TCP port nothing listens on and no
+# earlier call picked. Another process could still take it before it is
+# bound; the readiness waits below then fail with the log naming the port.
+used_ports=" "
+pick_port() {
+  local port
+  for _ in $(seq 1 200); do
+    port=$(( 20000 + RANDOM % 30000 ))
+    case "$used_ports" in *" $port "*) continue ;; esac
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      used_ports+="$port "
+      printf -v "$1" '%s' "$port"
+      return
+    fi
+  done
+  die "found no free loopback port"
+}
+
+# wait_for URL SECONDS DESCRIPTION PID [curl args]: polls until URL answers
+# with a body of "ok" or {"health":"true"}, the process died, or time is up.
+wait_for() {
+  local url=$1 seconds=$2 what=$3 pid=$4
+  shift 4
+  local deadline=$(( $(date +%s) + seconds )) body
+  while :; do
+    body="$(curl -s --max-time 2 "$@" "$url" 2>/dev/null || true)"
+    case "$body" in
+      ok|*'"health":"true"'*) return 0 ;;
+    esac
+    kill -0 "$pid" 2>/dev/null || die "$what exited before it was ready"
+    [ "$(date +%s)" -lt "$deadline" ] || die "$what was not ready at $url after ${seconds}s (last answer: ${body:0:200})"
+    sleep 0.5
+  done
+}
+
+# start_server VERSION BINARY: starts etcd and kube-apiserver for one
+# release under $workdir/VERSION and writes env.sh there for the tests.
+start_server() {
+  local version=$1 binary=$2 dir="$workdir/$1"
+  local served etcd_port peer_port api_port token
+  served="$(served_version "$version")"
+  mkdir -p "$dir/certs"
+  pick_port etcd_port
+  pick_port peer_port
+  pick_port api_port
+
+  # etcd's data lives on tmpfs when there is one: fsync on overlay disks
+  # makes every write slow, and the data is thrown away anyway.
+  local data
+  if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    data="$(mktemp -d /dev/shm/drakit-e2e-etcd.XXXXXX)"
+    scratch+=("$data")
+    ln -s "$data" "$dir/etcd-data"
+  else
+    data="$dir/etcd-data"
+    mkdir -p "$data"
+  fi
+  etcd --name e2e --data-dir "$data/member-data" \
+    --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+    --listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
+    --initial-cluster "e2e=http://127.0.0.1:$peer_port" \
+    >"$dir/etcd.log" 2>&1 &
+  pids+=($!)
+  local etcd_pid=$!
+
+  # A static token of a member of system:masters: RBAC is on, and the
+  # tests act as the cluster administrator.
+  token="$(openssl rand -hex 24)"
+  printf '%s,drakit-e2e,drakit-e2e-uid,"system:masters"\n' "$token" >"$dir/tokens.csv"
+  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
+
+  local runtime_config feature_gates="DynamicResourceAllocation=true"
+  runtime_config="resource.k8s.io/${served}=true"
+
+  wait_for "http://127.0.0.1:$etcd_port/health" 60 "etcd for $version" "$etcd_pid"
+
+  "$binary" \
+    --bind-address=127.0.0.1 --secure-port="$api_port" --advertise-address=127.0.0.1 \
+    --cert-dir="$dir/certs" \
+    --etcd-servers="http://127.0.0.1:$etcd_port" \
+    --token-auth-file="$dir/tokens.csv" \
+    --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc \
+    --service-account-key-file="$dir/sa.key" \
+    --service-account-signing-key-file="$dir/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/16 \
+    --endpoint-reconciler-type=none \
+    --feature-gates="$feature_gates" \
+    --runtime-config="$runtime_config" \
+    --profiling=false \
+    >"$dir/kube-apiserver.log" 2>&1 &
+  pids+=($!)
+  local api_pid=$!
+
+  local host="https://127.0.0.1:$api_port"
+  cat >"$dir/kubeconfig" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: e2e
+  cluster:
+    server: $host
+    insecure-skip-tls-verify: true
+users:
+- name: e2e
+  user:
+    token: $token
+contexts:
+- name: e2e
+  context: {cluster: e2e, user: e2e}
+current-context: e2e
+KUBECONFIG
+  cat >"$dir/env.sh" <<ENV
+export DRAKIT_E2E_HOST=$host
+export DRAKIT_E2E_TOKEN=$token
+export DRAKIT_E2E_KUBECONFIG=$dir/kubeconfig
+export DRAKIT_E2E_KUBE_VERSION=$version
+export DRAKIT_E2E_RESOURCE_VERSION=$served
+export DRAKIT_E2E_APISERVER_PID=$api_pid
+ENV
+  echo "$api_pid" >"$dir/apiserver.pid"
+  log "started kube-apiserver $version (resource.k8s.io/$served) at $host, etcd at 127.0.0.1:$etcd_port"
+}
+
+wait_server() {
+  local version=$1 dir="$workdir/$1"
+  # shellcheck disable=SC1091
+  . "$dir/env.sh"
+  wait_for "$DRAKIT_E2E_HOST/readyz" 180 "kube-apiserver $version" "$DRAKIT_E2E_APISERVER_PID" \
+    -k -H "Authorization: Bearer $DRAKIT_E2E_TOKEN"
+  log "kube-apiserver $version is ready"
+}
+
+# --- main -----------------------------------------------------------------
+
+ensure_packages
+command -v go >/dev/null || die "Go is not on PATH"
+
+declare -A binaries
+for version in "${servers[@]}"; do
+  t=$(date +%s)
+  binaries[$version]="$("$e2e/build-apiserver.sh" "$version")"
+  log "kube-apiserver $version: ${binaries[$version]} ($(( $(date +%s) - t ))s)"
+done
+
+# Compile the test binaries while the servers start.
+t=$(date +%s)
+(cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -run XXX_compile_only ./... >/dev/null) &
+compile_pid=$!
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/drakit-e2e.XXXXXX")"
+for version in "${servers[@]}"; do
+  start_server "$version" "${binaries[$version]}"
+done
+for version in "${servers[@]}"; do
+  wait_server "$version"
+done
+wait "$compile_pid" || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+log "servers ready and tests compiled ($(( $(date +%s) - t ))s)"
+
+if [ "${1:-}" = "--serve" ]; then
+  for version in "${servers[@]}"; do
+    log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && go test ./...)"
+  done
+  log "serving until interrupted"
+  # wait, unlike a foreground sleep, returns at once on a trapped signal.
+  while :; do sleep 3600 & wait $!; done
+fi
+
+failed=()
+for version in "${servers[@]}"; do
+  t=$(date +%s)
+  log "running the e2e tests against kube-apiserver $version"
+  if ! (
+    # shellcheck disable=SC1091
+    . "$workdir/$version/env.sh"
+    export DRAKIT_E2E_REQUIRED=1
+    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./... "$@"
+  ); then
+    failed+=("$version")
+  fi
+  log "tests against $version took $(( $(date +%s) - t ))s"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  die "e2e tests failed against: ${failed[*]}"
+fi
+log "e2e passed against: ${servers[*]}"

@@ -1,0 +1,113 @@
+// Package e2eenv connects the e2e tests to the API server hack/e2e.sh
+// started, described by DRAKIT_E2E_* environment variables.
+package e2eenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/drakit/drakit/generated/clientset/versioned"
+)
+
+// Server is the API server under test.
+type Server struct {
+	// KubeVersion is the release, e.g. "v1.30.14".
+	KubeVersion string
+	// ResourceVersion is the resource.k8s.io version it serves, e.g. "v1alpha2".
+	ResourceVersion string
+	// Config reaches the server as a member of system:masters.
+	Config *rest.Config
+	// Clientset is drakit's generated clientset for Config.
+	Clientset versioned.Interface
+	// Discovery is a discovery client for Config.
+	Discovery discovery.DiscoveryInterface
+}
+
+// Get returns the server under test. Without DRAKIT_E2E_HOST the test is
+// skipped, unless DRAKIT_E2E_REQUIRED=1 (set by hack/e2e.sh), where a
+// missing server is a failure.
+func Get(t testing.TB) *Server {
+	t.Helper()
+	host := os.Getenv("DRAKIT_E2E_HOST")
+	if host == "" {
+		if os.Getenv("DRAKIT_E2E_REQUIRED") == "1" {
+			t.Fatal("DRAKIT_E2E_HOST is not set although DRAKIT_E2E_REQUIRED=1; run the suite through hack/e2e.sh")
+		}
+		t.Skip("no API server: run hack/e2e.sh, which starts kube-apiserver and sets DRAKIT_E2E_HOST")
+	}
+	s := &Server{
+		KubeVersion:     os.Getenv("DRAKIT_E2E_KUBE_VERSION"),
+		ResourceVersion: os.Getenv("DRAKIT_E2E_RESOURCE_VERSION"),
+		Config: &rest.Config{
+			Host:            host,
+			BearerToken:     os.Getenv("DRAKIT_E2E_TOKEN"),
+			TLSClientConfig: rest.TLSClientConfig{Insecure: true},
+			// The suite runs many calls in a row; client-side throttling
+			// would only make it slower.
+			QPS:       1000,
+			Burst:     1000,
+			Timeout:   30 * time.Second,
+			UserAgent: "drakit-e2e",
+		},
+	}
+	if s.KubeVersion == "" || s.ResourceVersion == "" {
+		t.Fatal("DRAKIT_E2E_KUBE_VERSION and DRAKIT_E2E_RESOURCE_VERSION must be set with DRAKIT_E2E_HOST (hack/e2e.sh writes them)")
+	}
+	var err error
+	if s.Clientset, err = versioned.NewForConfig(s.Config); err != nil {
+		t.Fatalf("clientset for %s: %v", host, err)
+	}
+	if s.Discovery, err = discovery.NewDiscoveryClientForConfig(s.Config); err != nil {
+		t.Fatalf("discovery client for %s: %v", host, err)
+	}
+	return s
+}
+
+// Minor is the minor release of the server, e.g. 30 for v1.30.14.
+func (s *Server) Minor() int {
+	var major, minor, patch int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(s.KubeVersion, "v"), "%d.%d.%d", &major, &minor, &patch); err != nil {
+		return 0
+	}
+	return minor
+}
+
+// RequireVersion skips the test unless the server serves one of the given
+// resource.k8s.io versions.
+func (s *Server) RequireVersion(t testing.TB, versions ...string) {
+	t.Helper()
+	for _, v := range versions {
+		if v == s.ResourceVersion {
+			return
+		}
+	}
+	t.Skipf("kube-apiserver %s serves resource.k8s.io/%s, this test needs %s", s.KubeVersion, s.ResourceVersion, strings.Join(versions, " or "))
+}
+
+// Namespace creates a namespace of its own for the calling test. It is not
+// deleted: without a controller manager a deleted namespace never finishes
+// terminating, and etcd is thrown away after the run anyway.
+func (s *Server) Namespace(t testing.TB) string {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(s.Config)
+	if err != nil {
+		t.Fatalf("core clientset: %v", err)
+	}
+	ns, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: "drakit-e2e-"},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create namespace: %v", err)
+	}
+	return ns.Name
+}

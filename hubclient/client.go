@@ -1,0 +1,225 @@
+package hubclient
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/generated/clientset/versioned"
+)
+
+// Options tune how a Client chooses versions.
+type Options struct {
+	// Version, when set ("v1alpha1", "v1alpha2" or "v1alpha3"), uses that
+	// version for every kind instead of negotiating; New fails if the
+	// server does not serve it.
+	Version string
+}
+
+// Client works with hub objects against the resource.k8s.io version(s) the
+// server serves. It is safe for concurrent use. The choice of versions is
+// made once, in New; a client made before a cluster upgrade keeps using the
+// versions it found (create a new one to negotiate again).
+type Client struct {
+	cs       versioned.Interface
+	served   map[string]served // by hub kind
+	version  string            // the newest known version the server serves
+	versions []string          // every resource.k8s.io version the server serves, as discovery lists them
+}
+
+// served is where one hub kind lives on the server.
+type served struct {
+	version    string // e.g. "v1alpha2"
+	kind       string // the kind's name in that version, e.g. ResourceClass
+	resource   string // e.g. "resourceclasses"
+	namespaced bool
+	status     bool // has a status subresource
+	backend    backendFactory
+}
+
+// NewForConfig makes the clientset and discovery client for cfg and
+// negotiates versions with New.
+func NewForConfig(cfg *rest.Config, opts Options) (*Client, error) {
+	cs, err := versioned.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return New(cs, disc, opts)
+}
+
+// New asks the server, through disc, which versions of resource.k8s.io it
+// serves and which resources each version has, and picks for every hub kind
+// the newest version drakit knows that serves it. It fails when the server
+// serves none of drakit's versions, or not opts.Version when that is set.
+func New(cs versioned.Interface, disc discovery.DiscoveryInterface, opts Options) (*Client, error) {
+	if opts.Version != "" && !known(opts.Version) {
+		return nil, fmt.Errorf("hubclient: Options.Version %q is not a version drakit knows (%s)", opts.Version, strings.Join(knownVersions(), ", "))
+	}
+	groups, err := disc.ServerGroups()
+	if err != nil {
+		return nil, fmt.Errorf("hubclient: discovering the API groups of the server: %w", err)
+	}
+	c := &Client{cs: cs, served: map[string]served{}}
+	for _, g := range groups.Groups {
+		if g.Name != resource.GroupName {
+			continue
+		}
+		for _, v := range g.Versions {
+			c.versions = append(c.versions, v.Version)
+		}
+	}
+	// Newest first, so that the first version found for a kind wins.
+	for i := len(conversion.Versions) - 1; i >= 0; i-- {
+		version := conversion.Versions[i].Version
+		if !contains(c.versions, version) || (opts.Version != "" && version != opts.Version) {
+			continue
+		}
+		if err := c.addVersion(disc, version); err != nil {
+			return nil, err
+		}
+	}
+	if c.version == "" {
+		return nil, &NoVersionError{Served: c.versions, Wanted: opts.Version}
+	}
+	return c, nil
+}
+
+func (c *Client) addVersion(disc discovery.DiscoveryInterface, version string) error {
+	gv := schema.GroupVersion{Group: resource.GroupName, Version: version}
+	list, err := disc.ServerResourcesForGroupVersion(gv.String())
+	if err != nil {
+		return fmt.Errorf("hubclient: discovering the resources of %s: %w", gv, err)
+	}
+	statuses := map[string]bool{}
+	for _, r := range list.APIResources {
+		if base, sub, ok := strings.Cut(r.Name, "/"); ok && sub == "status" {
+			statuses[base] = true
+		}
+	}
+	for _, r := range list.APIResources {
+		if strings.Contains(r.Name, "/") {
+			continue
+		}
+		factory, ok := backends[version][r.Kind]
+		if !ok {
+			// A kind drakit does not have (a later release's addition).
+			continue
+		}
+		hubKind, err := conversion.HubKind(gv.WithKind(r.Kind))
+		if err != nil {
+			continue
+		}
+		if _, taken := c.served[hubKind]; taken {
+			continue
+		}
+		c.served[hubKind] = served{
+			version: version, kind: r.Kind, resource: r.Name,
+			namespaced: r.Namespaced, status: statuses[r.Name], backend: factory,
+		}
+		if c.version == "" {
+			c.version = version
+		}
+	}
+	return nil
+}
+
+// Version is the newest resource.k8s.io version drakit knows that the
+// server serves, e.g. "v1alpha3".
+func (c *Client) Version() string { return c.version }
+
+// ServedVersions are all versions of resource.k8s.io the server serves, as
+// discovery reported them (including ones drakit does not know).
+func (c *Client) ServedVersions() []string { return append([]string(nil), c.versions...) }
+
+// VersionFor reports the version used for a hub kind (DeviceClass,
+// ResourceClaim, ...) and whether the server serves the kind at all.
+func (c *Client) VersionFor(hubKind string) (string, bool) {
+	s, ok := c.served[hubKind]
+	return s.version, ok
+}
+
+func (c *Client) lookup(hubKind string) (served, error) {
+	s, ok := c.served[hubKind]
+	if !ok {
+		var kinds []string
+		for k := range c.served {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		return served{}, &NotServedError{Kind: hubKind, Served: c.versions, ServedKinds: kinds}
+	}
+	return s, nil
+}
+
+// NotServedError reports a kind that the server does not serve in any
+// version drakit knows, for example PodSchedulingContext on Kubernetes 1.32
+// and later, or ResourceSlice on 1.26.
+type NotServedError struct {
+	// Kind is the hub kind.
+	Kind string
+	// Served are the resource.k8s.io versions the server serves.
+	Served []string
+	// ServedKinds are the hub kinds the server does serve.
+	ServedKinds []string
+}
+
+func (e *NotServedError) Error() string {
+	return fmt.Sprintf("the server does not serve %s in any resource.k8s.io version drakit knows (it serves resource.k8s.io %s, with the kinds %s)",
+		e.Kind, listOrNone(e.Served), listOrNone(e.ServedKinds))
+}
+
+// NoVersionError reports a server that serves none of drakit's versions of
+// resource.k8s.io (or not the one Options.Version asks for).
+type NoVersionError struct {
+	// Served are the versions of resource.k8s.io the server serves.
+	Served []string
+	// Wanted is Options.Version, if it was set.
+	Wanted string
+}
+
+func (e *NoVersionError) Error() string {
+	want := strings.Join(knownVersions(), ", ")
+	if e.Wanted != "" {
+		want = e.Wanted
+	}
+	return fmt.Sprintf("the server serves resource.k8s.io %s, not %s: enable a version drakit knows on the API server (for example --runtime-config=resource.k8s.io/v1alpha3=true with the DynamicResourceAllocation feature gate)",
+		listOrNone(e.Served), want)
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "(none)"
+	}
+	return strings.Join(s, ", ")
+}
+
+func known(version string) bool {
+	return contains(knownVersions(), version)
+}
+
+func knownVersions() []string {
+	var out []string
+	for _, gv := range conversion.Versions {
+		out = append(out, gv.Version)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+// Package hubclient reads and writes resource.k8s.io objects as drakit hub
+// objects (package apis/resource) against an API server that serves any of
+// the versions drakit knows: v1alpha1 (Kubernetes 1.26), v1alpha2 (1.27 to
+// 1.30) or v1alpha3 (1.31 and later, until they stopped serving it).
+//
+// A driver built with hubclient runs unchanged against clusters that serve
+// different DRA versions: it discovers which version the server serves (per
+// kind, through the discovery API), converts every object it sends from the
+// hub to that version and every object it receives back to the hub, with
+// conversion.Convert's lossless rules. What the served version cannot say
+// travels in the conversion.drakit.io/stash annotation and comes back.
+//
+//	c, err := hubclient.NewForConfig(restConfig, hubclient.Options{})
+//	claim, err := c.ResourceClaims("default").Get(ctx, "gpu-claim", metav1.GetOptions{})
+//	// claim is a *resource.ResourceClaim (hub) whatever the server serves.
+//
+// # Operations
+//
+// Every kind has Get, List, Watch, Create, Update, Delete, DeleteCollection,
+// Patch and Apply; kinds with a status subresource (ResourceClaim,
+// PodSchedulingContext) also have UpdateStatus and ApplyStatus. ListWatch
+// and Informer plug a kind into client-go's cache machinery, with hub
+// objects in the cache.
+//
+// # Strict field validation
+//
+// The hub can hold more than a server's version may know: drakit's v1alpha3
+// is the 1.31 shape, and 1.32 removed fields from v1alpha3 in place (for
+// example spec.controller). A server that does not know a field drops it
+// with only a warning under its default field validation, so hubclient
+// sends every write with fieldValidation=Strict unless the caller chose
+// another value: an object the server cannot store completely is rejected
+// with an error naming the field instead of losing it.
+//
+// # Patch
+//
+// Patch takes a JSON merge patch (types.MergePatchType, RFC 7386) or a JSON
+// patch (types.JSONPatchType, RFC 6902) written against the hub object's
+// JSON form: the hub's field names (the API's names, e.g.
+// spec.devices.requests), with the object metadata under "metadata" as in
+// the API. The patch is applied on the client to the current object,
+// converted to the hub; the result is converted to the served version and
+// sent as a JSON merge patch of exactly the fields that changed, with
+// metadata.resourceVersion set, so the server applies it only to the state
+// the patch was computed on. When another writer got there first the server
+// answers 409 Conflict and Patch starts over from the new state (up to
+// retry.DefaultRetry's attempts), which gives the same atomic semantics as a
+// server-side patch. A JSON patch "test" operation therefore tests the hub
+// form of the current object. Strategic merge patch is not supported: the
+// hub declares no list merge keys (the versions disagree about them); use a
+// merge patch, a JSON patch or Apply.
+//
+// # Server-side apply
+//
+// Apply sends a hub object as an apply patch in the served version. The
+// hub object stands for an apply configuration: what it sets is the
+// caller's intent and becomes owned by opts.FieldManager. A field is set
+// when it is a non-nil pointer, a non-nil slice or map, or a plain (non
+// pointer) value other than its zero value. A plain field at its zero value
+// (empty string, 0, false) is not part of the intent, exactly like an unset
+// field of an apply configuration; the consequence is that such a field
+// cannot be applied at its zero value (ResourceSlice spec.pool.generation 0
+// stays unowned). Empty plain structs are left out as well. Fields that
+// conversion moves into the stash annotation are owned through that
+// annotation, so two managers that apply different hub-only fields of one
+// object conflict on the annotation. The server cannot merge what only the
+// stash holds, so Apply merges that part on the client: the intent is merged
+// into the current object as hub objects (objects field by field, lists and
+// values replaced) and the apply body carries the stash of the result, so
+// an apply never drops what the stash keeps for fields it does not set.
+// ApplyStatus sends only the object's identity and its status.
+//
+// # Status and the stash
+//
+// The API server's status subresource keeps the stored annotations, so a
+// status write cannot update the stash annotation by itself. When the
+// status holds something the served version cannot say (device results on
+// v1alpha2, status.driverName on v1alpha3, ...), UpdateStatus, ApplyStatus
+// and Patch with the "status" subresource write the annotation afterwards
+// through the main resource, as a merge patch with the resourceVersion of
+// the status write as precondition. The two writes are not atomic: between
+// them a reader sees the new status with the old stash (the version's own
+// fields are right, only what the stash adds lags), and when the second
+// write fails the error says so and repeating the status write completes it.
+// Conversely, Create, Update, Patch and Apply of the main resource ignore
+// the status like the server does, and their stash keeps the stored status
+// (Update reads it first; its resourceVersion precondition makes sure it is
+// still the stored one when the update succeeds).
+//
+// # What it does not do
+//
+// It does not change API versions of objects already stored (the server
+// does that), and it knows only drakit's three versions: a server that
+// serves only resource.k8s.io/v1beta1 or newer is reported as not serving
+// any version hubclient can use.
+package hubclient
