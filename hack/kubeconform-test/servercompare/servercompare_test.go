@@ -109,6 +109,18 @@ var knownDifferences = []knownDifference{
 			"each real document lists only its own release's",
 	},
 	{
+		document: "v3", releases: allVersions, side: "ours",
+		pattern: "/components/schemas/io.k8s.api.core.v1.NodeSelectorRequirement/properties/operator/enum",
+		reason: "a running API server lists the operators as an enum (the OpenAPIEnums feature, on by default " +
+			"since 1.24; hack/e2e checks it against live 1.30 and 1.33 servers), but the files in " +
+			"api/openapi-spec are generated with that feature off",
+	},
+	{
+		document: "v2", releases: allVersions, side: "ours",
+		pattern: "/definitions/io.k8s.api.core.v1.NodeSelectorRequirement/properties/operator/enum",
+		reason:  "as in the v3 documents: live servers list the enum, the committed api/openapi-spec files do not",
+	},
+	{
 		document: "v2", releases: []string{"v1alpha1"}, side: "ours",
 		pattern: "/definitions/io.k8s.*/properties/*/x-kubernetes-list-*",
 		reason: "the v2 document describes the shared meta/v1 and core/v1 types as the newest release (1.31) did; " +
