@@ -109,11 +109,12 @@ type Device struct {
 	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
 }
 
-// codec reads and writes payloads. json-iterator is already part of every
-// program that uses apimachinery (structured-merge-diff builds on it), and
-// reads a stash about twice as fast as encoding/json, which is what makes
-// converting a stashed object cheap. It is strict: unknown and wrongly
-// cased fields are errors. encoding/json explains the errors (see decode).
+// codec writes payloads. json-iterator is already part of every program
+// that uses apimachinery (structured-merge-diff builds on it) and encodes
+// about twice as fast as encoding/json. Payloads are read by the decoders
+// of decode.go; codec reads them too, in the test that holds those decoders
+// to the json tags. It is strict: unknown and wrongly cased fields are
+// errors. encoding/json explains the errors (see decode).
 var codec = jsoniter.Config{
 	EscapeHTML:             false, // CEL expressions keep their "<" and "&&" readable
 	SortMapKeys:            true,
@@ -170,11 +171,11 @@ func (c *Class) formatVersion() int { return c.V }
 func (c *Claim) formatVersion() int { return c.V }
 func (s *Slice) formatVersion() int { return s.V }
 
-// decode reads a payload strictly in one pass; only when that fails does it
-// look again, with encoding/json, to say what is wrong in words a user can
-// act on.
+// decode reads a payload strictly in one pass (decode.go); only when that
+// fails does it look again, with encoding/json, to say what is wrong in
+// words a user can act on.
 func decode(value string, payload Payload) error {
-	err := codec.UnmarshalFromString(value, payload)
+	err := decodePayload(value, payload)
 	if err == nil && payload.formatVersion() == FormatVersion {
 		return nil
 	}
