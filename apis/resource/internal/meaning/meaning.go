@@ -5,8 +5,6 @@
 package meaning
 
 import (
-	"encoding/json"
-
 	"github.com/drakit/drakit/apis/resource"
 )
 
@@ -113,9 +111,11 @@ func HandlesFromResults(results []resource.DeviceRequestAllocationResult) []reso
 
 // HandleFromDevices shows a v1alpha3 device allocation in the single opaque
 // resourceHandle of v1alpha1: the JSON of allocation.devices as v1alpha3
-// writes it, which a driver can read.
+// writes it (exactly what encoding/json makes of it), which a driver can
+// read. It is written by hand (handle.go) because converting a v1alpha1
+// claim back computes it again to tell whether a user edited the handle.
 func HandleFromDevices(devices resource.DeviceAllocationResult) string {
-	data, err := json.Marshal(devices)
+	data, err := appendDevicesJSON(make([]byte, 0, 256), &devices)
 	if err != nil {
 		// Only RawExtension values that are not JSON can fail here; the
 		// stash still keeps the devices, so the handle just stays empty.
