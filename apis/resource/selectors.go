@@ -15,7 +15,19 @@ func DriverSelector(driver string) DeviceSelector {
 
 // DriverSelectorExpression is the CEL text of DriverSelector.
 func DriverSelectorExpression(driver string) string {
-	return driverSelectorPrefix + strconv.Quote(driver)
+	// One allocation instead of two (the quoted name, then the sum): every
+	// v1alpha1/v1alpha2 class converted to the hub builds this string.
+	// Driver names are DNS subdomains, which need no escaping.
+	if strings.ContainsAny(driver, "\\\"") || !isPlainASCII(driver) {
+		return driverSelectorPrefix + strconv.Quote(driver)
+	}
+	var b strings.Builder
+	b.Grow(len(driverSelectorPrefix) + len(driver) + 2)
+	b.WriteString(driverSelectorPrefix)
+	b.WriteByte('"')
+	b.WriteString(driver)
+	b.WriteByte('"')
+	return b.String()
 }
 
 const driverSelectorPrefix = "device.driver == "

@@ -44,9 +44,12 @@ func Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		ParametersRef: (*hub.ResourceClassParametersReference)(in.ParametersRef),
 		SuitableNodes: in.SuitableNodes,
 	}
-	var st stash.Class
-	if _, err := stash.Take(&out.ObjectMeta, "ResourceClass", &st); err != nil {
+	st, err := stash.Take[stash.Class](&out.ObjectMeta, "ResourceClass")
+	if err != nil {
 		return err
+	}
+	if st == nil {
+		st = &stash.Class{} // no stash: the class says no more than its own fields
 	}
 	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
 	out.Spec.Config = st.Config
@@ -161,8 +164,8 @@ func Convert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	if err := autoConvert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
+	if st == nil || err != nil {
 		return err
 	}
 	st.Spec.RestoreLegacy(in.Spec.ResourceClassName, &out.Spec)
@@ -185,8 +188,8 @@ func Convert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 	if err := autoConvert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
+	if st == nil || err != nil {
 		return err
 	}
 	st.Spec.RestoreLegacy(in.Spec.Spec.ResourceClassName, &out.Spec.Spec)

@@ -46,9 +46,12 @@ func Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		SuitableNodes:        in.SuitableNodes,
 		StructuredParameters: in.StructuredParameters,
 	}
-	var st stash.Class
-	if _, err := stash.Take(&out.ObjectMeta, "ResourceClass", &st); err != nil {
+	st, err := stash.Take[stash.Class](&out.ObjectMeta, "ResourceClass")
+	if err != nil {
 		return err
+	}
+	if st == nil {
+		st = &stash.Class{} // no stash: the class says no more than its own fields
 	}
 	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
 	out.Spec.Config = st.Config
@@ -103,8 +106,8 @@ func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	if err := autoConvert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
+	if st == nil || err != nil {
 		return err
 	}
 	st.Spec.RestoreLegacy(in.Spec.ResourceClassName, &out.Spec)
@@ -127,8 +130,8 @@ func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 	if err := autoConvert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
+	if st == nil || err != nil {
 		return err
 	}
 	st.Spec.RestoreLegacy(in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
@@ -270,8 +273,8 @@ func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	if in.NamedResources != nil {
 		out.Spec.Devices = devicesFromInstances(in.NamedResources.Instances)
 	}
-	var st stash.Slice
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceSlice", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Slice](&out.ObjectMeta, "ResourceSlice")
+	if st == nil || err != nil {
 		return err
 	}
 	if st.Pool != nil {

@@ -37,8 +37,8 @@ func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *
 	if err := autoConvert_v1alpha3_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Class
-	if ok, err := stash.Take(&out.ObjectMeta, "DeviceClass", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Class](&out.ObjectMeta, "DeviceClass")
+	if st == nil || err != nil {
 		return err
 	}
 	out.Spec.ParametersRef = st.ParametersRef
@@ -69,8 +69,8 @@ func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	if err := autoConvert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaim", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
+	if st == nil || err != nil {
 		return err
 	}
 	restoreSpec(st.Spec, &out.Spec)
@@ -93,8 +93,8 @@ func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 	if err := autoConvert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Claim
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceClaimTemplate", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
+	if st == nil || err != nil {
 		return err
 	}
 	restoreSpec(st.Spec, &out.Spec.Spec)
@@ -217,8 +217,8 @@ func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	if err := autoConvert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	var st stash.Slice
-	if ok, err := stash.Take(&out.ObjectMeta, "ResourceSlice", &st); !ok || err != nil {
+	st, err := stash.Take[stash.Slice](&out.ObjectMeta, "ResourceSlice")
+	if st == nil || err != nil {
 		return err
 	}
 	out.Spec.NoResourceModel = st.NoResourceModel

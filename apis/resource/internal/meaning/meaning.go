@@ -61,6 +61,16 @@ func JoinDriver(driver string, rest []resource.DeviceSelector) []resource.Device
 	if driver == "" {
 		return rest
 	}
+	if len(rest) == 0 {
+		// The common case, a class with a driver name only: the list and
+		// its one selector share a single allocation.
+		only := &struct {
+			list [1]resource.DeviceSelector
+			cel  resource.CELDeviceSelector
+		}{cel: resource.CELDeviceSelector{Expression: resource.DriverSelectorExpression(driver)}}
+		only.list[0].CEL = &only.cel
+		return only.list[:]
+	}
 	out := make([]resource.DeviceSelector, 0, 1+len(rest))
 	out = append(out, resource.DriverSelector(driver))
 	return append(out, rest...)

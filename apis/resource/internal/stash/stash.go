@@ -139,12 +139,17 @@ func Write(meta *metav1.ObjectMeta, payload Payload) error {
 	return nil
 }
 
-// Take removes the stash from meta (copying the map) and decodes it into
-// payload. It reports whether there was one. kind names the object in errors.
-func Take(meta *metav1.ObjectMeta, kind string, payload Payload) (bool, error) {
+// Take removes the stash from meta (copying the map) and decodes it. It
+// returns nil when there is none; the payload is allocated only when there
+// is one, which keeps converting an object without a stash cheap. kind
+// names the object in errors.
+func Take[T any, P interface {
+	*T
+	Payload
+}](meta *metav1.ObjectMeta, kind string) (P, error) {
 	value, ok := meta.Annotations[resource.StashAnnotation]
 	if !ok {
-		return false, nil
+		return nil, nil
 	}
 	annotations := make(map[string]string, len(meta.Annotations)-1)
 	for k, v := range meta.Annotations {
@@ -156,10 +161,11 @@ func Take(meta *metav1.ObjectMeta, kind string, payload Payload) (bool, error) {
 		annotations = nil
 	}
 	meta.Annotations = annotations
+	payload := P(new(T))
 	if err := decode(value, payload); err != nil {
-		return true, &resource.MalformedStashError{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Err: err}
+		return nil, &resource.MalformedStashError{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Err: err}
 	}
-	return true, nil
+	return payload, nil
 }
 
 // Payload is implemented by every stash type: it reports its "v".
