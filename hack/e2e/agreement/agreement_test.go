@@ -4,7 +4,7 @@
 // same decision as the server on every case, with the same "reason field"
 // pairs where the server names fields. Differences caused by the server
 // being a later release than the one drakit's version stands for are
-// listed in drift.go, each with its reason; a listed difference that no
+// listed in drift_test.go, each with its reason; a listed difference that no
 // longer occurs fails too, so the list stays true.
 package agreement
 
