@@ -181,6 +181,9 @@ func TestDecodeRejects(t *testing.T) {
 		`{"v":1,"config":[{"opaque":{"parameters":{"a":}}}]}`,
 		`{"v":1,"config":[{"opaque":{"parameters":[1,]}}]}`,
 		`{"v":1,"config":[{"opaque":{"parameters":tru}}]}`,
+		`{"v":1,"config":[{"opaque":{"parameters":1.}}]}`, `{"v":1,"config":[{"opaque":{"parameters":1e}}]}`,
+		`{"v":1,"config":[{"opaque":{"parameters":1e+}}]}`, `{"v":1,"config":[{"opaque":{"parameters":-.5}}]}`,
+		`{"v":1,"config":[{"opaque":{"parameters":01}}]}`, `{"v":1,"config":[{"opaque":{"parameters":[-]}}]}`,
 		`{"v":1,"config":[{"opaque":{"parameters":` + strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1) + `}}]}`,
 		`{"v":1,"structuredParameters":"yes"}`, `{"v":1,"config":[{"requests":["a"]}]}`,
 	} {

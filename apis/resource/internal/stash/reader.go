@@ -336,47 +336,42 @@ func (r *reader) number() string {
 	if j < len(r.s) && r.s[j] == '-' {
 		j++
 	}
-	switch {
-	case j < len(r.s) && r.s[j] == '0':
-		j++
-	case j < len(r.s) && r.s[j] >= '1' && r.s[j] <= '9':
-		for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
-			j++
-		}
-	default:
-		r.i = j
-		r.unexpected("a digit")
-		return ""
+	ok := true
+	if j < len(r.s) && r.s[j] == '0' {
+		j++ // no further digits may follow a leading zero; end() sees any
+	} else {
+		j, ok = r.digits(j)
 	}
-	if j < len(r.s) && r.s[j] == '.' {
-		j++
-		d := j
-		for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
-			j++
-		}
-		if j == d {
-			r.i = j
-			r.unexpected("a digit")
-			return ""
-		}
+	if ok && j < len(r.s) && r.s[j] == '.' {
+		j, ok = r.digits(j + 1)
 	}
-	if j < len(r.s) && (r.s[j] == 'e' || r.s[j] == 'E') {
+	if ok && j < len(r.s) && (r.s[j] == 'e' || r.s[j] == 'E') {
 		j++
 		if j < len(r.s) && (r.s[j] == '+' || r.s[j] == '-') {
 			j++
 		}
-		d := j
-		for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
-			j++
-		}
-		if j == d {
-			r.i = j
-			r.unexpected("a digit")
-			return ""
-		}
+		j, ok = r.digits(j)
+	}
+	if !ok {
+		return ""
 	}
 	r.i = j
 	return r.s[start:j]
+}
+
+// digits skips the run of digits that must start at j and returns where it
+// ends; an empty run is an error.
+func (r *reader) digits(j int) (int, bool) {
+	d := j
+	for j < len(r.s) && r.s[j] >= '0' && r.s[j] <= '9' {
+		j++
+	}
+	if j == d {
+		r.i = j
+		r.unexpected("a digit")
+		return j, false
+	}
+	return j, true
 }
 
 // raw skips one value, checking that it is valid JSON, and returns its text.
