@@ -1,6 +1,8 @@
 package stash
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -31,7 +33,9 @@ func decodePayload(value string, payload Payload) error {
 	case *Slice:
 		r.slice(p)
 	default:
-		return codec.UnmarshalFromString(value, payload)
+		// Payload's method is unexported, so every payload type is one of
+		// the above; a new one must get a decoder here, not fall back.
+		return fmt.Errorf("no decoder for stash payload %T", payload)
 	}
 	r.end()
 	return r.err
