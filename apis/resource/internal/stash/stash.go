@@ -109,12 +109,15 @@ type Device struct {
 	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
 }
 
-// codec writes payloads. json-iterator is already part of every program
-// that uses apimachinery (structured-merge-diff builds on it) and encodes
-// about twice as fast as encoding/json. Payloads are read by the decoders
-// of decode.go; codec reads them too, in the test that holds those decoders
-// to the json tags. It is strict: unknown and wrongly cased fields are
-// errors. encoding/json explains the errors (see decode).
+// codec is how drakit wrote payloads before encode.go: json-iterator, which
+// is already part of every program that uses apimachinery
+// (structured-merge-diff builds on it). Stashes written by earlier releases
+// are in its format, so it stays the reference: the hand-written encoders
+// of encode.go must write what it writes, byte for byte, and the tests
+// hold them to it, as they hold the decoders of decode.go to what it
+// reads. It is strict: unknown and wrongly cased fields are errors.
+// encoding/json explains decoding errors (see decode); codec still words
+// the rare encoding error (see encode).
 var codec = jsoniter.Config{
 	EscapeHTML:             false, // CEL expressions keep their "<" and "&&" readable
 	SortMapKeys:            true,
@@ -126,7 +129,7 @@ var codec = jsoniter.Config{
 // Write stores payload in the annotations of meta. It copies the map first:
 // converted objects share memory with their input, which must not change.
 func Write(meta *metav1.ObjectMeta, payload Payload) error {
-	data, err := codec.MarshalToString(payload)
+	data, err := encode(payload)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", resource.StashAnnotation, err)
 	}
