@@ -17,6 +17,7 @@ import (
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/install"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 var (
@@ -249,6 +250,10 @@ func convertUnstructured(u *unstructured.Unstructured, target schema.GroupVersio
 	typed, err := Scheme.New(gvk)
 	if err != nil {
 		return nil, err
+	}
+	// A quantity with a huge exponent would never finish decoding.
+	if err := quantityguard.CheckValue(u.Object, reflect.TypeOf(typed)); err != nil {
+		return nil, fmt.Errorf("%s %q: %w", gvk.Kind, u.GetName(), err)
 	}
 	// Unknown fields are an error: dropping them would lose data silently.
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(u.Object, typed, true); err != nil {

@@ -849,6 +849,24 @@ func TestConvertUnstructured(t *testing.T) {
 		t.Errorf("an unknown field must be an error naming it, got %v", err)
 	}
 
+	// apimachinery would never finish parsing this quantity: refused at once.
+	slice := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "resource.k8s.io/v1alpha3",
+		"kind":       "ResourceSlice",
+		"metadata":   map[string]any{"name": "node-a"},
+		"spec": map[string]any{
+			"driver": "gpu.example.com", "nodeName": "node-a",
+			"pool": map[string]any{"name": "node-a", "resourceSliceCount": int64(1)},
+			"devices": []any{map[string]any{
+				"name":  "gpu-0",
+				"basic": map[string]any{"capacity": map[string]any{"memory": "1E2147483648"}},
+			}},
+		},
+	}}
+	if _, err := Convert(slice, gv("v1alpha2")); err == nil || !strings.Contains(err.Error(), `ResourceSlice "node-a": spec.devices[0].basic.capacity.memory: quantity "1E2147483648": the exponent 2147483648 is out of range`) {
+		t.Errorf("a quantity with a huge exponent must be an error naming it, got %v", err)
+	}
+
 	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
 	if _, err := Convert(other, gv("v1alpha3")); err == nil {
 		t.Error("an object of another group must be refused")

@@ -100,6 +100,10 @@ func TestDeviceSelectorEvaluation(t *testing.T) {
 		{expr: `sign(quantity("-1")) == -1 && sign(quantity("0")) == 0`, want: true},
 		{expr: `isQuantity("1.3Gi") && !isQuantity("200K") && !isQuantity("1,3G") && isQuantity("Mi")`, want: true},
 		{expr: `quantity("200K") == quantity("1")`, wantErr: "unable to parse quantity's suffix"},
+		// Exponents that apimachinery would never finish parsing.
+		{expr: `quantity("1E-2147483647") == quantity("1")`, wantErr: "out of range"},
+		{expr: `quantity("1E2147483648") == quantity("1")`, wantErr: "out of range"},
+		{expr: `!isQuantity("1E-2147483647") && !isQuantity("1E-5000") && isQuantity("1E-1000")`, want: true},
 		{expr: `quantity("50M").isLessThan(quantity("50Mi"))`, want: true},
 		// legacy slices are lists
 		{expr: `device.attributes["dra.example.com"].lanes.size() == 2 && 2 in device.attributes["dra.example.com"].lanes`, want: true},

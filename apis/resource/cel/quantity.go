@@ -9,6 +9,8 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // QuantityType is the CEL type of resource quantities (device capacities,
@@ -77,6 +79,9 @@ func (quantityLibrary) CompileOptions() []cel.EnvOption {
 					if !ok {
 						return types.MaybeNoSuchOverloadErr(arg)
 					}
+					if err := quantityguard.Check(s); err != nil {
+						return types.WrapErr(err)
+					}
 					parsed, err := resource.ParseQuantity(s)
 					if err != nil {
 						return types.WrapErr(err)
@@ -89,6 +94,9 @@ func (quantityLibrary) CompileOptions() []cel.EnvOption {
 					s, ok := arg.Value().(string)
 					if !ok {
 						return types.MaybeNoSuchOverloadErr(arg)
+					}
+					if quantityguard.Check(s) != nil {
+						return types.False
 					}
 					_, err := resource.ParseQuantity(s)
 					return types.Bool(err == nil)

@@ -73,6 +73,7 @@ var goldenCases = []goldenCase{
 	{name: "bad-binary", args: []string{"convert", "-f", inputFile("binary.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	{name: "bad-no-kind", args: []string{"convert", "-f", inputFile("no-kind.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	{name: "bad-missing-file", args: []string{"convert", "-f", inputFile("no-such-file.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "bad-huge-exponent", args: []string{"convert", "-f", inputFile("huge-exponent.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	{name: "bad-mixed", args: []string{"convert", "-f", inputFile("mixed.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	// Usage errors: exit 2.
 	{name: "usage-no-output-version", args: []string{"convert", "-f", "examples/v1alpha1"}},

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // The decoders below read the payload types field by field with reader:
@@ -732,7 +733,9 @@ func (r *reader) attribute(out *resource.DeviceAttribute) {
 			if !r.null() {
 				q := &apiresource.Quantity{}
 				if raw := r.raw(); r.err == nil {
-					if err := q.UnmarshalJSON([]byte(raw)); err != nil {
+					if err := quantityguard.CheckUnmarshalJSON([]byte(raw)); err != nil {
+						r.fail("quantity: %v", err)
+					} else if err := q.UnmarshalJSON([]byte(raw)); err != nil {
 						r.fail("quantity: %v", err)
 					}
 				}

@@ -167,6 +167,21 @@ func TestDecodeStrings(t *testing.T) {
 
 // TestDecodeRejects: malformed payloads are errors, never a partial
 // success, and never a panic.
+// TestDecodeRefusesHugeExponents: apimachinery would never finish parsing
+// these quantities, so a stash holding one is malformed.
+func TestDecodeRefusesHugeExponents(t *testing.T) {
+	for _, q := range []string{`"1E-2147483647"`, `"1E2147483648"`, `" 1E-5000 "`} {
+		in := `{"v":1,"devices":[{"index":0,"name":"a","attributes":[{"name":"m","quantity":` + q + `}]}]}`
+		if err := decodePayload(in, &Slice{}); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%s: %v, want the exponent refused", q, err)
+		}
+	}
+	in := `{"v":1,"devices":[{"index":0,"name":"a","attributes":[{"name":"m","quantity":"1E-1000"}]}]}`
+	if err := decodePayload(in, &Slice{}); err != nil {
+		t.Errorf("1E-1000: %v", err)
+	}
+}
+
 func TestDecodeRejects(t *testing.T) {
 	for _, in := range []string{
 		``, ` `, `[]`, `"s"`, `{`, `{"v":1`, `{"v":1,}`, `{"v":1}x`, `{"v":1}{}`, `{v:1}`, `{"v" 1}`,

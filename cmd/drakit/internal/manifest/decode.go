@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	sjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // ToJSON returns the content of d as JSON. YAML is read with the rules
@@ -172,6 +175,12 @@ func (d *Document) PeekHead(js []byte, at string) (Head, *Error) {
 // type, or one its type refuses (a malformed quantity, say), is always an
 // error, at the exact field.
 func (d *Document) Decode(js []byte, obj any, strict bool, at string) (warnings []*Error, err *Error) {
+	// A quantity with a huge exponent would never finish decoding.
+	if qe := quantityguard.CheckJSON(js, reflect.TypeOf(obj)); qe != nil {
+		e := &Error{Source: d.Source, Index: d.Index, Path: joinPath(at, qe.Path), Err: qe.Err}
+		e.Line = d.lineOf(e.Path, false)
+		return nil, e
+	}
 	strictErrs, decodeErr := sjson.UnmarshalStrict(js, obj)
 	if decodeErr != nil {
 		return nil, d.DecodeError(js, decodeErr, obj, at)
