@@ -209,7 +209,7 @@ func hasStash(obj runtime.Object) bool {
 //
 // A Go map allocates its slots eight at a time, so a device's two maps take
 // about 1.1 KB however few entries they hold, where the hub's one attribute
-// list takes under 0.4 KB. This floor therefore costs about 1.8x the hub's
+// list takes under 0.4 KB. This floor therefore costs 1.8x to 1.9x the hub's
 // deep copy: the 1.5x target for conversions without a stash cannot be met
 // by any conversion into these maps that does not share memory with its
 // input, and this benchmark shows how close the real one comes to the floor.
