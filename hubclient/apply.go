@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/drakit/drakit/internal/jsonfields"
 )
 
 // applyBody is the apply patch for obj, a typed object of the served
@@ -82,7 +83,7 @@ func prune(v any, t reflect.Type, explicit bool) (out any, keep bool) {
 		if !ok {
 			return v, true
 		}
-		fields := jsonFields(t)
+		fields := jsonfields.Of(t)
 		for k, fv := range m {
 			ft, known := fields[k]
 			if !known {
@@ -139,46 +140,4 @@ func isZeroScalar(v any) bool {
 		return err == nil && f == 0
 	}
 	return false
-}
-
-var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
-
-// jsonFields maps the JSON names of a struct's fields to their types,
-// including the fields of embedded structs that encoding/json inlines.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]reflect.Type)
-	}
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			et := f.Type
-			if et.Kind() == reflect.Ptr {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				for k, v := range jsonFields(et) {
-					if _, taken := out[k]; !taken {
-						out[k] = v
-					}
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	fieldCache.Store(t, out)
-	return out
 }

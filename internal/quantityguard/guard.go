@@ -20,14 +20,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/drakit/drakit/internal/jsonfields"
 )
 
 // MinExponent and MaxExponent bound the decimal exponent of a quantity.
@@ -168,8 +170,10 @@ func walk(v any, t reflect.Type, path string) *PathError {
 		if !ok {
 			return nil
 		}
-		fields := fieldsOf(t)
-		for _, key := range sortedKeys(m) {
+		fields := jsonfields.Of(t)
+		// Sorted, so that the first of several bad quantities is always the
+		// same one.
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			if ft, ok := fields[key]; ok {
 				if err := walk(m[key], ft, join(path, key)); err != nil {
 					return err
@@ -181,7 +185,7 @@ func walk(v any, t reflect.Type, path string) *PathError {
 		if !ok {
 			return nil
 		}
-		for _, key := range sortedKeys(m) {
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			if err := walk(m[key], t.Elem(), join(path, key)); err != nil {
 				return err
 			}
@@ -205,52 +209,4 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	// Sorted, so that the first of several bad quantities is always the
-	// same one.
-	sort.Strings(keys)
-	return keys
-}
-
-var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
-
-// fieldsOf maps the JSON names of t's fields to their types, with the
-// fields of embedded structs without a name of their own (json ",inline"
-// or no tag) in place, as encoding/json reads them.
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]reflect.Type)
-	}
-	fields := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		ft := f.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			for k, v := range fieldsOf(ft) {
-				if _, taken := fields[k]; !taken {
-					fields[k] = v
-				}
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fields[name] = f.Type
-	}
-	fieldCache.Store(t, fields)
-	return fields
 }

@@ -8,10 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	sjson "sigs.k8s.io/json"
 	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
+
+	"github.com/drakit/drakit/internal/jsonfields"
 )
 
 // The JSON decoder says what went wrong but not where: a malformed quantity
@@ -52,7 +53,7 @@ func locate(js []byte, t reflect.Type, path string) (string, error) {
 		if json.Unmarshal(js, &fields) != nil {
 			return path, err
 		}
-		known := jsonFields(t)
+		known := jsonfields.Of(t)
 		for _, name := range sortedKeys(fields) {
 			ft, ok := known[name]
 			if !ok {
@@ -103,50 +104,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
-
-// jsonFields maps the JSON names of a struct's fields, including those of
-// inlined embedded structs, to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	if m, ok := fieldCache.Load(t); ok {
-		return m.(map[string]reflect.Type)
-	}
-	m := map[string]reflect.Type{}
-	var walk func(reflect.Type)
-	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, _, _ := strings.Cut(tag, ",")
-			if name == "" && f.Anonymous {
-				ft := f.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft)
-					continue
-				}
-			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if _, dup := m[name]; !dup {
-				m[name] = f.Type
-			}
-		}
-	}
-	walk(t)
-	fieldCache.Store(t, m)
-	return m
 }
 
 var typeError = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:value|struct field \S+) of type (\S+)`)
