@@ -46,26 +46,25 @@ import (
 // encode returns payload as codec would write it.
 func encode(payload Payload) (string, error) {
 	scratch := buffers.Get().(*[]byte)
-	w := writer{buf: (*scratch)[:0]}
-	w.payload(payload)
+	buf, err := appendPayload((*scratch)[:0], payload)
 	var data string
-	if w.err == nil {
-		data = string(w.buf)
+	if err == nil {
+		data = string(buf)
 	}
-	if cap(w.buf) <= maxPooledBuffer {
-		*scratch = w.buf[:0]
+	if cap(buf) <= maxPooledBuffer {
+		*scratch = buf[:0]
 		buffers.Put(scratch)
 	}
-	if w.err != nil {
+	if err != nil {
 		// The MarshalJSON of a value in the payload failed: a RawExtension
 		// whose Object does not marshal or whose bytes are not JSON. Only
 		// a hand-made payload can hold one, and json-iterator's error says
 		// which field it is (in its own words, which Write returned
 		// before): let codec give it.
-		if _, err := codec.MarshalToString(payload); err != nil {
-			return "", err
+		if _, codecErr := codec.MarshalToString(payload); codecErr != nil {
+			return "", codecErr
 		}
-		return "", w.err
+		return "", err
 	}
 	return data, nil
 }
