@@ -733,9 +733,10 @@ func (r *reader) attribute(out *resource.DeviceAttribute) {
 			if !r.null() {
 				q := &apiresource.Quantity{}
 				if raw := r.raw(); r.err == nil {
-					if err := quantityguard.CheckUnmarshalJSON([]byte(raw)); err != nil {
+					data := []byte(raw)
+					if err := quantityguard.CheckUnmarshalJSON(data); err != nil {
 						r.fail("quantity: %v", err)
-					} else if err := q.UnmarshalJSON([]byte(raw)); err != nil {
+					} else if err := q.UnmarshalJSON(data); err != nil {
 						r.fail("quantity: %v", err)
 					}
 				}
