@@ -643,7 +643,11 @@ func (r *Resource[T, L]) Informer(resync time.Duration, indexers cache.Indexers)
 			indexers[cache.NamespaceIndex] = cache.MetaNamespaceIndexFunc
 		}
 	}
-	return cache.NewSharedIndexInformer(r.ListWatch(), r.newObj(), resync, indexers)
+	// The reflector streams the initial list through a watch where the
+	// clientset supports it, and lists where it says it does not (the fake
+	// clientset), as client-go's generated informers do.
+	lw := cache.ToListWatcherWithWatchListSemantics(r.ListWatch(), r.c.cs)
+	return cache.NewSharedIndexInformer(lw, r.newObj(), resync, indexers)
 }
 
 func describe(obj runtime.Object) string {

@@ -55,6 +55,9 @@ func run() error {
 // modelName turns "k8s.io/api/core/v1.NodeSelector" into
 // "io.k8s.api.core.v1.NodeSelector", the naming applyconfiguration-gen uses.
 func modelName(goName string) string {
+	if !strings.Contains(goName, "/") {
+		return goName // a model name already (types with OpenAPIModelName)
+	}
 	parts := strings.Split(goName, "/")
 	host := strings.Split(parts[0], ".")
 	for i, j := 0, len(host)-1; i < j; i, j = i+1, j-1 {

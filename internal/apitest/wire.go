@@ -192,8 +192,9 @@ func (s Suite) TestServerJSON(t *testing.T) {
 			if err := ser.Encode(obj, &out); err != nil {
 				t.Fatal(err)
 			}
-			if got := bytes.TrimSuffix(out.Bytes(), []byte("\n")); !bytes.Equal(got, doc.Bytes()) {
-				t.Errorf("re-encoding differs from the server document:\n got: %s\nwant: %s\n%s", got, doc.Bytes(), firstDiff(got, doc.Bytes()))
+			wantBytes := withoutNullCreationTimestamp(doc.Bytes())
+			if got := bytes.TrimSuffix(out.Bytes(), []byte("\n")); !bytes.Equal(got, wantBytes) {
+				t.Errorf("re-encoding differs from the server document:\n got: %s\nwant: %s\n%s", got, wantBytes, firstDiff(got, wantBytes))
 			}
 
 			d := s.kind(t, k)
@@ -254,4 +255,17 @@ func firstDiff(a, b []byte) string {
 		return s[start:]
 	}
 	return fmt.Sprintf("first difference at byte %d:\n got: ...%s\nwant: ...%s", i, end(a), end(b))
+}
+
+// withoutNullCreationTimestamp drops `"creationTimestamp":null` from a
+// compact server document. Servers before 1.35 wrote it for every unset
+// ObjectMeta (a template's metadata, say); apimachinery v0.35 and later
+// (metav1.Time with omitzero) leave it out, and so does every API server
+// since. It is the one difference between the documents of those servers
+// and what today's encoder writes, and it is not ours: the member belongs to
+// apimachinery's ObjectMeta.
+func withoutNullCreationTimestamp(doc []byte) []byte {
+	doc = bytes.ReplaceAll(doc, []byte(`"creationTimestamp":null,`), nil)
+	doc = bytes.ReplaceAll(doc, []byte(`,"creationTimestamp":null`), nil)
+	return bytes.ReplaceAll(doc, []byte(`"creationTimestamp":null`), nil)
 }

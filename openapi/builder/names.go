@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kube-openapi/pkg/util"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -26,6 +27,12 @@ const gvkExtension = "x-kubernetes-group-version-kind"
 // package path with the host reversed
 // ("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta").
 func DefinitionName(goName string) string {
+	if !strings.Contains(goName, "/") {
+		// Already a model name: openapi-gen keys the types that implement
+		// OpenAPIModelName (all of k8s.io/api and apimachinery since 1.35)
+		// by the name the API server serves them under.
+		return goName
+	}
 	if rest, ok := strings.CutPrefix(goName, ownAPIPackage); ok {
 		return "io.k8s.api.resource." + strings.ReplaceAll(rest, "/", ".")
 	}
@@ -85,9 +92,11 @@ func (n *namer) name(goName string) (string, spec.Extensions) {
 	return DefinitionName(goName), spec.Extensions{gvkExtension: list}
 }
 
-// goTypeName is the name openapi-gen keys a Go type's definition by.
+// goTypeName is the name openapi-gen keys a Go type's definition by: its
+// OpenAPI model name where the type declares one, else its package path and
+// name.
 func goTypeName(t reflect.Type) string {
-	return t.PkgPath() + "." + t.Name()
+	return util.GetCanonicalTypeName(reflect.New(t).Elem().Interface())
 }
 
 // statusTypeName is the Go name of metav1.Status, the one shared kind whose

@@ -66,6 +66,7 @@ func bodyParam(required bool) *param {
 var introducedIn = map[string]int{
 	"sendInitialEvents": 27,
 	"ignoreStoreReadErrorWithClusterBreakingPotential": 32,
+	"shardSelector": 36, // alpha, ShardedListAndWatch
 }
 
 // documentedOptions is an options type of metav1 with the field

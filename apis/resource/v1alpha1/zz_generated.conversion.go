@@ -27,7 +27,6 @@ import (
 	resource "github.com/drakit/drakit/apis/resource"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	types "k8s.io/apimachinery/pkg/types"
 )
 
 func init() {
@@ -239,10 +238,7 @@ func autoConvert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in *resource.R
 }
 
 func autoConvert_v1alpha1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*resource.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -252,10 +248,7 @@ func Convert_v1alpha1_ResourceClaimConsumerReference_To_resource_ResourceClaimCo
 }
 
 func autoConvert_resource_ResourceClaimConsumerReference_To_v1alpha1_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -307,9 +300,7 @@ func Convert_resource_ResourceClaimList_To_v1alpha1_ResourceClaimList(in *resour
 }
 
 func autoConvert_v1alpha1_ResourceClaimParametersReference_To_resource_ResourceClaimParametersReference(in *ResourceClaimParametersReference, out *resource.ResourceClaimParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
+	*out = *(*resource.ResourceClaimParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -319,9 +310,7 @@ func Convert_v1alpha1_ResourceClaimParametersReference_To_resource_ResourceClaim
 }
 
 func autoConvert_resource_ResourceClaimParametersReference_To_v1alpha1_ResourceClaimParametersReference(in *resource.ResourceClaimParametersReference, out *ResourceClaimParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
+	*out = *(*ResourceClaimParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -331,8 +320,7 @@ func Convert_resource_ResourceClaimParametersReference_To_v1alpha1_ResourceClaim
 }
 
 func autoConvert_v1alpha1_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSchedulingStatus(in *ResourceClaimSchedulingStatus, out *resource.ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*resource.ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -342,8 +330,7 @@ func Convert_v1alpha1_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSch
 }
 
 func autoConvert_resource_ResourceClaimSchedulingStatus_To_v1alpha1_ResourceClaimSchedulingStatus(in *resource.ResourceClaimSchedulingStatus, out *ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -489,10 +476,7 @@ func Convert_resource_ResourceClaimTemplateSpec_To_v1alpha1_ResourceClaimTemplat
 }
 
 func autoConvert_v1alpha1_ResourceClassParametersReference_To_resource_ResourceClassParametersReference(in *ResourceClassParametersReference, out *resource.ResourceClassParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
-	out.Namespace = in.Namespace
+	*out = *(*resource.ResourceClassParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -502,10 +486,7 @@ func Convert_v1alpha1_ResourceClassParametersReference_To_resource_ResourceClass
 }
 
 func autoConvert_resource_ResourceClassParametersReference_To_v1alpha1_ResourceClassParametersReference(in *resource.ResourceClassParametersReference, out *ResourceClassParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
-	out.Namespace = in.Namespace
+	*out = *(*ResourceClassParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 

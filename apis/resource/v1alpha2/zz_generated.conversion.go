@@ -27,7 +27,6 @@ import (
 	resource "github.com/drakit/drakit/apis/resource"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	types "k8s.io/apimachinery/pkg/types"
 )
 
 func init() {
@@ -427,7 +426,7 @@ func autoConvert_resource_AllocationResult_To_v1alpha2_AllocationResult(in *reso
 }
 
 func autoConvert_v1alpha2_AllocationResultModel_To_resource_AllocationResultModel(in *AllocationResultModel, out *resource.AllocationResultModel, s conversion.Scope) error {
-	out.NamedResources = (*resource.NamedResourcesAllocationResult)(unsafe.Pointer(in.NamedResources))
+	*out = *(*resource.AllocationResultModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -437,7 +436,7 @@ func Convert_v1alpha2_AllocationResultModel_To_resource_AllocationResultModel(in
 }
 
 func autoConvert_resource_AllocationResultModel_To_v1alpha2_AllocationResultModel(in *resource.AllocationResultModel, out *AllocationResultModel, s conversion.Scope) error {
-	out.NamedResources = (*NamedResourcesAllocationResult)(unsafe.Pointer(in.NamedResources))
+	*out = *(*AllocationResultModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -447,10 +446,7 @@ func Convert_resource_AllocationResultModel_To_v1alpha2_AllocationResultModel(in
 }
 
 func autoConvert_v1alpha2_DriverAllocationResult_To_resource_DriverAllocationResult(in *DriverAllocationResult, out *resource.DriverAllocationResult, s conversion.Scope) error {
-	out.VendorRequestParameters = in.VendorRequestParameters
-	if err := Convert_v1alpha2_AllocationResultModel_To_resource_AllocationResultModel(&in.AllocationResultModel, &out.AllocationResultModel, s); err != nil {
-		return err
-	}
+	*out = *(*resource.DriverAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -460,10 +456,7 @@ func Convert_v1alpha2_DriverAllocationResult_To_resource_DriverAllocationResult(
 }
 
 func autoConvert_resource_DriverAllocationResult_To_v1alpha2_DriverAllocationResult(in *resource.DriverAllocationResult, out *DriverAllocationResult, s conversion.Scope) error {
-	out.VendorRequestParameters = in.VendorRequestParameters
-	if err := Convert_resource_AllocationResultModel_To_v1alpha2_AllocationResultModel(&in.AllocationResultModel, &out.AllocationResultModel, s); err != nil {
-		return err
-	}
+	*out = *(*DriverAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -473,9 +466,7 @@ func Convert_resource_DriverAllocationResult_To_v1alpha2_DriverAllocationResult(
 }
 
 func autoConvert_v1alpha2_DriverRequests_To_resource_DriverRequests(in *DriverRequests, out *resource.DriverRequests, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.VendorParameters = in.VendorParameters
-	out.Requests = *(*[]resource.ResourceRequest)(unsafe.Pointer(&in.Requests))
+	*out = *(*resource.DriverRequests)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -485,9 +476,7 @@ func Convert_v1alpha2_DriverRequests_To_resource_DriverRequests(in *DriverReques
 }
 
 func autoConvert_resource_DriverRequests_To_v1alpha2_DriverRequests(in *resource.DriverRequests, out *DriverRequests, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.VendorParameters = in.VendorParameters
-	out.Requests = *(*[]ResourceRequest)(unsafe.Pointer(&in.Requests))
+	*out = *(*DriverRequests)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -497,7 +486,7 @@ func Convert_resource_DriverRequests_To_v1alpha2_DriverRequests(in *resource.Dri
 }
 
 func autoConvert_v1alpha2_NamedResourcesAllocationResult_To_resource_NamedResourcesAllocationResult(in *NamedResourcesAllocationResult, out *resource.NamedResourcesAllocationResult, s conversion.Scope) error {
-	out.Name = in.Name
+	*out = *(*resource.NamedResourcesAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -507,7 +496,7 @@ func Convert_v1alpha2_NamedResourcesAllocationResult_To_resource_NamedResourcesA
 }
 
 func autoConvert_resource_NamedResourcesAllocationResult_To_v1alpha2_NamedResourcesAllocationResult(in *resource.NamedResourcesAllocationResult, out *NamedResourcesAllocationResult, s conversion.Scope) error {
-	out.Name = in.Name
+	*out = *(*NamedResourcesAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -517,7 +506,7 @@ func Convert_resource_NamedResourcesAllocationResult_To_v1alpha2_NamedResourcesA
 }
 
 func autoConvert_v1alpha2_NamedResourcesFilter_To_resource_NamedResourcesFilter(in *NamedResourcesFilter, out *resource.NamedResourcesFilter, s conversion.Scope) error {
-	out.Selector = in.Selector
+	*out = *(*resource.NamedResourcesFilter)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -527,7 +516,7 @@ func Convert_v1alpha2_NamedResourcesFilter_To_resource_NamedResourcesFilter(in *
 }
 
 func autoConvert_resource_NamedResourcesFilter_To_v1alpha2_NamedResourcesFilter(in *resource.NamedResourcesFilter, out *NamedResourcesFilter, s conversion.Scope) error {
-	out.Selector = in.Selector
+	*out = *(*NamedResourcesFilter)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -537,7 +526,7 @@ func Convert_resource_NamedResourcesFilter_To_v1alpha2_NamedResourcesFilter(in *
 }
 
 func autoConvert_v1alpha2_NamedResourcesRequest_To_resource_NamedResourcesRequest(in *NamedResourcesRequest, out *resource.NamedResourcesRequest, s conversion.Scope) error {
-	out.Selector = in.Selector
+	*out = *(*resource.NamedResourcesRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -547,7 +536,7 @@ func Convert_v1alpha2_NamedResourcesRequest_To_resource_NamedResourcesRequest(in
 }
 
 func autoConvert_resource_NamedResourcesRequest_To_v1alpha2_NamedResourcesRequest(in *resource.NamedResourcesRequest, out *NamedResourcesRequest, s conversion.Scope) error {
-	out.Selector = in.Selector
+	*out = *(*NamedResourcesRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -611,8 +600,7 @@ func Convert_resource_PodSchedulingContextList_To_v1alpha2_PodSchedulingContextL
 }
 
 func autoConvert_v1alpha2_PodSchedulingContextSpec_To_resource_PodSchedulingContextSpec(in *PodSchedulingContextSpec, out *resource.PodSchedulingContextSpec, s conversion.Scope) error {
-	out.SelectedNode = in.SelectedNode
-	out.PotentialNodes = *(*[]string)(unsafe.Pointer(&in.PotentialNodes))
+	*out = *(*resource.PodSchedulingContextSpec)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -622,8 +610,7 @@ func Convert_v1alpha2_PodSchedulingContextSpec_To_resource_PodSchedulingContextS
 }
 
 func autoConvert_resource_PodSchedulingContextSpec_To_v1alpha2_PodSchedulingContextSpec(in *resource.PodSchedulingContextSpec, out *PodSchedulingContextSpec, s conversion.Scope) error {
-	out.SelectedNode = in.SelectedNode
-	out.PotentialNodes = *(*[]string)(unsafe.Pointer(&in.PotentialNodes))
+	*out = *(*PodSchedulingContextSpec)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -633,7 +620,7 @@ func Convert_resource_PodSchedulingContextSpec_To_v1alpha2_PodSchedulingContextS
 }
 
 func autoConvert_v1alpha2_PodSchedulingContextStatus_To_resource_PodSchedulingContextStatus(in *PodSchedulingContextStatus, out *resource.PodSchedulingContextStatus, s conversion.Scope) error {
-	out.ResourceClaims = *(*[]resource.ResourceClaimSchedulingStatus)(unsafe.Pointer(&in.ResourceClaims))
+	*out = *(*resource.PodSchedulingContextStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -643,7 +630,7 @@ func Convert_v1alpha2_PodSchedulingContextStatus_To_resource_PodSchedulingContex
 }
 
 func autoConvert_resource_PodSchedulingContextStatus_To_v1alpha2_PodSchedulingContextStatus(in *resource.PodSchedulingContextStatus, out *PodSchedulingContextStatus, s conversion.Scope) error {
-	out.ResourceClaims = *(*[]ResourceClaimSchedulingStatus)(unsafe.Pointer(&in.ResourceClaims))
+	*out = *(*PodSchedulingContextStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -675,10 +662,7 @@ func autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *resource.R
 }
 
 func autoConvert_v1alpha2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*resource.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -688,10 +672,7 @@ func Convert_v1alpha2_ResourceClaimConsumerReference_To_resource_ResourceClaimCo
 }
 
 func autoConvert_resource_ResourceClaimConsumerReference_To_v1alpha2_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -791,9 +772,7 @@ func Convert_resource_ResourceClaimParametersList_To_v1alpha2_ResourceClaimParam
 }
 
 func autoConvert_v1alpha2_ResourceClaimParametersReference_To_resource_ResourceClaimParametersReference(in *ResourceClaimParametersReference, out *resource.ResourceClaimParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
+	*out = *(*resource.ResourceClaimParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -803,9 +782,7 @@ func Convert_v1alpha2_ResourceClaimParametersReference_To_resource_ResourceClaim
 }
 
 func autoConvert_resource_ResourceClaimParametersReference_To_v1alpha2_ResourceClaimParametersReference(in *resource.ResourceClaimParametersReference, out *ResourceClaimParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
+	*out = *(*ResourceClaimParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -815,8 +792,7 @@ func Convert_resource_ResourceClaimParametersReference_To_v1alpha2_ResourceClaim
 }
 
 func autoConvert_v1alpha2_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSchedulingStatus(in *ResourceClaimSchedulingStatus, out *resource.ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*resource.ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -826,8 +802,7 @@ func Convert_v1alpha2_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSch
 }
 
 func autoConvert_resource_ResourceClaimSchedulingStatus_To_v1alpha2_ResourceClaimSchedulingStatus(in *resource.ResourceClaimSchedulingStatus, out *ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1026,10 +1001,7 @@ func Convert_resource_ResourceClassParametersList_To_v1alpha2_ResourceClassParam
 }
 
 func autoConvert_v1alpha2_ResourceClassParametersReference_To_resource_ResourceClassParametersReference(in *ResourceClassParametersReference, out *resource.ResourceClassParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
-	out.Namespace = in.Namespace
+	*out = *(*resource.ResourceClassParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1039,10 +1011,7 @@ func Convert_v1alpha2_ResourceClassParametersReference_To_resource_ResourceClass
 }
 
 func autoConvert_resource_ResourceClassParametersReference_To_v1alpha2_ResourceClassParametersReference(in *resource.ResourceClassParametersReference, out *ResourceClassParametersReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Kind = in.Kind
-	out.Name = in.Name
-	out.Namespace = in.Namespace
+	*out = *(*ResourceClassParametersReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1052,10 +1021,7 @@ func Convert_resource_ResourceClassParametersReference_To_v1alpha2_ResourceClass
 }
 
 func autoConvert_v1alpha2_ResourceFilter_To_resource_ResourceFilter(in *ResourceFilter, out *resource.ResourceFilter, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	if err := Convert_v1alpha2_ResourceFilterModel_To_resource_ResourceFilterModel(&in.ResourceFilterModel, &out.ResourceFilterModel, s); err != nil {
-		return err
-	}
+	*out = *(*resource.ResourceFilter)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1065,10 +1031,7 @@ func Convert_v1alpha2_ResourceFilter_To_resource_ResourceFilter(in *ResourceFilt
 }
 
 func autoConvert_resource_ResourceFilter_To_v1alpha2_ResourceFilter(in *resource.ResourceFilter, out *ResourceFilter, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	if err := Convert_resource_ResourceFilterModel_To_v1alpha2_ResourceFilterModel(&in.ResourceFilterModel, &out.ResourceFilterModel, s); err != nil {
-		return err
-	}
+	*out = *(*ResourceFilter)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1078,7 +1041,7 @@ func Convert_resource_ResourceFilter_To_v1alpha2_ResourceFilter(in *resource.Res
 }
 
 func autoConvert_v1alpha2_ResourceFilterModel_To_resource_ResourceFilterModel(in *ResourceFilterModel, out *resource.ResourceFilterModel, s conversion.Scope) error {
-	out.NamedResources = (*resource.NamedResourcesFilter)(unsafe.Pointer(in.NamedResources))
+	*out = *(*resource.ResourceFilterModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1088,7 +1051,7 @@ func Convert_v1alpha2_ResourceFilterModel_To_resource_ResourceFilterModel(in *Re
 }
 
 func autoConvert_resource_ResourceFilterModel_To_v1alpha2_ResourceFilterModel(in *resource.ResourceFilterModel, out *ResourceFilterModel, s conversion.Scope) error {
-	out.NamedResources = (*NamedResourcesFilter)(unsafe.Pointer(in.NamedResources))
+	*out = *(*ResourceFilterModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1098,9 +1061,7 @@ func Convert_resource_ResourceFilterModel_To_v1alpha2_ResourceFilterModel(in *re
 }
 
 func autoConvert_v1alpha2_ResourceHandle_To_resource_ResourceHandle(in *ResourceHandle, out *resource.ResourceHandle, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.Data = in.Data
-	out.StructuredData = (*resource.StructuredResourceHandle)(unsafe.Pointer(in.StructuredData))
+	*out = *(*resource.ResourceHandle)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1110,9 +1071,7 @@ func Convert_v1alpha2_ResourceHandle_To_resource_ResourceHandle(in *ResourceHand
 }
 
 func autoConvert_resource_ResourceHandle_To_v1alpha2_ResourceHandle(in *resource.ResourceHandle, out *ResourceHandle, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.Data = in.Data
-	out.StructuredData = (*StructuredResourceHandle)(unsafe.Pointer(in.StructuredData))
+	*out = *(*ResourceHandle)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1122,10 +1081,7 @@ func Convert_resource_ResourceHandle_To_v1alpha2_ResourceHandle(in *resource.Res
 }
 
 func autoConvert_v1alpha2_ResourceRequest_To_resource_ResourceRequest(in *ResourceRequest, out *resource.ResourceRequest, s conversion.Scope) error {
-	out.VendorParameters = in.VendorParameters
-	if err := Convert_v1alpha2_ResourceRequestModel_To_resource_ResourceRequestModel(&in.ResourceRequestModel, &out.ResourceRequestModel, s); err != nil {
-		return err
-	}
+	*out = *(*resource.ResourceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1135,10 +1091,7 @@ func Convert_v1alpha2_ResourceRequest_To_resource_ResourceRequest(in *ResourceRe
 }
 
 func autoConvert_resource_ResourceRequest_To_v1alpha2_ResourceRequest(in *resource.ResourceRequest, out *ResourceRequest, s conversion.Scope) error {
-	out.VendorParameters = in.VendorParameters
-	if err := Convert_resource_ResourceRequestModel_To_v1alpha2_ResourceRequestModel(&in.ResourceRequestModel, &out.ResourceRequestModel, s); err != nil {
-		return err
-	}
+	*out = *(*ResourceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1148,7 +1101,7 @@ func Convert_resource_ResourceRequest_To_v1alpha2_ResourceRequest(in *resource.R
 }
 
 func autoConvert_v1alpha2_ResourceRequestModel_To_resource_ResourceRequestModel(in *ResourceRequestModel, out *resource.ResourceRequestModel, s conversion.Scope) error {
-	out.NamedResources = (*resource.NamedResourcesRequest)(unsafe.Pointer(in.NamedResources))
+	*out = *(*resource.ResourceRequestModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1158,7 +1111,7 @@ func Convert_v1alpha2_ResourceRequestModel_To_resource_ResourceRequestModel(in *
 }
 
 func autoConvert_resource_ResourceRequestModel_To_v1alpha2_ResourceRequestModel(in *resource.ResourceRequestModel, out *ResourceRequestModel, s conversion.Scope) error {
-	out.NamedResources = (*NamedResourcesRequest)(unsafe.Pointer(in.NamedResources))
+	*out = *(*ResourceRequestModel)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1224,10 +1177,7 @@ func Convert_resource_ResourceSliceList_To_v1alpha2_ResourceSliceList(in *resour
 }
 
 func autoConvert_v1alpha2_StructuredResourceHandle_To_resource_StructuredResourceHandle(in *StructuredResourceHandle, out *resource.StructuredResourceHandle, s conversion.Scope) error {
-	out.VendorClassParameters = in.VendorClassParameters
-	out.VendorClaimParameters = in.VendorClaimParameters
-	out.NodeName = in.NodeName
-	out.Results = *(*[]resource.DriverAllocationResult)(unsafe.Pointer(&in.Results))
+	*out = *(*resource.StructuredResourceHandle)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1237,10 +1187,7 @@ func Convert_v1alpha2_StructuredResourceHandle_To_resource_StructuredResourceHan
 }
 
 func autoConvert_resource_StructuredResourceHandle_To_v1alpha2_StructuredResourceHandle(in *resource.StructuredResourceHandle, out *StructuredResourceHandle, s conversion.Scope) error {
-	out.VendorClassParameters = in.VendorClassParameters
-	out.VendorClaimParameters = in.VendorClaimParameters
-	out.NodeName = in.NodeName
-	out.Results = *(*[]DriverAllocationResult)(unsafe.Pointer(&in.Results))
+	*out = *(*StructuredResourceHandle)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1250,8 +1197,7 @@ func Convert_resource_StructuredResourceHandle_To_v1alpha2_StructuredResourceHan
 }
 
 func autoConvert_v1alpha2_VendorParameters_To_resource_VendorParameters(in *VendorParameters, out *resource.VendorParameters, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.Parameters = in.Parameters
+	*out = *(*resource.VendorParameters)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1261,8 +1207,7 @@ func Convert_v1alpha2_VendorParameters_To_resource_VendorParameters(in *VendorPa
 }
 
 func autoConvert_resource_VendorParameters_To_v1alpha2_VendorParameters(in *resource.VendorParameters, out *VendorParameters, s conversion.Scope) error {
-	out.DriverName = in.DriverName
-	out.Parameters = in.Parameters
+	*out = *(*VendorParameters)(unsafe.Pointer(in))
 	return nil
 }
 

@@ -28,7 +28,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
-	types "k8s.io/apimachinery/pkg/types"
 )
 
 func init() {
@@ -438,7 +437,7 @@ func autoConvert_resource_BasicDevice_To_v1alpha3_BasicDevice(in *resource.Basic
 }
 
 func autoConvert_v1alpha3_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
-	out.Expression = in.Expression
+	*out = *(*resource.CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -448,7 +447,7 @@ func Convert_v1alpha3_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDev
 }
 
 func autoConvert_resource_CELDeviceSelector_To_v1alpha3_CELDeviceSelector(in *resource.CELDeviceSelector, out *CELDeviceSelector, s conversion.Scope) error {
-	out.Expression = in.Expression
+	*out = *(*CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -496,11 +495,7 @@ func Convert_resource_Device_To_v1alpha3_Device(in *resource.Device, out *Device
 }
 
 func autoConvert_v1alpha3_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
-	out.Source = resource.AllocationConfigSource(in.Source)
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	if err := Convert_v1alpha3_DeviceConfiguration_To_resource_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*resource.DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -510,11 +505,7 @@ func Convert_v1alpha3_DeviceAllocationConfiguration_To_resource_DeviceAllocation
 }
 
 func autoConvert_resource_DeviceAllocationConfiguration_To_v1alpha3_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *DeviceAllocationConfiguration, s conversion.Scope) error {
-	out.Source = AllocationConfigSource(in.Source)
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	if err := Convert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -524,8 +515,7 @@ func Convert_resource_DeviceAllocationConfiguration_To_v1alpha3_DeviceAllocation
 }
 
 func autoConvert_v1alpha3_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
-	out.Results = *(*[]resource.DeviceRequestAllocationResult)(unsafe.Pointer(&in.Results))
-	out.Config = *(*[]resource.DeviceAllocationConfiguration)(unsafe.Pointer(&in.Config))
+	*out = *(*resource.DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -535,8 +525,7 @@ func Convert_v1alpha3_DeviceAllocationResult_To_resource_DeviceAllocationResult(
 }
 
 func autoConvert_resource_DeviceAllocationResult_To_v1alpha3_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
-	out.Results = *(*[]DeviceRequestAllocationResult)(unsafe.Pointer(&in.Results))
-	out.Config = *(*[]DeviceAllocationConfiguration)(unsafe.Pointer(&in.Config))
+	*out = *(*DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -571,9 +560,7 @@ func autoConvert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(in *resour
 }
 
 func autoConvert_v1alpha3_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
-	out.Requests = *(*[]resource.DeviceRequest)(unsafe.Pointer(&in.Requests))
-	out.Constraints = *(*[]resource.DeviceConstraint)(unsafe.Pointer(&in.Constraints))
-	out.Config = *(*[]resource.DeviceClaimConfiguration)(unsafe.Pointer(&in.Config))
+	*out = *(*resource.DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -583,9 +570,7 @@ func Convert_v1alpha3_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *
 }
 
 func autoConvert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
-	out.Requests = *(*[]DeviceRequest)(unsafe.Pointer(&in.Requests))
-	out.Constraints = *(*[]DeviceConstraint)(unsafe.Pointer(&in.Constraints))
-	out.Config = *(*[]DeviceClaimConfiguration)(unsafe.Pointer(&in.Config))
+	*out = *(*DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -595,10 +580,7 @@ func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *resource.DeviceCla
 }
 
 func autoConvert_v1alpha3_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	if err := Convert_v1alpha3_DeviceConfiguration_To_resource_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*resource.DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -608,10 +590,7 @@ func Convert_v1alpha3_DeviceClaimConfiguration_To_resource_DeviceClaimConfigurat
 }
 
 func autoConvert_resource_DeviceClaimConfiguration_To_v1alpha3_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *DeviceClaimConfiguration, s conversion.Scope) error {
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	if err := Convert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -637,9 +616,7 @@ func autoConvert_resource_DeviceClass_To_v1alpha3_DeviceClass(in *resource.Devic
 }
 
 func autoConvert_v1alpha3_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
-	if err := Convert_v1alpha3_DeviceConfiguration_To_resource_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*resource.DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -649,9 +626,7 @@ func Convert_v1alpha3_DeviceClassConfiguration_To_resource_DeviceClassConfigurat
 }
 
 func autoConvert_resource_DeviceClassConfiguration_To_v1alpha3_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *DeviceClassConfiguration, s conversion.Scope) error {
-	if err := Convert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(&in.DeviceConfiguration, &out.DeviceConfiguration, s); err != nil {
-		return err
-	}
+	*out = *(*DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -724,7 +699,7 @@ func autoConvert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in *resour
 }
 
 func autoConvert_v1alpha3_DeviceConfiguration_To_resource_DeviceConfiguration(in *DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
-	out.Opaque = (*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in.Opaque))
+	*out = *(*resource.DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -734,7 +709,7 @@ func Convert_v1alpha3_DeviceConfiguration_To_resource_DeviceConfiguration(in *De
 }
 
 func autoConvert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(in *resource.DeviceConfiguration, out *DeviceConfiguration, s conversion.Scope) error {
-	out.Opaque = (*OpaqueDeviceConfiguration)(unsafe.Pointer(in.Opaque))
+	*out = *(*DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -744,8 +719,7 @@ func Convert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(in *re
 }
 
 func autoConvert_v1alpha3_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	out.MatchAttribute = (*resource.FullyQualifiedName)(unsafe.Pointer(in.MatchAttribute))
+	*out = *(*resource.DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -755,8 +729,7 @@ func Convert_v1alpha3_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceCo
 }
 
 func autoConvert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
-	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
-	out.MatchAttribute = (*FullyQualifiedName)(unsafe.Pointer(in.MatchAttribute))
+	*out = *(*DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -766,12 +739,7 @@ func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *resource
 }
 
 func autoConvert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
-	out.Name = in.Name
-	out.DeviceClassName = in.DeviceClassName
-	out.Selectors = *(*[]resource.DeviceSelector)(unsafe.Pointer(&in.Selectors))
-	out.AllocationMode = resource.DeviceAllocationMode(in.AllocationMode)
-	out.Count = in.Count
-	out.AdminAccess = in.AdminAccess
+	*out = *(*resource.DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -781,12 +749,7 @@ func Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest,
 }
 
 func autoConvert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
-	out.Name = in.Name
-	out.DeviceClassName = in.DeviceClassName
-	out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&in.Selectors))
-	out.AllocationMode = DeviceAllocationMode(in.AllocationMode)
-	out.Count = in.Count
-	out.AdminAccess = in.AdminAccess
+	*out = *(*DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -796,10 +759,7 @@ func Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in *resource.Devic
 }
 
 func autoConvert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
-	out.Request = in.Request
-	out.Driver = in.Driver
-	out.Pool = in.Pool
-	out.Device = in.Device
+	*out = *(*resource.DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -809,10 +769,7 @@ func Convert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAll
 }
 
 func autoConvert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
-	out.Request = in.Request
-	out.Driver = in.Driver
-	out.Pool = in.Pool
-	out.Device = in.Device
+	*out = *(*DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -822,7 +779,7 @@ func Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAll
 }
 
 func autoConvert_v1alpha3_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
-	out.CEL = (*resource.CELDeviceSelector)(unsafe.Pointer(in.CEL))
+	*out = *(*resource.DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -832,7 +789,7 @@ func Convert_v1alpha3_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelect
 }
 
 func autoConvert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in *resource.DeviceSelector, out *DeviceSelector, s conversion.Scope) error {
-	out.CEL = (*CELDeviceSelector)(unsafe.Pointer(in.CEL))
+	*out = *(*DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -842,8 +799,7 @@ func Convert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in *resource.Dev
 }
 
 func autoConvert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
-	out.Driver = in.Driver
-	out.Parameters = in.Parameters
+	*out = *(*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -853,8 +809,7 @@ func Convert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfigur
 }
 
 func autoConvert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
-	out.Driver = in.Driver
-	out.Parameters = in.Parameters
+	*out = *(*OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -918,8 +873,7 @@ func Convert_resource_PodSchedulingContextList_To_v1alpha3_PodSchedulingContextL
 }
 
 func autoConvert_v1alpha3_PodSchedulingContextSpec_To_resource_PodSchedulingContextSpec(in *PodSchedulingContextSpec, out *resource.PodSchedulingContextSpec, s conversion.Scope) error {
-	out.SelectedNode = in.SelectedNode
-	out.PotentialNodes = *(*[]string)(unsafe.Pointer(&in.PotentialNodes))
+	*out = *(*resource.PodSchedulingContextSpec)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -929,8 +883,7 @@ func Convert_v1alpha3_PodSchedulingContextSpec_To_resource_PodSchedulingContextS
 }
 
 func autoConvert_resource_PodSchedulingContextSpec_To_v1alpha3_PodSchedulingContextSpec(in *resource.PodSchedulingContextSpec, out *PodSchedulingContextSpec, s conversion.Scope) error {
-	out.SelectedNode = in.SelectedNode
-	out.PotentialNodes = *(*[]string)(unsafe.Pointer(&in.PotentialNodes))
+	*out = *(*PodSchedulingContextSpec)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -940,7 +893,7 @@ func Convert_resource_PodSchedulingContextSpec_To_v1alpha3_PodSchedulingContextS
 }
 
 func autoConvert_v1alpha3_PodSchedulingContextStatus_To_resource_PodSchedulingContextStatus(in *PodSchedulingContextStatus, out *resource.PodSchedulingContextStatus, s conversion.Scope) error {
-	out.ResourceClaims = *(*[]resource.ResourceClaimSchedulingStatus)(unsafe.Pointer(&in.ResourceClaims))
+	*out = *(*resource.PodSchedulingContextStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -950,7 +903,7 @@ func Convert_v1alpha3_PodSchedulingContextStatus_To_resource_PodSchedulingContex
 }
 
 func autoConvert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(in *resource.PodSchedulingContextStatus, out *PodSchedulingContextStatus, s conversion.Scope) error {
-	out.ResourceClaims = *(*[]ResourceClaimSchedulingStatus)(unsafe.Pointer(&in.ResourceClaims))
+	*out = *(*PodSchedulingContextStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -982,10 +935,7 @@ func autoConvert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in *resource.R
 }
 
 func autoConvert_v1alpha3_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*resource.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -995,10 +945,7 @@ func Convert_v1alpha3_ResourceClaimConsumerReference_To_resource_ResourceClaimCo
 }
 
 func autoConvert_resource_ResourceClaimConsumerReference_To_v1alpha3_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
-	out.APIGroup = in.APIGroup
-	out.Resource = in.Resource
-	out.Name = in.Name
-	out.UID = types.UID(in.UID)
+	*out = *(*ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1050,8 +997,7 @@ func Convert_resource_ResourceClaimList_To_v1alpha3_ResourceClaimList(in *resour
 }
 
 func autoConvert_v1alpha3_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSchedulingStatus(in *ResourceClaimSchedulingStatus, out *resource.ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*resource.ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1061,8 +1007,7 @@ func Convert_v1alpha3_ResourceClaimSchedulingStatus_To_resource_ResourceClaimSch
 }
 
 func autoConvert_resource_ResourceClaimSchedulingStatus_To_v1alpha3_ResourceClaimSchedulingStatus(in *resource.ResourceClaimSchedulingStatus, out *ResourceClaimSchedulingStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.UnsuitableNodes = *(*[]string)(unsafe.Pointer(&in.UnsuitableNodes))
+	*out = *(*ResourceClaimSchedulingStatus)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1215,9 +1160,7 @@ func Convert_resource_ResourceClaimTemplateSpec_To_v1alpha3_ResourceClaimTemplat
 }
 
 func autoConvert_v1alpha3_ResourcePool_To_resource_ResourcePool(in *ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
-	out.Name = in.Name
-	out.Generation = in.Generation
-	out.ResourceSliceCount = in.ResourceSliceCount
+	*out = *(*resource.ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 
@@ -1227,9 +1170,7 @@ func Convert_v1alpha3_ResourcePool_To_resource_ResourcePool(in *ResourcePool, ou
 }
 
 func autoConvert_resource_ResourcePool_To_v1alpha3_ResourcePool(in *resource.ResourcePool, out *ResourcePool, s conversion.Scope) error {
-	out.Name = in.Name
-	out.Generation = in.Generation
-	out.ResourceSliceCount = in.ResourceSliceCount
+	*out = *(*ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 

@@ -44,7 +44,10 @@ func TestObjectMetadata(t *testing.T) {
 			want: []string{"Invalid metadata.finalizers"}},
 		{name: "owner reference", obj: claim(func(m *metav1.ObjectMeta) {
 			m.OwnerReferences = []metav1.OwnerReference{{Kind: "Pod", Name: "pod-1", UID: "u"}}
-		}), want: []string{"Invalid metadata.ownerReferences.apiVersion"}},
+		}), // Object metadata is checked by apimachinery's rules of the
+			// current line (v0.37), which report the missing apiVersion as
+			// Required at its index; 1.30 said Invalid, without the index.
+			want: []string{"Required metadata.ownerReferences[0].apiVersion"}},
 		{name: "negative generation", obj: claim(func(m *metav1.ObjectMeta) { m.Generation = -1 }), want: []string{"Invalid metadata.generation"}},
 		{name: "bad namespace", obj: claim(func(m *metav1.ObjectMeta) { m.Namespace = "Team_A" }), want: []string{"Invalid metadata.namespace"}},
 		{name: "name over 253 bytes", obj: claim(func(m *metav1.ObjectMeta) { m.Name = strings.Repeat("n", 254) }), want: []string{"Invalid metadata.name"}},

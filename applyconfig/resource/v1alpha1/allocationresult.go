@@ -24,10 +24,19 @@ import (
 
 // AllocationResultApplyConfiguration represents a declarative configuration of the AllocationResult type for use
 // with apply.
+//
+// AllocationResult describes an allocated resource.
 type AllocationResultApplyConfiguration struct {
-	ResourceHandle   *string                            `json:"resourceHandle,omitempty"`
+	// ResourceHandle is opaque data the driver stores for itself, for
+	// example to find the resource again when a pod starts. At most 16384
+	// bytes.
+	ResourceHandle *string `json:"resourceHandle,omitempty"`
+	// AvailableOnNodes restricts the nodes that can reach the allocated
+	// resource. Unset means every node.
 	AvailableOnNodes *v1.NodeSelectorApplyConfiguration `json:"availableOnNodes,omitempty"`
-	Shareable        *bool                              `json:"shareable,omitempty"`
+	// Shareable says whether more than one consumer may hold the claim at
+	// the same time.
+	Shareable *bool `json:"shareable,omitempty"`
 }
 
 // AllocationResultApplyConfiguration constructs a declarative configuration of the AllocationResult type for use with

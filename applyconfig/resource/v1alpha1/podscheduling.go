@@ -29,11 +29,18 @@ import (
 
 // PodSchedulingApplyConfiguration represents a declarative configuration of the PodScheduling type for use
 // with apply.
+//
+// PodScheduling is the exchange point between the scheduler and resource
+// drivers for one pod with claims in WaitForFirstConsumer mode. It has the
+// same name and namespace as the pod and is owned by it.
 type PodSchedulingApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Object metadata. The name must be a valid pod name.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *PodSchedulingSpecApplyConfiguration   `json:"spec,omitempty"`
-	Status                           *PodSchedulingStatusApplyConfiguration `json:"status,omitempty"`
+	// Spec is written by the scheduler.
+	Spec *PodSchedulingSpecApplyConfiguration `json:"spec,omitempty"`
+	// Status is written by the resource drivers.
+	Status *PodSchedulingStatusApplyConfiguration `json:"status,omitempty"`
 }
 
 // PodScheduling constructs a declarative configuration of the PodScheduling type for use with
@@ -47,29 +54,14 @@ func PodScheduling(name, namespace string) *PodSchedulingApplyConfiguration {
 	return b
 }
 
-// ExtractPodScheduling extracts the applied configuration owned by fieldManager from
-// podScheduling. If no managedFields are found in podScheduling for fieldManager, a
-// PodSchedulingApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractPodSchedulingFrom extracts the applied configuration owned by fieldManager from
+// podScheduling for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // podScheduling must be a unmodified PodScheduling API object that was retrieved from the Kubernetes API.
-// ExtractPodScheduling provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractPodSchedulingFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractPodScheduling(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string) (*PodSchedulingApplyConfiguration, error) {
-	return extractPodScheduling(podScheduling, fieldManager, "")
-}
-
-// ExtractPodSchedulingStatus is the same as ExtractPodScheduling except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractPodSchedulingStatus(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string) (*PodSchedulingApplyConfiguration, error) {
-	return extractPodScheduling(podScheduling, fieldManager, "status")
-}
-
-func extractPodScheduling(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string, subresource string) (*PodSchedulingApplyConfiguration, error) {
+func ExtractPodSchedulingFrom(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string, subresource string) (*PodSchedulingApplyConfiguration, error) {
 	b := &PodSchedulingApplyConfiguration{}
 	err := managedfields.ExtractInto(podScheduling, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha1.PodScheduling"), fieldManager, b, subresource)
 	if err != nil {
@@ -82,6 +74,28 @@ func extractPodScheduling(podScheduling *resourcev1alpha1.PodScheduling, fieldMa
 	b.WithAPIVersion("resource.k8s.io/v1alpha1")
 	return b, nil
 }
+
+// ExtractPodScheduling extracts the applied configuration owned by fieldManager from
+// podScheduling. If no managedFields are found in podScheduling for fieldManager, a
+// PodSchedulingApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// podScheduling must be a unmodified PodScheduling API object that was retrieved from the Kubernetes API.
+// ExtractPodScheduling provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractPodScheduling(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string) (*PodSchedulingApplyConfiguration, error) {
+	return ExtractPodSchedulingFrom(podScheduling, fieldManager, "")
+}
+
+// ExtractPodSchedulingStatus extracts the applied configuration owned by fieldManager from
+// podScheduling for the status subresource.
+func ExtractPodSchedulingStatus(podScheduling *resourcev1alpha1.PodScheduling, fieldManager string) (*PodSchedulingApplyConfiguration, error) {
+	return ExtractPodSchedulingFrom(podScheduling, fieldManager, "status")
+}
+
+func (b PodSchedulingApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -257,8 +271,24 @@ func (b *PodSchedulingApplyConfiguration) WithStatus(value *PodSchedulingStatusA
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *PodSchedulingApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *PodSchedulingApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *PodSchedulingApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *PodSchedulingApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

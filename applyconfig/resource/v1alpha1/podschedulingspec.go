@@ -20,8 +20,15 @@ package v1alpha1
 
 // PodSchedulingSpecApplyConfiguration represents a declarative configuration of the PodSchedulingSpec type for use
 // with apply.
+//
+// PodSchedulingSpec carries the scheduler's node choice and candidates.
 type PodSchedulingSpecApplyConfiguration struct {
-	SelectedNode   *string  `json:"selectedNode,omitempty"`
+	// SelectedNode is the node the scheduler wants the pod on; drivers
+	// should allocate the pending claims for it. Not validated.
+	SelectedNode *string `json:"selectedNode,omitempty"`
+	// PotentialNodes are nodes that fit the pod apart from its claims;
+	// drivers report which of them cannot serve a claim. At most 128
+	// distinct entries, each a DNS subdomain.
 	PotentialNodes []string `json:"potentialNodes,omitempty"`
 }
 

@@ -20,7 +20,11 @@ package v1alpha1
 
 // PodSchedulingStatusApplyConfiguration represents a declarative configuration of the PodSchedulingStatus type for use
 // with apply.
+//
+// PodSchedulingStatus carries the drivers' answers.
 type PodSchedulingStatusApplyConfiguration struct {
+	// ResourceClaims has one entry per pod claim in WaitForFirstConsumer
+	// mode, keyed by name.
 	ResourceClaims []ResourceClaimSchedulingStatusApplyConfiguration `json:"resourceClaims,omitempty"`
 }
 

@@ -24,11 +24,20 @@ import (
 
 // ResourceClaimConsumerReferenceApplyConfiguration represents a declarative configuration of the ResourceClaimConsumerReference type for use
 // with apply.
+//
+// ResourceClaimConsumerReference identifies an object, in the claim's
+// namespace, that holds a reservation on the claim.
 type ResourceClaimConsumerReferenceApplyConfiguration struct {
-	APIGroup *string    `json:"apiGroup,omitempty"`
-	Resource *string    `json:"resource,omitempty"`
-	Name     *string    `json:"name,omitempty"`
-	UID      *types.UID `json:"uid,omitempty"`
+	// APIGroup is the group of the consumer; empty means the core group.
+	APIGroup *string `json:"apiGroup,omitempty"`
+	// Resource is the plural resource name of the consumer, e.g. "pods".
+	// Required.
+	Resource *string `json:"resource,omitempty"`
+	// Name is the name of the consumer. Required.
+	Name *string `json:"name,omitempty"`
+	// UID identifies this one instance of the consumer. Required, and
+	// unique within reservedFor.
+	UID *types.UID `json:"uid,omitempty"`
 }
 
 // ResourceClaimConsumerReferenceApplyConfiguration constructs a declarative configuration of the ResourceClaimConsumerReference type for use with

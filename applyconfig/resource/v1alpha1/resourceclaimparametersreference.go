@@ -20,10 +20,17 @@ package v1alpha1
 
 // ResourceClaimParametersReferenceApplyConfiguration represents a declarative configuration of the ResourceClaimParametersReference type for use
 // with apply.
+//
+// ResourceClaimParametersReference identifies the object, in the claim's
+// namespace, that holds parameters for a ResourceClaim.
 type ResourceClaimParametersReferenceApplyConfiguration struct {
+	// APIGroup is the group of the referenced object; empty means the core
+	// group.
 	APIGroup *string `json:"apiGroup,omitempty"`
-	Kind     *string `json:"kind,omitempty"`
-	Name     *string `json:"name,omitempty"`
+	// Kind is the kind of the referenced object. Required.
+	Kind *string `json:"kind,omitempty"`
+	// Name is the name of the referenced object. Required.
+	Name *string `json:"name,omitempty"`
 }
 
 // ResourceClaimParametersReferenceApplyConfiguration constructs a declarative configuration of the ResourceClaimParametersReference type for use with

@@ -20,8 +20,13 @@ package v1alpha1
 
 // ResourceClaimSchedulingStatusApplyConfiguration represents a declarative configuration of the ResourceClaimSchedulingStatus type for use
 // with apply.
+//
+// ResourceClaimSchedulingStatus is a driver's answer for one pod claim.
 type ResourceClaimSchedulingStatusApplyConfiguration struct {
-	Name            *string  `json:"name,omitempty"`
+	// Name is the claim's entry name in pod.spec.resourceClaims.
+	Name *string `json:"name,omitempty"`
+	// UnsuitableNodes are the potential nodes on which this claim cannot be
+	// allocated. At most 128 distinct entries, each a DNS subdomain.
 	UnsuitableNodes []string `json:"unsuitableNodes,omitempty"`
 }
 

@@ -24,10 +24,19 @@ import (
 
 // ResourceClaimSpecApplyConfiguration represents a declarative configuration of the ResourceClaimSpec type for use
 // with apply.
+//
+// ResourceClaimSpec names the class of the wanted resource, optional
+// class-specific parameters and when allocation should happen.
 type ResourceClaimSpecApplyConfiguration struct {
-	ResourceClassName *string                                             `json:"resourceClassName,omitempty"`
-	ParametersRef     *ResourceClaimParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
-	AllocationMode    *resourcev1alpha1.AllocationMode                    `json:"allocationMode,omitempty"`
+	// ResourceClassName is the name of the ResourceClass to allocate from.
+	// It must be a DNS subdomain.
+	ResourceClassName *string `json:"resourceClassName,omitempty"`
+	// ParametersRef points to an object holding driver-specific parameters
+	// for this claim, in the claim's namespace. Unset means no parameters.
+	ParametersRef *ResourceClaimParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
+	// AllocationMode is Immediate or WaitForFirstConsumer. Empty is
+	// defaulted to WaitForFirstConsumer.
+	AllocationMode *resourcev1alpha1.AllocationMode `json:"allocationMode,omitempty"`
 }
 
 // ResourceClaimSpecApplyConfiguration constructs a declarative configuration of the ResourceClaimSpec type for use with

@@ -20,11 +20,24 @@ package v1alpha1
 
 // ResourceClaimStatusApplyConfiguration represents a declarative configuration of the ResourceClaimStatus type for use
 // with apply.
+//
+// ResourceClaimStatus reports whether the claim is allocated, by which
+// driver, and who currently uses it.
 type ResourceClaimStatusApplyConfiguration struct {
-	DriverName            *string                                            `json:"driverName,omitempty"`
-	Allocation            *AllocationResultApplyConfiguration                `json:"allocation,omitempty"`
-	ReservedFor           []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
-	DeallocationRequested *bool                                              `json:"deallocationRequested,omitempty"`
+	// DriverName is the driver that handles this claim, copied from the
+	// class. Required when allocation is set; must be a valid driver name.
+	DriverName *string `json:"driverName,omitempty"`
+	// Allocation is set by the driver once the resource is allocated.
+	Allocation *AllocationResultApplyConfiguration `json:"allocation,omitempty"`
+	// ReservedFor lists the consumers allowed to use the claim now, keyed by
+	// uid; at most 32 entries, and at most one unless the allocation is
+	// shareable. Entries require an allocation, and none may be added while
+	// the claim is being deleted or deallocated.
+	ReservedFor []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
+	// DeallocationRequested asks the driver to free the allocation. It can
+	// only be set while allocation is set and reservedFor is empty, and only
+	// cleared once allocation has been removed.
+	DeallocationRequested *bool `json:"deallocationRequested,omitempty"`
 }
 
 // ResourceClaimStatusApplyConfiguration constructs a declarative configuration of the ResourceClaimStatus type for use with

@@ -30,12 +30,24 @@ import (
 
 // ResourceClassApplyConfiguration represents a declarative configuration of the ResourceClass type for use
 // with apply.
+//
+// ResourceClass is a cluster-wide kind of resource that claims refer to by
+// name. It names the driver that serves it. Its fields sit at the top level
+// (there is no spec) and all of them may be changed.
 type ResourceClassApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Object metadata. The name must be a DNS subdomain.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	DriverName                       *string                                             `json:"driverName,omitempty"`
-	ParametersRef                    *ResourceClassParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
-	SuitableNodes                    *corev1.NodeSelectorApplyConfiguration              `json:"suitableNodes,omitempty"`
+	// DriverName is the driver that allocates claims of this class. It must
+	// be a valid driver name: at most 63 characters, a DNS subdomain once
+	// lower-cased.
+	DriverName *string `json:"driverName,omitempty"`
+	// ParametersRef points to an object with driver-specific parameters for
+	// the whole class. Unset means no parameters.
+	ParametersRef *ResourceClassParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
+	// SuitableNodes limits scheduling of pods using immediate or unallocated
+	// claims of this class to the matching nodes. Unset means every node.
+	SuitableNodes *corev1.NodeSelectorApplyConfiguration `json:"suitableNodes,omitempty"`
 }
 
 // ResourceClass constructs a declarative configuration of the ResourceClass type for use with
@@ -48,29 +60,14 @@ func ResourceClass(name string) *ResourceClassApplyConfiguration {
 	return b
 }
 
-// ExtractResourceClass extracts the applied configuration owned by fieldManager from
-// resourceClass. If no managedFields are found in resourceClass for fieldManager, a
-// ResourceClassApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractResourceClassFrom extracts the applied configuration owned by fieldManager from
+// resourceClass for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // resourceClass must be a unmodified ResourceClass API object that was retrieved from the Kubernetes API.
-// ExtractResourceClass provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractResourceClassFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractResourceClass(resourceClass *resourcev1alpha1.ResourceClass, fieldManager string) (*ResourceClassApplyConfiguration, error) {
-	return extractResourceClass(resourceClass, fieldManager, "")
-}
-
-// ExtractResourceClassStatus is the same as ExtractResourceClass except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractResourceClassStatus(resourceClass *resourcev1alpha1.ResourceClass, fieldManager string) (*ResourceClassApplyConfiguration, error) {
-	return extractResourceClass(resourceClass, fieldManager, "status")
-}
-
-func extractResourceClass(resourceClass *resourcev1alpha1.ResourceClass, fieldManager string, subresource string) (*ResourceClassApplyConfiguration, error) {
+func ExtractResourceClassFrom(resourceClass *resourcev1alpha1.ResourceClass, fieldManager string, subresource string) (*ResourceClassApplyConfiguration, error) {
 	b := &ResourceClassApplyConfiguration{}
 	err := managedfields.ExtractInto(resourceClass, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha1.ResourceClass"), fieldManager, b, subresource)
 	if err != nil {
@@ -82,6 +79,22 @@ func extractResourceClass(resourceClass *resourcev1alpha1.ResourceClass, fieldMa
 	b.WithAPIVersion("resource.k8s.io/v1alpha1")
 	return b, nil
 }
+
+// ExtractResourceClass extracts the applied configuration owned by fieldManager from
+// resourceClass. If no managedFields are found in resourceClass for fieldManager, a
+// ResourceClassApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// resourceClass must be a unmodified ResourceClass API object that was retrieved from the Kubernetes API.
+// ExtractResourceClass provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractResourceClass(resourceClass *resourcev1alpha1.ResourceClass, fieldManager string) (*ResourceClassApplyConfiguration, error) {
+	return ExtractResourceClassFrom(resourceClass, fieldManager, "")
+}
+
+func (b ResourceClassApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -265,8 +278,24 @@ func (b *ResourceClassApplyConfiguration) WithSuitableNodes(value *corev1.NodeSe
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *ResourceClassApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *ResourceClassApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *ResourceClassApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceClassApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

@@ -20,10 +20,19 @@ package v1alpha1
 
 // ResourceClassParametersReferenceApplyConfiguration represents a declarative configuration of the ResourceClassParametersReference type for use
 // with apply.
+//
+// ResourceClassParametersReference identifies the object that holds
+// parameters for a ResourceClass.
 type ResourceClassParametersReferenceApplyConfiguration struct {
-	APIGroup  *string `json:"apiGroup,omitempty"`
-	Kind      *string `json:"kind,omitempty"`
-	Name      *string `json:"name,omitempty"`
+	// APIGroup is the group of the referenced object; empty means the core
+	// group.
+	APIGroup *string `json:"apiGroup,omitempty"`
+	// Kind is the kind of the referenced object. Required.
+	Kind *string `json:"kind,omitempty"`
+	// Name is the name of the referenced object. Required.
+	Name *string `json:"name,omitempty"`
+	// Namespace holds the object if it is namespaced; empty for a
+	// cluster-scoped object. If set, it must be a valid namespace name.
 	Namespace *string `json:"namespace,omitempty"`
 }
 

@@ -24,10 +24,19 @@ import (
 
 // AllocationResultApplyConfiguration represents a declarative configuration of the AllocationResult type for use
 // with apply.
+//
+// AllocationResult describes what was allocated for a claim.
 type AllocationResultApplyConfiguration struct {
-	ResourceHandles  []ResourceHandleApplyConfiguration `json:"resourceHandles,omitempty"`
+	// ResourceHandles carries one entry per driver (or per driver-managed
+	// piece) involved in the allocation; kubelet passes each to the matching
+	// driver. At most AllocationResultResourceHandlesMaxSize entries.
+	ResourceHandles []ResourceHandleApplyConfiguration `json:"resourceHandles,omitempty"`
+	// AvailableOnNodes restricts the nodes on which the allocated resources
+	// can be used. Unset means every node.
 	AvailableOnNodes *v1.NodeSelectorApplyConfiguration `json:"availableOnNodes,omitempty"`
-	Shareable        *bool                              `json:"shareable,omitempty"`
+	// Shareable tells whether more than one consumer may use the claim at the
+	// same time.
+	Shareable *bool `json:"shareable,omitempty"`
 }
 
 // AllocationResultApplyConfiguration constructs a declarative configuration of the AllocationResult type for use with

@@ -20,7 +20,11 @@ package v1alpha2
 
 // AllocationResultModelApplyConfiguration represents a declarative configuration of the AllocationResultModel type for use
 // with apply.
+//
+// AllocationResultModel holds the allocation in the form of one resource
+// model. Exactly one field must be set.
 type AllocationResultModelApplyConfiguration struct {
+	// NamedResources is the result for the named-resources model.
 	NamedResources *NamedResourcesAllocationResultApplyConfiguration `json:"namedResources,omitempty"`
 }
 

@@ -24,9 +24,14 @@ import (
 
 // DriverAllocationResultApplyConfiguration represents a declarative configuration of the DriverAllocationResult type for use
 // with apply.
+//
+// DriverAllocationResult is one allocated item plus the request settings that
+// came with it.
 type DriverAllocationResultApplyConfiguration struct {
+	// VendorRequestParameters are the driver's settings from the request that
+	// this result satisfies.
 	VendorRequestParameters                 *runtime.RawExtension `json:"vendorRequestParameters,omitempty"`
-	AllocationResultModelApplyConfiguration `json:",inline"`
+	AllocationResultModelApplyConfiguration `json:""`
 }
 
 // DriverAllocationResultApplyConfiguration constructs a declarative configuration of the DriverAllocationResult type for use with

@@ -24,10 +24,18 @@ import (
 
 // DriverRequestsApplyConfiguration represents a declarative configuration of the DriverRequests type for use
 // with apply.
+//
+// DriverRequests collects the requests addressed to one driver.
 type DriverRequestsApplyConfiguration struct {
-	DriverName       *string                             `json:"driverName,omitempty"`
-	VendorParameters *runtime.RawExtension               `json:"vendorParameters,omitempty"`
-	Requests         []ResourceRequestApplyConfiguration `json:"requests,omitempty"`
+	// DriverName is the driver these requests are for. Validated with the
+	// driver-name rule.
+	DriverName *string `json:"driverName,omitempty"`
+	// VendorParameters are driver settings that apply to all requests of
+	// this entry; they are copied into the allocation result.
+	VendorParameters *runtime.RawExtension `json:"vendorParameters,omitempty"`
+	// Requests must all be satisfied for the claim to be allocated. At least
+	// one is required.
+	Requests []ResourceRequestApplyConfiguration `json:"requests,omitempty"`
 }
 
 // DriverRequestsApplyConfiguration constructs a declarative configuration of the DriverRequests type for use with

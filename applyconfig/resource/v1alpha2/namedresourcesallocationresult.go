@@ -20,7 +20,10 @@ package v1alpha2
 
 // NamedResourcesAllocationResultApplyConfiguration represents a declarative configuration of the NamedResourcesAllocationResult type for use
 // with apply.
+//
+// NamedResourcesAllocationResult names the instance that was allocated.
 type NamedResourcesAllocationResultApplyConfiguration struct {
+	// Name is the instance name from the ResourceSlice; a DNS subdomain.
 	Name *string `json:"name,omitempty"`
 }
 

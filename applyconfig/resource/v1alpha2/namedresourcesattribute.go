@@ -24,9 +24,13 @@ import (
 
 // NamedResourcesAttributeApplyConfiguration represents a declarative configuration of the NamedResourcesAttribute type for use
 // with apply.
+//
+// NamedResourcesAttribute is a named, typed value of an instance.
 type NamedResourcesAttributeApplyConfiguration struct {
+	// Name of the attribute, a DNS subdomain. Selectors refer to it as
+	// attributes.<type>["<name>"].
 	Name                                           *string `json:"name,omitempty"`
-	NamedResourcesAttributeValueApplyConfiguration `json:",inline"`
+	NamedResourcesAttributeValueApplyConfiguration `json:""`
 }
 
 // NamedResourcesAttributeApplyConfiguration constructs a declarative configuration of the NamedResourcesAttribute type for use with

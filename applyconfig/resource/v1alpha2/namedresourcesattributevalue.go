@@ -24,14 +24,25 @@ import (
 
 // NamedResourcesAttributeValueApplyConfiguration represents a declarative configuration of the NamedResourcesAttributeValue type for use
 // with apply.
+//
+// NamedResourcesAttributeValue holds an attribute's value. Exactly one field
+// must be set; the field chosen is the attribute's type.
 type NamedResourcesAttributeValueApplyConfiguration struct {
-	QuantityValue    *resource.Quantity                           `json:"quantity,omitempty"`
-	BoolValue        *bool                                        `json:"bool,omitempty"`
-	IntValue         *int64                                       `json:"int,omitempty"`
-	IntSliceValue    *NamedResourcesIntSliceApplyConfiguration    `json:"intSlice,omitempty"`
-	StringValue      *string                                      `json:"string,omitempty"`
+	// QuantityValue holds the attribute as a Quantity (e.g. "8Gi").
+	QuantityValue *resource.Quantity `json:"quantity,omitempty"`
+	// BoolValue holds the attribute as true or false.
+	BoolValue *bool `json:"bool,omitempty"`
+	// IntValue holds the attribute as a signed int64.
+	IntValue *int64 `json:"int,omitempty"`
+	// IntSliceValue holds the attribute as a list of int64 numbers.
+	IntSliceValue *NamedResourcesIntSliceApplyConfiguration `json:"intSlice,omitempty"`
+	// StringValue holds the attribute as free text (no length limit).
+	StringValue *string `json:"string,omitempty"`
+	// StringSliceValue holds the attribute as a list of texts.
 	StringSliceValue *NamedResourcesStringSliceApplyConfiguration `json:"stringSlice,omitempty"`
-	VersionValue     *string                                      `json:"version,omitempty"`
+	// VersionValue holds the attribute as a SemVer 2.0.0 string such as
+	// "1.2.3-rc.1".
+	VersionValue *string `json:"version,omitempty"`
 }
 
 // NamedResourcesAttributeValueApplyConfiguration constructs a declarative configuration of the NamedResourcesAttributeValue type for use with

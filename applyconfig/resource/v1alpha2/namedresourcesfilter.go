@@ -20,7 +20,12 @@ package v1alpha2
 
 // NamedResourcesFilterApplyConfiguration represents a declarative configuration of the NamedResourcesFilter type for use
 // with apply.
+//
+// NamedResourcesFilter limits the instances usable in the named-resources
+// model.
 type NamedResourcesFilterApplyConfiguration struct {
+	// Selector holds a CEL expression, evaluated per instance, that must return
+	// true for an instance to be usable. Required.
 	Selector *string `json:"selector,omitempty"`
 }
 

@@ -20,8 +20,12 @@ package v1alpha2
 
 // NamedResourcesInstanceApplyConfiguration represents a declarative configuration of the NamedResourcesInstance type for use
 // with apply.
+//
+// NamedResourcesInstance is one allocatable instance.
 type NamedResourcesInstanceApplyConfiguration struct {
-	Name       *string                                     `json:"name,omitempty"`
+	// Name identifies the instance within its slice; a DNS subdomain.
+	Name *string `json:"name,omitempty"`
+	// Attributes describe the instance for selectors. Names must be unique.
 	Attributes []NamedResourcesAttributeApplyConfiguration `json:"attributes,omitempty"`
 }
 

@@ -20,7 +20,10 @@ package v1alpha2
 
 // NamedResourcesIntSliceApplyConfiguration represents a declarative configuration of the NamedResourcesIntSlice type for use
 // with apply.
+//
+// NamedResourcesIntSlice wraps a list of integers.
 type NamedResourcesIntSliceApplyConfiguration struct {
+	// Ints are the values.
 	Ints []int64 `json:"ints,omitempty"`
 }
 

@@ -20,7 +20,11 @@ package v1alpha2
 
 // NamedResourcesRequestApplyConfiguration represents a declarative configuration of the NamedResourcesRequest type for use
 // with apply.
+//
+// NamedResourcesRequest picks one instance in the named-resources model.
 type NamedResourcesRequestApplyConfiguration struct {
+	// Selector holds a CEL expression, evaluated per instance, that must return
+	// true for an instance to qualify. Required.
 	Selector *string `json:"selector,omitempty"`
 }
 

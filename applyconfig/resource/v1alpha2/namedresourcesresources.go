@@ -20,7 +20,11 @@ package v1alpha2
 
 // NamedResourcesResourcesApplyConfiguration represents a declarative configuration of the NamedResourcesResources type for use
 // with apply.
+//
+// NamedResourcesResources is the inventory of the named-resources model: a
+// list of distinct instances.
 type NamedResourcesResourcesApplyConfiguration struct {
+	// Instances are the available instances. Names must be unique.
 	Instances []NamedResourcesInstanceApplyConfiguration `json:"instances,omitempty"`
 }
 

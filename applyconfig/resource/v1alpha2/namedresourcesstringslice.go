@@ -20,7 +20,10 @@ package v1alpha2
 
 // NamedResourcesStringSliceApplyConfiguration represents a declarative configuration of the NamedResourcesStringSlice type for use
 // with apply.
+//
+// NamedResourcesStringSlice wraps a list of strings.
 type NamedResourcesStringSliceApplyConfiguration struct {
+	// Strings are the values.
 	Strings []string `json:"strings,omitempty"`
 }
 

@@ -20,8 +20,15 @@ package v1alpha2
 
 // PodSchedulingContextSpecApplyConfiguration represents a declarative configuration of the PodSchedulingContextSpec type for use
 // with apply.
+//
+// PodSchedulingContextSpec is the scheduler's side of the negotiation.
 type PodSchedulingContextSpecApplyConfiguration struct {
-	SelectedNode   *string  `json:"selectedNode,omitempty"`
+	// SelectedNode is the node the scheduler wants to use; drivers should
+	// allocate the pod's pending claims for it.
+	SelectedNode *string `json:"selectedNode,omitempty"`
+	// PotentialNodes are nodes that would fit the pod apart from its claims.
+	// Drivers report which of them cannot work. At most
+	// PodSchedulingNodeListMaxSize entries, no duplicates.
 	PotentialNodes []string `json:"potentialNodes,omitempty"`
 }
 

@@ -20,7 +20,11 @@ package v1alpha2
 
 // PodSchedulingContextStatusApplyConfiguration represents a declarative configuration of the PodSchedulingContextStatus type for use
 // with apply.
+//
+// PodSchedulingContextStatus is the drivers' side of the negotiation.
 type PodSchedulingContextStatusApplyConfiguration struct {
+	// ResourceClaims has one entry per pod claim that uses delayed
+	// allocation, keyed by the claim's name in the pod spec.
 	ResourceClaims []ResourceClaimSchedulingStatusApplyConfiguration `json:"resourceClaims,omitempty"`
 }
 

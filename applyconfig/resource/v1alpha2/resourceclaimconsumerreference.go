@@ -24,11 +24,18 @@ import (
 
 // ResourceClaimConsumerReferenceApplyConfiguration represents a declarative configuration of the ResourceClaimConsumerReference type for use
 // with apply.
+//
+// ResourceClaimConsumerReference identifies an object, in the claim's
+// namespace, that uses the claim (usually a pod).
 type ResourceClaimConsumerReferenceApplyConfiguration struct {
-	APIGroup *string    `json:"apiGroup,omitempty"`
-	Resource *string    `json:"resource,omitempty"`
-	Name     *string    `json:"name,omitempty"`
-	UID      *types.UID `json:"uid,omitempty"`
+	// APIGroup of the consumer; empty means the core group.
+	APIGroup *string `json:"apiGroup,omitempty"`
+	// Resource is the consumer's resource type, e.g. "pods". Required.
+	Resource *string `json:"resource,omitempty"`
+	// Name of the consumer. Required.
+	Name *string `json:"name,omitempty"`
+	// UID of the consumer; it keys the reservedFor list. Required.
+	UID *types.UID `json:"uid,omitempty"`
 }
 
 // ResourceClaimConsumerReferenceApplyConfiguration constructs a declarative configuration of the ResourceClaimConsumerReference type for use with

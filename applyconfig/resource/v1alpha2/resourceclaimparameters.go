@@ -29,12 +29,23 @@ import (
 
 // ResourceClaimParametersApplyConfiguration represents a declarative configuration of the ResourceClaimParameters type for use
 // with apply.
+//
+// ResourceClaimParameters holds claim parameters in a form the scheduler can
+// evaluate itself. A claim refers to it directly, or a driver generates it
+// from its own parameter object.
 type ResourceClaimParametersApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Standard object metadata.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	GeneratedFrom                    *ResourceClaimParametersReferenceApplyConfiguration `json:"generatedFrom,omitempty"`
-	Shareable                        *bool                                               `json:"shareable,omitempty"`
-	DriverRequests                   []DriverRequestsApplyConfiguration                  `json:"driverRequests,omitempty"`
+	// GeneratedFrom names the vendor object, in the same namespace, that this
+	// object was derived from. Consumers look objects up by this field.
+	GeneratedFrom *ResourceClaimParametersReferenceApplyConfiguration `json:"generatedFrom,omitempty"`
+	// Shareable says whether the allocated claim may serve several
+	// consumers at once.
+	Shareable *bool `json:"shareable,omitempty"`
+	// DriverRequests groups the requests per driver. Each driver may appear
+	// at most once.
+	DriverRequests []DriverRequestsApplyConfiguration `json:"driverRequests,omitempty"`
 }
 
 // ResourceClaimParameters constructs a declarative configuration of the ResourceClaimParameters type for use with
@@ -48,29 +59,14 @@ func ResourceClaimParameters(name, namespace string) *ResourceClaimParametersApp
 	return b
 }
 
-// ExtractResourceClaimParameters extracts the applied configuration owned by fieldManager from
-// resourceClaimParameters. If no managedFields are found in resourceClaimParameters for fieldManager, a
-// ResourceClaimParametersApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractResourceClaimParametersFrom extracts the applied configuration owned by fieldManager from
+// resourceClaimParameters for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // resourceClaimParameters must be a unmodified ResourceClaimParameters API object that was retrieved from the Kubernetes API.
-// ExtractResourceClaimParameters provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractResourceClaimParametersFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractResourceClaimParameters(resourceClaimParameters *resourcev1alpha2.ResourceClaimParameters, fieldManager string) (*ResourceClaimParametersApplyConfiguration, error) {
-	return extractResourceClaimParameters(resourceClaimParameters, fieldManager, "")
-}
-
-// ExtractResourceClaimParametersStatus is the same as ExtractResourceClaimParameters except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractResourceClaimParametersStatus(resourceClaimParameters *resourcev1alpha2.ResourceClaimParameters, fieldManager string) (*ResourceClaimParametersApplyConfiguration, error) {
-	return extractResourceClaimParameters(resourceClaimParameters, fieldManager, "status")
-}
-
-func extractResourceClaimParameters(resourceClaimParameters *resourcev1alpha2.ResourceClaimParameters, fieldManager string, subresource string) (*ResourceClaimParametersApplyConfiguration, error) {
+func ExtractResourceClaimParametersFrom(resourceClaimParameters *resourcev1alpha2.ResourceClaimParameters, fieldManager string, subresource string) (*ResourceClaimParametersApplyConfiguration, error) {
 	b := &ResourceClaimParametersApplyConfiguration{}
 	err := managedfields.ExtractInto(resourceClaimParameters, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha2.ResourceClaimParameters"), fieldManager, b, subresource)
 	if err != nil {
@@ -83,6 +79,22 @@ func extractResourceClaimParameters(resourceClaimParameters *resourcev1alpha2.Re
 	b.WithAPIVersion("resource.k8s.io/v1alpha2")
 	return b, nil
 }
+
+// ExtractResourceClaimParameters extracts the applied configuration owned by fieldManager from
+// resourceClaimParameters. If no managedFields are found in resourceClaimParameters for fieldManager, a
+// ResourceClaimParametersApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// resourceClaimParameters must be a unmodified ResourceClaimParameters API object that was retrieved from the Kubernetes API.
+// ExtractResourceClaimParameters provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractResourceClaimParameters(resourceClaimParameters *resourcev1alpha2.ResourceClaimParameters, fieldManager string) (*ResourceClaimParametersApplyConfiguration, error) {
+	return ExtractResourceClaimParametersFrom(resourceClaimParameters, fieldManager, "")
+}
+
+func (b ResourceClaimParametersApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -271,8 +283,24 @@ func (b *ResourceClaimParametersApplyConfiguration) WithDriverRequests(values ..
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *ResourceClaimParametersApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *ResourceClaimParametersApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *ResourceClaimParametersApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceClaimParametersApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

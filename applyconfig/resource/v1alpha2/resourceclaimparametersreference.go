@@ -20,10 +20,16 @@ package v1alpha2
 
 // ResourceClaimParametersReferenceApplyConfiguration represents a declarative configuration of the ResourceClaimParametersReference type for use
 // with apply.
+//
+// ResourceClaimParametersReference points to the object, in the claim's
+// namespace, holding a claim's parameters.
 type ResourceClaimParametersReferenceApplyConfiguration struct {
+	// APIGroup of the referenced object; empty means the core group.
 	APIGroup *string `json:"apiGroup,omitempty"`
-	Kind     *string `json:"kind,omitempty"`
-	Name     *string `json:"name,omitempty"`
+	// Kind of the referenced object. Required.
+	Kind *string `json:"kind,omitempty"`
+	// Name of the referenced object. Required.
+	Name *string `json:"name,omitempty"`
 }
 
 // ResourceClaimParametersReferenceApplyConfiguration constructs a declarative configuration of the ResourceClaimParametersReference type for use with

@@ -20,8 +20,13 @@ package v1alpha2
 
 // ResourceClaimSchedulingStatusApplyConfiguration represents a declarative configuration of the ResourceClaimSchedulingStatus type for use
 // with apply.
+//
+// ResourceClaimSchedulingStatus is a driver's answer for one claim of the pod.
 type ResourceClaimSchedulingStatusApplyConfiguration struct {
-	Name            *string  `json:"name,omitempty"`
+	// Name is the entry name in pod.spec.resourceClaims.
+	Name *string `json:"name,omitempty"`
+	// UnsuitableNodes are the potential nodes on which this claim cannot be
+	// allocated. At most PodSchedulingNodeListMaxSize entries, no duplicates.
 	UnsuitableNodes []string `json:"unsuitableNodes,omitempty"`
 }
 

@@ -24,10 +24,19 @@ import (
 
 // ResourceClaimSpecApplyConfiguration represents a declarative configuration of the ResourceClaimSpec type for use
 // with apply.
+//
+// ResourceClaimSpec describes the resource a claim asks for.
 type ResourceClaimSpecApplyConfiguration struct {
-	ResourceClassName *string                                             `json:"resourceClassName,omitempty"`
-	ParametersRef     *ResourceClaimParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
-	AllocationMode    *resourcev1alpha2.AllocationMode                    `json:"allocationMode,omitempty"`
+	// ResourceClassName names the ResourceClass to allocate from. It must be a
+	// DNS subdomain.
+	ResourceClassName *string `json:"resourceClassName,omitempty"`
+	// ParametersRef points to an object in the claim's namespace holding
+	// driver-specific settings for this claim.
+	ParametersRef *ResourceClaimParametersReferenceApplyConfiguration `json:"parametersRef,omitempty"`
+	// AllocationMode says when to allocate: right away (Immediate) or once
+	// the first pod using the claim is scheduled (WaitForFirstConsumer, the
+	// default).
+	AllocationMode *resourcev1alpha2.AllocationMode `json:"allocationMode,omitempty"`
 }
 
 // ResourceClaimSpecApplyConfiguration constructs a declarative configuration of the ResourceClaimSpec type for use with

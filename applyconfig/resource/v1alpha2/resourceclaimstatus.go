@@ -20,11 +20,23 @@ package v1alpha2
 
 // ResourceClaimStatusApplyConfiguration represents a declarative configuration of the ResourceClaimStatus type for use
 // with apply.
+//
+// ResourceClaimStatus reports whether a claim is allocated and who may use it.
 type ResourceClaimStatusApplyConfiguration struct {
-	DriverName            *string                                            `json:"driverName,omitempty"`
-	Allocation            *AllocationResultApplyConfiguration                `json:"allocation,omitempty"`
-	ReservedFor           []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
-	DeallocationRequested *bool                                              `json:"deallocationRequested,omitempty"`
+	// DriverName is copied from the class when allocation starts; it names the
+	// driver that handles this claim.
+	DriverName *string `json:"driverName,omitempty"`
+	// Allocation is set once the resources have been allocated. After that it
+	// may only be removed, not changed.
+	Allocation *AllocationResultApplyConfiguration `json:"allocation,omitempty"`
+	// ReservedFor lists the consumers that may use the claim right now,
+	// keyed by UID. At most ResourceClaimReservedForMaxSize entries; a claim
+	// that is not shareable may have only one.
+	ReservedFor []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
+	// DeallocationRequested asks the driver to free the allocation. It needs
+	// an allocation, cannot be set while ReservedFor is non-empty, and stays
+	// set until the allocation is gone.
+	DeallocationRequested *bool `json:"deallocationRequested,omitempty"`
 }
 
 // ResourceClaimStatusApplyConfiguration constructs a declarative configuration of the ResourceClaimStatus type for use with

@@ -26,9 +26,14 @@ import (
 
 // ResourceClaimTemplateSpecApplyConfiguration represents a declarative configuration of the ResourceClaimTemplateSpec type for use
 // with apply.
+//
+// ResourceClaimTemplateSpec holds what a generated claim gets.
 type ResourceClaimTemplateSpecApplyConfiguration struct {
+	// ObjectMeta supplies labels and annotations for the generated claim; no
+	// other metadata field may be set.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *ResourceClaimSpecApplyConfiguration `json:"spec,omitempty"`
+	// Spec becomes the spec of the generated claim.
+	Spec *ResourceClaimSpecApplyConfiguration `json:"spec,omitempty"`
 }
 
 // ResourceClaimTemplateSpecApplyConfiguration constructs a declarative configuration of the ResourceClaimTemplateSpec type for use with
@@ -191,4 +196,10 @@ func (b *ResourceClaimTemplateSpecApplyConfiguration) WithSpec(value *ResourceCl
 func (b *ResourceClaimTemplateSpecApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceClaimTemplateSpecApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

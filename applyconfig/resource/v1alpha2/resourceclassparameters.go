@@ -29,12 +29,23 @@ import (
 
 // ResourceClassParametersApplyConfiguration represents a declarative configuration of the ResourceClassParameters type for use
 // with apply.
+//
+// ResourceClassParameters holds class parameters in a form the scheduler can
+// evaluate itself. Although a class is cluster-scoped, this kind is
+// namespaced.
 type ResourceClassParametersApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Standard object metadata.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	GeneratedFrom                    *ResourceClassParametersReferenceApplyConfiguration `json:"generatedFrom,omitempty"`
-	VendorParameters                 []VendorParametersApplyConfiguration                `json:"vendorParameters,omitempty"`
-	Filters                          []ResourceFilterApplyConfiguration                  `json:"filters,omitempty"`
+	// GeneratedFrom names the vendor object this object was derived from.
+	// Consumers look objects up by this field.
+	GeneratedFrom *ResourceClassParametersReferenceApplyConfiguration `json:"generatedFrom,omitempty"`
+	// VendorParameters are per-driver settings copied into every allocation
+	// of the class. Each driver may appear at most once.
+	VendorParameters []VendorParametersApplyConfiguration `json:"vendorParameters,omitempty"`
+	// Filters restrict, per driver, which resources claims of the class may
+	// get. Each driver may appear at most once.
+	Filters []ResourceFilterApplyConfiguration `json:"filters,omitempty"`
 }
 
 // ResourceClassParameters constructs a declarative configuration of the ResourceClassParameters type for use with
@@ -48,29 +59,14 @@ func ResourceClassParameters(name, namespace string) *ResourceClassParametersApp
 	return b
 }
 
-// ExtractResourceClassParameters extracts the applied configuration owned by fieldManager from
-// resourceClassParameters. If no managedFields are found in resourceClassParameters for fieldManager, a
-// ResourceClassParametersApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractResourceClassParametersFrom extracts the applied configuration owned by fieldManager from
+// resourceClassParameters for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // resourceClassParameters must be a unmodified ResourceClassParameters API object that was retrieved from the Kubernetes API.
-// ExtractResourceClassParameters provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractResourceClassParametersFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractResourceClassParameters(resourceClassParameters *resourcev1alpha2.ResourceClassParameters, fieldManager string) (*ResourceClassParametersApplyConfiguration, error) {
-	return extractResourceClassParameters(resourceClassParameters, fieldManager, "")
-}
-
-// ExtractResourceClassParametersStatus is the same as ExtractResourceClassParameters except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractResourceClassParametersStatus(resourceClassParameters *resourcev1alpha2.ResourceClassParameters, fieldManager string) (*ResourceClassParametersApplyConfiguration, error) {
-	return extractResourceClassParameters(resourceClassParameters, fieldManager, "status")
-}
-
-func extractResourceClassParameters(resourceClassParameters *resourcev1alpha2.ResourceClassParameters, fieldManager string, subresource string) (*ResourceClassParametersApplyConfiguration, error) {
+func ExtractResourceClassParametersFrom(resourceClassParameters *resourcev1alpha2.ResourceClassParameters, fieldManager string, subresource string) (*ResourceClassParametersApplyConfiguration, error) {
 	b := &ResourceClassParametersApplyConfiguration{}
 	err := managedfields.ExtractInto(resourceClassParameters, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha2.ResourceClassParameters"), fieldManager, b, subresource)
 	if err != nil {
@@ -83,6 +79,22 @@ func extractResourceClassParameters(resourceClassParameters *resourcev1alpha2.Re
 	b.WithAPIVersion("resource.k8s.io/v1alpha2")
 	return b, nil
 }
+
+// ExtractResourceClassParameters extracts the applied configuration owned by fieldManager from
+// resourceClassParameters. If no managedFields are found in resourceClassParameters for fieldManager, a
+// ResourceClassParametersApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// resourceClassParameters must be a unmodified ResourceClassParameters API object that was retrieved from the Kubernetes API.
+// ExtractResourceClassParameters provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractResourceClassParameters(resourceClassParameters *resourcev1alpha2.ResourceClassParameters, fieldManager string) (*ResourceClassParametersApplyConfiguration, error) {
+	return ExtractResourceClassParametersFrom(resourceClassParameters, fieldManager, "")
+}
+
+func (b ResourceClassParametersApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -276,8 +288,24 @@ func (b *ResourceClassParametersApplyConfiguration) WithFilters(values ...*Resou
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *ResourceClassParametersApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *ResourceClassParametersApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *ResourceClassParametersApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceClassParametersApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

@@ -20,10 +20,18 @@ package v1alpha2
 
 // ResourceClassParametersReferenceApplyConfiguration represents a declarative configuration of the ResourceClassParametersReference type for use
 // with apply.
+//
+// ResourceClassParametersReference points to the object holding a class's
+// parameters.
 type ResourceClassParametersReferenceApplyConfiguration struct {
-	APIGroup  *string `json:"apiGroup,omitempty"`
-	Kind      *string `json:"kind,omitempty"`
-	Name      *string `json:"name,omitempty"`
+	// APIGroup of the referenced object; empty means the core group.
+	APIGroup *string `json:"apiGroup,omitempty"`
+	// Kind of the referenced object. Required.
+	Kind *string `json:"kind,omitempty"`
+	// Name of the referenced object. Required.
+	Name *string `json:"name,omitempty"`
+	// Namespace of the referenced object; empty for cluster-scoped objects.
+	// If non-empty, a valid namespace name.
 	Namespace *string `json:"namespace,omitempty"`
 }
 

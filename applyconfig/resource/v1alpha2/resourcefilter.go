@@ -20,9 +20,13 @@ package v1alpha2
 
 // ResourceFilterApplyConfiguration represents a declarative configuration of the ResourceFilter type for use
 // with apply.
+//
+// ResourceFilter is a restriction for the resources of one driver.
 type ResourceFilterApplyConfiguration struct {
+	// DriverName is the driver the filter applies to. Validated with the
+	// driver-name rule.
 	DriverName                            *string `json:"driverName,omitempty"`
-	ResourceFilterModelApplyConfiguration `json:",inline"`
+	ResourceFilterModelApplyConfiguration `json:""`
 }
 
 // ResourceFilterApplyConfiguration constructs a declarative configuration of the ResourceFilter type for use with

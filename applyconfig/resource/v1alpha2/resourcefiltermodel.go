@@ -20,7 +20,11 @@ package v1alpha2
 
 // ResourceFilterModelApplyConfiguration represents a declarative configuration of the ResourceFilterModel type for use
 // with apply.
+//
+// ResourceFilterModel expresses a filter in one resource model. Exactly one
+// field must be set.
 type ResourceFilterModelApplyConfiguration struct {
+	// NamedResources is the filter for the named-resources model.
 	NamedResources *NamedResourcesFilterApplyConfiguration `json:"namedResources,omitempty"`
 }
 

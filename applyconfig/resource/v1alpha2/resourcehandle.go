@@ -20,9 +20,18 @@ package v1alpha2
 
 // ResourceHandleApplyConfiguration represents a declarative configuration of the ResourceHandle type for use
 // with apply.
+//
+// ResourceHandle is the allocation data handed to one kubelet plugin.
 type ResourceHandleApplyConfiguration struct {
-	DriverName     *string                                     `json:"driverName,omitempty"`
-	Data           *string                                     `json:"data,omitempty"`
+	// DriverName is the kubelet plugin that receives this handle. It may
+	// differ from the claim's driver when a control plane driver delegates.
+	// Validated with the driver-name rule.
+	DriverName *string `json:"driverName,omitempty"`
+	// Data is an opaque string, at most ResourceHandleDataMaxSize bytes,
+	// written by the control plane driver for its kubelet plugin.
+	Data *string `json:"data,omitempty"`
+	// StructuredData is the allocation made from structured parameters. It
+	// cannot be combined with a non-empty Data.
 	StructuredData *StructuredResourceHandleApplyConfiguration `json:"structuredData,omitempty"`
 }
 

@@ -20,7 +20,11 @@ package v1alpha2
 
 // ResourceModelApplyConfiguration represents a declarative configuration of the ResourceModel type for use
 // with apply.
+//
+// ResourceModel describes the available resources in the terms of one
+// resource model. Exactly one field must be set.
 type ResourceModelApplyConfiguration struct {
+	// NamedResources lists individually named resource instances.
 	NamedResources *NamedResourcesResourcesApplyConfiguration `json:"namedResources,omitempty"`
 }
 

@@ -24,9 +24,13 @@ import (
 
 // ResourceRequestApplyConfiguration represents a declarative configuration of the ResourceRequest type for use
 // with apply.
+//
+// ResourceRequest asks for one resource instance.
 type ResourceRequestApplyConfiguration struct {
+	// VendorParameters are driver settings for this request; they are copied
+	// into the matching allocation result.
 	VendorParameters                       *runtime.RawExtension `json:"vendorParameters,omitempty"`
-	ResourceRequestModelApplyConfiguration `json:",inline"`
+	ResourceRequestModelApplyConfiguration `json:""`
 }
 
 // ResourceRequestApplyConfiguration constructs a declarative configuration of the ResourceRequest type for use with

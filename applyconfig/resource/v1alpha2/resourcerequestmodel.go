@@ -20,7 +20,11 @@ package v1alpha2
 
 // ResourceRequestModelApplyConfiguration represents a declarative configuration of the ResourceRequestModel type for use
 // with apply.
+//
+// ResourceRequestModel expresses a request in one resource model. Exactly one
+// field must be set.
 type ResourceRequestModelApplyConfiguration struct {
+	// NamedResources is the request for the named-resources model.
 	NamedResources *NamedResourcesRequestApplyConfiguration `json:"namedResources,omitempty"`
 }
 

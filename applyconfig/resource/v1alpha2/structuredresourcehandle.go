@@ -24,11 +24,21 @@ import (
 
 // StructuredResourceHandleApplyConfiguration represents a declarative configuration of the StructuredResourceHandle type for use
 // with apply.
+//
+// StructuredResourceHandle records an allocation made by the scheduler from
+// structured parameters, together with the vendor settings that apply to it.
 type StructuredResourceHandleApplyConfiguration struct {
-	VendorClassParameters *runtime.RawExtension                      `json:"vendorClassParameters,omitempty"`
-	VendorClaimParameters *runtime.RawExtension                      `json:"vendorClaimParameters,omitempty"`
-	NodeName              *string                                    `json:"nodeName,omitempty"`
-	Results               []DriverAllocationResultApplyConfiguration `json:"results,omitempty"`
+	// VendorClassParameters are the driver's settings taken from the class
+	// parameters.
+	VendorClassParameters *runtime.RawExtension `json:"vendorClassParameters,omitempty"`
+	// VendorClaimParameters are the driver's settings taken from the claim
+	// parameters.
+	VendorClaimParameters *runtime.RawExtension `json:"vendorClaimParameters,omitempty"`
+	// NodeName is the node whose resources were allocated; if non-empty, a
+	// DNS subdomain.
+	NodeName *string `json:"nodeName,omitempty"`
+	// Results lists what was allocated, one entry per satisfied request.
+	Results []DriverAllocationResultApplyConfiguration `json:"results,omitempty"`
 }
 
 // StructuredResourceHandleApplyConfiguration constructs a declarative configuration of the StructuredResourceHandle type for use with

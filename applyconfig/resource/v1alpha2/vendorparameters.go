@@ -24,8 +24,13 @@ import (
 
 // VendorParametersApplyConfiguration represents a declarative configuration of the VendorParameters type for use
 // with apply.
+//
+// VendorParameters are opaque settings for one driver.
 type VendorParametersApplyConfiguration struct {
-	DriverName *string               `json:"driverName,omitempty"`
+	// DriverName is the driver the settings are for. Validated with the
+	// driver-name rule.
+	DriverName *string `json:"driverName,omitempty"`
+	// Parameters are the settings, in a format only the driver knows.
 	Parameters *runtime.RawExtension `json:"parameters,omitempty"`
 }
 

@@ -24,10 +24,18 @@ import (
 
 // AllocationResultApplyConfiguration represents a declarative configuration of the AllocationResult type for use
 // with apply.
+//
+// AllocationResult describes what was allocated for a claim.
 type AllocationResultApplyConfiguration struct {
-	Devices      *DeviceAllocationResultApplyConfiguration `json:"devices,omitempty"`
-	NodeSelector *v1.NodeSelectorApplyConfiguration        `json:"nodeSelector,omitempty"`
-	Controller   *string                                   `json:"controller,omitempty"`
+	// Devices is the allocation made for the device requests.
+	Devices *DeviceAllocationResultApplyConfiguration `json:"devices,omitempty"`
+	// NodeSelector limits the nodes on which the allocated devices can be
+	// used. Unset means every node.
+	NodeSelector *v1.NodeSelectorApplyConfiguration `json:"nodeSelector,omitempty"`
+	// Controller is the driver that made the allocation; empty when the
+	// scheduler allocated. It is copied from the claim's spec.controller.
+	// Needs the DRAControlPlaneController feature gate.
+	Controller *string `json:"controller,omitempty"`
 }
 
 // AllocationResultApplyConfiguration constructs a declarative configuration of the AllocationResult type for use with

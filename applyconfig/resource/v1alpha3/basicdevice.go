@@ -25,9 +25,15 @@ import (
 
 // BasicDeviceApplyConfiguration represents a declarative configuration of the BasicDevice type for use
 // with apply.
+//
+// BasicDevice describes a device through named attributes and capacities.
 type BasicDeviceApplyConfiguration struct {
+	// Attributes are the device's properties, keyed by qualified name.
+	// Attributes and capacity together may have at most 32 entries.
 	Attributes map[resourcev1alpha3.QualifiedName]DeviceAttributeApplyConfiguration `json:"attributes,omitempty"`
-	Capacity   map[resourcev1alpha3.QualifiedName]resource.Quantity                 `json:"capacity,omitempty"`
+	// Capacity holds the device's quantities, keyed by qualified name.
+	// Attributes and capacity together may have at most 32 entries.
+	Capacity map[resourcev1alpha3.QualifiedName]resource.Quantity `json:"capacity,omitempty"`
 }
 
 // BasicDeviceApplyConfiguration constructs a declarative configuration of the BasicDevice type for use with

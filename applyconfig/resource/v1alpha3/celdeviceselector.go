@@ -20,7 +20,18 @@ package v1alpha3
 
 // CELDeviceSelectorApplyConfiguration represents a declarative configuration of the CELDeviceSelector type for use
 // with apply.
+//
+// CELDeviceSelector selects devices with a Common Expression Language
+// expression.
 type CELDeviceSelectorApplyConfiguration struct {
+	// Expression holds CEL source evaluated against the variable `device`, which
+	// has the fields `driver` (string), `attributes` (a map from domain to
+	// a map from identifier to value) and `capacity` (the same shape, with
+	// quantities). Unqualified names are in the driver's domain, and an
+	// unknown domain gives an empty map. The semver functions and
+	// cel.bind are available. The result must be a boolean: true selects
+	// the device; an evaluation error aborts the allocation attempt.
+	// It must compile.
 	Expression *string `json:"expression,omitempty"`
 }
 

@@ -20,8 +20,14 @@ package v1alpha3
 
 // DeviceApplyConfiguration represents a declarative configuration of the Device type for use
 // with apply.
+//
+// Device is one device of a pool. Besides the name, one device type
+// field (and only one) has to be set.
 type DeviceApplyConfiguration struct {
-	Name  *string                        `json:"name,omitempty"`
+	// Name of the device, a DNS label unique within the pool.
+	Name *string `json:"name,omitempty"`
+	// Basic describes a device by its attributes and capacities. It is
+	// the only device type in this version and must be set.
 	Basic *BasicDeviceApplyConfiguration `json:"basic,omitempty"`
 }
 

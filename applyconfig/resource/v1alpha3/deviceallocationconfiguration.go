@@ -24,10 +24,16 @@ import (
 
 // DeviceAllocationConfigurationApplyConfiguration represents a declarative configuration of the DeviceAllocationConfiguration type for use
 // with apply.
+//
+// DeviceAllocationConfiguration is one configuration entry in an
+// allocation result.
 type DeviceAllocationConfigurationApplyConfiguration struct {
-	Source                                *resourcev1alpha3.AllocationConfigSource `json:"source,omitempty"`
-	Requests                              []string                                 `json:"requests,omitempty"`
-	DeviceConfigurationApplyConfiguration `json:",inline"`
+	// Source says where the entry came from: FromClass or FromClaim.
+	Source *resourcev1alpha3.AllocationConfigSource `json:"source,omitempty"`
+	// Requests names the requests the entry is for; empty means all
+	// requests of the claim.
+	Requests                              []string `json:"requests,omitempty"`
+	DeviceConfigurationApplyConfiguration `json:""`
 }
 
 // DeviceAllocationConfigurationApplyConfiguration constructs a declarative configuration of the DeviceAllocationConfiguration type for use with

@@ -20,9 +20,16 @@ package v1alpha3
 
 // DeviceAllocationResultApplyConfiguration represents a declarative configuration of the DeviceAllocationResult type for use
 // with apply.
+//
+// DeviceAllocationResult lists the allocated devices and their
+// configuration.
 type DeviceAllocationResultApplyConfiguration struct {
+	// Results has one entry per allocated device, at most 32.
 	Results []DeviceRequestAllocationResultApplyConfiguration `json:"results,omitempty"`
-	Config  []DeviceAllocationConfigurationApplyConfiguration `json:"config,omitempty"`
+	// Config is the configuration for the allocated devices, taken from
+	// the classes and from the claim, at most 64 entries. Drivers use the
+	// entries meant for them, class entries before claim entries.
+	Config []DeviceAllocationConfigurationApplyConfiguration `json:"config,omitempty"`
 }
 
 // DeviceAllocationResultApplyConfiguration constructs a declarative configuration of the DeviceAllocationResult type for use with

@@ -20,10 +20,18 @@ package v1alpha3
 
 // DeviceAttributeApplyConfiguration represents a declarative configuration of the DeviceAttribute type for use
 // with apply.
+//
+// DeviceAttribute is the value of one device attribute; one field, and
+// only one, has to be set.
 type DeviceAttributeApplyConfiguration struct {
-	IntValue     *int64  `json:"int,omitempty"`
-	BoolValue    *bool   `json:"bool,omitempty"`
-	StringValue  *string `json:"string,omitempty"`
+	// IntValue is an integer value.
+	IntValue *int64 `json:"int,omitempty"`
+	// BoolValue is a boolean value.
+	BoolValue *bool `json:"bool,omitempty"`
+	// StringValue is a string value of at most 64 characters.
+	StringValue *string `json:"string,omitempty"`
+	// VersionValue is a semantic version (semver.org 2.0.0) of at most 64
+	// characters.
 	VersionValue *string `json:"version,omitempty"`
 }
 

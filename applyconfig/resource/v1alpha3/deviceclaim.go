@@ -20,10 +20,19 @@ package v1alpha3
 
 // DeviceClaimApplyConfiguration represents a declarative configuration of the DeviceClaim type for use
 // with apply.
+//
+// DeviceClaim groups what a claim asks for: the requests, the constraints
+// between them and the configuration for the allocated devices.
 type DeviceClaimApplyConfiguration struct {
-	Requests    []DeviceRequestApplyConfiguration            `json:"requests,omitempty"`
-	Constraints []DeviceConstraintApplyConfiguration         `json:"constraints,omitempty"`
-	Config      []DeviceClaimConfigurationApplyConfiguration `json:"config,omitempty"`
+	// Requests are the individual device requests. At most 32, with
+	// unique names. All must be satisfied for the claim to be allocated.
+	Requests []DeviceRequestApplyConfiguration `json:"requests,omitempty"`
+	// Constraints must hold across the devices picked for several
+	// requests. At most 32.
+	Constraints []DeviceConstraintApplyConfiguration `json:"constraints,omitempty"`
+	// Config is configuration for the devices of some or all requests,
+	// passed to the drivers. At most 32.
+	Config []DeviceClaimConfigurationApplyConfiguration `json:"config,omitempty"`
 }
 
 // DeviceClaimApplyConfiguration constructs a declarative configuration of the DeviceClaim type for use with

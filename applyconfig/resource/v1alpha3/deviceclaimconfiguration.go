@@ -20,9 +20,15 @@ package v1alpha3
 
 // DeviceClaimConfigurationApplyConfiguration represents a declarative configuration of the DeviceClaimConfiguration type for use
 // with apply.
+//
+// DeviceClaimConfiguration is configuration from a claim for the devices
+// of some of its requests.
 type DeviceClaimConfigurationApplyConfiguration struct {
+	// Requests names the requests the configuration is for; empty means
+	// all requests of the claim. At most 32 unique names of existing
+	// requests.
 	Requests                              []string `json:"requests,omitempty"`
-	DeviceConfigurationApplyConfiguration `json:",inline"`
+	DeviceConfigurationApplyConfiguration `json:""`
 }
 
 // DeviceClaimConfigurationApplyConfiguration constructs a declarative configuration of the DeviceClaimConfiguration type for use with

@@ -29,10 +29,19 @@ import (
 
 // DeviceClassApplyConfiguration represents a declarative configuration of the DeviceClass type for use
 // with apply.
+//
+// DeviceClass is a set of devices chosen by selectors, with configuration
+// that applies to them. Claims refer to a class by name.
+//
+// Alpha; needs the DynamicResourceAllocation feature gate.
 type DeviceClassApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Metadata of the object.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *DeviceClassSpecApplyConfiguration `json:"spec,omitempty"`
+	// Spec holds the selectors and configuration of the class. It may
+	// change at any time; an allocation uses the class as it was when
+	// the allocation was made. Any change increments metadata.generation.
+	Spec *DeviceClassSpecApplyConfiguration `json:"spec,omitempty"`
 }
 
 // DeviceClass constructs a declarative configuration of the DeviceClass type for use with
@@ -45,29 +54,14 @@ func DeviceClass(name string) *DeviceClassApplyConfiguration {
 	return b
 }
 
-// ExtractDeviceClass extracts the applied configuration owned by fieldManager from
-// deviceClass. If no managedFields are found in deviceClass for fieldManager, a
-// DeviceClassApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractDeviceClassFrom extracts the applied configuration owned by fieldManager from
+// deviceClass for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // deviceClass must be a unmodified DeviceClass API object that was retrieved from the Kubernetes API.
-// ExtractDeviceClass provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractDeviceClassFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractDeviceClass(deviceClass *resourcev1alpha3.DeviceClass, fieldManager string) (*DeviceClassApplyConfiguration, error) {
-	return extractDeviceClass(deviceClass, fieldManager, "")
-}
-
-// ExtractDeviceClassStatus is the same as ExtractDeviceClass except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractDeviceClassStatus(deviceClass *resourcev1alpha3.DeviceClass, fieldManager string) (*DeviceClassApplyConfiguration, error) {
-	return extractDeviceClass(deviceClass, fieldManager, "status")
-}
-
-func extractDeviceClass(deviceClass *resourcev1alpha3.DeviceClass, fieldManager string, subresource string) (*DeviceClassApplyConfiguration, error) {
+func ExtractDeviceClassFrom(deviceClass *resourcev1alpha3.DeviceClass, fieldManager string, subresource string) (*DeviceClassApplyConfiguration, error) {
 	b := &DeviceClassApplyConfiguration{}
 	err := managedfields.ExtractInto(deviceClass, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha3.DeviceClass"), fieldManager, b, subresource)
 	if err != nil {
@@ -79,6 +73,22 @@ func extractDeviceClass(deviceClass *resourcev1alpha3.DeviceClass, fieldManager 
 	b.WithAPIVersion("resource.k8s.io/v1alpha3")
 	return b, nil
 }
+
+// ExtractDeviceClass extracts the applied configuration owned by fieldManager from
+// deviceClass. If no managedFields are found in deviceClass for fieldManager, a
+// DeviceClassApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// deviceClass must be a unmodified DeviceClass API object that was retrieved from the Kubernetes API.
+// ExtractDeviceClass provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractDeviceClass(deviceClass *resourcev1alpha3.DeviceClass, fieldManager string) (*DeviceClassApplyConfiguration, error) {
+	return ExtractDeviceClassFrom(deviceClass, fieldManager, "")
+}
+
+func (b DeviceClassApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -246,8 +256,24 @@ func (b *DeviceClassApplyConfiguration) WithSpec(value *DeviceClassSpecApplyConf
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *DeviceClassApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *DeviceClassApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *DeviceClassApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *DeviceClassApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

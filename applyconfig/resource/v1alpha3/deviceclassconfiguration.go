@@ -20,8 +20,10 @@ package v1alpha3
 
 // DeviceClassConfigurationApplyConfiguration represents a declarative configuration of the DeviceClassConfiguration type for use
 // with apply.
+//
+// DeviceClassConfiguration is one configuration entry of a DeviceClass.
 type DeviceClassConfigurationApplyConfiguration struct {
-	DeviceConfigurationApplyConfiguration `json:",inline"`
+	DeviceConfigurationApplyConfiguration `json:""`
 }
 
 // DeviceClassConfigurationApplyConfiguration constructs a declarative configuration of the DeviceClassConfiguration type for use with

@@ -24,10 +24,20 @@ import (
 
 // DeviceClassSpecApplyConfiguration represents a declarative configuration of the DeviceClassSpec type for use
 // with apply.
+//
+// DeviceClassSpec defines the devices of a class and their configuration.
 type DeviceClassSpecApplyConfiguration struct {
-	Selectors     []DeviceSelectorApplyConfiguration           `json:"selectors,omitempty"`
-	Config        []DeviceClassConfigurationApplyConfiguration `json:"config,omitempty"`
-	SuitableNodes *v1.NodeSelectorApplyConfiguration           `json:"suitableNodes,omitempty"`
+	// Selectors must all match for a device to belong to the class. At
+	// most 32.
+	Selectors []DeviceSelectorApplyConfiguration `json:"selectors,omitempty"`
+	// Config is configuration for every device allocated through the
+	// class. At most 32. Claim configuration may override it, since the
+	// drivers apply class entries first.
+	Config []DeviceClassConfigurationApplyConfiguration `json:"config,omitempty"`
+	// SuitableNodes restricts the nodes considered for claims of this
+	// class that use a control-plane controller. Needs the
+	// DRAControlPlaneController feature gate.
+	SuitableNodes *v1.NodeSelectorApplyConfiguration `json:"suitableNodes,omitempty"`
 }
 
 // DeviceClassSpecApplyConfiguration constructs a declarative configuration of the DeviceClassSpec type for use with

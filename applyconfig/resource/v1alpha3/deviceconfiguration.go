@@ -20,7 +20,12 @@ package v1alpha3
 
 // DeviceConfigurationApplyConfiguration represents a declarative configuration of the DeviceConfiguration type for use
 // with apply.
+//
+// DeviceConfiguration is one piece of device configuration; one field,
+// and only one, has to be set.
 type DeviceConfigurationApplyConfiguration struct {
+	// Opaque is configuration for one driver, in the driver's own format.
+	// It is the only configuration type in this version and must be set.
 	Opaque *OpaqueDeviceConfigurationApplyConfiguration `json:"opaque,omitempty"`
 }
 

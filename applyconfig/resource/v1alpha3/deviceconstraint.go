@@ -24,8 +24,16 @@ import (
 
 // DeviceConstraintApplyConfiguration represents a declarative configuration of the DeviceConstraint type for use
 // with apply.
+//
+// DeviceConstraint is a condition across the devices of several requests.
 type DeviceConstraintApplyConfiguration struct {
-	Requests       []string                             `json:"requests,omitempty"`
+	// Requests names the requests the constraint covers; empty means all
+	// requests of the claim. At most 32 unique names of existing
+	// requests.
+	Requests []string `json:"requests,omitempty"`
+	// MatchAttribute is a fully qualified attribute name that every
+	// covered device must have, with the same type and value on all of
+	// them; devices lacking it are not used. Required in this version.
 	MatchAttribute *resourcev1alpha3.FullyQualifiedName `json:"matchAttribute,omitempty"`
 }
 

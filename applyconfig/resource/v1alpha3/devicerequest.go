@@ -24,13 +24,30 @@ import (
 
 // DeviceRequestApplyConfiguration represents a declarative configuration of the DeviceRequest type for use
 // with apply.
+//
+// DeviceRequest asks for one or more devices of one device class. A
+// device must match the class and every selector of the request.
 type DeviceRequestApplyConfiguration struct {
-	Name            *string                                `json:"name,omitempty"`
-	DeviceClassName *string                                `json:"deviceClassName,omitempty"`
-	Selectors       []DeviceSelectorApplyConfiguration     `json:"selectors,omitempty"`
-	AllocationMode  *resourcev1alpha3.DeviceAllocationMode `json:"allocationMode,omitempty"`
-	Count           *int64                                 `json:"count,omitempty"`
-	AdminAccess     *bool                                  `json:"adminAccess,omitempty"`
+	// Name identifies the request within the claim; constraints, config
+	// and allocation results refer to it. A DNS label.
+	Name *string `json:"name,omitempty"`
+	// DeviceClassName is the DeviceClass whose selectors and config apply
+	// to this request. A DNS subdomain; required.
+	DeviceClassName *string `json:"deviceClassName,omitempty"`
+	// Selectors are extra conditions a device must meet, in addition to
+	// those of the class. All must match. At most 32.
+	Selectors []DeviceSelectorApplyConfiguration `json:"selectors,omitempty"`
+	// AllocationMode says how many devices are wanted: ExactCount (the
+	// default) allocates exactly Count devices; All allocates every
+	// matching device in the pool, and fails if none match or one of them
+	// is already in use (unless adminAccess is set).
+	AllocationMode *resourcev1alpha3.DeviceAllocationMode `json:"allocationMode,omitempty"`
+	// Count is the number of devices for ExactCount; it must be positive
+	// there and defaults to 1. It must be 0 for All.
+	Count *int64 `json:"count,omitempty"`
+	// AdminAccess requests admin-mode use of the devices: they may
+	// be allocated even if already in use, and are not counted as used.
+	AdminAccess *bool `json:"adminAccess,omitempty"`
 }
 
 // DeviceRequestApplyConfiguration constructs a declarative configuration of the DeviceRequest type for use with

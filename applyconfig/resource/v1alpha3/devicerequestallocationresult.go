@@ -20,11 +20,19 @@ package v1alpha3
 
 // DeviceRequestAllocationResultApplyConfiguration represents a declarative configuration of the DeviceRequestAllocationResult type for use
 // with apply.
+//
+// DeviceRequestAllocationResult names one device allocated for one request.
 type DeviceRequestAllocationResultApplyConfiguration struct {
+	// Request refers to the claim request this device was allocated
+	// for.
 	Request *string `json:"request,omitempty"`
-	Driver  *string `json:"driver,omitempty"`
-	Pool    *string `json:"pool,omitempty"`
-	Device  *string `json:"device,omitempty"`
+	// Driver is the driver that owns the device. Must be a valid driver
+	// name.
+	Driver *string `json:"driver,omitempty"`
+	// Pool is the name of the device's pool within the driver.
+	Pool *string `json:"pool,omitempty"`
+	// Device is the device's name within the pool. A DNS label.
+	Device *string `json:"device,omitempty"`
 }
 
 // DeviceRequestAllocationResultApplyConfiguration constructs a declarative configuration of the DeviceRequestAllocationResult type for use with

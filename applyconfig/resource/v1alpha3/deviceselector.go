@@ -20,7 +20,12 @@ package v1alpha3
 
 // DeviceSelectorApplyConfiguration represents a declarative configuration of the DeviceSelector type for use
 // with apply.
+//
+// DeviceSelector is one condition on a device; one field, and only one,
+// has to be set.
 type DeviceSelectorApplyConfiguration struct {
+	// CEL selects devices with a CEL expression. It is the only selector
+	// type in this version and must be set.
 	CEL *CELDeviceSelectorApplyConfiguration `json:"cel,omitempty"`
 }
 

@@ -24,8 +24,15 @@ import (
 
 // OpaqueDeviceConfigurationApplyConfiguration represents a declarative configuration of the OpaqueDeviceConfiguration type for use
 // with apply.
+//
+// OpaqueDeviceConfiguration is driver-specific configuration that only
+// the named driver interprets.
 type OpaqueDeviceConfigurationApplyConfiguration struct {
-	Driver     *string               `json:"driver,omitempty"`
+	// Driver is the driver the parameters are for; other drivers ignore
+	// them. Must be a valid driver name.
+	Driver *string `json:"driver,omitempty"`
+	// Parameters is the driver's configuration. It must be a JSON object;
+	// a driver usually uses a versioned type with apiVersion and kind.
 	Parameters *runtime.RawExtension `json:"parameters,omitempty"`
 }
 

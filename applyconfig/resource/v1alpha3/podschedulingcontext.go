@@ -29,11 +29,23 @@ import (
 
 // PodSchedulingContextApplyConfiguration represents a declarative configuration of the PodSchedulingContext type for use
 // with apply.
+//
+// PodSchedulingContext lets the scheduler and the controller drivers of
+// a pod's claims agree on a node when the claims are allocated by a
+// control-plane controller. Its name and namespace are those of the pod,
+// and the pod owns it.
+//
+// Alpha; needs the DRAControlPlaneController feature gate.
 type PodSchedulingContextApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Metadata of the object.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *PodSchedulingContextSpecApplyConfiguration   `json:"spec,omitempty"`
-	Status                           *PodSchedulingContextStatusApplyConfiguration `json:"status,omitempty"`
+	// Spec is written by the scheduler: the candidate nodes and the
+	// chosen one.
+	Spec *PodSchedulingContextSpecApplyConfiguration `json:"spec,omitempty"`
+	// Status is written by the drivers: where each claim can not be
+	// allocated.
+	Status *PodSchedulingContextStatusApplyConfiguration `json:"status,omitempty"`
 }
 
 // PodSchedulingContext constructs a declarative configuration of the PodSchedulingContext type for use with
@@ -47,29 +59,14 @@ func PodSchedulingContext(name, namespace string) *PodSchedulingContextApplyConf
 	return b
 }
 
-// ExtractPodSchedulingContext extracts the applied configuration owned by fieldManager from
-// podSchedulingContext. If no managedFields are found in podSchedulingContext for fieldManager, a
-// PodSchedulingContextApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractPodSchedulingContextFrom extracts the applied configuration owned by fieldManager from
+// podSchedulingContext for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // podSchedulingContext must be a unmodified PodSchedulingContext API object that was retrieved from the Kubernetes API.
-// ExtractPodSchedulingContext provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractPodSchedulingContextFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractPodSchedulingContext(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string) (*PodSchedulingContextApplyConfiguration, error) {
-	return extractPodSchedulingContext(podSchedulingContext, fieldManager, "")
-}
-
-// ExtractPodSchedulingContextStatus is the same as ExtractPodSchedulingContext except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractPodSchedulingContextStatus(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string) (*PodSchedulingContextApplyConfiguration, error) {
-	return extractPodSchedulingContext(podSchedulingContext, fieldManager, "status")
-}
-
-func extractPodSchedulingContext(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string, subresource string) (*PodSchedulingContextApplyConfiguration, error) {
+func ExtractPodSchedulingContextFrom(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string, subresource string) (*PodSchedulingContextApplyConfiguration, error) {
 	b := &PodSchedulingContextApplyConfiguration{}
 	err := managedfields.ExtractInto(podSchedulingContext, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha3.PodSchedulingContext"), fieldManager, b, subresource)
 	if err != nil {
@@ -82,6 +79,28 @@ func extractPodSchedulingContext(podSchedulingContext *resourcev1alpha3.PodSched
 	b.WithAPIVersion("resource.k8s.io/v1alpha3")
 	return b, nil
 }
+
+// ExtractPodSchedulingContext extracts the applied configuration owned by fieldManager from
+// podSchedulingContext. If no managedFields are found in podSchedulingContext for fieldManager, a
+// PodSchedulingContextApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// podSchedulingContext must be a unmodified PodSchedulingContext API object that was retrieved from the Kubernetes API.
+// ExtractPodSchedulingContext provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractPodSchedulingContext(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string) (*PodSchedulingContextApplyConfiguration, error) {
+	return ExtractPodSchedulingContextFrom(podSchedulingContext, fieldManager, "")
+}
+
+// ExtractPodSchedulingContextStatus extracts the applied configuration owned by fieldManager from
+// podSchedulingContext for the status subresource.
+func ExtractPodSchedulingContextStatus(podSchedulingContext *resourcev1alpha3.PodSchedulingContext, fieldManager string) (*PodSchedulingContextApplyConfiguration, error) {
+	return ExtractPodSchedulingContextFrom(podSchedulingContext, fieldManager, "status")
+}
+
+func (b PodSchedulingContextApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -257,8 +276,24 @@ func (b *PodSchedulingContextApplyConfiguration) WithStatus(value *PodScheduling
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *PodSchedulingContextApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *PodSchedulingContextApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *PodSchedulingContextApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *PodSchedulingContextApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

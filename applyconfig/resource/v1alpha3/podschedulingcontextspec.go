@@ -20,8 +20,16 @@ package v1alpha3
 
 // PodSchedulingContextSpecApplyConfiguration represents a declarative configuration of the PodSchedulingContextSpec type for use
 // with apply.
+//
+// PodSchedulingContextSpec is the scheduler's side of a
+// PodSchedulingContext.
 type PodSchedulingContextSpecApplyConfiguration struct {
-	SelectedNode   *string  `json:"selectedNode,omitempty"`
+	// SelectedNode is the node the scheduler wants to run the pod on;
+	// drivers should allocate the pod's pending claims for it.
+	SelectedNode *string `json:"selectedNode,omitempty"`
+	// PotentialNodes are nodes that might run the pod, for drivers to
+	// check in advance. At most 128 unique node names; the list may be a
+	// subset of all suitable nodes.
 	PotentialNodes []string `json:"potentialNodes,omitempty"`
 }
 

@@ -20,7 +20,12 @@ package v1alpha3
 
 // PodSchedulingContextStatusApplyConfiguration represents a declarative configuration of the PodSchedulingContextStatus type for use
 // with apply.
+//
+// PodSchedulingContextStatus is the drivers' side of a
+// PodSchedulingContext.
 type PodSchedulingContextStatusApplyConfiguration struct {
+	// ResourceClaims has one entry per claim of the pod that uses a
+	// control-plane controller, keyed by name.
 	ResourceClaims []ResourceClaimSchedulingStatusApplyConfiguration `json:"resourceClaims,omitempty"`
 }
 

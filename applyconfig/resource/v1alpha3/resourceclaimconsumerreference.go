@@ -24,11 +24,18 @@ import (
 
 // ResourceClaimConsumerReferenceApplyConfiguration represents a declarative configuration of the ResourceClaimConsumerReference type for use
 // with apply.
+//
+// ResourceClaimConsumerReference points to an object that uses a claim.
+// The object must be in the claim's namespace.
 type ResourceClaimConsumerReferenceApplyConfiguration struct {
-	APIGroup *string    `json:"apiGroup,omitempty"`
-	Resource *string    `json:"resource,omitempty"`
-	Name     *string    `json:"name,omitempty"`
-	UID      *types.UID `json:"uid,omitempty"`
+	// APIGroup of the consumer; empty for the core group.
+	APIGroup *string `json:"apiGroup,omitempty"`
+	// Resource is the consumer's resource type, for example "pods".
+	Resource *string `json:"resource,omitempty"`
+	// Name of the consumer.
+	Name *string `json:"name,omitempty"`
+	// UID of the consumer; it tells apart objects with the same name.
+	UID *types.UID `json:"uid,omitempty"`
 }
 
 // ResourceClaimConsumerReferenceApplyConfiguration constructs a declarative configuration of the ResourceClaimConsumerReference type for use with

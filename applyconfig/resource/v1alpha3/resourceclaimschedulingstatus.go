@@ -20,8 +20,14 @@ package v1alpha3
 
 // ResourceClaimSchedulingStatusApplyConfiguration represents a declarative configuration of the ResourceClaimSchedulingStatus type for use
 // with apply.
+//
+// ResourceClaimSchedulingStatus is a driver's report about one claim of
+// the pod.
 type ResourceClaimSchedulingStatusApplyConfiguration struct {
-	Name            *string  `json:"name,omitempty"`
+	// Name matches an entry of pod.spec.resourceClaims.
+	Name *string `json:"name,omitempty"`
+	// UnsuitableNodes are the potential nodes on which the claim cannot
+	// be allocated. At most 128 unique node names.
 	UnsuitableNodes []string `json:"unsuitableNodes,omitempty"`
 }
 

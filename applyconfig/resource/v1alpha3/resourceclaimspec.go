@@ -20,9 +20,16 @@ package v1alpha3
 
 // ResourceClaimSpecApplyConfiguration represents a declarative configuration of the ResourceClaimSpec type for use
 // with apply.
+//
+// ResourceClaimSpec is the request part of a ResourceClaim.
 type ResourceClaimSpecApplyConfiguration struct {
-	Devices    *DeviceClaimApplyConfiguration `json:"devices,omitempty"`
-	Controller *string                        `json:"controller,omitempty"`
+	// Devices lists the device requests, constraints and configuration.
+	Devices *DeviceClaimApplyConfiguration `json:"devices,omitempty"`
+	// Controller, when set, is the driver that allocates this claim
+	// instead of the scheduler; it must then be a valid driver name. Empty
+	// means the scheduler allocates. Needs the DRAControlPlaneController
+	// feature gate.
+	Controller *string `json:"controller,omitempty"`
 }
 
 // ResourceClaimSpecApplyConfiguration constructs a declarative configuration of the ResourceClaimSpec type for use with

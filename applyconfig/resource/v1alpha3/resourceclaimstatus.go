@@ -20,10 +20,24 @@ package v1alpha3
 
 // ResourceClaimStatusApplyConfiguration represents a declarative configuration of the ResourceClaimStatus type for use
 // with apply.
+//
+// ResourceClaimStatus records the allocation and the users of a claim.
 type ResourceClaimStatusApplyConfiguration struct {
-	Allocation            *AllocationResultApplyConfiguration                `json:"allocation,omitempty"`
-	ReservedFor           []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
-	DeallocationRequested *bool                                              `json:"deallocationRequested,omitempty"`
+	// Allocation is the result of a successful allocation. Once set, it
+	// cannot be changed.
+	Allocation *AllocationResultApplyConfiguration `json:"allocation,omitempty"`
+	// ReservedFor lists the consumers (usually pods) that may use the
+	// allocated devices, keyed by uid, at most 32. A non-empty list
+	// requires an allocation. No entries may be added while the claim is
+	// being deleted or deallocation was requested. Deallocation is only
+	// possible when the list is empty.
+	ReservedFor []ResourceClaimConsumerReferenceApplyConfiguration `json:"reservedFor,omitempty"`
+	// DeallocationRequested asks the controller driver to release the
+	// allocation. It requires an allocation, cannot be set while
+	// reservedFor has entries, and cannot be cleared while the allocation
+	// remains. Only used with a control-plane controller; needs the
+	// DRAControlPlaneController feature gate.
+	DeallocationRequested *bool `json:"deallocationRequested,omitempty"`
 }
 
 // ResourceClaimStatusApplyConfiguration constructs a declarative configuration of the ResourceClaimStatus type for use with

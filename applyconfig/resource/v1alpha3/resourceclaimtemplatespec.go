@@ -26,9 +26,16 @@ import (
 
 // ResourceClaimTemplateSpecApplyConfiguration represents a declarative configuration of the ResourceClaimTemplateSpec type for use
 // with apply.
+//
+// ResourceClaimTemplateSpec is the metadata and spec of the claims made
+// from a template.
 type ResourceClaimTemplateSpecApplyConfiguration struct {
+	// ObjectMeta holds labels and annotations copied into each created
+	// claim. No other metadata fields are allowed.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *ResourceClaimSpecApplyConfiguration `json:"spec,omitempty"`
+	// Spec is copied unchanged into each created claim and is validated
+	// like a claim spec.
+	Spec *ResourceClaimSpecApplyConfiguration `json:"spec,omitempty"`
 }
 
 // ResourceClaimTemplateSpecApplyConfiguration constructs a declarative configuration of the ResourceClaimTemplateSpec type for use with
@@ -191,4 +198,10 @@ func (b *ResourceClaimTemplateSpecApplyConfiguration) WithSpec(value *ResourceCl
 func (b *ResourceClaimTemplateSpecApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceClaimTemplateSpecApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

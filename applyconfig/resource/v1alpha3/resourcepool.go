@@ -20,10 +20,21 @@ package v1alpha3
 
 // ResourcePoolApplyConfiguration represents a declarative configuration of the ResourcePool type for use
 // with apply.
+//
+// ResourcePool names a pool of devices and describes its current state.
 type ResourcePoolApplyConfiguration struct {
-	Name               *string `json:"name,omitempty"`
-	Generation         *int64  `json:"generation,omitempty"`
-	ResourceSliceCount *int64  `json:"resourceSliceCount,omitempty"`
+	// Name of the pool, unique per driver. At most 253 characters; it may
+	// contain slashes, and every part between them must be a DNS
+	// subdomain. Often the node name for node-local pools. Immutable in a
+	// ResourceSlice.
+	Name *string `json:"name,omitempty"`
+	// Generation is bumped by the driver whenever the pool changes.
+	// Slices with a lower generation than the newest one are outdated and
+	// must be ignored. Must not be negative.
+	Generation *int64 `json:"generation,omitempty"`
+	// ResourceSliceCount is how many slices make up this pool at this
+	// generation. Has to be positive.
+	ResourceSliceCount *int64 `json:"resourceSliceCount,omitempty"`
 }
 
 // ResourcePoolApplyConfiguration constructs a declarative configuration of the ResourcePool type for use with

@@ -29,10 +29,28 @@ import (
 
 // ResourceSliceApplyConfiguration represents a declarative configuration of the ResourceSlice type for use
 // with apply.
+//
+// ResourceSlice is published by a driver and carries part or all of one
+// pool's devices. A pool may be split over several slices; the
+// number of slices is part of every slice, so consumers can tell when
+// they have seen the whole pool.
+//
+// A device is identified by the triple (driver, pool name, device name),
+// and device names are unique within a pool across all its slices. When a
+// driver changes a pool it bumps the pool generation in all of the pool's
+// slices; consumers use only the slices with the newest generation.
+//
+// Node-local devices name their node; other devices say where they are
+// reachable with a node selector or by being available on all nodes.
+//
+// Alpha; needs the DynamicResourceAllocation feature gate.
 type ResourceSliceApplyConfiguration struct {
-	v1.TypeMetaApplyConfiguration    `json:",inline"`
+	v1.TypeMetaApplyConfiguration `json:""`
+	// Metadata of the object.
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                             *ResourceSliceSpecApplyConfiguration `json:"spec,omitempty"`
+	// Spec is what the driver publishes in this slice. Any change to it
+	// increments metadata.generation.
+	Spec *ResourceSliceSpecApplyConfiguration `json:"spec,omitempty"`
 }
 
 // ResourceSlice constructs a declarative configuration of the ResourceSlice type for use with
@@ -45,29 +63,14 @@ func ResourceSlice(name string) *ResourceSliceApplyConfiguration {
 	return b
 }
 
-// ExtractResourceSlice extracts the applied configuration owned by fieldManager from
-// resourceSlice. If no managedFields are found in resourceSlice for fieldManager, a
-// ResourceSliceApplyConfiguration is returned with only the Name, Namespace (if applicable),
-// APIVersion and Kind populated. It is possible that no managed fields were found for because other
-// field managers have taken ownership of all the fields previously owned by fieldManager, or because
-// the fieldManager never owned fields any fields.
+// ExtractResourceSliceFrom extracts the applied configuration owned by fieldManager from
+// resourceSlice for the specified subresource. Pass an empty string for subresource to extract
+// the main resource. Common subresources include "status", "scale", etc.
 // resourceSlice must be a unmodified ResourceSlice API object that was retrieved from the Kubernetes API.
-// ExtractResourceSlice provides a way to perform a extract/modify-in-place/apply workflow.
+// ExtractResourceSliceFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-// Experimental!
-func ExtractResourceSlice(resourceSlice *resourcev1alpha3.ResourceSlice, fieldManager string) (*ResourceSliceApplyConfiguration, error) {
-	return extractResourceSlice(resourceSlice, fieldManager, "")
-}
-
-// ExtractResourceSliceStatus is the same as ExtractResourceSlice except
-// that it extracts the status subresource applied configuration.
-// Experimental!
-func ExtractResourceSliceStatus(resourceSlice *resourcev1alpha3.ResourceSlice, fieldManager string) (*ResourceSliceApplyConfiguration, error) {
-	return extractResourceSlice(resourceSlice, fieldManager, "status")
-}
-
-func extractResourceSlice(resourceSlice *resourcev1alpha3.ResourceSlice, fieldManager string, subresource string) (*ResourceSliceApplyConfiguration, error) {
+func ExtractResourceSliceFrom(resourceSlice *resourcev1alpha3.ResourceSlice, fieldManager string, subresource string) (*ResourceSliceApplyConfiguration, error) {
 	b := &ResourceSliceApplyConfiguration{}
 	err := managedfields.ExtractInto(resourceSlice, internal.Parser().Type("com.github.drakit.drakit.apis.resource.v1alpha3.ResourceSlice"), fieldManager, b, subresource)
 	if err != nil {
@@ -79,6 +82,22 @@ func extractResourceSlice(resourceSlice *resourcev1alpha3.ResourceSlice, fieldMa
 	b.WithAPIVersion("resource.k8s.io/v1alpha3")
 	return b, nil
 }
+
+// ExtractResourceSlice extracts the applied configuration owned by fieldManager from
+// resourceSlice. If no managedFields are found in resourceSlice for fieldManager, a
+// ResourceSliceApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// APIVersion and Kind populated. It is possible that no managed fields were found for because other
+// field managers have taken ownership of all the fields previously owned by fieldManager, or because
+// the fieldManager never owned fields any fields.
+// resourceSlice must be a unmodified ResourceSlice API object that was retrieved from the Kubernetes API.
+// ExtractResourceSlice provides a way to perform a extract/modify-in-place/apply workflow.
+// Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
+// applied if another fieldManager has updated or force applied any of the previously applied fields.
+func ExtractResourceSlice(resourceSlice *resourcev1alpha3.ResourceSlice, fieldManager string) (*ResourceSliceApplyConfiguration, error) {
+	return ExtractResourceSliceFrom(resourceSlice, fieldManager, "")
+}
+
+func (b ResourceSliceApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
@@ -246,8 +265,24 @@ func (b *ResourceSliceApplyConfiguration) WithSpec(value *ResourceSliceSpecApply
 	return b
 }
 
+// GetKind retrieves the value of the Kind field in the declarative configuration.
+func (b *ResourceSliceApplyConfiguration) GetKind() *string {
+	return b.TypeMetaApplyConfiguration.Kind
+}
+
+// GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
+func (b *ResourceSliceApplyConfiguration) GetAPIVersion() *string {
+	return b.TypeMetaApplyConfiguration.APIVersion
+}
+
 // GetName retrieves the value of the Name field in the declarative configuration.
 func (b *ResourceSliceApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
+}
+
+// GetNamespace retrieves the value of the Namespace field in the declarative configuration.
+func (b *ResourceSliceApplyConfiguration) GetNamespace() *string {
+	b.ensureObjectMetaApplyConfigurationExists()
+	return b.ObjectMetaApplyConfiguration.Namespace
 }

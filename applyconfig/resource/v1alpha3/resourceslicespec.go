@@ -24,13 +24,29 @@ import (
 
 // ResourceSliceSpecApplyConfiguration represents a declarative configuration of the ResourceSliceSpec type for use
 // with apply.
+//
+// ResourceSliceSpec is the content of one ResourceSlice.
 type ResourceSliceSpecApplyConfiguration struct {
-	Driver       *string                            `json:"driver,omitempty"`
-	Pool         *ResourcePoolApplyConfiguration    `json:"pool,omitempty"`
-	NodeName     *string                            `json:"nodeName,omitempty"`
+	// Driver names the DRA driver owning the devices in this slice. It must be a DNS subdomain of at most 63 characters (it is
+	// lower-cased before the check). Immutable.
+	Driver *string `json:"driver,omitempty"`
+	// Pool identifies the pool these devices belong to and carries the
+	// pool's generation and slice count.
+	Pool *ResourcePoolApplyConfiguration `json:"pool,omitempty"`
+	// NodeName is set when the devices are local to one node; it is that
+	// node's name. Set exactly one of nodeName, nodeSelector or allNodes.
+	// Immutable.
+	NodeName *string `json:"nodeName,omitempty"`
+	// NodeSelector lists the nodes the devices can be used from. It must
+	// hold exactly one term. Set exactly one of nodeName, nodeSelector or
+	// allNodes.
 	NodeSelector *v1.NodeSelectorApplyConfiguration `json:"nodeSelector,omitempty"`
-	AllNodes     *bool                              `json:"allNodes,omitempty"`
-	Devices      []DeviceApplyConfiguration         `json:"devices,omitempty"`
+	// AllNodes means the devices can be used from every node of the
+	// cluster. Set exactly one of nodeName, nodeSelector or allNodes.
+	AllNodes *bool `json:"allNodes,omitempty"`
+	// Devices are the devices of the pool published in this slice, at
+	// most 128, with names unique in the slice.
+	Devices []DeviceApplyConfiguration `json:"devices,omitempty"`
 }
 
 // ResourceSliceSpecApplyConfiguration constructs a declarative configuration of the ResourceSliceSpec type for use with

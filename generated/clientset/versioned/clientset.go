@@ -31,7 +31,7 @@ import (
 )
 
 type Interface interface {
-	Discovery() discovery.DiscoveryInterface
+	Discovery() discovery.DiscoveryInterfaces
 	ResourceV1alpha1() resourcev1alpha1.ResourceV1alpha1Interface
 	ResourceV1alpha2() resourcev1alpha2.ResourceV1alpha2Interface
 	ResourceV1alpha3() resourcev1alpha3.ResourceV1alpha3Interface
@@ -61,7 +61,7 @@ func (c *Clientset) ResourceV1alpha3() resourcev1alpha3.ResourceV1alpha3Interfac
 }
 
 // Discovery retrieves the DiscoveryClient
-func (c *Clientset) Discovery() discovery.DiscoveryInterface {
+func (c *Clientset) Discovery() discovery.DiscoveryInterfaces {
 	if c == nil {
 		return nil
 	}

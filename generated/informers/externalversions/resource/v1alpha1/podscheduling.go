@@ -28,16 +28,45 @@ import (
 	resourcev1alpha1 "github.com/drakit/drakit/generated/listers/resource/v1alpha1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	watch "k8s.io/apimachinery/pkg/watch"
 	cache "k8s.io/client-go/tools/cache"
 )
 
 // PodSchedulingInformer provides access to a shared informer and lister for
-// PodSchedulings.
+// PodSchedulings. Prefer using the type-safe variant (see [TypedPodSchedulingInformer]).
 type PodSchedulingInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() resourcev1alpha1.PodSchedulingLister
 }
+
+// TypedPodSchedulingInformer provides access to a shared informer and lister for
+// PodSchedulings, including the type-safe TypedInformer variant.
+// It is a superset of PodSchedulingInformer.
+type TypedPodSchedulingInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() PodSchedulingIndexInformer
+	Lister() resourcev1alpha1.PodSchedulingLister
+}
+
+// PodSchedulingIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type PodSchedulingIndexInformer cache.TypedSharedIndexInformer[*apisresourcev1alpha1.PodScheduling]
+
+// PodSchedulingHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for PodScheduling.
+type PodSchedulingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisresourcev1alpha1.PodScheduling]
+
+// PodSchedulingDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for PodScheduling.
+type PodSchedulingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisresourcev1alpha1.PodScheduling]
+
+// PodSchedulingFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for PodScheduling.
+type PodSchedulingFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisresourcev1alpha1.PodScheduling]
+
+// PodSchedulingIndexers is a specialization of [cache.TypedIndexers] for PodScheduling.
+type PodSchedulingIndexers = cache.TypedIndexers[*apisresourcev1alpha1.PodScheduling]
+
+// DeletedPodScheduling is a specialization of [cache.DeletedObject] for PodScheduling.
+type DeletedPodScheduling = cache.DeletedObject[*apisresourcev1alpha1.PodScheduling]
 
 type podSchedulingInformer struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -48,55 +77,132 @@ type podSchedulingInformer struct {
 // NewPodSchedulingInformer constructs a new informer for PodScheduling type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodSchedulingInformer]).
 func NewPodSchedulingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredPodSchedulingInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPodSchedulingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPodSchedulingInformer constructs a new informer for PodScheduling type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodSchedulingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodSchedulingIndexers) PodSchedulingIndexInformer {
+	return NewTypedPodSchedulingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodSchedulingInformer constructs a new informer for PodScheduling type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredPodSchedulingInformer]).
 func NewFilteredPodSchedulingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListFunc: func(options v1.ListOptions) (runtime.Object, error) {
+	return NewTypedPodSchedulingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPodSchedulingInformer constructs a new informer for PodScheduling type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredPodSchedulingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodSchedulingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodSchedulingIndexInformer {
+	return NewTypedPodSchedulingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPodSchedulingInformerWithOptions constructs a new informer for PodScheduling type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodSchedulingInformerWithOptions]).
+func NewPodSchedulingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedPodSchedulingInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedPodSchedulingInformerWithOptions constructs a new informer for PodScheduling type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodSchedulingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PodSchedulingIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha1", Resource: "podschedulings"}
+	identifier := options.InformerName.WithResource(gvr)
+	tweakListOptions := options.TweakListOptions
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.PodScheduling](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListFunc: func(opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().PodSchedulings(namespace).List(context.Background(), options)
+				return client.ResourceV1alpha1().PodSchedulings(namespace).List(context.Background(), opts)
 			},
-			WatchFunc: func(options v1.ListOptions) (watch.Interface, error) {
+			WatchFunc: func(opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().PodSchedulings(namespace).Watch(context.Background(), options)
+				return client.ResourceV1alpha1().PodSchedulings(namespace).Watch(context.Background(), opts)
 			},
-			ListWithContextFunc: func(ctx context.Context, options v1.ListOptions) (runtime.Object, error) {
+			ListWithContextFunc: func(ctx context.Context, opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().PodSchedulings(namespace).List(ctx, options)
+				return client.ResourceV1alpha1().PodSchedulings(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().PodSchedulings(namespace).Watch(ctx, options)
+				return client.ResourceV1alpha1().PodSchedulings(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&apisresourcev1alpha1.PodScheduling{},
-		resyncPeriod,
-		indexers,
-	)
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   identifier,
+		},
+	))
 }
 
 func (f *podSchedulingInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	return NewFilteredPodSchedulingInformer(client, f.namespace, resyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	return NewTypedPodSchedulingInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
 }
 
 func (f *podSchedulingInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apisresourcev1alpha1.PodScheduling{}, f.defaultInformer)
+	return f.TypedInformer()
+}
+
+func (f *podSchedulingInformer) TypedInformer() PodSchedulingIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.PodScheduling](f.factory.InformerFor(&apisresourcev1alpha1.PodScheduling{}, f.defaultInformer))
 }
 
 func (f *podSchedulingInformer) Lister() resourcev1alpha1.PodSchedulingLister {
 	return resourcev1alpha1.NewPodSchedulingLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPodSchedulingInformer converts an untyped informer into a TypedPodSchedulingInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *PodScheduling. If that is not the case, calling type-safe methods of the returned
+// TypedPodSchedulingInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedPodSchedulingInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedPodSchedulingInformer(informer PodSchedulingInformer) TypedPodSchedulingInformer {
+	if informer, ok := informer.(TypedPodSchedulingInformer); ok {
+		return informer
+	}
+	return &podSchedulingTypedInformerAdapter{informer}
+}
+
+type podSchedulingTypedInformerAdapter struct {
+	PodSchedulingInformer
+}
+
+func (a *podSchedulingTypedInformerAdapter) TypedInformer() PodSchedulingIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.PodScheduling](a.Informer())
+}
+
+// ToPodSchedulingIndexInformer converts an untyped informer into a PodSchedulingIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *PodScheduling. If that is not the case, calling type-safe methods of the returned
+// PodSchedulingIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a PodSchedulingIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToPodSchedulingIndexInformer(informer cache.SharedIndexInformer) PodSchedulingIndexInformer {
+	if informer, ok := informer.(PodSchedulingIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.PodScheduling](informer)
 }

@@ -28,16 +28,45 @@ import (
 	resourcev1alpha1 "github.com/drakit/drakit/generated/listers/resource/v1alpha1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	watch "k8s.io/apimachinery/pkg/watch"
 	cache "k8s.io/client-go/tools/cache"
 )
 
 // ResourceClassInformer provides access to a shared informer and lister for
-// ResourceClasses.
+// ResourceClasses. Prefer using the type-safe variant (see [TypedResourceClassInformer]).
 type ResourceClassInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() resourcev1alpha1.ResourceClassLister
 }
+
+// TypedResourceClassInformer provides access to a shared informer and lister for
+// ResourceClasses, including the type-safe TypedInformer variant.
+// It is a superset of ResourceClassInformer.
+type TypedResourceClassInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() ResourceClassIndexInformer
+	Lister() resourcev1alpha1.ResourceClassLister
+}
+
+// ResourceClassIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type ResourceClassIndexInformer cache.TypedSharedIndexInformer[*apisresourcev1alpha1.ResourceClass]
+
+// ResourceClassHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for ResourceClass.
+type ResourceClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisresourcev1alpha1.ResourceClass]
+
+// ResourceClassDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for ResourceClass.
+type ResourceClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisresourcev1alpha1.ResourceClass]
+
+// ResourceClassFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for ResourceClass.
+type ResourceClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisresourcev1alpha1.ResourceClass]
+
+// ResourceClassIndexers is a specialization of [cache.TypedIndexers] for ResourceClass.
+type ResourceClassIndexers = cache.TypedIndexers[*apisresourcev1alpha1.ResourceClass]
+
+// DeletedResourceClass is a specialization of [cache.DeletedObject] for ResourceClass.
+type DeletedResourceClass = cache.DeletedObject[*apisresourcev1alpha1.ResourceClass]
 
 type resourceClassInformer struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -47,55 +76,132 @@ type resourceClassInformer struct {
 // NewResourceClassInformer constructs a new informer for ResourceClass type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClassInformer]).
 func NewResourceClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredResourceClassInformer(client, resyncPeriod, indexers, nil)
+	return NewResourceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedResourceClassInformer constructs a new informer for ResourceClass type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ResourceClassIndexers) ResourceClassIndexInformer {
+	return NewTypedResourceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredResourceClassInformer constructs a new informer for ResourceClass type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredResourceClassInformer]).
 func NewFilteredResourceClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListFunc: func(options v1.ListOptions) (runtime.Object, error) {
+	return NewTypedResourceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredResourceClassInformer constructs a new informer for ResourceClass type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredResourceClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ResourceClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceClassIndexInformer {
+	return NewTypedResourceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewResourceClassInformerWithOptions constructs a new informer for ResourceClass type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClassInformerWithOptions]).
+func NewResourceClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedResourceClassInformerWithOptions(client, options)
+}
+
+// NewTypedResourceClassInformerWithOptions constructs a new informer for ResourceClass type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ResourceClassIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha1", Resource: "resourceclasss"}
+	identifier := options.InformerName.WithResource(gvr)
+	tweakListOptions := options.TweakListOptions
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.ResourceClass](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListFunc: func(opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().ResourceClasses().List(context.Background(), options)
+				return client.ResourceV1alpha1().ResourceClasses().List(context.Background(), opts)
 			},
-			WatchFunc: func(options v1.ListOptions) (watch.Interface, error) {
+			WatchFunc: func(opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().ResourceClasses().Watch(context.Background(), options)
+				return client.ResourceV1alpha1().ResourceClasses().Watch(context.Background(), opts)
 			},
-			ListWithContextFunc: func(ctx context.Context, options v1.ListOptions) (runtime.Object, error) {
+			ListWithContextFunc: func(ctx context.Context, opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().ResourceClasses().List(ctx, options)
+				return client.ResourceV1alpha1().ResourceClasses().List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha1().ResourceClasses().Watch(ctx, options)
+				return client.ResourceV1alpha1().ResourceClasses().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&apisresourcev1alpha1.ResourceClass{},
-		resyncPeriod,
-		indexers,
-	)
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   identifier,
+		},
+	))
 }
 
 func (f *resourceClassInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	return NewFilteredResourceClassInformer(client, resyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	return NewTypedResourceClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
 }
 
 func (f *resourceClassInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apisresourcev1alpha1.ResourceClass{}, f.defaultInformer)
+	return f.TypedInformer()
+}
+
+func (f *resourceClassInformer) TypedInformer() ResourceClassIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.ResourceClass](f.factory.InformerFor(&apisresourcev1alpha1.ResourceClass{}, f.defaultInformer))
 }
 
 func (f *resourceClassInformer) Lister() resourcev1alpha1.ResourceClassLister {
 	return resourcev1alpha1.NewResourceClassLister(f.Informer().GetIndexer())
+}
+
+// ToTypedResourceClassInformer converts an untyped informer into a TypedResourceClassInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClass. If that is not the case, calling type-safe methods of the returned
+// TypedResourceClassInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedResourceClassInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedResourceClassInformer(informer ResourceClassInformer) TypedResourceClassInformer {
+	if informer, ok := informer.(TypedResourceClassInformer); ok {
+		return informer
+	}
+	return &resourceClassTypedInformerAdapter{informer}
+}
+
+type resourceClassTypedInformerAdapter struct {
+	ResourceClassInformer
+}
+
+func (a *resourceClassTypedInformerAdapter) TypedInformer() ResourceClassIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.ResourceClass](a.Informer())
+}
+
+// ToResourceClassIndexInformer converts an untyped informer into a ResourceClassIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClass. If that is not the case, calling type-safe methods of the returned
+// ResourceClassIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a ResourceClassIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToResourceClassIndexInformer(informer cache.SharedIndexInformer) ResourceClassIndexInformer {
+	if informer, ok := informer.(ResourceClassIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha1.ResourceClass](informer)
 }

@@ -25,19 +25,19 @@ import (
 // Interface provides access to all the informers in this group version.
 type Interface interface {
 	// PodSchedulingContexts returns a PodSchedulingContextInformer.
-	PodSchedulingContexts() PodSchedulingContextInformer
+	PodSchedulingContexts() TypedPodSchedulingContextInformer
 	// ResourceClaims returns a ResourceClaimInformer.
-	ResourceClaims() ResourceClaimInformer
+	ResourceClaims() TypedResourceClaimInformer
 	// ResourceClaimParameters returns a ResourceClaimParametersInformer.
-	ResourceClaimParameters() ResourceClaimParametersInformer
+	ResourceClaimParameters() TypedResourceClaimParametersInformer
 	// ResourceClaimTemplates returns a ResourceClaimTemplateInformer.
-	ResourceClaimTemplates() ResourceClaimTemplateInformer
+	ResourceClaimTemplates() TypedResourceClaimTemplateInformer
 	// ResourceClasses returns a ResourceClassInformer.
-	ResourceClasses() ResourceClassInformer
+	ResourceClasses() TypedResourceClassInformer
 	// ResourceClassParameters returns a ResourceClassParametersInformer.
-	ResourceClassParameters() ResourceClassParametersInformer
+	ResourceClassParameters() TypedResourceClassParametersInformer
 	// ResourceSlices returns a ResourceSliceInformer.
-	ResourceSlices() ResourceSliceInformer
+	ResourceSlices() TypedResourceSliceInformer
 }
 
 type version struct {
@@ -51,37 +51,37 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// PodSchedulingContexts returns a PodSchedulingContextInformer.
-func (v *version) PodSchedulingContexts() PodSchedulingContextInformer {
+// PodSchedulingContexts returns a TypedPodSchedulingContextInformer.
+func (v *version) PodSchedulingContexts() TypedPodSchedulingContextInformer {
 	return &podSchedulingContextInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaims returns a ResourceClaimInformer.
-func (v *version) ResourceClaims() ResourceClaimInformer {
+// ResourceClaims returns a TypedResourceClaimInformer.
+func (v *version) ResourceClaims() TypedResourceClaimInformer {
 	return &resourceClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaimParameters returns a ResourceClaimParametersInformer.
-func (v *version) ResourceClaimParameters() ResourceClaimParametersInformer {
+// ResourceClaimParameters returns a TypedResourceClaimParametersInformer.
+func (v *version) ResourceClaimParameters() TypedResourceClaimParametersInformer {
 	return &resourceClaimParametersInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaimTemplates returns a ResourceClaimTemplateInformer.
-func (v *version) ResourceClaimTemplates() ResourceClaimTemplateInformer {
+// ResourceClaimTemplates returns a TypedResourceClaimTemplateInformer.
+func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
 	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClasses returns a ResourceClassInformer.
-func (v *version) ResourceClasses() ResourceClassInformer {
+// ResourceClasses returns a TypedResourceClassInformer.
+func (v *version) ResourceClasses() TypedResourceClassInformer {
 	return &resourceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClassParameters returns a ResourceClassParametersInformer.
-func (v *version) ResourceClassParameters() ResourceClassParametersInformer {
+// ResourceClassParameters returns a TypedResourceClassParametersInformer.
+func (v *version) ResourceClassParameters() TypedResourceClassParametersInformer {
 	return &resourceClassParametersInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceSlices returns a ResourceSliceInformer.
-func (v *version) ResourceSlices() ResourceSliceInformer {
+// ResourceSlices returns a TypedResourceSliceInformer.
+func (v *version) ResourceSlices() TypedResourceSliceInformer {
 	return &resourceSliceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

@@ -28,16 +28,45 @@ import (
 	resourcev1alpha2 "github.com/drakit/drakit/generated/listers/resource/v1alpha2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	watch "k8s.io/apimachinery/pkg/watch"
 	cache "k8s.io/client-go/tools/cache"
 )
 
 // ResourceClaimParametersInformer provides access to a shared informer and lister for
-// ResourceClaimParameters.
+// ResourceClaimParameters. Prefer using the type-safe variant (see [TypedResourceClaimParametersInformer]).
 type ResourceClaimParametersInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() resourcev1alpha2.ResourceClaimParametersLister
 }
+
+// TypedResourceClaimParametersInformer provides access to a shared informer and lister for
+// ResourceClaimParameters, including the type-safe TypedInformer variant.
+// It is a superset of ResourceClaimParametersInformer.
+type TypedResourceClaimParametersInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() ResourceClaimParametersIndexInformer
+	Lister() resourcev1alpha2.ResourceClaimParametersLister
+}
+
+// ResourceClaimParametersIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type ResourceClaimParametersIndexInformer cache.TypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClaimParameters]
+
+// ResourceClaimParametersHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for ResourceClaimParameters.
+type ResourceClaimParametersHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisresourcev1alpha2.ResourceClaimParameters]
+
+// ResourceClaimParametersDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for ResourceClaimParameters.
+type ResourceClaimParametersDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisresourcev1alpha2.ResourceClaimParameters]
+
+// ResourceClaimParametersFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for ResourceClaimParameters.
+type ResourceClaimParametersFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisresourcev1alpha2.ResourceClaimParameters]
+
+// ResourceClaimParametersIndexers is a specialization of [cache.TypedIndexers] for ResourceClaimParameters.
+type ResourceClaimParametersIndexers = cache.TypedIndexers[*apisresourcev1alpha2.ResourceClaimParameters]
+
+// DeletedResourceClaimParameters is a specialization of [cache.DeletedObject] for ResourceClaimParameters.
+type DeletedResourceClaimParameters = cache.DeletedObject[*apisresourcev1alpha2.ResourceClaimParameters]
 
 type resourceClaimParametersInformer struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -48,55 +77,132 @@ type resourceClaimParametersInformer struct {
 // NewResourceClaimParametersInformer constructs a new informer for ResourceClaimParameters type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClaimParametersInformer]).
 func NewResourceClaimParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredResourceClaimParametersInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewResourceClaimParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedResourceClaimParametersInformer constructs a new informer for ResourceClaimParameters type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClaimParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimParametersIndexers) ResourceClaimParametersIndexInformer {
+	return NewTypedResourceClaimParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredResourceClaimParametersInformer constructs a new informer for ResourceClaimParameters type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredResourceClaimParametersInformer]).
 func NewFilteredResourceClaimParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListFunc: func(options v1.ListOptions) (runtime.Object, error) {
+	return NewTypedResourceClaimParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredResourceClaimParametersInformer constructs a new informer for ResourceClaimParameters type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredResourceClaimParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClaimParametersIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceClaimParametersIndexInformer {
+	return NewTypedResourceClaimParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewResourceClaimParametersInformerWithOptions constructs a new informer for ResourceClaimParameters type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClaimParametersInformerWithOptions]).
+func NewResourceClaimParametersInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedResourceClaimParametersInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedResourceClaimParametersInformerWithOptions constructs a new informer for ResourceClaimParameters type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClaimParametersInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClaimParametersIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha2", Resource: "resourceclaimparameterss"}
+	identifier := options.InformerName.WithResource(gvr)
+	tweakListOptions := options.TweakListOptions
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClaimParameters](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListFunc: func(opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).List(context.Background(), options)
+				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).List(context.Background(), opts)
 			},
-			WatchFunc: func(options v1.ListOptions) (watch.Interface, error) {
+			WatchFunc: func(opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).Watch(context.Background(), options)
+				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).Watch(context.Background(), opts)
 			},
-			ListWithContextFunc: func(ctx context.Context, options v1.ListOptions) (runtime.Object, error) {
+			ListWithContextFunc: func(ctx context.Context, opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).List(ctx, options)
+				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).Watch(ctx, options)
+				return client.ResourceV1alpha2().ResourceClaimParameters(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&apisresourcev1alpha2.ResourceClaimParameters{},
-		resyncPeriod,
-		indexers,
-	)
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   identifier,
+		},
+	))
 }
 
 func (f *resourceClaimParametersInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	return NewFilteredResourceClaimParametersInformer(client, f.namespace, resyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	return NewTypedResourceClaimParametersInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
 }
 
 func (f *resourceClaimParametersInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apisresourcev1alpha2.ResourceClaimParameters{}, f.defaultInformer)
+	return f.TypedInformer()
+}
+
+func (f *resourceClaimParametersInformer) TypedInformer() ResourceClaimParametersIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClaimParameters](f.factory.InformerFor(&apisresourcev1alpha2.ResourceClaimParameters{}, f.defaultInformer))
 }
 
 func (f *resourceClaimParametersInformer) Lister() resourcev1alpha2.ResourceClaimParametersLister {
 	return resourcev1alpha2.NewResourceClaimParametersLister(f.Informer().GetIndexer())
+}
+
+// ToTypedResourceClaimParametersInformer converts an untyped informer into a TypedResourceClaimParametersInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClaimParameters. If that is not the case, calling type-safe methods of the returned
+// TypedResourceClaimParametersInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedResourceClaimParametersInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedResourceClaimParametersInformer(informer ResourceClaimParametersInformer) TypedResourceClaimParametersInformer {
+	if informer, ok := informer.(TypedResourceClaimParametersInformer); ok {
+		return informer
+	}
+	return &resourceClaimParametersTypedInformerAdapter{informer}
+}
+
+type resourceClaimParametersTypedInformerAdapter struct {
+	ResourceClaimParametersInformer
+}
+
+func (a *resourceClaimParametersTypedInformerAdapter) TypedInformer() ResourceClaimParametersIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClaimParameters](a.Informer())
+}
+
+// ToResourceClaimParametersIndexInformer converts an untyped informer into a ResourceClaimParametersIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClaimParameters. If that is not the case, calling type-safe methods of the returned
+// ResourceClaimParametersIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a ResourceClaimParametersIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToResourceClaimParametersIndexInformer(informer cache.SharedIndexInformer) ResourceClaimParametersIndexInformer {
+	if informer, ok := informer.(ResourceClaimParametersIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClaimParameters](informer)
 }

@@ -28,16 +28,45 @@ import (
 	resourcev1alpha2 "github.com/drakit/drakit/generated/listers/resource/v1alpha2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	watch "k8s.io/apimachinery/pkg/watch"
 	cache "k8s.io/client-go/tools/cache"
 )
 
 // ResourceClassParametersInformer provides access to a shared informer and lister for
-// ResourceClassParameters.
+// ResourceClassParameters. Prefer using the type-safe variant (see [TypedResourceClassParametersInformer]).
 type ResourceClassParametersInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() resourcev1alpha2.ResourceClassParametersLister
 }
+
+// TypedResourceClassParametersInformer provides access to a shared informer and lister for
+// ResourceClassParameters, including the type-safe TypedInformer variant.
+// It is a superset of ResourceClassParametersInformer.
+type TypedResourceClassParametersInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() ResourceClassParametersIndexInformer
+	Lister() resourcev1alpha2.ResourceClassParametersLister
+}
+
+// ResourceClassParametersIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type ResourceClassParametersIndexInformer cache.TypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClassParameters]
+
+// ResourceClassParametersHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for ResourceClassParameters.
+type ResourceClassParametersHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisresourcev1alpha2.ResourceClassParameters]
+
+// ResourceClassParametersDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for ResourceClassParameters.
+type ResourceClassParametersDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisresourcev1alpha2.ResourceClassParameters]
+
+// ResourceClassParametersFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for ResourceClassParameters.
+type ResourceClassParametersFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisresourcev1alpha2.ResourceClassParameters]
+
+// ResourceClassParametersIndexers is a specialization of [cache.TypedIndexers] for ResourceClassParameters.
+type ResourceClassParametersIndexers = cache.TypedIndexers[*apisresourcev1alpha2.ResourceClassParameters]
+
+// DeletedResourceClassParameters is a specialization of [cache.DeletedObject] for ResourceClassParameters.
+type DeletedResourceClassParameters = cache.DeletedObject[*apisresourcev1alpha2.ResourceClassParameters]
 
 type resourceClassParametersInformer struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -48,55 +77,132 @@ type resourceClassParametersInformer struct {
 // NewResourceClassParametersInformer constructs a new informer for ResourceClassParameters type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClassParametersInformer]).
 func NewResourceClassParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredResourceClassParametersInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewResourceClassParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedResourceClassParametersInformer constructs a new informer for ResourceClassParameters type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClassParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClassParametersIndexers) ResourceClassParametersIndexInformer {
+	return NewTypedResourceClassParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredResourceClassParametersInformer constructs a new informer for ResourceClassParameters type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredResourceClassParametersInformer]).
 func NewFilteredResourceClassParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListFunc: func(options v1.ListOptions) (runtime.Object, error) {
+	return NewTypedResourceClassParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredResourceClassParametersInformer constructs a new informer for ResourceClassParameters type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredResourceClassParametersInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceClassParametersIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceClassParametersIndexInformer {
+	return NewTypedResourceClassParametersInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewResourceClassParametersInformerWithOptions constructs a new informer for ResourceClassParameters type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedResourceClassParametersInformerWithOptions]).
+func NewResourceClassParametersInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedResourceClassParametersInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedResourceClassParametersInformerWithOptions constructs a new informer for ResourceClassParameters type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedResourceClassParametersInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceClassParametersIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha2", Resource: "resourceclassparameterss"}
+	identifier := options.InformerName.WithResource(gvr)
+	tweakListOptions := options.TweakListOptions
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClassParameters](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListFunc: func(opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClassParameters(namespace).List(context.Background(), options)
+				return client.ResourceV1alpha2().ResourceClassParameters(namespace).List(context.Background(), opts)
 			},
-			WatchFunc: func(options v1.ListOptions) (watch.Interface, error) {
+			WatchFunc: func(opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClassParameters(namespace).Watch(context.Background(), options)
+				return client.ResourceV1alpha2().ResourceClassParameters(namespace).Watch(context.Background(), opts)
 			},
-			ListWithContextFunc: func(ctx context.Context, options v1.ListOptions) (runtime.Object, error) {
+			ListWithContextFunc: func(ctx context.Context, opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClassParameters(namespace).List(ctx, options)
+				return client.ResourceV1alpha2().ResourceClassParameters(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha2().ResourceClassParameters(namespace).Watch(ctx, options)
+				return client.ResourceV1alpha2().ResourceClassParameters(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&apisresourcev1alpha2.ResourceClassParameters{},
-		resyncPeriod,
-		indexers,
-	)
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   identifier,
+		},
+	))
 }
 
 func (f *resourceClassParametersInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	return NewFilteredResourceClassParametersInformer(client, f.namespace, resyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	return NewTypedResourceClassParametersInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
 }
 
 func (f *resourceClassParametersInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apisresourcev1alpha2.ResourceClassParameters{}, f.defaultInformer)
+	return f.TypedInformer()
+}
+
+func (f *resourceClassParametersInformer) TypedInformer() ResourceClassParametersIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClassParameters](f.factory.InformerFor(&apisresourcev1alpha2.ResourceClassParameters{}, f.defaultInformer))
 }
 
 func (f *resourceClassParametersInformer) Lister() resourcev1alpha2.ResourceClassParametersLister {
 	return resourcev1alpha2.NewResourceClassParametersLister(f.Informer().GetIndexer())
+}
+
+// ToTypedResourceClassParametersInformer converts an untyped informer into a TypedResourceClassParametersInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClassParameters. If that is not the case, calling type-safe methods of the returned
+// TypedResourceClassParametersInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedResourceClassParametersInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedResourceClassParametersInformer(informer ResourceClassParametersInformer) TypedResourceClassParametersInformer {
+	if informer, ok := informer.(TypedResourceClassParametersInformer); ok {
+		return informer
+	}
+	return &resourceClassParametersTypedInformerAdapter{informer}
+}
+
+type resourceClassParametersTypedInformerAdapter struct {
+	ResourceClassParametersInformer
+}
+
+func (a *resourceClassParametersTypedInformerAdapter) TypedInformer() ResourceClassParametersIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClassParameters](a.Informer())
+}
+
+// ToResourceClassParametersIndexInformer converts an untyped informer into a ResourceClassParametersIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ResourceClassParameters. If that is not the case, calling type-safe methods of the returned
+// ResourceClassParametersIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a ResourceClassParametersIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToResourceClassParametersIndexInformer(informer cache.SharedIndexInformer) ResourceClassParametersIndexInformer {
+	if informer, ok := informer.(ResourceClassParametersIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha2.ResourceClassParameters](informer)
 }

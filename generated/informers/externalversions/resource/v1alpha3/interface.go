@@ -25,15 +25,15 @@ import (
 // Interface provides access to all the informers in this group version.
 type Interface interface {
 	// DeviceClasses returns a DeviceClassInformer.
-	DeviceClasses() DeviceClassInformer
+	DeviceClasses() TypedDeviceClassInformer
 	// PodSchedulingContexts returns a PodSchedulingContextInformer.
-	PodSchedulingContexts() PodSchedulingContextInformer
+	PodSchedulingContexts() TypedPodSchedulingContextInformer
 	// ResourceClaims returns a ResourceClaimInformer.
-	ResourceClaims() ResourceClaimInformer
+	ResourceClaims() TypedResourceClaimInformer
 	// ResourceClaimTemplates returns a ResourceClaimTemplateInformer.
-	ResourceClaimTemplates() ResourceClaimTemplateInformer
+	ResourceClaimTemplates() TypedResourceClaimTemplateInformer
 	// ResourceSlices returns a ResourceSliceInformer.
-	ResourceSlices() ResourceSliceInformer
+	ResourceSlices() TypedResourceSliceInformer
 }
 
 type version struct {
@@ -47,27 +47,27 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// DeviceClasses returns a DeviceClassInformer.
-func (v *version) DeviceClasses() DeviceClassInformer {
+// DeviceClasses returns a TypedDeviceClassInformer.
+func (v *version) DeviceClasses() TypedDeviceClassInformer {
 	return &deviceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// PodSchedulingContexts returns a PodSchedulingContextInformer.
-func (v *version) PodSchedulingContexts() PodSchedulingContextInformer {
+// PodSchedulingContexts returns a TypedPodSchedulingContextInformer.
+func (v *version) PodSchedulingContexts() TypedPodSchedulingContextInformer {
 	return &podSchedulingContextInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaims returns a ResourceClaimInformer.
-func (v *version) ResourceClaims() ResourceClaimInformer {
+// ResourceClaims returns a TypedResourceClaimInformer.
+func (v *version) ResourceClaims() TypedResourceClaimInformer {
 	return &resourceClaimInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceClaimTemplates returns a ResourceClaimTemplateInformer.
-func (v *version) ResourceClaimTemplates() ResourceClaimTemplateInformer {
+// ResourceClaimTemplates returns a TypedResourceClaimTemplateInformer.
+func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
 	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
 
-// ResourceSlices returns a ResourceSliceInformer.
-func (v *version) ResourceSlices() ResourceSliceInformer {
+// ResourceSlices returns a TypedResourceSliceInformer.
+func (v *version) ResourceSlices() TypedResourceSliceInformer {
 	return &resourceSliceInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

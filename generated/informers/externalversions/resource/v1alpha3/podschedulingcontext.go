@@ -28,16 +28,45 @@ import (
 	resourcev1alpha3 "github.com/drakit/drakit/generated/listers/resource/v1alpha3"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	watch "k8s.io/apimachinery/pkg/watch"
 	cache "k8s.io/client-go/tools/cache"
 )
 
 // PodSchedulingContextInformer provides access to a shared informer and lister for
-// PodSchedulingContexts.
+// PodSchedulingContexts. Prefer using the type-safe variant (see [TypedPodSchedulingContextInformer]).
 type PodSchedulingContextInformer interface {
 	Informer() cache.SharedIndexInformer
 	Lister() resourcev1alpha3.PodSchedulingContextLister
 }
+
+// TypedPodSchedulingContextInformer provides access to a shared informer and lister for
+// PodSchedulingContexts, including the type-safe TypedInformer variant.
+// It is a superset of PodSchedulingContextInformer.
+type TypedPodSchedulingContextInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() PodSchedulingContextIndexInformer
+	Lister() resourcev1alpha3.PodSchedulingContextLister
+}
+
+// PodSchedulingContextIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type PodSchedulingContextIndexInformer cache.TypedSharedIndexInformer[*apisresourcev1alpha3.PodSchedulingContext]
+
+// PodSchedulingContextHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for PodSchedulingContext.
+type PodSchedulingContextHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisresourcev1alpha3.PodSchedulingContext]
+
+// PodSchedulingContextDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for PodSchedulingContext.
+type PodSchedulingContextDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisresourcev1alpha3.PodSchedulingContext]
+
+// PodSchedulingContextFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for PodSchedulingContext.
+type PodSchedulingContextFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisresourcev1alpha3.PodSchedulingContext]
+
+// PodSchedulingContextIndexers is a specialization of [cache.TypedIndexers] for PodSchedulingContext.
+type PodSchedulingContextIndexers = cache.TypedIndexers[*apisresourcev1alpha3.PodSchedulingContext]
+
+// DeletedPodSchedulingContext is a specialization of [cache.DeletedObject] for PodSchedulingContext.
+type DeletedPodSchedulingContext = cache.DeletedObject[*apisresourcev1alpha3.PodSchedulingContext]
 
 type podSchedulingContextInformer struct {
 	factory          internalinterfaces.SharedInformerFactory
@@ -48,55 +77,132 @@ type podSchedulingContextInformer struct {
 // NewPodSchedulingContextInformer constructs a new informer for PodSchedulingContext type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodSchedulingContextInformer]).
 func NewPodSchedulingContextInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredPodSchedulingContextInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPodSchedulingContextInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPodSchedulingContextInformer constructs a new informer for PodSchedulingContext type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodSchedulingContextInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodSchedulingContextIndexers) PodSchedulingContextIndexInformer {
+	return NewTypedPodSchedulingContextInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodSchedulingContextInformer constructs a new informer for PodSchedulingContext type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredPodSchedulingContextInformer]).
 func NewFilteredPodSchedulingContextInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListFunc: func(options v1.ListOptions) (runtime.Object, error) {
+	return NewTypedPodSchedulingContextInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPodSchedulingContextInformer constructs a new informer for PodSchedulingContext type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredPodSchedulingContextInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodSchedulingContextIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodSchedulingContextIndexInformer {
+	return NewTypedPodSchedulingContextInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPodSchedulingContextInformerWithOptions constructs a new informer for PodSchedulingContext type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodSchedulingContextInformerWithOptions]).
+func NewPodSchedulingContextInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedPodSchedulingContextInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedPodSchedulingContextInformerWithOptions constructs a new informer for PodSchedulingContext type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodSchedulingContextInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PodSchedulingContextIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha3", Resource: "podschedulingcontexts"}
+	identifier := options.InformerName.WithResource(gvr)
+	tweakListOptions := options.TweakListOptions
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha3.PodSchedulingContext](cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListFunc: func(opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).List(context.Background(), options)
+				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).List(context.Background(), opts)
 			},
-			WatchFunc: func(options v1.ListOptions) (watch.Interface, error) {
+			WatchFunc: func(opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).Watch(context.Background(), options)
+				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).Watch(context.Background(), opts)
 			},
-			ListWithContextFunc: func(ctx context.Context, options v1.ListOptions) (runtime.Object, error) {
+			ListWithContextFunc: func(ctx context.Context, opts v1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).List(ctx, options)
+				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts v1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).Watch(ctx, options)
+				return client.ResourceV1alpha3().PodSchedulingContexts(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&apisresourcev1alpha3.PodSchedulingContext{},
-		resyncPeriod,
-		indexers,
-	)
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   identifier,
+		},
+	))
 }
 
 func (f *podSchedulingContextInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-	return NewFilteredPodSchedulingContextInformer(client, f.namespace, resyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, f.tweakListOptions)
+	return NewTypedPodSchedulingContextInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
 }
 
 func (f *podSchedulingContextInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.InformerFor(&apisresourcev1alpha3.PodSchedulingContext{}, f.defaultInformer)
+	return f.TypedInformer()
+}
+
+func (f *podSchedulingContextInformer) TypedInformer() PodSchedulingContextIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha3.PodSchedulingContext](f.factory.InformerFor(&apisresourcev1alpha3.PodSchedulingContext{}, f.defaultInformer))
 }
 
 func (f *podSchedulingContextInformer) Lister() resourcev1alpha3.PodSchedulingContextLister {
 	return resourcev1alpha3.NewPodSchedulingContextLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPodSchedulingContextInformer converts an untyped informer into a TypedPodSchedulingContextInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *PodSchedulingContext. If that is not the case, calling type-safe methods of the returned
+// TypedPodSchedulingContextInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedPodSchedulingContextInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedPodSchedulingContextInformer(informer PodSchedulingContextInformer) TypedPodSchedulingContextInformer {
+	if informer, ok := informer.(TypedPodSchedulingContextInformer); ok {
+		return informer
+	}
+	return &podSchedulingContextTypedInformerAdapter{informer}
+}
+
+type podSchedulingContextTypedInformerAdapter struct {
+	PodSchedulingContextInformer
+}
+
+func (a *podSchedulingContextTypedInformerAdapter) TypedInformer() PodSchedulingContextIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha3.PodSchedulingContext](a.Informer())
+}
+
+// ToPodSchedulingContextIndexInformer converts an untyped informer into a PodSchedulingContextIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *PodSchedulingContext. If that is not the case, calling type-safe methods of the returned
+// PodSchedulingContextIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a PodSchedulingContextIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToPodSchedulingContextIndexInformer(informer cache.SharedIndexInformer) PodSchedulingContextIndexInformer {
+	if informer, ok := informer.(PodSchedulingContextIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisresourcev1alpha3.PodSchedulingContext](informer)
 }
