@@ -79,8 +79,9 @@ func celError(err error, expression string, p *field.Path) *field.Error {
 	return field.InternalError(p, fmt.Errorf("compiling the CEL expression: %w", err))
 }
 
-// deviceSelectorExpression checks a v1alpha3 selector expression. An empty
-// expression is not special: it fails to compile (Invalid).
+// deviceSelectorExpression checks a v1alpha3 selector expression (1.31's
+// validateCELSelector). An empty expression is not special: it fails to
+// compile (Invalid).
 func (c *checker) deviceSelectorExpression(expression string, stored bool, p *field.Path) field.ErrorList {
 	if c.cel == nil {
 		return nil
@@ -91,8 +92,9 @@ func (c *checker) deviceSelectorExpression(expression string, stored bool, p *fi
 	return nil
 }
 
-// namedResourcesSelectorExpression checks a v1alpha2 selector: it is
-// Required, then must compile.
+// namedResourcesSelectorExpression checks a v1alpha2 selector (1.30's
+// validateSelector of the namedResources package): it is Required, then
+// must compile.
 func (c *checker) namedResourcesSelectorExpression(expression string, stored bool, p *field.Path) field.ErrorList {
 	if expression == "" {
 		return field.ErrorList{field.Required(p, "")}

@@ -27,7 +27,8 @@ const (
 	release131 release = "1.31"
 )
 
-// checker carries what every rule needs: the options and the release.
+// checker carries what every rule needs: the options and the release. The
+// rules are its methods, or plain functions where they need neither.
 type checker struct {
 	opts    Options
 	release release
@@ -71,12 +72,14 @@ func namespaceName(value string, p *field.Path) field.ErrorList {
 	return errs
 }
 
-// driverName applies the driver-name rule of every release (the rule for
-// CSI driver names): required, at most DriverNameMaxLength bytes, and a DNS
-// subdomain once lower-cased. An empty name therefore gets both Required
-// and Invalid, as on the servers. Quirk: because only the lower-cased value
-// is checked, upper-case letters are accepted; Strict rejects them.
-func (c *checker) driverName(value string, p *field.Path) field.ErrorList {
+// validateDriverName applies the driver-name rule of every release (the
+// rule for CSI driver names; 1.26 and 1.30 call it
+// validateResourceDriverName): required, at most DriverNameMaxLength bytes,
+// and a DNS subdomain once lower-cased. An empty name therefore gets both
+// Required and Invalid, as on the servers. Quirk: because only the
+// lower-cased value is checked, upper-case letters are accepted; Strict
+// rejects them.
+func (c *checker) validateDriverName(value string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if value == "" {
 		errs = append(errs, field.Required(p, ""))
@@ -98,19 +101,6 @@ func (c *checker) driverName(value string, p *field.Path) field.ErrorList {
 	}
 	if c.opts.Strict && lower != value {
 		errs = append(errs, field.Invalid(p, value, strictDetail("must be lower case", string(c.release))))
-	}
-	return errs
-}
-
-// cIdentifierRule checks the identifier part of a v1alpha3 qualified name.
-// The release reports a malformed identifier as TypeInvalid, not Invalid.
-func cIdentifierRule(id string, p *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	if len(id) > V1alpha3IdentifierMaxLength {
-		errs = append(errs, tooLongMax(p, id, V1alpha3IdentifierMaxLength))
-	}
-	for _, msg := range validation.IsCIdentifier(id) {
-		errs = append(errs, field.TypeInvalid(p, id, msg))
 	}
 	return errs
 }
@@ -279,8 +269,9 @@ func nodeFieldRequirement(req corev1.NodeSelectorRequirement, p *field.Path) fie
 // a repeated entry is reported as Duplicate and not validated again. From
 // 1.31 every entry is validated first, then the length, then duplicates.
 
-// setBefore131 validates a list of unique strings the 1.26/1.30 way.
-func setBefore131(items []string, max int, item func(string, *field.Path) field.ErrorList, p *field.Path) field.ErrorList {
+// validateSliceIsASet validates a list of unique strings the 1.26/1.30
+// way.
+func validateSliceIsASet(items []string, max int, item func(string, *field.Path) field.ErrorList, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := make(map[string]bool, len(items))
 	for i, v := range items {
@@ -297,9 +288,9 @@ func setBefore131(items []string, max int, item func(string, *field.Path) field.
 	return errs
 }
 
-// eachItem validates every entry of a list, then its length (max < 0
+// validateSlice validates every entry of a list, then its length (max < 0
 // means no limit): the 1.31 list rule.
-func eachItem[T any](items []T, max int, item func(T, *field.Path) field.ErrorList, p *field.Path) field.ErrorList {
+func validateSlice[T any](items []T, max int, item func(T, *field.Path) field.ErrorList, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i := range items {
 		errs = append(errs, item(items[i], p.Index(i))...)
@@ -310,11 +301,11 @@ func eachItem[T any](items []T, max int, item func(T, *field.Path) field.ErrorLi
 	return errs
 }
 
-// uniqueItems is the 1.31 set rule: eachItem, then a Duplicate for every
-// entry whose key repeated an earlier one, reported on the entry or, when
-// keyField is not empty, on that field of the entry.
-func uniqueItems[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, keyField string, p *field.Path) field.ErrorList {
-	errs := eachItem(items, max, item, p)
+// validateSet is the 1.31 set rule: validateSlice, then a Duplicate for
+// every entry whose key repeated an earlier one, reported on the entry or,
+// when keyField is not empty, on that field of the entry.
+func validateSet[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, keyField string, p *field.Path) field.ErrorList {
+	errs := validateSlice(items, max, item, p)
 	seen := make(map[K]bool, len(items))
 	for i := range items {
 		k := key(items[i])
@@ -367,8 +358,9 @@ func parametersRef(kind, name string, p *field.Path) field.ErrorList {
 	return errs
 }
 
-// consumerRef checks one status.reservedFor entry.
-func consumerRef(resource, name, uid string, p *field.Path) field.ErrorList {
+// validateResourceClaimUserReference checks one status.reservedFor entry,
+// the same in every release.
+func validateResourceClaimUserReference(resource, name, uid string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if resource == "" {
 		errs = append(errs, field.Required(p.Child("resource"), ""))
@@ -378,6 +370,27 @@ func consumerRef(resource, name, uid string, p *field.Path) field.ErrorList {
 	}
 	if uid == "" {
 		errs = append(errs, field.Required(p.Child("uid"), ""))
+	}
+	return errs
+}
+
+// validateResourceClaimConsumers checks status.reservedFor as 1.26 and
+// 1.30 do: a repeated uid is a Duplicate (on the uid) and not checked
+// further, every other entry needs resource, name and uid.
+func validateResourceClaimConsumers[T any](refs []T, max int, fields func(T) (resource, name, uid string), p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	seen := make(map[string]bool, len(refs))
+	for i, r := range refs {
+		resource, name, uid := fields(r)
+		if seen[uid] {
+			errs = append(errs, field.Duplicate(p.Index(i).Child("uid"), uid))
+			continue
+		}
+		seen[uid] = true
+		errs = append(errs, validateResourceClaimUserReference(resource, name, uid, p.Index(i))...)
+	}
+	if len(refs) > max {
+		errs = append(errs, tooLongMax(p, len(refs), max))
 	}
 	return errs
 }
@@ -438,10 +451,13 @@ func deallocationInvariants[C comparable](now, old claimState[C], p *field.Path)
 	return errs
 }
 
-// schedulingClaims checks status.resourceClaims of a scheduling context.
-// The releases report these entries under "status.claims", not under the
-// field's JSON name; that path is kept so that errors match the servers.
-func schedulingClaims(names []string, unsuitable func(i int, p *field.Path) field.ErrorList) field.ErrorList {
+// validatePodSchedulingClaims checks status.resourceClaims of a scheduling
+// context, the same in every release; unsuitable checks the
+// unsuitableNodes of entry i (validatePodSchedulingClaim, whose list rule
+// changed in 1.31). The releases report these entries under
+// "status.claims", not under the field's JSON name; that path is kept so
+// that errors match the servers.
+func validatePodSchedulingClaims(names []string, unsuitable func(i int, p *field.Path) field.ErrorList) field.ErrorList {
 	p := field.NewPath("status", "claims")
 	var errs field.ErrorList
 	seen := make(map[string]bool, len(names))

@@ -150,7 +150,7 @@ func TestDriverNameRule(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &checker{opts: Options{Strict: tc.strict}, release: release126}
-			expectErrors(t, c.driverName(tc.value, field.NewPath("driverName")), tc.want...)
+			expectErrors(t, c.validateDriverName(tc.value, field.NewPath("driverName")), tc.want...)
 		})
 	}
 }

@@ -18,6 +18,40 @@
 // come from the apimachinery version this module builds with and may be
 // worded slightly differently.
 //
+// # Names: side by side with upstream
+//
+// The rules are named after the functions of Kubernetes'
+// pkg/apis/resource/validation whose rules they apply, in the release whose
+// rules apply to the version (compared with v1.26.15, v1.30.14 and
+// v1.31.14), so that each can be read next to its counterpart:
+//
+//   - A function in v1alpha1.go, v1alpha2.go or v1alpha3.go has the name of
+//     the function of that version's release, with the version as a suffix:
+//     validateDeviceRequestV1alpha3 applies 1.31's validateDeviceRequest,
+//     ValidateClaimV1alpha1 1.26's ValidateClaim. Upstream's exported names
+//     keep their capital letter: they are methods of the unexported
+//     checker, so nothing new is exported, and upstream's pairs such as
+//     ValidateResourceClaimParameters and validateResourceClaimParameters
+//     (1.30) stay apart. The v1alpha2 namedResources rules are named after
+//     1.30's pkg/apis/resource/structured/namedresources/validation.
+//   - A function in common.go has no suffix: its rule is the same in every
+//     release that uses it, and it has the upstream name where there is one
+//     (validateSliceIsASet: 1.26 and 1.30; validateSlice and validateSet:
+//     1.31; validateDriverName: every release, which before 1.31 called it
+//     validateResourceDriverName).
+//   - Where one function does the work of several upstream functions, it
+//     is named after the outermost one and its comment names the others
+//     ("includes ..."). A name without "validate" (other than upstream's
+//     gatherRequestNames) marks a helper with no counterpart in that
+//     package: a rule upstream takes from elsewhere (object metadata, node
+//     selectors, DNS names), a part several rules share
+//     (exactlyOneModelV1alpha2, requestNameRefsV1alpha3), or a check of
+//     Options.Strict.
+//   - Each file's init shows how the server combines the rules: an update
+//     of the main resource runs the create validation of the new object and
+//     then the update validation (ValidateClaimV1alpha1, then
+//     ValidateClaimUpdateV1alpha1), as the release's registry strategies do.
+//
 // # What the server does before it validates
 //
 // A validator that only ran the rules would disagree with the server, which

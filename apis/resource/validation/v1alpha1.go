@@ -6,7 +6,9 @@ import (
 	"github.com/drakit/drakit/apis/resource/v1alpha1"
 )
 
-// The rules of Kubernetes 1.26, which serves v1alpha1.
+// The rules of Kubernetes 1.26, which serves v1alpha1. Every function here
+// carries the name of the 1.26 function whose rules it applies, with the
+// suffix V1alpha1 (see the package documentation).
 
 var v1alpha1AllocationModes = []string{
 	string(v1alpha1.AllocationModeImmediate),
@@ -23,34 +25,26 @@ func init() {
 		},
 		prepareUpdate: func(o, old *v1alpha1.ResourceClaim) { o.Status = old.Status },
 		prepareStatus: func(o, old *v1alpha1.ResourceClaim) { o.Spec = old.Spec },
-		create:        (*checker).a1Claim,
+		create:        (*checker).ValidateClaimV1alpha1,
 		update: func(c *checker, o, old *v1alpha1.ResourceClaim) field.ErrorList {
-			errs := c.a1Claim(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a1Claim(o)...)
+			return append(c.ValidateClaimV1alpha1(o), c.ValidateClaimUpdateV1alpha1(o, old)...)
 		},
-		status: (*checker).a1ClaimStatusUpdate,
+		status: (*checker).ValidateClaimStatusUpdateV1alpha1,
 	})
 	register(rules[*v1alpha1.ResourceClaimTemplate]{
 		release:    release126,
 		namespaced: true,
 		defaults:   func(o *v1alpha1.ResourceClaimTemplate) { v1alpha1.SetObjectDefaults_ResourceClaimTemplate(o) },
-		create:     (*checker).a1ClaimTemplate,
+		create:     (*checker).ValidateClaimTemplateV1alpha1,
 		update: func(c *checker, o, old *v1alpha1.ResourceClaimTemplate) field.ErrorList {
-			errs := c.a1ClaimTemplate(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a1ClaimTemplate(o)...)
+			return append(c.ValidateClaimTemplateV1alpha1(o), c.ValidateClaimTemplateUpdateV1alpha1(o, old)...)
 		},
 	})
 	register(rules[*v1alpha1.ResourceClass]{
 		release: release126,
-		create:  (*checker).a1Class,
+		create:  (*checker).ValidateClassV1alpha1,
 		update: func(c *checker, o, old *v1alpha1.ResourceClass) field.ErrorList {
-			errs := c.a1Class(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			return append(errs, c.a1Class(o)...)
+			return append(c.ValidateClassV1alpha1(o), c.ValidateClassUpdateV1alpha1(o, old)...)
 		},
 	})
 	register(rules[*v1alpha1.PodScheduling]{
@@ -61,24 +55,11 @@ func init() {
 		},
 		prepareUpdate: func(o, old *v1alpha1.PodScheduling) { o.Status = old.Status },
 		prepareStatus: func(o, old *v1alpha1.PodScheduling) { o.Spec = old.Spec },
-		create:        (*checker).a1PodScheduling,
+		create:        (*checker).ValidatePodSchedulingV1alpha1,
 		update: func(c *checker, o, old *v1alpha1.PodScheduling) field.ErrorList {
-			errs := c.a1PodScheduling(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			return append(errs, c.a1PodScheduling(o)...)
+			return append(c.ValidatePodSchedulingV1alpha1(o), c.ValidatePodSchedulingUpdateV1alpha1(o, old)...)
 		},
-		status: func(c *checker, o, old *v1alpha1.PodScheduling) field.ErrorList {
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			claims := o.Status.ResourceClaims
-			names := make([]string, len(claims))
-			for i := range claims {
-				names[i] = claims[i].Name
-			}
-			errs = append(errs, schedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
-				return setBefore131(claims[i].UnsuitableNodes, V1alpha1NodeListMaxSize, dnsSubdomain, p.Child("unsuitableNodes"))
-			})...)
-			return errs
-		},
+		status: (*checker).ValidatePodSchedulingStatusUpdateV1alpha1,
 	})
 
 	registerList(func(l *v1alpha1.ResourceClaimList) []*v1alpha1.ResourceClaim { return itemPointers(l.Items) })
@@ -89,14 +70,24 @@ func init() {
 	registerList(func(l *v1alpha1.PodSchedulingList) []*v1alpha1.PodScheduling { return itemPointers(l.Items) })
 }
 
-func (c *checker) a1Claim(claim *v1alpha1.ResourceClaim) field.ErrorList {
+// ---------------------------------------------------------------------------
+// ResourceClaim and ResourceClaimTemplate.
+
+func (c *checker) ValidateClaimV1alpha1(claim *v1alpha1.ResourceClaim) field.ErrorList {
 	errs := objectMeta(&claim.ObjectMeta, true)
-	return append(errs, c.a1ClaimSpec(&claim.Spec, field.NewPath("spec"))...)
+	return append(errs, c.validateResourceClaimSpecV1alpha1(&claim.Spec, field.NewPath("spec"))...)
 }
 
-// a1ClaimSpec is also the rule for the spec of a claim template, and the
-// same in 1.30.
-func (c *checker) a1ClaimSpec(spec *v1alpha1.ResourceClaimSpec, p *field.Path) field.ErrorList {
+func (c *checker) ValidateClaimUpdateV1alpha1(claim, old *v1alpha1.ResourceClaim) field.ErrorList {
+	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(claim.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.ValidateClaimV1alpha1(claim)...)
+}
+
+// validateResourceClaimSpecV1alpha1 is also the rule for the spec of a
+// claim template. Its parametersRef check is 1.26's
+// validateResourceClaimParameters.
+func (c *checker) validateResourceClaimSpecV1alpha1(spec *v1alpha1.ResourceClaimSpec, p *field.Path) field.ErrorList {
 	errs := dnsSubdomain(spec.ResourceClassName, p.Child("resourceClassName"))
 	if ref := spec.ParametersRef; ref != nil {
 		errs = append(errs, parametersRef(ref.Kind, ref.Name, p.Child("parametersRef"))...)
@@ -107,56 +98,36 @@ func (c *checker) a1ClaimSpec(spec *v1alpha1.ResourceClaimSpec, p *field.Path) f
 	return errs
 }
 
-func (c *checker) a1ClaimTemplate(t *v1alpha1.ResourceClaimTemplate) field.ErrorList {
+// ValidateClaimTemplateV1alpha1 includes 1.26's
+// validateResourceClaimTemplateSpec.
+func (c *checker) ValidateClaimTemplateV1alpha1(t *v1alpha1.ResourceClaimTemplate) field.ErrorList {
 	errs := objectMeta(&t.ObjectMeta, true)
 	p := field.NewPath("spec")
 	errs = append(errs, templateMeta(&t.Spec.ObjectMeta, p.Child("metadata"))...)
-	return append(errs, c.a1ClaimSpec(&t.Spec.Spec, p.Child("spec"))...)
+	return append(errs, c.validateResourceClaimSpecV1alpha1(&t.Spec.Spec, p.Child("spec"))...)
 }
 
-func (c *checker) a1Class(class *v1alpha1.ResourceClass) field.ErrorList {
-	errs := objectMeta(&class.ObjectMeta, false)
-	errs = append(errs, c.driverName(class.DriverName, field.NewPath("driverName"))...)
-	if ref := class.ParametersRef; ref != nil {
-		p := field.NewPath("parametersRef")
-		errs = append(errs, parametersRef(ref.Kind, ref.Name, p)...)
-		if ref.Namespace != "" {
-			errs = append(errs, namespaceName(ref.Namespace, p.Child("namespace"))...)
-		}
-	}
-	if class.SuitableNodes != nil {
-		errs = append(errs, nodeSelector(class.SuitableNodes, field.NewPath("suitableNodes"))...)
-	}
-	return errs
+func (c *checker) ValidateClaimTemplateUpdateV1alpha1(t, old *v1alpha1.ResourceClaimTemplate) field.ErrorList {
+	errs := objectMetaUpdate(&t.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(t.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.ValidateClaimTemplateV1alpha1(t)...)
 }
 
-func (c *checker) a1PodScheduling(s *v1alpha1.PodScheduling) field.ErrorList {
-	errs := objectMeta(&s.ObjectMeta, true)
-	errs = append(errs, setBefore131(s.Spec.PotentialNodes, V1alpha1NodeListMaxSize, dnsSubdomain, field.NewPath("spec", "potentialNodes"))...)
-	return append(errs, c.strictSelectedNode(s.Spec.SelectedNode)...)
-}
-
-// a1ClaimStatusUpdate is the 1.26 status rule set: the driver name, the
-// allocation, reservedFor and every transition invariant.
-func (c *checker) a1ClaimStatusUpdate(claim, old *v1alpha1.ResourceClaim) field.ErrorList {
+// ValidateClaimStatusUpdateV1alpha1 is the 1.26 status rule set: the driver
+// name, the allocation, reservedFor and every transition invariant.
+func (c *checker) ValidateClaimStatusUpdateV1alpha1(claim, old *v1alpha1.ResourceClaim) field.ErrorList {
 	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
 	p := field.NewPath("status")
 	st := &claim.Status
 	if st.DriverName != "" {
-		errs = append(errs, c.driverName(st.DriverName, p.Child("driverName"))...)
+		errs = append(errs, c.validateDriverName(st.DriverName, p.Child("driverName"))...)
 	} else if st.Allocation != nil {
 		errs = append(errs, field.Required(p.Child("driverName"), "must be specified when `allocation` is set"))
 	}
-	if a := st.Allocation; a != nil {
-		ap := p.Child("allocation")
-		if len(a.ResourceHandle) > V1alpha1ResourceHandleMaxSize {
-			errs = append(errs, tooLongMax(ap.Child("resourceHandle"), len(a.ResourceHandle), V1alpha1ResourceHandleMaxSize))
-		}
-		if a.AvailableOnNodes != nil {
-			errs = append(errs, nodeSelector(a.AvailableOnNodes, ap.Child("availableOnNodes"))...)
-		}
+	if st.Allocation != nil {
+		errs = append(errs, validateAllocationResultV1alpha1(st.Allocation, p.Child("allocation"))...)
 	}
-	errs = append(errs, consumersBefore131(st.ReservedFor, V1alpha1ReservedForMaxSize, func(r v1alpha1.ResourceClaimConsumerReference) (string, string, string) {
+	errs = append(errs, validateResourceClaimConsumers(st.ReservedFor, V1alpha1ReservedForMaxSize, func(r v1alpha1.ResourceClaimConsumerReference) (string, string, string) {
 		return r.Resource, r.Name, string(r.UID)
 	}, p.Child("reservedFor"))...)
 
@@ -169,23 +140,72 @@ func (c *checker) a1ClaimStatusUpdate(claim, old *v1alpha1.ResourceClaim) field.
 	return append(errs, deallocationInvariants(now, before, p)...)
 }
 
-// consumersBefore131 checks status.reservedFor as 1.26 and 1.30 do: a
-// repeated uid is a Duplicate (on the uid) and not checked further, every
-// other entry needs resource, name and uid.
-func consumersBefore131[T any](refs []T, max int, fields func(T) (resource, name, uid string), p *field.Path) field.ErrorList {
+func validateAllocationResultV1alpha1(a *v1alpha1.AllocationResult, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	seen := make(map[string]bool, len(refs))
-	for i, r := range refs {
-		resource, name, uid := fields(r)
-		if seen[uid] {
-			errs = append(errs, field.Duplicate(p.Index(i).Child("uid"), uid))
-			continue
-		}
-		seen[uid] = true
-		errs = append(errs, consumerRef(resource, name, uid, p.Index(i))...)
+	if len(a.ResourceHandle) > V1alpha1ResourceHandleMaxSize {
+		errs = append(errs, tooLongMax(p.Child("resourceHandle"), len(a.ResourceHandle), V1alpha1ResourceHandleMaxSize))
 	}
-	if len(refs) > max {
-		errs = append(errs, tooLongMax(p, len(refs), max))
+	if a.AvailableOnNodes != nil {
+		errs = append(errs, nodeSelector(a.AvailableOnNodes, p.Child("availableOnNodes"))...)
 	}
 	return errs
+}
+
+// ---------------------------------------------------------------------------
+// ResourceClass.
+
+func (c *checker) ValidateClassV1alpha1(class *v1alpha1.ResourceClass) field.ErrorList {
+	errs := objectMeta(&class.ObjectMeta, false)
+	errs = append(errs, c.validateDriverName(class.DriverName, field.NewPath("driverName"))...)
+	errs = append(errs, validateClassParametersV1alpha1(class.ParametersRef, field.NewPath("parametersRef"))...)
+	if class.SuitableNodes != nil {
+		errs = append(errs, nodeSelector(class.SuitableNodes, field.NewPath("suitableNodes"))...)
+	}
+	return errs
+}
+
+func (c *checker) ValidateClassUpdateV1alpha1(class, old *v1alpha1.ResourceClass) field.ErrorList {
+	errs := objectMetaUpdate(&class.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidateClassV1alpha1(class)...)
+}
+
+func validateClassParametersV1alpha1(ref *v1alpha1.ResourceClassParametersReference, p *field.Path) field.ErrorList {
+	if ref == nil {
+		return nil
+	}
+	errs := parametersRef(ref.Kind, ref.Name, p)
+	if ref.Namespace != "" {
+		errs = append(errs, namespaceName(ref.Namespace, p.Child("namespace"))...)
+	}
+	return errs
+}
+
+// ---------------------------------------------------------------------------
+// PodScheduling.
+
+// ValidatePodSchedulingV1alpha1 includes 1.26's validatePodSchedulingSpec,
+// and the Strict check of spec.selectedNode.
+func (c *checker) ValidatePodSchedulingV1alpha1(s *v1alpha1.PodScheduling) field.ErrorList {
+	errs := objectMeta(&s.ObjectMeta, true)
+	errs = append(errs, validateSliceIsASet(s.Spec.PotentialNodes, V1alpha1NodeListMaxSize, dnsSubdomain, field.NewPath("spec", "potentialNodes"))...)
+	return append(errs, c.strictSelectedNode(s.Spec.SelectedNode)...)
+}
+
+func (c *checker) ValidatePodSchedulingUpdateV1alpha1(s, old *v1alpha1.PodScheduling) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidatePodSchedulingV1alpha1(s)...)
+}
+
+// ValidatePodSchedulingStatusUpdateV1alpha1 includes 1.26's
+// validatePodSchedulingStatus and validatePodSchedulingClaim.
+func (c *checker) ValidatePodSchedulingStatusUpdateV1alpha1(s, old *v1alpha1.PodScheduling) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	claims := s.Status.ResourceClaims
+	names := make([]string, len(claims))
+	for i := range claims {
+		names[i] = claims[i].Name
+	}
+	return append(errs, validatePodSchedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
+		return validateSliceIsASet(claims[i].UnsuitableNodes, V1alpha1NodeListMaxSize, dnsSubdomain, p.Child("unsuitableNodes"))
+	})...)
 }

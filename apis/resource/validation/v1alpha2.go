@@ -7,7 +7,10 @@ import (
 )
 
 // The rules of Kubernetes 1.30, which serves v1alpha2 (with structured
-// parameters).
+// parameters). Every function here carries the name of the 1.30 function
+// whose rules it applies, with the suffix V1alpha2 (see the package
+// documentation); the namedResources rules are named after 1.30's package
+// pkg/apis/resource/structured/namedresources/validation.
 
 var v1alpha2AllocationModes = []string{
 	string(v1alpha2.AllocationModeImmediate),
@@ -23,34 +26,26 @@ func init() {
 		prepareCreate:      func(o *v1alpha2.ResourceClaim) { o.Status = v1alpha2.ResourceClaimStatus{} },
 		prepareUpdate:      func(o, old *v1alpha2.ResourceClaim) { o.Status = old.Status },
 		prepareStatus:      func(o, old *v1alpha2.ResourceClaim) { o.Spec = old.Spec },
-		create:             (*checker).a2Claim,
+		create:             (*checker).ValidateClaimV1alpha2,
 		update: func(c *checker, o, old *v1alpha2.ResourceClaim) field.ErrorList {
-			errs := c.a2Claim(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a2Claim(o)...)
+			return append(c.ValidateClaimV1alpha2(o), c.ValidateClaimUpdateV1alpha2(o, old)...)
 		},
-		status: (*checker).a2ClaimStatusUpdate,
+		status: (*checker).ValidateClaimStatusUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClaimTemplate]{
 		release:    release130,
 		namespaced: true,
 		defaults:   func(o *v1alpha2.ResourceClaimTemplate) { v1alpha2.SetObjectDefaults_ResourceClaimTemplate(o) },
-		create:     (*checker).a2ClaimTemplate,
+		create:     (*checker).ValidateClaimTemplateV1alpha2,
 		update: func(c *checker, o, old *v1alpha2.ResourceClaimTemplate) field.ErrorList {
-			errs := c.a2ClaimTemplate(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a2ClaimTemplate(o)...)
+			return append(c.ValidateClaimTemplateV1alpha2(o), c.ValidateClaimTemplateUpdateV1alpha2(o, old)...)
 		},
 	})
 	register(rules[*v1alpha2.ResourceClass]{
 		release: release130,
-		create:  (*checker).a2Class,
+		create:  (*checker).ValidateClassV1alpha2,
 		update: func(c *checker, o, old *v1alpha2.ResourceClass) field.ErrorList {
-			errs := c.a2Class(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			return append(errs, c.a2Class(o)...)
+			return append(c.ValidateClassV1alpha2(o), c.ValidateClassUpdateV1alpha2(o, old)...)
 		},
 	})
 	register(rules[*v1alpha2.PodSchedulingContext]{
@@ -60,57 +55,28 @@ func init() {
 		prepareCreate:      func(o *v1alpha2.PodSchedulingContext) { o.Status = v1alpha2.PodSchedulingContextStatus{} },
 		prepareUpdate:      func(o, old *v1alpha2.PodSchedulingContext) { o.Status = old.Status },
 		prepareStatus:      func(o, old *v1alpha2.PodSchedulingContext) { o.Spec = old.Spec },
-		create:             (*checker).a2PodSchedulingContext,
+		create:             (*checker).ValidatePodSchedulingContextsV1alpha2,
 		update: func(c *checker, o, old *v1alpha2.PodSchedulingContext) field.ErrorList {
-			errs := c.a2PodSchedulingContext(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			return append(errs, c.a2PodSchedulingContext(o)...)
+			return append(c.ValidatePodSchedulingContextsV1alpha2(o), c.ValidatePodSchedulingContextUpdateV1alpha2(o, old)...)
 		},
-		status: func(c *checker, o, old *v1alpha2.PodSchedulingContext) field.ErrorList {
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			claims := o.Status.ResourceClaims
-			names := make([]string, len(claims))
-			for i := range claims {
-				names[i] = claims[i].Name
-			}
-			return append(errs, schedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
-				return setBefore131(claims[i].UnsuitableNodes, V1alpha2NodeListMaxSize, dnsSubdomain, p.Child("unsuitableNodes"))
-			})...)
-		},
+		status: (*checker).ValidatePodSchedulingContextStatusUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceSlice]{
 		release: release130,
-		create:  (*checker).a2Slice,
-		update: func(c *checker, o, old *v1alpha2.ResourceSlice) field.ErrorList {
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			errs = append(errs, c.a2Slice(o)...)
-			errs = append(errs, immutable(o.NodeName, old.NodeName, field.NewPath("nodeName"))...)
-			return append(errs, immutable(o.DriverName, old.DriverName, field.NewPath("driverName"))...)
-		},
+		create:  (*checker).ValidateResourceSliceV1alpha2,
+		update:  (*checker).ValidateResourceSliceUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClaimParameters]{
 		release:    release130,
 		namespaced: true,
-		create: func(c *checker, o *v1alpha2.ResourceClaimParameters) field.ErrorList {
-			return c.a2ClaimParameters(o, false)
-		},
-		update: func(c *checker, o, old *v1alpha2.ResourceClaimParameters) field.ErrorList {
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			// Selectors count as stored only when no request changed.
-			stored := semanticEqual(o.DriverRequests, old.DriverRequests)
-			return append(errs, c.a2ClaimParameters(o, stored)...)
-		},
+		create:     (*checker).ValidateResourceClaimParametersV1alpha2,
+		update:     (*checker).ValidateResourceClaimParametersUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClassParameters]{
 		release:    release130,
 		namespaced: true,
-		create:     (*checker).a2ClassParameters,
-		update: func(c *checker, o, old *v1alpha2.ResourceClassParameters) field.ErrorList {
-			// 1.30 validates the filters of an update as new expressions,
-			// changed or not.
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			return append(errs, c.a2ClassParameters(o)...)
-		},
+		create:     (*checker).ValidateResourceClassParametersV1alpha2,
+		update:     (*checker).ValidateResourceClassParametersUpdateV1alpha2,
 	})
 
 	registerList(func(l *v1alpha2.ResourceClaimList) []*v1alpha2.ResourceClaim { return itemPointers(l.Items) })
@@ -130,12 +96,24 @@ func init() {
 	})
 }
 
-func (c *checker) a2Claim(claim *v1alpha2.ResourceClaim) field.ErrorList {
+// ---------------------------------------------------------------------------
+// ResourceClaim and ResourceClaimTemplate.
+
+func (c *checker) ValidateClaimV1alpha2(claim *v1alpha2.ResourceClaim) field.ErrorList {
 	errs := objectMeta(&claim.ObjectMeta, true)
-	return append(errs, c.a2ClaimSpec(&claim.Spec, field.NewPath("spec"))...)
+	return append(errs, c.validateResourceClaimSpecV1alpha2(&claim.Spec, field.NewPath("spec"))...)
 }
 
-func (c *checker) a2ClaimSpec(spec *v1alpha2.ResourceClaimSpec, p *field.Path) field.ErrorList {
+func (c *checker) ValidateClaimUpdateV1alpha2(claim, old *v1alpha2.ResourceClaim) field.ErrorList {
+	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(claim.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.ValidateClaimV1alpha2(claim)...)
+}
+
+// validateResourceClaimSpecV1alpha2 is also the rule for the spec of a
+// claim template. Its parametersRef check is 1.30's
+// validateResourceClaimParametersRef.
+func (c *checker) validateResourceClaimSpecV1alpha2(spec *v1alpha2.ResourceClaimSpec, p *field.Path) field.ErrorList {
 	errs := dnsSubdomain(spec.ResourceClassName, p.Child("resourceClassName"))
 	if ref := spec.ParametersRef; ref != nil {
 		errs = append(errs, parametersRef(ref.Kind, ref.Name, p.Child("parametersRef"))...)
@@ -146,59 +124,37 @@ func (c *checker) a2ClaimSpec(spec *v1alpha2.ResourceClaimSpec, p *field.Path) f
 	return errs
 }
 
-func (c *checker) a2ClaimTemplate(t *v1alpha2.ResourceClaimTemplate) field.ErrorList {
+// ValidateClaimTemplateV1alpha2 includes 1.30's
+// validateResourceClaimTemplateSpec.
+func (c *checker) ValidateClaimTemplateV1alpha2(t *v1alpha2.ResourceClaimTemplate) field.ErrorList {
 	errs := objectMeta(&t.ObjectMeta, true)
 	p := field.NewPath("spec")
 	errs = append(errs, templateMeta(&t.Spec.ObjectMeta, p.Child("metadata"))...)
-	return append(errs, c.a2ClaimSpec(&t.Spec.Spec, p.Child("spec"))...)
+	return append(errs, c.validateResourceClaimSpecV1alpha2(&t.Spec.Spec, p.Child("spec"))...)
 }
 
-func (c *checker) a2ClassParametersRef(ref *v1alpha2.ResourceClassParametersReference, p *field.Path) field.ErrorList {
-	if ref == nil {
-		return nil
-	}
-	errs := parametersRef(ref.Kind, ref.Name, p)
-	if ref.Namespace != "" {
-		errs = append(errs, namespaceName(ref.Namespace, p.Child("namespace"))...)
-	}
-	return errs
+func (c *checker) ValidateClaimTemplateUpdateV1alpha2(t, old *v1alpha2.ResourceClaimTemplate) field.ErrorList {
+	errs := objectMetaUpdate(&t.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(t.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.ValidateClaimTemplateV1alpha2(t)...)
 }
 
-func (c *checker) a2Class(class *v1alpha2.ResourceClass) field.ErrorList {
-	errs := objectMeta(&class.ObjectMeta, false)
-	errs = append(errs, c.driverName(class.DriverName, field.NewPath("driverName"))...)
-	errs = append(errs, c.a2ClassParametersRef(class.ParametersRef, field.NewPath("parametersRef"))...)
-	if class.SuitableNodes != nil {
-		errs = append(errs, nodeSelector(class.SuitableNodes, field.NewPath("suitableNodes"))...)
-	}
-	return errs
-}
-
-func (c *checker) a2PodSchedulingContext(s *v1alpha2.PodSchedulingContext) field.ErrorList {
-	errs := objectMeta(&s.ObjectMeta, true)
-	errs = append(errs, setBefore131(s.Spec.PotentialNodes, V1alpha2NodeListMaxSize, dnsSubdomain, field.NewPath("spec", "potentialNodes"))...)
-	return append(errs, c.strictSelectedNode(s.Spec.SelectedNode)...)
-}
-
-// a2ClaimStatusUpdate is the 1.30 status rule set: the 1.26 rules with
-// resource handles instead of one handle, plus an immutable allocation.
-func (c *checker) a2ClaimStatusUpdate(claim, old *v1alpha2.ResourceClaim) field.ErrorList {
+// ValidateClaimStatusUpdateV1alpha2 is the 1.30 status rule set: the 1.26
+// rules with resource handles instead of one handle, plus an immutable
+// allocation.
+func (c *checker) ValidateClaimStatusUpdateV1alpha2(claim, old *v1alpha2.ResourceClaim) field.ErrorList {
 	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
 	p := field.NewPath("status")
 	st := &claim.Status
 	if st.DriverName != "" {
-		errs = append(errs, c.driverName(st.DriverName, p.Child("driverName"))...)
+		errs = append(errs, c.validateDriverName(st.DriverName, p.Child("driverName"))...)
 	} else if st.Allocation != nil {
 		errs = append(errs, field.Required(p.Child("driverName"), "must be specified when `allocation` is set"))
 	}
-	if a := st.Allocation; a != nil {
-		ap := p.Child("allocation")
-		errs = append(errs, c.a2ResourceHandles(a.ResourceHandles, ap.Child("resourceHandles"))...)
-		if a.AvailableOnNodes != nil {
-			errs = append(errs, nodeSelector(a.AvailableOnNodes, ap.Child("availableOnNodes"))...)
-		}
+	if st.Allocation != nil {
+		errs = append(errs, c.validateAllocationResultV1alpha2(st.Allocation, p.Child("allocation"))...)
 	}
-	errs = append(errs, consumersBefore131(st.ReservedFor, V1alpha2ReservedForMaxSize, func(r v1alpha2.ResourceClaimConsumerReference) (string, string, string) {
+	errs = append(errs, validateResourceClaimConsumers(st.ReservedFor, V1alpha2ReservedForMaxSize, func(r v1alpha2.ResourceClaimConsumerReference) (string, string, string) {
 		return r.Resource, r.Name, string(r.UID)
 	}, p.Child("reservedFor"))...)
 
@@ -214,11 +170,22 @@ func (c *checker) a2ClaimStatusUpdate(claim, old *v1alpha2.ResourceClaim) field.
 	return append(errs, deallocationInvariants(now, before, p)...)
 }
 
-func (c *checker) a2ResourceHandles(handles []v1alpha2.ResourceHandle, p *field.Path) field.ErrorList {
+func (c *checker) validateAllocationResultV1alpha2(a *v1alpha2.AllocationResult, p *field.Path) field.ErrorList {
+	errs := c.validateResourceHandlesV1alpha2(a.ResourceHandles, p.Child("resourceHandles"))
+	if a.AvailableOnNodes != nil {
+		errs = append(errs, nodeSelector(a.AvailableOnNodes, p.Child("availableOnNodes"))...)
+	}
+	return errs
+}
+
+// validateResourceHandlesV1alpha2 includes 1.30's
+// validateStructuredResourceHandle, validateDriverAllocationResults and
+// validateAllocationResultModel.
+func (c *checker) validateResourceHandlesV1alpha2(handles []v1alpha2.ResourceHandle, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i := range handles {
 		h, hp := &handles[i], p.Index(i)
-		errs = append(errs, c.driverName(h.DriverName, hp.Child("driverName"))...)
+		errs = append(errs, c.validateDriverName(h.DriverName, hp.Child("driverName"))...)
 		if len(h.Data) > V1alpha2ResourceHandleDataMaxSize {
 			errs = append(errs, tooLongMax(hp.Child("data"), len(h.Data), V1alpha2ResourceHandleDataMaxSize))
 		}
@@ -228,7 +195,7 @@ func (c *checker) a2ResourceHandles(handles []v1alpha2.ResourceHandle, p *field.
 				errs = append(errs, dnsSubdomain(sd.NodeName, sp.Child("nodeName"))...)
 			}
 			for j := range sd.Results {
-				errs = append(errs, a2OneModel(sp.Child("results").Index(j), modelField{"namedResources", sd.Results[j].NamedResources != nil, func(mp *field.Path) field.ErrorList {
+				errs = append(errs, exactlyOneModelV1alpha2(sp.Child("results").Index(j), modelField{"namedResources", sd.Results[j].NamedResources != nil, func(mp *field.Path) field.ErrorList {
 					return dnsSubdomain(sd.Results[j].NamedResources.Name, mp.Child("name"))
 				}})...)
 			}
@@ -252,10 +219,13 @@ type modelField struct {
 	check func(*field.Path) field.ErrorList
 }
 
-// a2OneModel checks a model union inlined at p: exactly one field must be
-// set, Required if none is (on p itself, which for the top-level model of a
-// ResourceSlice is the empty path the server prints as "<nil>").
-func a2OneModel(p *field.Path, fields ...modelField) field.ErrorList {
+// exactlyOneModelV1alpha2 checks a model union inlined at p: exactly one
+// field must be set, Required if none is (on p itself, which for the
+// top-level model of a ResourceSlice is the empty path the server prints
+// as "<nil>"). It is the rule that 1.30's validateResourceModel,
+// validateAllocationResultModel, validateResourceRequestModel and
+// validateResourceFilterModel have in common.
+func exactlyOneModelV1alpha2(p *field.Path, fields ...modelField) field.ErrorList {
 	var errs field.ErrorList
 	var set []string
 	for _, f := range fields {
@@ -274,18 +244,89 @@ func a2OneModel(p *field.Path, fields ...modelField) field.ErrorList {
 	return errs
 }
 
-func (c *checker) a2Slice(s *v1alpha2.ResourceSlice) field.ErrorList {
+// ---------------------------------------------------------------------------
+// ResourceClass.
+
+func (c *checker) ValidateClassV1alpha2(class *v1alpha2.ResourceClass) field.ErrorList {
+	errs := objectMeta(&class.ObjectMeta, false)
+	errs = append(errs, c.validateDriverName(class.DriverName, field.NewPath("driverName"))...)
+	errs = append(errs, validateClassParametersV1alpha2(class.ParametersRef, field.NewPath("parametersRef"))...)
+	if class.SuitableNodes != nil {
+		errs = append(errs, nodeSelector(class.SuitableNodes, field.NewPath("suitableNodes"))...)
+	}
+	return errs
+}
+
+func (c *checker) ValidateClassUpdateV1alpha2(class, old *v1alpha2.ResourceClass) field.ErrorList {
+	errs := objectMetaUpdate(&class.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidateClassV1alpha2(class)...)
+}
+
+func validateClassParametersV1alpha2(ref *v1alpha2.ResourceClassParametersReference, p *field.Path) field.ErrorList {
+	if ref == nil {
+		return nil
+	}
+	errs := parametersRef(ref.Kind, ref.Name, p)
+	if ref.Namespace != "" {
+		errs = append(errs, namespaceName(ref.Namespace, p.Child("namespace"))...)
+	}
+	return errs
+}
+
+// ---------------------------------------------------------------------------
+// PodSchedulingContext.
+
+// ValidatePodSchedulingContextsV1alpha2 (the plural is 1.30's) includes
+// validatePodSchedulingSpec, and the Strict check of spec.selectedNode.
+func (c *checker) ValidatePodSchedulingContextsV1alpha2(s *v1alpha2.PodSchedulingContext) field.ErrorList {
+	errs := objectMeta(&s.ObjectMeta, true)
+	errs = append(errs, validateSliceIsASet(s.Spec.PotentialNodes, V1alpha2NodeListMaxSize, dnsSubdomain, field.NewPath("spec", "potentialNodes"))...)
+	return append(errs, c.strictSelectedNode(s.Spec.SelectedNode)...)
+}
+
+func (c *checker) ValidatePodSchedulingContextUpdateV1alpha2(s, old *v1alpha2.PodSchedulingContext) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidatePodSchedulingContextsV1alpha2(s)...)
+}
+
+// ValidatePodSchedulingContextStatusUpdateV1alpha2 includes 1.30's
+// validatePodSchedulingStatus and validatePodSchedulingClaim.
+func (c *checker) ValidatePodSchedulingContextStatusUpdateV1alpha2(s, old *v1alpha2.PodSchedulingContext) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	claims := s.Status.ResourceClaims
+	names := make([]string, len(claims))
+	for i := range claims {
+		names[i] = claims[i].Name
+	}
+	return append(errs, validatePodSchedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
+		return validateSliceIsASet(claims[i].UnsuitableNodes, V1alpha2NodeListMaxSize, dnsSubdomain, p.Child("unsuitableNodes"))
+	})...)
+}
+
+// ---------------------------------------------------------------------------
+// ResourceSlice.
+
+// ValidateResourceSliceV1alpha2 includes 1.30's validateResourceModel and
+// the namedResources package's ValidateResources.
+func (c *checker) ValidateResourceSliceV1alpha2(s *v1alpha2.ResourceSlice) field.ErrorList {
 	errs := objectMeta(&s.ObjectMeta, false)
 	if s.NodeName != "" {
 		errs = append(errs, dnsSubdomain(s.NodeName, field.NewPath("nodeName"))...)
 	}
-	errs = append(errs, c.driverName(s.DriverName, field.NewPath("driverName"))...)
-	return append(errs, a2OneModel(nil, modelField{"namedResources", s.NamedResources != nil, func(p *field.Path) field.ErrorList {
-		return a2Instances(s.NamedResources.Instances, p.Child("instances"))
+	errs = append(errs, c.validateDriverName(s.DriverName, field.NewPath("driverName"))...)
+	return append(errs, exactlyOneModelV1alpha2(nil, modelField{"namedResources", s.NamedResources != nil, func(p *field.Path) field.ErrorList {
+		return validateInstancesV1alpha2(s.NamedResources.Instances, p.Child("instances"))
 	}})...)
 }
 
-func a2Instances(instances []v1alpha2.NamedResourcesInstance, p *field.Path) field.ErrorList {
+func (c *checker) ValidateResourceSliceUpdateV1alpha2(s, old *v1alpha2.ResourceSlice) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, c.ValidateResourceSliceV1alpha2(s)...)
+	errs = append(errs, immutable(s.NodeName, old.NodeName, field.NewPath("nodeName"))...)
+	return append(errs, immutable(s.DriverName, old.DriverName, field.NewPath("driverName"))...)
+}
+
+func validateInstancesV1alpha2(instances []v1alpha2.NamedResourcesInstance, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := map[string]bool{}
 	for i := range instances {
@@ -296,12 +337,12 @@ func a2Instances(instances []v1alpha2.NamedResourcesInstance, p *field.Path) fie
 		} else {
 			seen[in.Name] = true
 		}
-		errs = append(errs, a2Attributes(in.Attributes, ip.Child("attributes"))...)
+		errs = append(errs, validateAttributesV1alpha2(in.Attributes, ip.Child("attributes"))...)
 	}
 	return errs
 }
 
-func a2Attributes(attrs []v1alpha2.NamedResourcesAttribute, p *field.Path) field.ErrorList {
+func validateAttributesV1alpha2(attrs []v1alpha2.NamedResourcesAttribute, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := map[string]bool{}
 	for i := range attrs {
@@ -344,57 +385,107 @@ func a2Attributes(attrs []v1alpha2.NamedResourcesAttribute, p *field.Path) field
 	return errs
 }
 
-func (c *checker) a2ClaimParameters(params *v1alpha2.ResourceClaimParameters, stored bool) field.ErrorList {
+// ---------------------------------------------------------------------------
+// ResourceClaimParameters and ResourceClassParameters.
+
+func (c *checker) ValidateResourceClaimParametersV1alpha2(params *v1alpha2.ResourceClaimParameters) field.ErrorList {
+	return c.validateResourceClaimParametersV1alpha2(params, false)
+}
+
+func (c *checker) ValidateResourceClaimParametersUpdateV1alpha2(params, old *v1alpha2.ResourceClaimParameters) field.ErrorList {
+	errs := objectMetaUpdate(&params.ObjectMeta, &old.ObjectMeta)
+	// Selectors count as stored only when no request changed.
+	stored := semanticEqual(params.DriverRequests, old.DriverRequests)
+	return append(errs, c.validateResourceClaimParametersV1alpha2(params, stored)...)
+}
+
+// validateResourceClaimParametersV1alpha2 compiles the selectors in the
+// stored-expressions environment when stored is set. Its generatedFrom
+// check is 1.30's validateResourceClaimParametersRef.
+func (c *checker) validateResourceClaimParametersV1alpha2(params *v1alpha2.ResourceClaimParameters, stored bool) field.ErrorList {
 	errs := objectMeta(&params.ObjectMeta, true)
 	if ref := params.GeneratedFrom; ref != nil {
 		errs = append(errs, parametersRef(ref.Kind, ref.Name, field.NewPath("generatedFrom"))...)
 	}
-	p := field.NewPath("driverRequests")
+	return append(errs, c.validateDriverRequestsV1alpha2(params.DriverRequests, field.NewPath("driverRequests"), stored)...)
+}
+
+func (c *checker) validateDriverRequestsV1alpha2(requests []v1alpha2.DriverRequests, p *field.Path, stored bool) field.ErrorList {
+	var errs field.ErrorList
 	seen := map[string]bool{}
-	for i := range params.DriverRequests {
-		dr, dp := &params.DriverRequests[i], p.Index(i)
-		errs = append(errs, c.driverName(dr.DriverName, dp.Child("driverName"))...)
+	for i := range requests {
+		dr, dp := &requests[i], p.Index(i)
+		errs = append(errs, c.validateDriverName(dr.DriverName, dp.Child("driverName"))...)
 		if seen[dr.DriverName] {
 			errs = append(errs, field.Duplicate(dp.Child("driverName"), dr.DriverName))
 		} else {
 			seen[dr.DriverName] = true
 		}
-		rp := dp.Child("requests")
-		for j := range dr.Requests {
-			req := &dr.Requests[j]
-			errs = append(errs, a2OneModel(rp.Index(j), modelField{"namedResources", req.NamedResources != nil, func(mp *field.Path) field.ErrorList {
-				return c.namedResourcesSelectorExpression(req.NamedResources.Selector, stored, mp.Child("selector"))
-			}})...)
-		}
-		if len(dr.Requests) == 0 {
-			errs = append(errs, field.Required(rp, "empty entries with no requests are not allowed"))
-		}
+		errs = append(errs, c.validateResourceRequestsV1alpha2(dr.Requests, dp.Child("requests"), stored)...)
 	}
 	return errs
 }
 
-func (c *checker) a2ClassParameters(params *v1alpha2.ResourceClassParameters) field.ErrorList {
+// validateResourceRequestsV1alpha2 includes 1.30's
+// validateResourceRequestModel and the namedResources package's
+// ValidateRequest.
+func (c *checker) validateResourceRequestsV1alpha2(requests []v1alpha2.ResourceRequest, p *field.Path, stored bool) field.ErrorList {
+	var errs field.ErrorList
+	for j := range requests {
+		req := &requests[j]
+		errs = append(errs, exactlyOneModelV1alpha2(p.Index(j), modelField{"namedResources", req.NamedResources != nil, func(mp *field.Path) field.ErrorList {
+			return c.namedResourcesSelectorExpression(req.NamedResources.Selector, stored, mp.Child("selector"))
+		}})...)
+	}
+	if len(requests) == 0 {
+		errs = append(errs, field.Required(p, "empty entries with no requests are not allowed"))
+	}
+	return errs
+}
+
+// ValidateResourceClassParametersV1alpha2 compiles the filters' selectors
+// as new expressions, as 1.30 does on create and on every update.
+func (c *checker) ValidateResourceClassParametersV1alpha2(params *v1alpha2.ResourceClassParameters) field.ErrorList {
 	errs := objectMeta(&params.ObjectMeta, true)
-	errs = append(errs, c.a2ClassParametersRef(params.GeneratedFrom, field.NewPath("generatedFrom"))...)
-	p := field.NewPath("filters")
+	errs = append(errs, validateClassParametersV1alpha2(params.GeneratedFrom, field.NewPath("generatedFrom"))...)
+	errs = append(errs, c.validateResourceFiltersV1alpha2(params.Filters, field.NewPath("filters"))...)
+	return append(errs, c.validateVendorParametersV1alpha2(params.VendorParameters, field.NewPath("vendorParameters"))...)
+}
+
+func (c *checker) ValidateResourceClassParametersUpdateV1alpha2(params, old *v1alpha2.ResourceClassParameters) field.ErrorList {
+	// 1.30 validates the filters of an update as new expressions, changed
+	// or not.
+	errs := objectMetaUpdate(&params.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidateResourceClassParametersV1alpha2(params)...)
+}
+
+// validateResourceFiltersV1alpha2 includes 1.30's
+// validateResourceFilterModel and the namedResources package's
+// ValidateFilter.
+func (c *checker) validateResourceFiltersV1alpha2(filters []v1alpha2.ResourceFilter, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	seen := map[string]bool{}
-	for i := range params.Filters {
-		f, fp := &params.Filters[i], p.Index(i)
-		errs = append(errs, c.driverName(f.DriverName, fp.Child("driverName"))...)
+	for i := range filters {
+		f, fp := &filters[i], p.Index(i)
+		errs = append(errs, c.validateDriverName(f.DriverName, fp.Child("driverName"))...)
 		if seen[f.DriverName] {
 			errs = append(errs, field.Duplicate(fp.Child("driverName"), f.DriverName))
 		} else {
 			seen[f.DriverName] = true
 		}
-		errs = append(errs, a2OneModel(fp, modelField{"namedResources", f.NamedResources != nil, func(mp *field.Path) field.ErrorList {
+		errs = append(errs, exactlyOneModelV1alpha2(fp, modelField{"namedResources", f.NamedResources != nil, func(mp *field.Path) field.ErrorList {
 			return c.namedResourcesSelectorExpression(f.NamedResources.Selector, false, mp.Child("selector"))
 		}})...)
 	}
-	p = field.NewPath("vendorParameters")
-	seen = map[string]bool{}
-	for i := range params.VendorParameters {
-		vp, pp := &params.VendorParameters[i], p.Index(i)
-		errs = append(errs, c.driverName(vp.DriverName, pp.Child("driverName"))...)
+	return errs
+}
+
+func (c *checker) validateVendorParametersV1alpha2(params []v1alpha2.VendorParameters, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	for i := range params {
+		vp, pp := &params[i], p.Index(i)
+		errs = append(errs, c.validateDriverName(vp.DriverName, pp.Child("driverName"))...)
 		if seen[vp.DriverName] {
 			errs = append(errs, field.Duplicate(pp.Child("driverName"), vp.DriverName))
 		} else {

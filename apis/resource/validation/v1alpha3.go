@@ -6,12 +6,15 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
-// The rules of Kubernetes 1.31, which serves v1alpha3. Fields behind the
+// The rules of Kubernetes 1.31, which serves v1alpha3. Every function here
+// carries the name of the 1.31 function whose rules it applies, with the
+// suffix V1alpha3 (see the package documentation). Fields behind the
 // DRAControlPlaneController feature gate (spec.controller,
 // status.allocation.controller, status.deallocationRequested, DeviceClass
 // spec.suitableNodes) are validated as if the gate were enabled; with the
@@ -31,34 +34,22 @@ func init() {
 		prepareCreate:      func(o *v1alpha3.ResourceClaim) { o.Status = v1alpha3.ResourceClaimStatus{} },
 		prepareUpdate:      func(o, old *v1alpha3.ResourceClaim) { o.Status = old.Status },
 		prepareStatus:      func(o, old *v1alpha3.ResourceClaim) { o.Spec = old.Spec },
-		create: func(c *checker, o *v1alpha3.ResourceClaim) field.ErrorList {
-			return c.a3Claim(o, false)
-		},
+		create:             (*checker).ValidateResourceClaimV1alpha3,
 		update: func(c *checker, o, old *v1alpha3.ResourceClaim) field.ErrorList {
 			// The server validates the new claim as on create (its CEL as
 			// new expressions), then as an update, where the immutable
 			// spec's expressions count as stored.
-			errs := c.a3Claim(o, false)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a3ClaimSpec(&o.Spec, field.NewPath("spec"), true)...)
+			return append(c.ValidateResourceClaimV1alpha3(o), c.ValidateResourceClaimUpdateV1alpha3(o, old)...)
 		},
-		status: (*checker).a3ClaimStatusUpdate,
+		status: (*checker).ValidateResourceClaimStatusUpdateV1alpha3,
 	})
 	register(rules[*v1alpha3.ResourceClaimTemplate]{
 		release:    release131,
 		namespaced: true,
 		defaults:   func(o *v1alpha3.ResourceClaimTemplate) { v1alpha3.SetObjectDefaults_ResourceClaimTemplate(o) },
-		create: func(c *checker, o *v1alpha3.ResourceClaimTemplate) field.ErrorList {
-			errs := objectMeta(&o.ObjectMeta, true)
-			return append(errs, c.a3ClaimTemplateSpec(&o.Spec, false)...)
-		},
+		create:     (*checker).ValidateResourceClaimTemplateV1alpha3,
 		update: func(c *checker, o, old *v1alpha3.ResourceClaimTemplate) field.ErrorList {
-			errs := objectMeta(&o.ObjectMeta, true)
-			errs = append(errs, c.a3ClaimTemplateSpec(&o.Spec, false)...)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			errs = append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
-			return append(errs, c.a3ClaimTemplateSpec(&o.Spec, true)...)
+			return append(c.ValidateResourceClaimTemplateV1alpha3(o), c.ValidateResourceClaimTemplateUpdateV1alpha3(o, old)...)
 		},
 	})
 	register(rules[*v1alpha3.DeviceClass]{
@@ -69,18 +60,9 @@ func init() {
 				o.Generation = old.Generation + 1
 			}
 		},
-		create: func(c *checker, o *v1alpha3.DeviceClass) field.ErrorList {
-			errs := objectMeta(&o.ObjectMeta, false)
-			return append(errs, c.a3DeviceClassSpec(&o.Spec, false)...)
-		},
+		create: (*checker).ValidateDeviceClassV1alpha3,
 		update: func(c *checker, o, old *v1alpha3.DeviceClass) field.ErrorList {
-			errs := objectMeta(&o.ObjectMeta, false)
-			errs = append(errs, c.a3DeviceClassSpec(&o.Spec, false)...)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			// Unchanged selectors count as stored; any change, even a
-			// reordering, makes all of them new.
-			stored := semanticEqual(o.Spec.Selectors, old.Spec.Selectors)
-			return append(errs, c.a3DeviceClassSpec(&o.Spec, stored)...)
+			return append(c.ValidateDeviceClassV1alpha3(o), c.ValidateDeviceClassUpdateV1alpha3(o, old)...)
 		},
 	})
 	register(rules[*v1alpha3.PodSchedulingContext]{
@@ -90,13 +72,11 @@ func init() {
 		prepareCreate:      func(o *v1alpha3.PodSchedulingContext) { o.Status = v1alpha3.PodSchedulingContextStatus{} },
 		prepareUpdate:      func(o, old *v1alpha3.PodSchedulingContext) { o.Status = old.Status },
 		prepareStatus:      func(o, old *v1alpha3.PodSchedulingContext) { o.Spec = old.Spec },
-		create:             (*checker).a3PodSchedulingContext,
+		create:             (*checker).ValidatePodSchedulingContextsV1alpha3,
 		update: func(c *checker, o, old *v1alpha3.PodSchedulingContext) field.ErrorList {
-			errs := c.a3PodSchedulingContext(o)
-			errs = append(errs, objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)...)
-			return append(errs, c.a3PodSchedulingContext(o)...)
+			return append(c.ValidatePodSchedulingContextsV1alpha3(o), c.ValidatePodSchedulingContextUpdateV1alpha3(o, old)...)
 		},
-		status: (*checker).a3PodSchedulingContextStatusUpdate,
+		status: (*checker).ValidatePodSchedulingContextStatusUpdateV1alpha3,
 	})
 	register(rules[*v1alpha3.ResourceSlice]{
 		release:       release131,
@@ -106,14 +86,8 @@ func init() {
 				o.Generation = old.Generation + 1
 			}
 		},
-		create: func(c *checker, o *v1alpha3.ResourceSlice) field.ErrorList {
-			errs := objectMeta(&o.ObjectMeta, false)
-			return append(errs, c.a3SliceSpec(&o.Spec, nil)...)
-		},
-		update: func(c *checker, o, old *v1alpha3.ResourceSlice) field.ErrorList {
-			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-			return append(errs, c.a3SliceSpec(&o.Spec, &old.Spec)...)
-		},
+		create: (*checker).ValidateResourceSliceV1alpha3,
+		update: (*checker).ValidateResourceSliceUpdateV1alpha3,
 	})
 
 	registerList(func(l *v1alpha3.ResourceClaimList) []*v1alpha3.ResourceClaim { return itemPointers(l.Items) })
@@ -130,53 +104,10 @@ func init() {
 // ---------------------------------------------------------------------------
 // Names.
 
-// a3QualifiedName checks an attribute or capacity name, or the name in
-// matchAttribute: a C identifier, optionally after a domain and one '/'.
-// Quirk: 1.31 checks nothing at all when the name has two or more '/';
-// Strict rejects such names.
-func (c *checker) a3QualifiedName(name string, p *field.Path) field.ErrorList {
-	if name == "" {
-		return field.ErrorList{field.Required(p, "name required")}
-	}
-	var errs field.ErrorList
-	parts := strings.Split(name, "/")
-	switch len(parts) {
-	case 1:
-		errs = append(errs, cIdentifierRule(parts[0], p)...)
-	case 2:
-		if parts[0] == "" {
-			errs = append(errs, field.Required(p, "the prefix must not be empty"))
-		} else {
-			errs = append(errs, c.driverName(parts[0], p)...)
-		}
-		if parts[1] == "" {
-			errs = append(errs, field.Required(p, "the name must not be empty"))
-		} else {
-			errs = append(errs, cIdentifierRule(parts[1], p)...)
-		}
-	default:
-		if c.opts.Strict {
-			errs = append(errs, field.Invalid(p, name, strictDetail(
-				fmt.Sprintf("must be an identifier, optionally prefixed by a domain and '/', with at most %d '/'", V1alpha3QualifiedNameMaxSlashes),
-				string(c.release))))
-		}
-	}
-	return errs
-}
-
-// a3FullyQualifiedName is the qualified-name rule plus a required domain.
-func (c *checker) a3FullyQualifiedName(name string, p *field.Path) field.ErrorList {
-	errs := c.a3QualifiedName(name, p)
-	if !strings.Contains(name, "/") {
-		errs = append(errs, field.Required(p.Child("domain"), "must include a prefix"))
-	}
-	return errs
-}
-
-// a3PoolName checks a pool name: required, at most V1alpha3PoolNameMaxLength
-// bytes, and every '/'-separated part a DNS subdomain (reported on the
-// whole name).
-func a3PoolName(name string, p *field.Path) field.ErrorList {
+// validatePoolNameV1alpha3 checks a pool name: required, at most
+// V1alpha3PoolNameMaxLength bytes, and every '/'-separated part a DNS
+// subdomain (reported on the whole name).
+func validatePoolNameV1alpha3(name string, p *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
@@ -190,21 +121,123 @@ func a3PoolName(name string, p *field.Path) field.ErrorList {
 	return errs
 }
 
-// ---------------------------------------------------------------------------
-// Claims and templates.
-
-func (c *checker) a3Claim(claim *v1alpha3.ResourceClaim, stored bool) field.ErrorList {
-	errs := objectMeta(&claim.ObjectMeta, true)
-	return append(errs, c.a3ClaimSpec(&claim.Spec, field.NewPath("spec"), stored)...)
+// validateQualifiedNameV1alpha3 checks an attribute or capacity name, or
+// the name in matchAttribute: a C identifier, optionally after a domain and
+// one '/'. Quirk: 1.31 checks nothing at all when the name has two or more
+// '/'; Strict rejects such names.
+func (c *checker) validateQualifiedNameV1alpha3(name string, p *field.Path) field.ErrorList {
+	if name == "" {
+		return field.ErrorList{field.Required(p, "name required")}
+	}
+	var errs field.ErrorList
+	parts := strings.Split(name, "/")
+	switch len(parts) {
+	case 1:
+		errs = append(errs, validateCIdentifierV1alpha3(parts[0], p)...)
+	case 2:
+		if parts[0] == "" {
+			errs = append(errs, field.Required(p, "the prefix must not be empty"))
+		} else {
+			errs = append(errs, c.validateDriverName(parts[0], p)...)
+		}
+		if parts[1] == "" {
+			errs = append(errs, field.Required(p, "the name must not be empty"))
+		} else {
+			errs = append(errs, validateCIdentifierV1alpha3(parts[1], p)...)
+		}
+	default:
+		if c.opts.Strict {
+			errs = append(errs, field.Invalid(p, name, strictDetail(
+				fmt.Sprintf("must be an identifier, optionally prefixed by a domain and '/', with at most %d '/'", V1alpha3QualifiedNameMaxSlashes),
+				string(c.release))))
+		}
+	}
+	return errs
 }
 
-func (c *checker) a3ClaimTemplateSpec(spec *v1alpha3.ResourceClaimTemplateSpec, stored bool) field.ErrorList {
+// validateFullyQualifiedNameV1alpha3 is the qualified-name rule plus a
+// required domain.
+func (c *checker) validateFullyQualifiedNameV1alpha3(name string, p *field.Path) field.ErrorList {
+	errs := c.validateQualifiedNameV1alpha3(name, p)
+	if !strings.Contains(name, "/") {
+		errs = append(errs, field.Required(p.Child("domain"), "must include a prefix"))
+	}
+	return errs
+}
+
+// validateCIdentifierV1alpha3 checks the identifier part of a qualified
+// name. The release reports a malformed identifier as TypeInvalid, not
+// Invalid.
+func validateCIdentifierV1alpha3(id string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if len(id) > V1alpha3IdentifierMaxLength {
+		errs = append(errs, tooLongMax(p, id, V1alpha3IdentifierMaxLength))
+	}
+	for _, msg := range validation.IsCIdentifier(id) {
+		errs = append(errs, field.TypeInvalid(p, id, msg))
+	}
+	return errs
+}
+
+// ---------------------------------------------------------------------------
+// ResourceClaim and ResourceClaimTemplate.
+
+func (c *checker) ValidateResourceClaimV1alpha3(claim *v1alpha3.ResourceClaim) field.ErrorList {
+	errs := objectMeta(&claim.ObjectMeta, true)
+	return append(errs, c.validateResourceClaimSpecV1alpha3(&claim.Spec, field.NewPath("spec"), false)...)
+}
+
+func (c *checker) ValidateResourceClaimUpdateV1alpha3(claim, old *v1alpha3.ResourceClaim) field.ErrorList {
+	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(claim.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.validateResourceClaimSpecV1alpha3(&claim.Spec, field.NewPath("spec"), true)...)
+}
+
+func (c *checker) ValidateResourceClaimTemplateV1alpha3(t *v1alpha3.ResourceClaimTemplate) field.ErrorList {
+	errs := objectMeta(&t.ObjectMeta, true)
+	return append(errs, c.validateResourceClaimTemplateSpecV1alpha3(&t.Spec, false)...)
+}
+
+func (c *checker) ValidateResourceClaimTemplateUpdateV1alpha3(t, old *v1alpha3.ResourceClaimTemplate) field.ErrorList {
+	errs := objectMetaUpdate(&t.ObjectMeta, &old.ObjectMeta)
+	errs = append(errs, immutable(t.Spec, old.Spec, field.NewPath("spec"))...)
+	return append(errs, c.validateResourceClaimTemplateSpecV1alpha3(&t.Spec, true)...)
+}
+
+func (c *checker) validateResourceClaimTemplateSpecV1alpha3(spec *v1alpha3.ResourceClaimTemplateSpec, stored bool) field.ErrorList {
 	p := field.NewPath("spec")
 	errs := templateMeta(&spec.ObjectMeta, p.Child("metadata"))
-	return append(errs, c.a3ClaimSpec(&spec.Spec, p.Child("spec"), stored)...)
+	return append(errs, c.validateResourceClaimSpecV1alpha3(&spec.Spec, p.Child("spec"), stored)...)
 }
 
-func requestNames(claim *v1alpha3.DeviceClaim) map[string]bool {
+// validateResourceClaimSpecV1alpha3 compiles the selectors in the
+// stored-expressions environment when stored is set.
+func (c *checker) validateResourceClaimSpecV1alpha3(spec *v1alpha3.ResourceClaimSpec, p *field.Path, stored bool) field.ErrorList {
+	errs := c.validateDeviceClaimV1alpha3(&spec.Devices, p.Child("devices"), stored)
+	if spec.Controller != "" {
+		errs = append(errs, c.validateDriverName(spec.Controller, p.Child("controller"))...)
+	}
+	return errs
+}
+
+func (c *checker) validateDeviceClaimV1alpha3(claim *v1alpha3.DeviceClaim, p *field.Path, stored bool) field.ErrorList {
+	names := gatherRequestNamesV1alpha3(claim)
+	errs := validateSet(claim.Requests, V1alpha3DeviceRequestsMaxSize,
+		func(r v1alpha3.DeviceRequest, rp *field.Path) field.ErrorList {
+			return c.validateDeviceRequestV1alpha3(&r, rp, stored)
+		},
+		func(r v1alpha3.DeviceRequest) string { return r.Name }, "name", p.Child("requests"))
+	errs = append(errs, validateSlice(claim.Constraints, V1alpha3DeviceConstraintsMaxSize,
+		func(con v1alpha3.DeviceConstraint, cp *field.Path) field.ErrorList {
+			return c.validateDeviceConstraintV1alpha3(&con, cp, names)
+		}, p.Child("constraints"))...)
+	return append(errs, validateSlice(claim.Config, V1alpha3DeviceConfigMaxSize,
+		func(cfg v1alpha3.DeviceClaimConfiguration, cp *field.Path) field.ErrorList {
+			return c.validateDeviceClaimConfigurationV1alpha3(&cfg, cp, names)
+		}, p.Child("config"))...)
+}
+
+func gatherRequestNamesV1alpha3(claim *v1alpha3.DeviceClaim) map[string]bool {
 	names := make(map[string]bool, len(claim.Requests))
 	for _, r := range claim.Requests {
 		names[r.Name] = true
@@ -212,39 +245,16 @@ func requestNames(claim *v1alpha3.DeviceClaim) map[string]bool {
 	return names
 }
 
-func (c *checker) a3ClaimSpec(spec *v1alpha3.ResourceClaimSpec, p *field.Path, stored bool) field.ErrorList {
-	dp := p.Child("devices")
-	names := requestNames(&spec.Devices)
-	errs := uniqueItems(spec.Devices.Requests, V1alpha3DeviceRequestsMaxSize,
-		func(r v1alpha3.DeviceRequest, rp *field.Path) field.ErrorList { return c.a3Request(&r, rp, stored) },
-		func(r v1alpha3.DeviceRequest) string { return r.Name }, "name", dp.Child("requests"))
-	errs = append(errs, eachItem(spec.Devices.Constraints, V1alpha3DeviceConstraintsMaxSize,
-		func(con v1alpha3.DeviceConstraint, cp *field.Path) field.ErrorList {
-			errs := a3RequestRefs(con.Requests, names, cp.Child("requests"))
-			if con.MatchAttribute == nil {
-				return append(errs, field.Required(cp.Child("matchAttribute"), ""))
-			}
-			return append(errs, c.a3FullyQualifiedName(string(*con.MatchAttribute), cp.Child("matchAttribute"))...)
-		}, dp.Child("constraints"))...)
-	errs = append(errs, eachItem(spec.Devices.Config, V1alpha3DeviceConfigMaxSize,
-		func(cfg v1alpha3.DeviceClaimConfiguration, cp *field.Path) field.ErrorList {
-			errs := a3RequestRefs(cfg.Requests, names, cp.Child("requests"))
-			return append(errs, c.a3DeviceConfiguration(&cfg.DeviceConfiguration, cp)...)
-		}, dp.Child("config"))...)
-	if spec.Controller != "" {
-		errs = append(errs, c.driverName(spec.Controller, p.Child("controller"))...)
-	}
-	return errs
-}
-
-func (c *checker) a3Request(r *v1alpha3.DeviceRequest, p *field.Path, stored bool) field.ErrorList {
+func (c *checker) validateDeviceRequestV1alpha3(r *v1alpha3.DeviceRequest, p *field.Path, stored bool) field.ErrorList {
 	errs := dnsLabel(r.Name, p.Child("name"))
 	if r.DeviceClassName == "" {
 		errs = append(errs, field.Required(p.Child("deviceClassName"), ""))
 	} else {
 		errs = append(errs, dnsSubdomain(r.DeviceClassName, p.Child("deviceClassName"))...)
 	}
-	errs = append(errs, c.a3Selectors(r.Selectors, p.Child("selectors"), stored)...)
+	errs = append(errs, validateSlice(r.Selectors, V1alpha3DeviceSelectorsMaxSize, func(s v1alpha3.DeviceSelector, sp *field.Path) field.ErrorList {
+		return c.validateSelectorV1alpha3(&s, sp, stored)
+	}, p.Child("selectors"))...)
 	switch r.AllocationMode {
 	case v1alpha3.DeviceAllocationModeAll:
 		if r.Count != 0 {
@@ -260,25 +270,40 @@ func (c *checker) a3Request(r *v1alpha3.DeviceRequest, p *field.Path, stored boo
 	return errs
 }
 
-func (c *checker) a3Selectors(selectors []v1alpha3.DeviceSelector, p *field.Path, stored bool) field.ErrorList {
-	return eachItem(selectors, V1alpha3DeviceSelectorsMaxSize, func(s v1alpha3.DeviceSelector, sp *field.Path) field.ErrorList {
-		if s.CEL == nil {
-			return field.ErrorList{field.Required(sp.Child("cel"), "")}
-		}
-		return c.deviceSelectorExpression(s.CEL.Expression, stored, sp.Child("cel", "expression"))
-	}, p)
+// validateSelectorV1alpha3 includes 1.31's validateCELSelector
+// (deviceSelectorExpression).
+func (c *checker) validateSelectorV1alpha3(s *v1alpha3.DeviceSelector, p *field.Path, stored bool) field.ErrorList {
+	if s.CEL == nil {
+		return field.ErrorList{field.Required(p.Child("cel"), "")}
+	}
+	return c.deviceSelectorExpression(s.CEL.Expression, stored, p.Child("cel", "expression"))
 }
 
-// a3RequestRefs checks a list of request names (in constraints, claim
-// config and allocated config): unique, at most as many as requests may
-// exist, each a DNS label naming a request of the claim.
-func a3RequestRefs(refs []string, names map[string]bool, p *field.Path) field.ErrorList {
-	return uniqueItems(refs, V1alpha3DeviceRequestsMaxSize, func(name string, rp *field.Path) field.ErrorList {
-		return a3RequestRef(name, names, rp)
+func (c *checker) validateDeviceConstraintV1alpha3(con *v1alpha3.DeviceConstraint, p *field.Path, names map[string]bool) field.ErrorList {
+	errs := requestNameRefsV1alpha3(con.Requests, names, p.Child("requests"))
+	if con.MatchAttribute == nil {
+		return append(errs, field.Required(p.Child("matchAttribute"), ""))
+	}
+	return append(errs, c.validateFullyQualifiedNameV1alpha3(string(*con.MatchAttribute), p.Child("matchAttribute"))...)
+}
+
+func (c *checker) validateDeviceClaimConfigurationV1alpha3(cfg *v1alpha3.DeviceClaimConfiguration, p *field.Path, names map[string]bool) field.ErrorList {
+	errs := requestNameRefsV1alpha3(cfg.Requests, names, p.Child("requests"))
+	return append(errs, c.validateDeviceConfigurationV1alpha3(&cfg.DeviceConfiguration, p)...)
+}
+
+// requestNameRefsV1alpha3 checks a list of request names (in constraints,
+// claim config and allocated config), which 1.31 checks as a set of
+// validateRequestNameRef: unique, at most as many as requests may exist.
+func requestNameRefsV1alpha3(refs []string, names map[string]bool, p *field.Path) field.ErrorList {
+	return validateSet(refs, V1alpha3DeviceRequestsMaxSize, func(name string, rp *field.Path) field.ErrorList {
+		return validateRequestNameRefV1alpha3(name, names, rp)
 	}, self[string], "", p)
 }
 
-func a3RequestRef(name string, names map[string]bool, p *field.Path) field.ErrorList {
+// validateRequestNameRefV1alpha3 checks that name is a DNS label naming a
+// request of the claim.
+func validateRequestNameRefV1alpha3(name string, names map[string]bool, p *field.Path) field.ErrorList {
 	errs := dnsLabel(name, p)
 	if !names[name] {
 		errs = append(errs, field.Invalid(p, name, "must be the name of a request in the claim"))
@@ -286,19 +311,22 @@ func a3RequestRef(name string, names map[string]bool, p *field.Path) field.Error
 	return errs
 }
 
-func (c *checker) a3DeviceConfiguration(cfg *v1alpha3.DeviceConfiguration, p *field.Path) field.ErrorList {
+func (c *checker) validateDeviceConfigurationV1alpha3(cfg *v1alpha3.DeviceConfiguration, p *field.Path) field.ErrorList {
 	if cfg.Opaque == nil {
 		return field.ErrorList{field.Required(p.Child("opaque"), "")}
 	}
-	op := p.Child("opaque")
-	errs := c.driverName(cfg.Opaque.Driver, op.Child("driver"))
-	return append(errs, opaqueParameters(cfg.Opaque.Parameters, op.Child("parameters"))...)
+	return c.validateOpaqueConfigurationV1alpha3(cfg.Opaque, p.Child("opaque"))
 }
 
-// opaqueParameters checks that the parameters are a JSON object. A Go
-// caller may have set Object instead of Raw; the server would see Object
+func (c *checker) validateOpaqueConfigurationV1alpha3(cfg *v1alpha3.OpaqueDeviceConfiguration, p *field.Path) field.ErrorList {
+	errs := c.validateDriverName(cfg.Driver, p.Child("driver"))
+	return append(errs, opaqueParametersV1alpha3(cfg.Parameters, p.Child("parameters"))...)
+}
+
+// opaqueParametersV1alpha3 checks that the parameters are a JSON object. A
+// Go caller may have set Object instead of Raw; the server would see Object
 // encoded as JSON, so that is what is checked then.
-func opaqueParameters(params runtime.RawExtension, p *field.Path) field.ErrorList {
+func opaqueParametersV1alpha3(params runtime.RawExtension, p *field.Path) field.ErrorList {
 	raw := params.Raw
 	if len(raw) == 0 && params.Object != nil {
 		encoded, err := json.Marshal(params.Object)
@@ -323,18 +351,19 @@ func opaqueParameters(params runtime.RawExtension, p *field.Path) field.ErrorLis
 	return nil
 }
 
-// a3ClaimStatusUpdate is the 1.31 status rule set.
-func (c *checker) a3ClaimStatusUpdate(claim, old *v1alpha3.ResourceClaim) field.ErrorList {
+// ValidateResourceClaimStatusUpdateV1alpha3 is the 1.31 status rule set;
+// it includes 1.31's validateResourceClaimStatusUpdate.
+func (c *checker) ValidateResourceClaimStatusUpdateV1alpha3(claim, old *v1alpha3.ResourceClaim) field.ErrorList {
 	errs := objectMetaUpdate(&claim.ObjectMeta, &old.ObjectMeta)
 	p := field.NewPath("status")
 	st := &claim.Status
-	names := requestNames(&claim.Spec.Devices)
+	names := gatherRequestNamesV1alpha3(&claim.Spec.Devices)
 	if a := st.Allocation; a != nil {
-		errs = append(errs, c.a3Allocation(a, names, p.Child("allocation"))...)
+		errs = append(errs, c.validateAllocationResultV1alpha3(a, p.Child("allocation"), names)...)
 	}
-	errs = append(errs, uniqueItems(st.ReservedFor, V1alpha3ReservedForMaxSize,
+	errs = append(errs, validateSet(st.ReservedFor, V1alpha3ReservedForMaxSize,
 		func(r v1alpha3.ResourceClaimConsumerReference, rp *field.Path) field.ErrorList {
-			return consumerRef(r.Resource, r.Name, string(r.UID), rp)
+			return validateResourceClaimUserReference(r.Resource, r.Name, string(r.UID), rp)
 		},
 		func(r v1alpha3.ResourceClaimConsumerReference) string { return string(r.UID) }, "uid", p.Child("reservedFor"))...)
 
@@ -347,19 +376,28 @@ func (c *checker) a3ClaimStatusUpdate(claim, old *v1alpha3.ResourceClaim) field.
 	return append(errs, deallocationInvariants(now, before, p)...)
 }
 
-func (c *checker) a3Allocation(a *v1alpha3.AllocationResult, names map[string]bool, p *field.Path) field.ErrorList {
-	dp := p.Child("devices")
-	results := dp.Child("results")
-	errs := eachItem(a.Devices.Results, V1alpha3AllocationResultsMaxSize, func(r v1alpha3.DeviceRequestAllocationResult, rp *field.Path) field.ErrorList {
-		errs := a3RequestRef(r.Request, names, rp.Child("request"))
-		errs = append(errs, c.driverName(r.Driver, rp.Child("driver"))...)
-		errs = append(errs, a3PoolName(r.Pool, rp.Child("pool"))...)
-		return append(errs, dnsLabel(r.Device, rp.Child("device"))...)
+func (c *checker) validateAllocationResultV1alpha3(a *v1alpha3.AllocationResult, p *field.Path, names map[string]bool) field.ErrorList {
+	errs := c.validateDeviceAllocationResultV1alpha3(&a.Devices, p.Child("devices"), names)
+	if a.NodeSelector != nil {
+		errs = append(errs, nodeSelector(a.NodeSelector, p.Child("nodeSelector"))...)
+	}
+	if a.Controller != "" {
+		errs = append(errs, c.validateDriverName(a.Controller, p.Child("controller"))...)
+	}
+	return errs
+}
+
+// validateDeviceAllocationResultV1alpha3 adds the Strict check that a
+// device is not listed twice.
+func (c *checker) validateDeviceAllocationResultV1alpha3(a *v1alpha3.DeviceAllocationResult, p *field.Path, names map[string]bool) field.ErrorList {
+	results := p.Child("results")
+	errs := validateSlice(a.Results, V1alpha3AllocationResultsMaxSize, func(r v1alpha3.DeviceRequestAllocationResult, rp *field.Path) field.ErrorList {
+		return c.validateDeviceRequestAllocationResultV1alpha3(&r, rp, names)
 	}, results)
 	if c.opts.Strict {
 		// 1.31 does not check that a device is allocated only once.
 		seen := map[v1alpha3.DeviceRequestAllocationResult]bool{}
-		for i, r := range a.Devices.Results {
+		for i, r := range a.Results {
 			if seen[r] {
 				errs = append(errs, &field.Error{Type: field.ErrorTypeDuplicate, Field: results.Index(i).String(), BadValue: r,
 					Detail: strictDetail("the same request, driver, pool and device are listed twice", string(c.release))})
@@ -367,35 +405,59 @@ func (c *checker) a3Allocation(a *v1alpha3.AllocationResult, names map[string]bo
 			seen[r] = true
 		}
 	}
-	errs = append(errs, eachItem(a.Devices.Config, V1alpha3AllocationConfigMaxSize, func(cfg v1alpha3.DeviceAllocationConfiguration, cp *field.Path) field.ErrorList {
-		var errs field.ErrorList
-		switch cfg.Source {
-		case "":
-			errs = append(errs, field.Required(cp.Child("source"), ""))
-		case v1alpha3.AllocationConfigSourceClaim, v1alpha3.AllocationConfigSourceClass:
-		default:
-			errs = append(errs, notSupported(cp.Child("source"), string(cfg.Source), v1alpha3ConfigSources))
-		}
-		errs = append(errs, a3RequestRefs(cfg.Requests, names, cp.Child("requests"))...)
-		return append(errs, c.a3DeviceConfiguration(&cfg.DeviceConfiguration, cp)...)
-	}, dp.Child("config"))...)
-	if a.NodeSelector != nil {
-		errs = append(errs, nodeSelector(a.NodeSelector, p.Child("nodeSelector"))...)
+	return append(errs, validateSlice(a.Config, V1alpha3AllocationConfigMaxSize, func(cfg v1alpha3.DeviceAllocationConfiguration, cp *field.Path) field.ErrorList {
+		return c.validateDeviceAllocationConfigurationV1alpha3(&cfg, cp, names)
+	}, p.Child("config"))...)
+}
+
+func (c *checker) validateDeviceRequestAllocationResultV1alpha3(r *v1alpha3.DeviceRequestAllocationResult, p *field.Path, names map[string]bool) field.ErrorList {
+	errs := validateRequestNameRefV1alpha3(r.Request, names, p.Child("request"))
+	errs = append(errs, c.validateDriverName(r.Driver, p.Child("driver"))...)
+	errs = append(errs, validatePoolNameV1alpha3(r.Pool, p.Child("pool"))...)
+	return append(errs, dnsLabel(r.Device, p.Child("device"))...)
+}
+
+// validateDeviceAllocationConfigurationV1alpha3 includes 1.31's
+// validateAllocationConfigSource.
+func (c *checker) validateDeviceAllocationConfigurationV1alpha3(cfg *v1alpha3.DeviceAllocationConfiguration, p *field.Path, names map[string]bool) field.ErrorList {
+	var errs field.ErrorList
+	switch cfg.Source {
+	case "":
+		errs = append(errs, field.Required(p.Child("source"), ""))
+	case v1alpha3.AllocationConfigSourceClaim, v1alpha3.AllocationConfigSourceClass:
+	default:
+		errs = append(errs, notSupported(p.Child("source"), string(cfg.Source), v1alpha3ConfigSources))
 	}
-	if a.Controller != "" {
-		errs = append(errs, c.driverName(a.Controller, p.Child("controller"))...)
-	}
-	return errs
+	errs = append(errs, requestNameRefsV1alpha3(cfg.Requests, names, p.Child("requests"))...)
+	return append(errs, c.validateDeviceConfigurationV1alpha3(&cfg.DeviceConfiguration, p)...)
 }
 
 // ---------------------------------------------------------------------------
 // DeviceClass.
 
-func (c *checker) a3DeviceClassSpec(spec *v1alpha3.DeviceClassSpec, stored bool) field.ErrorList {
+func (c *checker) ValidateDeviceClassV1alpha3(class *v1alpha3.DeviceClass) field.ErrorList {
+	errs := objectMeta(&class.ObjectMeta, false)
+	return append(errs, c.validateDeviceClassSpecV1alpha3(&class.Spec, false)...)
+}
+
+func (c *checker) ValidateDeviceClassUpdateV1alpha3(class, old *v1alpha3.DeviceClass) field.ErrorList {
+	errs := objectMetaUpdate(&class.ObjectMeta, &old.ObjectMeta)
+	// Unchanged selectors count as stored; any change, even a reordering,
+	// makes all of them new.
+	stored := semanticEqual(class.Spec.Selectors, old.Spec.Selectors)
+	return append(errs, c.validateDeviceClassSpecV1alpha3(&class.Spec, stored)...)
+}
+
+// validateDeviceClassSpecV1alpha3 compiles the selectors in the
+// stored-expressions environment when stored is set. Its config check is
+// 1.31's validateDeviceClassConfiguration.
+func (c *checker) validateDeviceClassSpecV1alpha3(spec *v1alpha3.DeviceClassSpec, stored bool) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := c.a3Selectors(spec.Selectors, p.Child("selectors"), stored)
-	errs = append(errs, eachItem(spec.Config, V1alpha3DeviceConfigMaxSize, func(cfg v1alpha3.DeviceClassConfiguration, cp *field.Path) field.ErrorList {
-		return c.a3DeviceConfiguration(&cfg.DeviceConfiguration, cp)
+	errs := validateSlice(spec.Selectors, V1alpha3DeviceSelectorsMaxSize, func(s v1alpha3.DeviceSelector, sp *field.Path) field.ErrorList {
+		return c.validateSelectorV1alpha3(&s, sp, stored)
+	}, p.Child("selectors"))
+	errs = append(errs, validateSlice(spec.Config, V1alpha3DeviceConfigMaxSize, func(cfg v1alpha3.DeviceClassConfiguration, cp *field.Path) field.ErrorList {
+		return c.validateDeviceConfigurationV1alpha3(&cfg.DeviceConfiguration, cp)
 	}, p.Child("config"))...)
 	if spec.SuitableNodes != nil {
 		// 1.31 reports these errors without the "spec." prefix.
@@ -407,21 +469,31 @@ func (c *checker) a3DeviceClassSpec(spec *v1alpha3.DeviceClassSpec, stored bool)
 // ---------------------------------------------------------------------------
 // PodSchedulingContext.
 
-func (c *checker) a3PodSchedulingContext(s *v1alpha3.PodSchedulingContext) field.ErrorList {
+// ValidatePodSchedulingContextsV1alpha3 (the plural is 1.31's) includes
+// validatePodSchedulingSpec, and the Strict check of spec.selectedNode.
+func (c *checker) ValidatePodSchedulingContextsV1alpha3(s *v1alpha3.PodSchedulingContext) field.ErrorList {
 	errs := objectMeta(&s.ObjectMeta, true)
-	errs = append(errs, uniqueItems(s.Spec.PotentialNodes, V1alpha3NodeListMaxSize, dnsSubdomain, self[string], "", field.NewPath("spec", "potentialNodes"))...)
+	errs = append(errs, validateSet(s.Spec.PotentialNodes, V1alpha3NodeListMaxSize, dnsSubdomain, self[string], "", field.NewPath("spec", "potentialNodes"))...)
 	return append(errs, c.strictSelectedNode(s.Spec.SelectedNode)...)
 }
 
-func (c *checker) a3PodSchedulingContextStatusUpdate(s, old *v1alpha3.PodSchedulingContext) field.ErrorList {
+func (c *checker) ValidatePodSchedulingContextUpdateV1alpha3(s, old *v1alpha3.PodSchedulingContext) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.ValidatePodSchedulingContextsV1alpha3(s)...)
+}
+
+// ValidatePodSchedulingContextStatusUpdateV1alpha3 includes 1.31's
+// validatePodSchedulingStatus and validatePodSchedulingClaim, and the
+// Strict check of the claim names.
+func (c *checker) ValidatePodSchedulingContextStatusUpdateV1alpha3(s, old *v1alpha3.PodSchedulingContext) field.ErrorList {
 	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
 	claims := s.Status.ResourceClaims
 	names := make([]string, len(claims))
 	for i := range claims {
 		names[i] = claims[i].Name
 	}
-	errs = append(errs, schedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
-		return uniqueItems(claims[i].UnsuitableNodes, V1alpha3NodeListMaxSize, dnsSubdomain, self[string], "", p.Child("unsuitableNodes"))
+	errs = append(errs, validatePodSchedulingClaims(names, func(i int, p *field.Path) field.ErrorList {
+		return validateSet(claims[i].UnsuitableNodes, V1alpha3NodeListMaxSize, dnsSubdomain, self[string], "", p.Child("unsuitableNodes"))
 	})...)
 	if c.opts.Strict {
 		// v1alpha3 marks the name as required, but 1.31 only checks that
@@ -439,17 +511,23 @@ func (c *checker) a3PodSchedulingContextStatusUpdate(s, old *v1alpha3.PodSchedul
 // ---------------------------------------------------------------------------
 // ResourceSlice.
 
-func (c *checker) a3SliceSpec(spec, old *v1alpha3.ResourceSliceSpec) field.ErrorList {
+func (c *checker) ValidateResourceSliceV1alpha3(s *v1alpha3.ResourceSlice) field.ErrorList {
+	errs := objectMeta(&s.ObjectMeta, false)
+	return append(errs, c.validateResourceSliceSpecV1alpha3(&s.Spec, nil)...)
+}
+
+func (c *checker) ValidateResourceSliceUpdateV1alpha3(s, old *v1alpha3.ResourceSlice) field.ErrorList {
+	errs := objectMetaUpdate(&s.ObjectMeta, &old.ObjectMeta)
+	return append(errs, c.validateResourceSliceSpecV1alpha3(&s.Spec, &old.Spec)...)
+}
+
+// validateResourceSliceSpecV1alpha3 validates a create when old is nil, an
+// update of old otherwise.
+func (c *checker) validateResourceSliceSpecV1alpha3(spec, old *v1alpha3.ResourceSliceSpec) field.ErrorList {
 	p := field.NewPath("spec")
-	errs := c.driverName(spec.Driver, p.Child("driver"))
+	errs := c.validateDriverName(spec.Driver, p.Child("driver"))
 	pool := p.Child("pool")
-	errs = append(errs, a3PoolName(spec.Pool.Name, pool.Child("name"))...)
-	if spec.Pool.ResourceSliceCount <= 0 {
-		errs = append(errs, field.Invalid(pool.Child("resourceSliceCount"), spec.Pool.ResourceSliceCount, "must be greater than zero"))
-	}
-	if spec.Pool.Generation < 0 {
-		errs = append(errs, field.Invalid(pool.Child("generation"), spec.Pool.Generation, "must be greater than or equal to zero"))
-	}
+	errs = append(errs, validateResourcePoolV1alpha3(&spec.Pool, pool)...)
 	if old != nil {
 		errs = append(errs, immutable(spec.Pool.Name, old.Pool.Name, pool.Child("name"))...)
 		errs = append(errs, immutable(spec.Driver, old.Driver, p.Child("driver"))...)
@@ -479,33 +557,49 @@ func (c *checker) a3SliceSpec(spec, old *v1alpha3.ResourceSliceSpec) field.Error
 		errs = append(errs, field.Invalid(p, spec, "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required"))
 	}
 
-	return append(errs, uniqueItems(spec.Devices, V1alpha3SliceMaxDevices, c.a3Device,
+	return append(errs, validateSet(spec.Devices, V1alpha3SliceMaxDevices, c.validateDeviceV1alpha3,
 		func(d v1alpha3.Device) string { return d.Name }, "name", p.Child("devices"))...)
 }
 
-func (c *checker) a3Device(d v1alpha3.Device, p *field.Path) field.ErrorList {
-	errs := dnsLabel(d.Name, p.Child("name"))
-	if d.Basic == nil {
-		return append(errs, field.Required(p.Child("basic"), ""))
+func validateResourcePoolV1alpha3(pool *v1alpha3.ResourcePool, p *field.Path) field.ErrorList {
+	errs := validatePoolNameV1alpha3(pool.Name, p.Child("name"))
+	if pool.ResourceSliceCount <= 0 {
+		errs = append(errs, field.Invalid(p.Child("resourceSliceCount"), pool.ResourceSliceCount, "must be greater than zero"))
 	}
-	bp := p.Child("basic")
-	ap, cp := bp.Child("attributes"), bp.Child("capacity")
-	// Name errors are reported on the whole map, value errors on the entry.
-	for _, name := range sortedKeys(d.Basic.Attributes) {
-		errs = append(errs, c.a3QualifiedName(string(name), ap)...)
-		errs = append(errs, a3Attribute(d.Basic.Attributes[name], ap.Key(string(name)))...)
-	}
-	for _, name := range sortedKeys(d.Basic.Capacity) {
-		// Any quantity that could be decoded is valid.
-		errs = append(errs, c.a3QualifiedName(string(name), cp)...)
-	}
-	if n := len(d.Basic.Attributes) + len(d.Basic.Capacity); n > V1alpha3MaxAttributesAndCapacities {
-		errs = append(errs, field.Invalid(bp, n, fmt.Sprintf("the total number of attributes and capacities must not exceed %d", V1alpha3MaxAttributesAndCapacities)))
+	if pool.Generation < 0 {
+		errs = append(errs, field.Invalid(p.Child("generation"), pool.Generation, "must be greater than or equal to zero"))
 	}
 	return errs
 }
 
-func a3Attribute(a v1alpha3.DeviceAttribute, p *field.Path) field.ErrorList {
+func (c *checker) validateDeviceV1alpha3(d v1alpha3.Device, p *field.Path) field.ErrorList {
+	errs := dnsLabel(d.Name, p.Child("name"))
+	if d.Basic == nil {
+		return append(errs, field.Required(p.Child("basic"), ""))
+	}
+	return append(errs, c.validateBasicDeviceV1alpha3(d.Basic, p.Child("basic"))...)
+}
+
+// validateBasicDeviceV1alpha3 includes 1.31's validateQuantity, which
+// accepts every quantity that could be decoded.
+func (c *checker) validateBasicDeviceV1alpha3(d *v1alpha3.BasicDevice, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	ap, cp := p.Child("attributes"), p.Child("capacity")
+	// Name errors are reported on the whole map, value errors on the entry.
+	for _, name := range sortedKeys(d.Attributes) {
+		errs = append(errs, c.validateQualifiedNameV1alpha3(string(name), ap)...)
+		errs = append(errs, validateDeviceAttributeV1alpha3(d.Attributes[name], ap.Key(string(name)))...)
+	}
+	for _, name := range sortedKeys(d.Capacity) {
+		errs = append(errs, c.validateQualifiedNameV1alpha3(string(name), cp)...)
+	}
+	if n := len(d.Attributes) + len(d.Capacity); n > V1alpha3MaxAttributesAndCapacities {
+		errs = append(errs, field.Invalid(p, n, fmt.Sprintf("the total number of attributes and capacities must not exceed %d", V1alpha3MaxAttributesAndCapacities)))
+	}
+	return errs
+}
+
+func validateDeviceAttributeV1alpha3(a v1alpha3.DeviceAttribute, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	set := 0
 	if a.BoolValue != nil {
