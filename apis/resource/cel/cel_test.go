@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types/ref"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -90,7 +92,11 @@ func TestDeviceSelectorEvaluation(t *testing.T) {
 		{expr: `device.capacity["other.example.com"].bandwidth == quantity("100G")`, want: true},
 		{expr: `quantity("1k") == quantity("1000")`, want: true},
 		{expr: `quantity("50k").add(20) == quantity("50020")`, want: true},
-		{expr: `quantity("50020") == quantity("50k").add(20)`, want: true},
+		// add and sub return a pointer to a Quantity, whose equality only
+		// works from the left: with the result on the right of ==, the
+		// Kubernetes library answers "no such overload" (as the API server
+		// and the scheduler do).
+		{expr: `quantity("50020") == quantity("50k").add(20)`, wantErr: "no such overload"},
 		{expr: `quantity("50k").sub(quantity("20k")) == quantity("30k")`, want: true},
 		{expr: `quantity("50k").add(20).sub(quantity("100k")).sub(-50000) == quantity("20")`, want: true},
 		{expr: `quantity("50k").asInteger() == 50000 && quantity("50k").isInteger()`, want: true},
@@ -100,7 +106,8 @@ func TestDeviceSelectorEvaluation(t *testing.T) {
 		{expr: `sign(quantity("-1")) == -1 && sign(quantity("0")) == 0`, want: true},
 		{expr: `isQuantity("1.3Gi") && !isQuantity("200K") && !isQuantity("1,3G") && isQuantity("Mi")`, want: true},
 		{expr: `quantity("200K") == quantity("1")`, wantErr: "unable to parse quantity's suffix"},
-		// Exponents that apimachinery would never finish parsing.
+		// Exponents that apimachinery would never finish parsing: drakit's
+		// quantityguard refuses them before the Kubernetes library parses.
 		{expr: `quantity("1E-2147483647") == quantity("1")`, wantErr: "out of range"},
 		{expr: `quantity("1E2147483648") == quantity("1")`, wantErr: "out of range"},
 		{expr: `!isQuantity("1E-2147483647") && !isQuantity("1E-5000") && isQuantity("1E-1000")`, want: true},
@@ -163,8 +170,14 @@ func TestDeviceSelectorCompileErrors(t *testing.T) {
 		{expr: `duration("1x") > duration("1s")`, wantMsg: "compilation failed: ERROR: <input>:1:10: invalid duration argument"},
 		// sign is declared as a global function only.
 		{expr: `quantity("1").sign() == 1`, wantMsg: "compilation failed: ERROR: <input>:1:19: found no matching overload for 'sign'"},
-		// The format library (1.31 stored expressions) is not implemented.
-		{expr: `format.dns1123Label().validate("x").hasValue()`, wantMsg: "compilation failed: ERROR: <input>:1:"},
+		// Libraries that arrived after 1.31 are in neither environment,
+		// although k8s.io/apiserver knows them: two-variable
+		// comprehensions (1.32), semver(string, bool) (1.33), cel-go's
+		// list extension (1.34) and includes (1.37).
+		{expr: `[1, 2].all(i, v, v > 0)`, wantMsg: "compilation failed: ERROR: <input>:1:11: undeclared reference to 'all'"},
+		{expr: `semver("1.2.3", true) == semver("1.2.3")`, wantMsg: "compilation failed: ERROR: <input>:1:7: found no matching overload for 'semver' applied to '(string, bool)'"},
+		{expr: `[[1], [2]].flatten() == [1, 2]`, wantMsg: "compilation failed: ERROR: <input>:1:19: undeclared reference to 'flatten'"},
+		{expr: `[1, 2].includes(1)`, wantMsg: "compilation failed: ERROR: <input>:1:16: undeclared reference to 'includes'"},
 		// v1alpha2 variables do not exist in v1alpha3.
 		{expr: `attributes.int["x"] == 1`, wantMsg: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'"},
 	} {
@@ -189,6 +202,61 @@ func TestDeviceSelectorCompileErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestFormatLibraryOnlyInStoredExpressions(t *testing.T) {
+	// The format library arrived in 1.31: the 1.31 API server accepts it
+	// in stored selectors only, as new ones are checked against 1.30.
+	const expr = `format.dns1123Label().validate("x").hasValue() == false && format.dns1123Label().validate("X").hasValue()`
+	if _, err := CompileDeviceSelector(expr); err == nil || !strings.HasPrefix(err.Error(), "compilation failed: ERROR: <input>:1:1: undeclared reference to 'format'") {
+		t.Fatalf("new expressions: %v", err)
+	}
+	p, err := CompileDeviceSelectorIn(expr, StoredExpressions)
+	if err != nil {
+		t.Fatalf("stored expressions: %v", err)
+	}
+	if ok, err := p.Matches(context.Background(), testDevice()); err != nil || !ok {
+		t.Fatalf("got %v, %v", ok, err)
+	}
+	// 1.30 had no format library at all.
+	if _, err := CompileNamedResourcesSelectorIn(expr, StoredExpressions); err == nil {
+		t.Fatal("v1alpha2 stored expressions accepted the format library")
+	}
+}
+
+func TestLibraryCallCosts(t *testing.T) {
+	// The 1.31 DRA package charged every call one unit at run time; the 1.30
+	// named-resources package used the Kubernetes cost model, under which
+	// find() costs by the length of the string it searches.
+	const expr = `"abcdefghijabcdefghij".find("[0-9]+") == ""`
+	cost := func(prog interface {
+		ContextEval(context.Context, any) (ref.Val, *cel.EvalDetails, error)
+	}, vars any) uint64 {
+		t.Helper()
+		_, det, err := prog.ContextEval(context.Background(), vars)
+		if err != nil || det == nil || det.ActualCost() == nil {
+			t.Fatalf("evaluation: %v, %v", det, err)
+		}
+		return *det.ActualCost()
+	}
+	d, err := CompileDeviceSelector(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := testDevice()
+	dev.once.Do(dev.build)
+	if got := cost(d.program, activation{deviceVar: dev.value}); got != 1 {
+		t.Errorf("v1alpha3 cost %d, want 1", got)
+	}
+	n, err := CompileNamedResourcesSelector(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := NewNamedResourcesInstance(nil)
+	inst.once.Do(inst.build)
+	if got := cost(n.program, inst.vars); got <= 1 {
+		t.Errorf("v1alpha2 cost %d, want the library's cost of find", got)
 	}
 }
 

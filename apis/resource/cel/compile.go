@@ -2,10 +2,8 @@ package cel
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 )
 
@@ -58,11 +56,7 @@ func CompileDeviceSelector(expression string) (*DeviceProgram, error) {
 // when an update leaves them unchanged, and a claim's always as stored on
 // update (its spec is immutable).
 func CompileDeviceSelectorIn(expression string, envType EnvType) (*DeviceProgram, error) {
-	env, err := deviceEnvs.get(envType)
-	if err != nil {
-		return nil, &CompileError{Expression: expression, Message: err.Error(), Internal: true}
-	}
-	prog, cerr := compile(env, expression, func(t *types.Type) string {
+	prog, cerr := compile(&deviceEnvs, envType, expression, func(t *types.Type) string {
 		// 1.31 accepts bool and the "unknown" type, which is what an
 		// attribute lookup (typed google.protobuf.Any) yields.
 		if t.Kind() == types.BoolKind || t.Kind() == types.AnyKind {
@@ -88,11 +82,7 @@ func CompileNamedResourcesSelector(expression string) (*NamedResourcesProgram, e
 // given environment (stored: a ResourceClaimParameters update that leaves
 // driverRequests unchanged).
 func CompileNamedResourcesSelectorIn(expression string, envType EnvType) (*NamedResourcesProgram, error) {
-	env, err := namedResourcesEnvs.get(envType)
-	if err != nil {
-		return nil, &CompileError{Expression: expression, Message: err.Error(), Internal: true}
-	}
-	prog, cerr := compile(env, expression, func(t *types.Type) string {
+	prog, cerr := compile(&namedResourcesEnvs, envType, expression, func(t *types.Type) string {
 		// 1.30 insists on bool exactly.
 		if t.Kind() == types.BoolKind {
 			return ""
@@ -107,7 +97,11 @@ func CompileNamedResourcesSelectorIn(expression string, envType EnvType) (*Named
 
 // compile parses and checks expression; resultProblem says what is wrong
 // with the result type, or "" when it is acceptable.
-func compile(env *cel.Env, expression string, resultProblem func(*types.Type) string) (cel.Program, *CompileError) {
+func compile(e *envs, envType EnvType, expression string, resultProblem func(*types.Type) string) (cel.Program, *CompileError) {
+	env, err := e.get(envType)
+	if err != nil {
+		return nil, &CompileError{Expression: expression, Message: err.Error(), Internal: true}
+	}
 	ast, issues := env.Compile(expression)
 	if issues != nil && issues.Err() != nil {
 		return nil, &CompileError{Expression: expression, Message: "compilation failed: " + issues.String()}
@@ -115,43 +109,9 @@ func compile(env *cel.Env, expression string, resultProblem func(*types.Type) st
 	if msg := resultProblem(ast.OutputType()); msg != "" {
 		return nil, &CompileError{Expression: expression, Message: msg}
 	}
-	// Cost tracking makes cel-go plan the program anew for every
-	// evaluation, which costs more than most evaluations. When the
-	// expression can never reach the cost limit, drop it.
-	opts := programOptions()
-	if est, err := env.EstimateCost(ast, sizeEstimator{}); err == nil && est.Max <= PerCallCostLimit {
-		opts = fastProgramOptions()
-	}
-	prog, err := env.Program(ast, opts...)
+	prog, err := env.Program(ast, e.programOptions()...)
 	if err != nil {
 		return nil, &CompileError{Expression: expression, Message: "program instantiation failed: " + err.Error(), Internal: true}
 	}
 	return prog, nil
-}
-
-// sizeEstimator bounds the sizes of the selector inputs by the API's
-// limits: at most 32 domains, identifiers or attributes per device, and
-// strings of at most 64 characters (DeviceAttributeMaxValueLength; driver
-// names and identifiers are shorter).
-type sizeEstimator struct{}
-
-func (sizeEstimator) EstimateSize(node checker.AstNode) *checker.SizeEstimate {
-	path := node.Path()
-	if len(path) == 0 {
-		return nil
-	}
-	if path[0] != deviceVar && !strings.HasPrefix(path[0], namedVarPrefix) {
-		return nil
-	}
-	switch node.Type().Kind() {
-	case types.MapKind:
-		return &checker.SizeEstimate{Min: 0, Max: maxAttributesPerDevice}
-	case types.StringKind, types.AnyKind, types.DynKind:
-		return &checker.SizeEstimate{Min: 0, Max: maxAttributeValueLength}
-	}
-	return nil
-}
-
-func (sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
-	return nil
 }

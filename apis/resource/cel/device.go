@@ -14,6 +14,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -61,7 +62,7 @@ func (d *Device) build() {
 		if attr.QuantityValue != nil {
 			target = capacity
 			q := attr.QuantityValue.DeepCopy()
-			value = Quantity{Quantity: &q}
+			value = apiservercel.Quantity{Quantity: &q}
 		} else {
 			v, err := attributeValue(attr)
 			if err != nil {
@@ -107,7 +108,7 @@ func attributeValue(attr resource.DeviceAttribute) (ref.Val, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parse semantic version: %w", err)
 		}
-		return Semver{Version: v}, nil
+		return apiservercel.Semver{Version: v}, nil
 	case attr.IntSliceValue != nil:
 		return types.NewDynamicList(types.DefaultTypeAdapter, append([]int64(nil), attr.IntSliceValue.Ints...)), nil
 	case attr.StringSliceValue != nil:

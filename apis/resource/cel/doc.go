@@ -18,52 +18,86 @@
 //     attributes.version, keyed by attribute name. The result must be bool.
 //     See CompileNamedResourcesSelector, NamedResourcesInstance.
 //
-// Both are built on the API server's base environment of the release
-// (cel-go standard library with homogeneous aggregate literals, cross-type
-// numeric comparisons, optional types, the extended string library
-// version 2, sets, literal validators) plus the Kubernetes function
-// libraries, which this package implements itself so that drivers do not
-// pull in k8s.io/apiserver:
+// # Where the functions come from
 //
-//   - semver: semver(string), isSemver(string), and on versions
-//     isGreaterThan, isLessThan, compareTo, major, minor, patch;
-//   - quantity: quantity(string), isQuantity(string), sign(quantity), and
-//     on quantities isGreaterThan, isLessThan, compareTo, asInteger,
-//     isInteger, asApproximateFloat, add, sub;
-//   - lists: isSorted, sum, min, max, indexOf, lastIndexOf;
-//   - regex: find, findAll;
-//   - url: url(string), isURL(string), and on URLs getScheme, getHost,
-//     getHostname, getPort, getEscapedPath, getQuery;
-//   - ip and cidr (from the 1.30 base environment on): ip(string),
-//     isIP(string), ip.isCanonical(string), string(ip), cidr(string),
-//     isCIDR(string), string(cidr), the type names net.IP and net.CIDR, and
-//     on IPs family, isUnspecified, isLoopback, isLinkLocalMulticast,
-//     isLinkLocalUnicast, isGlobalUnicast, on CIDRs containsIP,
-//     containsCIDR, ip, prefixLength, masked.
+// Everything but these variables is the Kubernetes CEL base environment of
+// k8s.io/apiserver/pkg/cel/environment (MustBaseEnvSet), with the function
+// libraries of k8s.io/apiserver/pkg/cel/library, built as of a Kubernetes
+// version. Its libraries arrived as follows:
 //
-// Not implemented (an expression that uses them fails to compile with
-// "undeclared reference" where the API server would accept it): the
-// format library (format.<name>().validate(...), 1.31 stored expressions
-// only) and the authorization library (which no selector can use anyway,
-// as it needs an authorizer variable). Runtime cost is limited to
-// PerCallCostLimit as in the API server, with cel-go's own cost estimates
-// for the Kubernetes functions; expressions whose estimated cost cannot
-// reach the limit run without cost tracking, which is much faster.
+//   - always: the cel-go standard library with homogeneous aggregate
+//     literals and UTC as the default time zone; url (url, isURL,
+//     getScheme, getHost, getHostname, getPort, getEscapedPath, getQuery),
+//     regex (find, findAll), lists (isSorted, sum, min, max, indexOf,
+//     lastIndexOf);
+//   - 1.27: authz, which no selector can call, as there is no authorizer
+//     variable;
+//   - 1.28: cross-type numeric comparisons, optional types, quantity
+//     (quantity, isQuantity, sign, isGreaterThan, isLessThan, compareTo,
+//     asInteger, isInteger, asApproximateFloat, add, sub);
+//   - 1.29: validation of duration, timestamp and regex literals and of
+//     homogeneous aggregate literals at compile time, the extended string
+//     library version 2, sets;
+//   - 1.30: ip and cidr (ip, isIP, ip.isCanonical, cidr, isCIDR, string(),
+//     the type names net.IP and net.CIDR, family, isUnspecified,
+//     isLoopback, isLinkLocalMulticast, isLinkLocalUnicast,
+//     isGlobalUnicast, containsIP, containsCIDR, prefixLength, masked);
+//   - 1.31: format (format.<name>().validate(string)) and authz selectors.
 //
-// Known upstream defects that are not reproduced: quantity arithmetic
-// results compare equal from either side of == (upstream errors when the
-// result is on the right), add/sub never modify their receiver, and
-// containsCIDR is true for every contained network (1.31 answered true only
-// when both networks started at the same address; fixed in later releases).
+// Later libraries (two-variable comprehensions in 1.32, semver in the base
+// environment in 1.33, cel-go's list extension in 1.34, lists version 1
+// with includes in 1.37) are in no environment of this package yet.
+//
+// Added by this package, as the DRA packages of both releases did: the
+// semver functions (semver, isSemver, isGreaterThan, isLessThan,
+// compareTo, major, minor, patch; library version 0, strict parsing), and
+// for v1alpha3 cel.bind.
+//
+// # New versus stored expressions
+//
+// The API server type-checks an expression that is being written (created,
+// or changed by an update) in the base environment of its compatibility
+// version, the release before, so that the expression still compiles after
+// a downgrade by one release; an expression that is already stored and
+// left unchanged is checked in everything the release knows, so that an
+// update never fails over an expression that a newer server accepted. Both
+// are offered (EnvType):
+//
+//   - v1alpha2: new expressions as of 1.29, stored as of 1.30. They differ
+//     by the ip and cidr libraries, which only stored expressions may use.
+//   - v1alpha3: new expressions as of 1.30, stored as of 1.31. They differ
+//     by the format and authz-selectors libraries, which only stored
+//     expressions may use.
+//
+// Both environments are built with MustBaseEnvSet of the version they
+// reproduce, using the NewExpressions half of that EnvSet: the
+// StoredExpressions half of k8s.io/apiserver holds every library that copy
+// of the module knows, which for older releases is more than their
+// servers offered. A release is a value of the internal release type, so
+// adding one is a matter of one declaration.
+//
+// # Costs
+//
+// Runtime cost is tracked and limited to PerCallCostLimit per evaluation,
+// as the API server does. For v1alpha2 calls of the Kubernetes libraries
+// cost what the Kubernetes cost model says (the 1.30 package enabled
+// "strict cost"); for v1alpha3 every call costs one unit, as the 1.31
+// package built its environment without strict cost. Neither release
+// rejected expressions by their estimated cost.
+//
+// drakit's own addition: quantity() and isQuantity() refuse, through
+// internal/quantityguard, strings whose exponent apimachinery's
+// ParseQuantity would not finish parsing (or would parse only very
+// slowly); everything else is parsed and reported by the library's rules.
+//
+// An upstream defect that is reproduced, because the library is
+// upstream's: the result of add or sub compares equal only from the left
+// of == (with it on the right, evaluation fails with "no such overload").
+// Defects of the 1.31 library that k8s.io/apiserver has fixed since, so
+// that these environments do not show them: containsCIDR answered true
+// only when both networks started at the same address, and add and sub
+// could change the quantity they were called on.
 //
 // Compile errors are *CompileError values whose Error() is the message the
 // API server puts into its field.Invalid error for the expression.
-//
-// New versus stored expressions: the API server type-checks expressions
-// being written in the environment of the release before (its
-// compatibility version) and expressions already stored in the full
-// environment of the release. Both are offered (EnvType). For 1.30
-// (v1alpha2) they differ by the ip and cidr libraries, which only stored
-// expressions may use; for 1.31 (v1alpha3) only by the format library,
-// which is not implemented, so both accept the same expressions.
 package cel

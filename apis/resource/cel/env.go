@@ -5,11 +5,17 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
-	"github.com/google/cel-go/interpreter"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/version"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
+
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // EnvType chooses between the two environments the API server keeps for
@@ -19,8 +25,8 @@ type EnvType int
 const (
 	// NewExpressions is the environment for expressions that are being
 	// written: created, or changed by an update. It offers only the
-	// libraries of the release before (the API server's compatibility
-	// version), so that a downgrade still understands them.
+	// libraries of the release's compatibility version (the release
+	// before), so that a downgrade still understands them.
 	NewExpressions EnvType = iota
 	// StoredExpressions is the environment for expressions that were already
 	// stored and are left unchanged by an update. It offers everything the
@@ -35,122 +41,176 @@ func (t EnvType) String() string {
 	return "NewExpressions"
 }
 
-// Limits that the API server applies to every evaluation.
+// Limits of every evaluation.
 const (
 	// PerCallCostLimit is the runtime cost after which an evaluation is
-	// aborted (k8s.io/apiserver PerCallLimit).
+	// aborted. It is the API server's per-call limit, which the releases
+	// this package reproduces applied to selectors; later releases gave
+	// selectors a limit of their own (CELSelectorExpressionMaxCost) of the
+	// same size. Neither 1.30 nor 1.31 rejected a selector for its
+	// estimated cost when it was written, so no limit applies at compile
+	// time.
 	PerCallCostLimit = 1000000
-	// interruptCheckFrequency is how many comprehension iterations pass
-	// between checks of the context.
-	interruptCheckFrequency = 100
 	// maxAttributesPerDevice bounds the maps of the device variable
-	// (ResourceSliceMaxAttributesAndCapacitiesPerDevice).
+	// (ResourceSliceMaxAttributesAndCapacitiesPerDevice); the API server
+	// declares it on the map types, where cost estimates read it.
 	maxAttributesPerDevice = 32
 )
 
-// baseOptions is the API server's base environment (k8s.io/apiserver
-// environment.MustBaseEnvSet) as of the given compatibility minor version
-// of Kubernetes 1.x. Libraries that drakit does not implement are listed in
-// doc.go.
-func baseOptions(compatMinor int) []cel.EnvOption {
-	opts := []cel.EnvOption{
-		cel.HomogeneousAggregateLiterals(),
-		cel.EagerlyValidateDeclarations(true),
-		cel.DefaultUTCTimeZone(true),
-		cel.Lib(urlLibrary{}),
-		cel.Lib(regexLibrary{}),
-		cel.Lib(listsLibrary{}),
-		cel.CostEstimatorOptions(checker.PresenceTestHasCost(false)),
-	}
-	if compatMinor >= 28 {
-		opts = append(opts,
-			cel.CrossTypeNumericComparisons(true),
-			cel.OptionalTypes(),
-			cel.Lib(quantityLibrary{}),
-		)
-	}
-	if compatMinor >= 29 {
-		opts = append(opts,
-			cel.ASTValidators(
-				cel.ValidateDurationLiterals(),
-				cel.ValidateTimestampLiterals(),
-				cel.ValidateRegexLiterals(),
-				cel.ValidateHomogeneousAggregateLiterals(),
-			),
-			ext.Strings(ext.StringsVersion(2)),
-			ext.Sets(),
-		)
-	} else {
-		opts = append(opts, ext.Strings(ext.StringsVersion(0)))
-	}
-	if compatMinor >= 30 {
-		opts = append(opts, cel.Lib(ipLibrary{}), cel.Lib(cidrLibrary{}))
-	}
-	return opts
-}
+// release is a Kubernetes minor release 1.N whose selector environments
+// this package reproduces, with the libraries of the Kubernetes CEL base
+// environment (k8s.io/apiserver/pkg/cel/environment) as that release had
+// them. Supporting another release takes one more value of this type.
+type release uint
 
-// programOptions are the options of every program: cost tracking with the
-// API server's per-call limit, and context checks in comprehensions.
-func programOptions() []cel.ProgramOption {
-	return []cel.ProgramOption{
-		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
-		cel.CostLimit(PerCallCostLimit),
-		cel.CostTrackerOptions(interpreter.PresenceTestHasCost(false)),
-		cel.InterruptCheckFrequency(interruptCheckFrequency),
-	}
-}
-
-// fastProgramOptions are programOptions without cost tracking, for
-// expressions whose estimated cost stays within the limit anyway.
-func fastProgramOptions() []cel.ProgramOption {
-	return []cel.ProgramOption{
-		cel.EvalOptions(cel.OptOptimize),
-		cel.InterruptCheckFrequency(interruptCheckFrequency),
-	}
-}
-
-// maxAttributeValueLength bounds attribute strings
-// (DeviceAttributeMaxValueLength) for cost estimates.
-const maxAttributeValueLength = 64
-
-// Releases whose environments this package reproduces: the device
-// selectors of 1.31 (v1alpha3) and the named-resources selectors of 1.30
-// (v1alpha2). The new-expressions environment of a release is the base
-// environment of the release before.
 const (
-	deviceRelease         = 31
-	namedResourcesRelease = 30
+	// release130 checks v1alpha2 named-resources selectors.
+	release130 release = 30
+	// release131 checks v1alpha3 device selectors.
+	release131 release = 31
 )
 
-func compatMinor(release int, t EnvType) int {
-	if t == StoredExpressions {
-		return release
-	}
-	return release - 1
+// compatibilityVersion is what the release's API server passed to the base
+// environment for new expressions (environment.DefaultCompatibilityVersion
+// of that release): the release before, so that an expression it accepts
+// is understood after a downgrade by one release.
+func (r release) compatibilityVersion() *version.Version {
+	return version.MajorMinor(1, uint(r)-1)
 }
 
+// version is the release itself. Everything introduced up to it is what
+// its API server offered to stored expressions.
+func (r release) version() *version.Version {
+	return version.MajorMinor(1, uint(r))
+}
+
+// envAt is the base environment as of ver, extended by the selector's own
+// declarations. Only the NewExpressions half of the EnvSet is used: its
+// StoredExpressions half holds everything this copy of k8s.io/apiserver
+// knows, which is more than any older release offered.
+func envAt(ver *version.Version, opts []environment.VersionedOptions) (*cel.Env, error) {
+	set, err := environment.MustBaseEnvSet(ver).Extend(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return set.NewExpressionsEnv(), nil
+}
+
+// envs builds and keeps the two environments of one kind of selector in
+// one release.
 type envs struct {
-	once  sync.Once
-	build func(EnvType) (*cel.Env, error)
-	env   [2]*cel.Env
-	err   error
+	release release
+	options func() []environment.VersionedOptions
+	// libraryCallCosts says whether calls of Kubernetes library functions
+	// cost what the Kubernetes cost model says at run time ("strict cost"
+	// in the release's terms) rather than cel-go's flat cost of one call.
+	// Each release's DRA package chose this for its own environment.
+	libraryCallCosts bool
+
+	once sync.Once
+	env  [2]*cel.Env
+	err  error
 }
 
 func (e *envs) get(t EnvType) (*cel.Env, error) {
+	if t != NewExpressions && t != StoredExpressions {
+		return nil, fmt.Errorf("unknown CEL environment type %d", int(t))
+	}
 	e.once.Do(func() {
-		for _, typ := range []EnvType{NewExpressions, StoredExpressions} {
-			env, err := e.build(typ)
+		opts := append(commonOptions(), e.options()...)
+		for typ, ver := range map[EnvType]*version.Version{
+			NewExpressions:    e.release.compatibilityVersion(),
+			StoredExpressions: e.release.version(),
+		} {
+			env, err := envAt(ver, opts)
 			if err != nil {
-				e.err = fmt.Errorf("building the %s CEL environment: %w", typ, err)
+				e.err = fmt.Errorf("building the %s CEL environment of Kubernetes 1.%d: %w", typ, uint(e.release), err)
 				return
 			}
 			e.env[typ] = env
 		}
 	})
-	if t != NewExpressions && t != StoredExpressions {
-		return nil, fmt.Errorf("unknown CEL environment type %d", int(t))
-	}
 	return e.env[t], e.err
+}
+
+// programOptions are added to the base environment's own, which turn on
+// cost tracking with the API server's per-call limit and charge calls of
+// the Kubernetes libraries by the Kubernetes cost model.
+func (e *envs) programOptions() []cel.ProgramOption {
+	opts := []cel.ProgramOption{
+		cel.CostLimit(PerCallCostLimit),
+		cel.InterruptCheckFrequency(celconfig.CheckFrequency),
+	}
+	if !e.libraryCallCosts {
+		// A nil estimator leaves every call at cel-go's default cost.
+		opts = append(opts, cel.CostTracking(nil))
+	}
+	return opts
+}
+
+// commonOptions are declarations that both kinds of selector add to the
+// base environment.
+func commonOptions() []environment.VersionedOptions {
+	return []environment.VersionedOptions{
+		{
+			// The DRA packages of 1.30 and 1.31 declared the semver
+			// functions themselves, in both environments; version 0 of the
+			// library is the same set of functions. From 1.33 on the base
+			// environment carries the library (version 1, which adds
+			// semver(string, bool)); cel-go then ignores this second copy,
+			// because a library of the same name is already present.
+			IntroducedVersion: version.MajorMinor(1, 0),
+			EnvOptions:        []cel.EnvOption{library.SemverLib(library.SemverVersion(0))},
+		},
+		{
+			// Same version as the quantity library of the base environment,
+			// whose two parsing functions these replace.
+			IntroducedVersion: version.MajorMinor(1, 28),
+			EnvOptions:        guardedQuantityParsing(),
+		},
+	}
+}
+
+// guardedQuantityParsing redefines the implementations of quantity(string)
+// and isQuantity(string) with the same overload ids and signatures (cel-go
+// lets a later declaration replace the binding). apimachinery's
+// ParseQuantity does not return for exponents that wrap around its int32
+// scale ("1E2147483648"), and neither the cost limit nor a cancelled
+// context interrupts a single function call, so such strings are refused
+// by quantityguard before they get there. Everything else is parsed and
+// reported exactly as the library does.
+func guardedQuantityParsing() []cel.EnvOption {
+	return []cel.EnvOption{
+		cel.Function("quantity",
+			cel.Overload("string_to_quantity", []*cel.Type{cel.StringType}, apiservercel.QuantityType,
+				cel.UnaryBinding(func(arg ref.Val) ref.Val {
+					s, ok := arg.Value().(string)
+					if !ok {
+						return types.MaybeNoSuchOverloadErr(arg)
+					}
+					if err := quantityguard.Check(s); err != nil {
+						return types.WrapErr(err)
+					}
+					q, err := resource.ParseQuantity(s)
+					if err != nil {
+						return types.WrapErr(err)
+					}
+					return apiservercel.Quantity{Quantity: &q}
+				}))),
+		cel.Function("isQuantity",
+			cel.Overload("is_quantity_string", []*cel.Type{cel.StringType}, cel.BoolType,
+				cel.UnaryBinding(func(arg ref.Val) ref.Val {
+					s, ok := arg.Value().(string)
+					if !ok {
+						return types.MaybeNoSuchOverloadErr(arg)
+					}
+					if quantityguard.Check(s) != nil {
+						return types.False
+					}
+					_, err := resource.ParseQuantity(s)
+					return types.Bool(err == nil)
+				}))),
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -164,69 +224,41 @@ const (
 	deviceTypeName = "kubernetes.DRADevice"
 )
 
-var (
-	deviceType = types.NewObjectType(deviceTypeName)
-	// Attribute values are typed as the API server types them: "any"
-	// (google.protobuf.Any), which the checker lets every operator accept.
-	deviceFields = map[string]*types.Type{
-		driverField:    types.StringType,
-		attributeField: types.NewMapType(types.StringType, types.NewMapType(types.StringType, types.AnyType)),
-		capacityField:  types.NewMapType(types.StringType, types.NewMapType(types.StringType, QuantityType)),
+// deviceOptions declares the object type kubernetes.DRADevice, with
+// exactly the fields driver, attributes and capacity (so that device.foo
+// does not compile), the variable device of that type, and cel.bind.
+// Attribute values are typed "any" (google.protobuf.Any), which every
+// operator accepts at compile time; capacities are quantities.
+func deviceOptions() []environment.VersionedOptions {
+	byDomainAndID := func(value *apiservercel.DeclType) *apiservercel.DeclType {
+		ids := apiservercel.NewMapType(apiservercel.StringType, value, maxAttributesPerDevice)
+		return apiservercel.NewMapType(apiservercel.StringType, ids, maxAttributesPerDevice)
 	}
-	deviceFieldNames = []string{driverField, attributeField, capacityField}
-)
-
-// deviceTypeProvider adds the object type kubernetes.DRADevice to the
-// environment's types, so that the checker knows its three fields and
-// rejects any other (device.foo).
-type deviceTypeProvider struct {
-	types.Provider
+	fields := map[string]*apiservercel.DeclField{}
+	for name, t := range map[string]*apiservercel.DeclType{
+		driverField:    apiservercel.StringType,
+		attributeField: byDomainAndID(apiservercel.AnyType),
+		capacityField:  byDomainAndID(apiservercel.QuantityDeclType),
+	} {
+		fields[name] = apiservercel.NewDeclField(name, t, true, nil, nil)
+	}
+	device := apiservercel.NewObjectType(deviceTypeName, fields)
+	return []environment.VersionedOptions{{
+		// Present in both environments of every release that has device
+		// selectors.
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions: []cel.EnvOption{
+			cel.Variable(deviceVar, device.CelType()),
+			// cel.bind(name, value, expression): lets a selector name the
+			// attributes of one domain once.
+			ext.Bindings(ext.BindingsVersion(0)),
+		},
+		DeclTypes: []*apiservercel.DeclType{device},
+	}}
 }
 
-func (p deviceTypeProvider) FindStructType(name string) (*types.Type, bool) {
-	if name == deviceTypeName {
-		return types.NewTypeTypeWithParam(deviceType), true
-	}
-	return p.Provider.FindStructType(name)
-}
-
-func (p deviceTypeProvider) FindStructFieldNames(name string) ([]string, bool) {
-	if name == deviceTypeName {
-		return append([]string(nil), deviceFieldNames...), true
-	}
-	return p.Provider.FindStructFieldNames(name)
-}
-
-func (p deviceTypeProvider) FindStructFieldType(name, field string) (*types.FieldType, bool) {
-	if name == deviceTypeName {
-		t, ok := deviceFields[field]
-		if !ok {
-			return nil, false
-		}
-		return &types.FieldType{Type: t}, true
-	}
-	return p.Provider.FindStructFieldType(name, field)
-}
-
-func (p deviceTypeProvider) NewValue(name string, fields map[string]ref.Val) ref.Val {
-	if name == deviceTypeName {
-		return types.NewErr("%s values cannot be constructed in an expression", deviceTypeName)
-	}
-	return p.Provider.NewValue(name, fields)
-}
-
-var deviceEnvs = envs{build: func(t EnvType) (*cel.Env, error) {
-	base, err := cel.NewEnv(baseOptions(compatMinor(deviceRelease, t))...)
-	if err != nil {
-		return nil, err
-	}
-	return base.Extend(
-		cel.CustomTypeProvider(deviceTypeProvider{Provider: base.CELTypeProvider()}),
-		cel.Variable(deviceVar, deviceType),
-		cel.Lib(semverLibrary{}),
-		ext.Bindings(),
-	)
-}}
+// The 1.31 DRA package built its environment without strict cost.
+var deviceEnvs = envs{release: release131, options: deviceOptions, libraryCallCosts: false}
 
 // ---------------------------------------------------------------------------
 // v1alpha2 (1.30): one map variable per value type.
@@ -247,22 +279,29 @@ var namedValueTypes = []struct {
 	name string
 	t    *cel.Type
 }{
-	{namedQuantity, QuantityType},
+	{namedQuantity, apiservercel.QuantityType},
 	{namedBool, cel.BoolType},
 	{namedInt, cel.IntType},
 	{namedIntSlice, cel.ListType(cel.IntType)},
 	{namedString, cel.StringType},
 	{namedStringSlice, cel.ListType(cel.StringType)},
-	{namedVersion, SemverType},
+	{namedVersion, apiservercel.SemverType},
 }
 
 const namedVarPrefix = "attributes."
 
-var namedResourcesEnvs = envs{build: func(t EnvType) (*cel.Env, error) {
-	opts := baseOptions(compatMinor(namedResourcesRelease, t))
+// namedResourcesOptions declares attributes.<type> for every value type,
+// each a map from attribute name to value.
+func namedResourcesOptions() []environment.VersionedOptions {
+	var vars []cel.EnvOption
 	for _, v := range namedValueTypes {
-		opts = append(opts, cel.Variable(namedVarPrefix+v.name, cel.MapType(cel.StringType, v.t)))
+		vars = append(vars, cel.Variable(namedVarPrefix+v.name, cel.MapType(cel.StringType, v.t)))
 	}
-	opts = append(opts, cel.Lib(semverLibrary{}))
-	return cel.NewEnv(opts...)
-}}
+	return []environment.VersionedOptions{{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions:        vars,
+	}}
+}
+
+// The 1.30 named-resources package built its environment with strict cost.
+var namedResourcesEnvs = envs{release: release130, options: namedResourcesOptions, libraryCallCosts: true}

@@ -8,6 +8,7 @@ import (
 	"github.com/blang/semver/v4"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -42,7 +43,7 @@ func (n *NamedResourcesInstance) build() {
 		switch {
 		case attr.QuantityValue != nil:
 			q := attr.QuantityValue.DeepCopy()
-			maps[namedQuantity][name] = Quantity{Quantity: &q}
+			maps[namedQuantity][name] = apiservercel.Quantity{Quantity: &q}
 		case attr.BoolValue != nil:
 			maps[namedBool][name] = types.Bool(*attr.BoolValue)
 		case attr.IntValue != nil:
@@ -59,7 +60,7 @@ func (n *NamedResourcesInstance) build() {
 				n.err = fmt.Errorf("extract attributes with type %s: attribute %q: parse semantic version: %v", namedVersion, string(attr.Name), err)
 				return
 			}
-			maps[namedVersion][name] = Semver{Version: v}
+			maps[namedVersion][name] = apiservercel.Semver{Version: v}
 		}
 	}
 	n.vars = activation{}
