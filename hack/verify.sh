@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The static checks of drakit: gofmt, go vet and up-to-date generated code.
+# The static checks of drakit: gofmt, go vet, the import restrictions and
+# up-to-date generated code.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -13,6 +14,46 @@ fi
 
 echo "== go vet"
 go vet ./...
+
+echo "== import restrictions"
+# The main module must not depend on Kubernetes itself (k8s.io/kubernetes is
+# not meant to be imported as a library) or on upstream's allocator
+# (k8s.io/dynamic-resource-allocation/structured; drakit has its own), not
+# even through a dependency or a test. The suites under hack/ that compare
+# drakit with them are modules of their own. For every forbidden package
+# that enters the build, one chain of imports from a drakit package to it is
+# printed.
+forbidden='^(k8s[.]io/kubernetes|k8s[.]io/dynamic-resource-allocation/structured)(/|$)'
+chains=$(go list -deps -test -f '{{.ImportPath}}|{{join .Imports ","}}' ./... |
+  awk -F'|' -v forbidden="$forbidden" '
+    # Test variants are listed as "path [pkg.test]"; one node per path.
+    function strip(p) { sub(/ \[.*$/, "", p); return p }
+    {
+      p = strip($1)
+      n = split($2, a, ",")
+      for (i = 1; i <= n; i++) imports[p] = imports[p] " " strip(a[i])
+      if (p ~ /^github[.]com\/drakit\/drakit([\/._]|$)/) queue[tail++] = p
+    }
+    END {
+      for (i = 0; i < tail; i++) seen[queue[i]] = 1
+      while (head < tail) {
+        p = queue[head++]
+        n = split(imports[p], a, " ")
+        for (i = 1; i <= n; i++)
+          if (!(a[i] in seen)) { seen[a[i]] = 1; parent[a[i]] = p; queue[tail++] = a[i] }
+      }
+      for (q in parent) {
+        if (q !~ forbidden || parent[q] ~ forbidden) continue
+        chain = q
+        for (x = q; x in parent; x = parent[x]) chain = parent[x] " -> " chain
+        print chain
+      }
+    }' | sort)
+if [ -n "$chains" ]; then
+  echo "the main module must not import k8s.io/kubernetes/... or k8s.io/dynamic-resource-allocation/structured/...; it does through:" >&2
+  echo "$chains" | sed 's/^/  /' >&2
+  exit 1
+fi
 
 echo "== codegen"
 hack/verify-codegen.sh
