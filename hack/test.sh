@@ -19,7 +19,7 @@ step "unit tests"
 go test ./...
 
 # Suites in separate modules, each with its own runner.
-for runner in hack/upstream-compat.sh hack/kubeconform-test.sh hack/allocbench.sh hack/e2e.sh; do
+for runner in hack/consumer.sh hack/upstream-compat.sh hack/kubeconform-test.sh hack/allocbench.sh hack/e2e.sh; do
   if [ -x "$runner" ]; then
     step "$runner"
     "$runner"
