@@ -36,19 +36,20 @@
 //
 // Patch takes a JSON merge patch (types.MergePatchType, RFC 7386) or a JSON
 // patch (types.JSONPatchType, RFC 6902) written against the hub object's
-// JSON form: the hub's field names (the API's names, e.g.
-// spec.devices.requests), with the object metadata under "metadata" as in
-// the API. The patch is applied on the client to the current object,
-// converted to the hub; the result is converted to the served version and
-// sent as a JSON merge patch of exactly the fields that changed, with
-// metadata.resourceVersion set, so the server applies it only to the state
-// the patch was computed on. When another writer got there first the server
-// answers 409 Conflict and Patch starts over from the new state (up to
-// retry.DefaultRetry's attempts), which gives the same atomic semantics as a
-// server-side patch. A JSON patch "test" operation therefore tests the hub
-// form of the current object. Strategic merge patch is not supported: the
-// hub declares no list merge keys (the versions disagree about them); use a
-// merge patch, a JSON patch or Apply.
+// JSON form, which has the paths of the versioned objects: the hub's field
+// names (the API's names, e.g. spec.devices.requests), the object metadata
+// under "metadata" and a claim template's under "spec.metadata". The patch
+// is applied on the client to the current object, converted to the hub; the
+// result is converted to the served version and sent as a JSON merge patch
+// of exactly the fields that changed, with metadata.resourceVersion set, so
+// the server applies it only to the state the patch was computed on. When
+// another writer got there first the server answers 409 Conflict and Patch
+// starts over from the new state (up to retry.DefaultRetry's attempts),
+// which gives the same atomic semantics as a server-side patch. A JSON patch
+// "test" operation therefore tests the hub form of the current object.
+// Strategic merge patch is not supported: the hub declares no list merge
+// keys (the versions disagree about them); use a merge patch, a JSON patch
+// or Apply.
 //
 // # Server-side apply
 //

@@ -791,3 +791,137 @@ func TestApplyKeepsOtherStashedFields(t *testing.T) {
 		t.Errorf("the apply lost the requests: %+v", got.Spec.Devices)
 	}
 }
+
+// The hub document has the API's layout: metadata under "metadata", a
+// claim template's under "spec.metadata", nothing of it at the top level.
+func TestHubDocumentLayout(t *testing.T) {
+	tmpl := &resource.ResourceClaimTemplate{
+		ObjectMeta: metav1.ObjectMeta{Name: "t1", Namespace: "default", Labels: map[string]string{"app": "x"}},
+		Spec: resource.ResourceClaimTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"claim": "y"}},
+			Spec:       hubClaim("").Spec,
+		},
+	}
+	doc, err := hubDocument(tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Name     any `json:"name"`
+		Labels   any `json:"labels"`
+		Metadata struct {
+			Name   string            `json:"name"`
+			Labels map[string]string `json:"labels"`
+		} `json:"metadata"`
+		Spec struct {
+			Labels   any `json:"labels"`
+			Metadata struct {
+				Labels map[string]string `json:"labels"`
+			} `json:"metadata"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != nil || m.Labels != nil || m.Spec.Labels != nil ||
+		m.Metadata.Name != "t1" || m.Metadata.Labels["app"] != "x" || m.Spec.Metadata.Labels["claim"] != "y" {
+		t.Errorf("hub document of a claim template is not in the API's layout: %s", doc)
+	}
+	back := &resource.ResourceClaimTemplate{}
+	if err := fromHubDocument(doc, back); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(tmpl, back); d != "" {
+		t.Errorf("hub document round trip (-want +got):\n%s", d)
+	}
+}
+
+// JSON patches of hub objects use the paths of the versioned objects:
+// /metadata/labels/... of a claim, /spec/metadata/labels/... of a claim
+// template, whatever version the server serves.
+func TestPatchMetadataPaths(t *testing.T) {
+	ctx := context.Background()
+	for _, served := range []map[string][]apiRes{served126, served130, served133} {
+		cs, c := newFake(t, served)
+		t.Run(c.Version(), func(t *testing.T) {
+			claims := c.ResourceClaims("default")
+			if _, err := claims.Create(ctx, hubClaim("c1"), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := claims.Patch(ctx, "c1", types.JSONPatchType, []byte(
+				`[{"op":"test","path":"/metadata/labels/app","value":"x"},`+
+					`{"op":"replace","path":"/metadata/labels/app","value":"y"},`+
+					`{"op":"add","path":"/metadata/labels/team","value":"gpu"}]`), metav1.PatchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{"app": "y", "team": "gpu"}
+			if d := cmp.Diff(want, got.Labels); d != "" {
+				t.Errorf("claim labels after the JSON patch (-want +got):\n%s", d)
+			}
+			if again, err := claims.Get(ctx, "c1", metav1.GetOptions{}); err != nil || !cmp.Equal(want, again.Labels) {
+				t.Errorf("stored claim labels after the JSON patch: %v (%v), want %v", again.Labels, err, want)
+			}
+
+			templates := c.ResourceClaimTemplates("default")
+			tmpl := &resource.ResourceClaimTemplate{
+				ObjectMeta: metav1.ObjectMeta{Name: "t1", Namespace: "default", Labels: map[string]string{"app": "x"}},
+				Spec: resource.ResourceClaimTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"claim": "a"}},
+					Spec:       hubClaim("").Spec,
+				},
+			}
+			if _, err := templates.Create(ctx, tmpl, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			gotT, err := templates.Patch(ctx, "t1", types.JSONPatchType, []byte(
+				`[{"op":"test","path":"/spec/metadata/labels/claim","value":"a"},`+
+					`{"op":"replace","path":"/spec/metadata/labels/claim","value":"b"},`+
+					`{"op":"add","path":"/spec/metadata/labels/tier","value":"gpu"},`+
+					`{"op":"add","path":"/metadata/labels/owner","value":"me"}]`), metav1.PatchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantSpec := map[string]string{"claim": "b", "tier": "gpu"}
+			wantMeta := map[string]string{"app": "x", "owner": "me"}
+			if !cmp.Equal(wantSpec, gotT.Spec.Labels) || !cmp.Equal(wantMeta, gotT.Labels) {
+				t.Errorf("template after the JSON patch: spec.metadata.labels %v (want %v), metadata.labels %v (want %v)", gotT.Spec.Labels, wantSpec, gotT.Labels, wantMeta)
+			}
+			if d := cmp.Diff(tmpl.Spec.Spec, gotT.Spec.Spec); d != "" {
+				t.Errorf("the JSON patch changed the template's claim spec (-want +got):\n%s", d)
+			}
+			// What the fake stores is the served version, with the labels
+			// in its spec.metadata.
+			stored, err := cs.Tracker().Get(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaimtemplates"}, "default", "t1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := json.Marshal(stored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v struct {
+				Spec struct {
+					Metadata struct {
+						Labels map[string]string `json:"labels"`
+					} `json:"metadata"`
+				} `json:"spec"`
+			}
+			if err := json.Unmarshal(raw, &v); err != nil || !cmp.Equal(wantSpec, v.Spec.Metadata.Labels) {
+				t.Errorf("stored %s template has spec.metadata.labels %v (%v), want %v", c.Version(), v.Spec.Metadata.Labels, err, wantSpec)
+			}
+			// The same through a merge patch.
+			gotT, err = templates.Patch(ctx, "t1", types.MergePatchType, []byte(`{"spec":{"metadata":{"labels":{"tier":null,"merged":"yes"}}}}`), metav1.PatchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[string]string{"claim": "b", "merged": "yes"}; !cmp.Equal(want, gotT.Spec.Labels) {
+				t.Errorf("template spec.metadata.labels after the merge patch: %v, want %v", gotT.Spec.Labels, want)
+			}
+			// The old layout's path is not the hub's any more.
+			if _, err := templates.Patch(ctx, "t1", types.JSONPatchType, []byte(`[{"op":"add","path":"/spec/labels","value":{"a":"b"}}]`), metav1.PatchOptions{}); err == nil || !strings.Contains(err.Error(), `unknown field "labels"`) {
+				t.Errorf("a JSON patch at /spec/labels: got %v, want an unknown field error", err)
+			}
+		})
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
+	"strconv"
+	"strings"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,66 +15,49 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/internal/jsonfields"
 )
 
-// The hub types embed TypeMeta and ObjectMeta without JSON tags, so plain
-// encoding/json would put name, labels and the rest at the top level. The
-// hub document that patches are written against is the API's layout
-// instead: the hub's own fields at the top level and the object metadata
-// under "metadata". hubDocument and fromHubDocument translate.
+// The hub types carry the API's JSON layout (TypeMeta inline, ObjectMeta
+// under "metadata", a claim template's metadata under "spec.metadata"), so
+// the hub document that patches apply to is simply the hub object's JSON:
+// a patch has the paths users know from the versioned objects.
 
 // hubDocument is the JSON form of a hub object that patches apply to.
 func hubDocument(obj Object) ([]byte, error) {
-	full, err := toMap(obj)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := objectMetaMap(obj)
-	if err != nil {
-		return nil, err
-	}
-	for k := range meta {
-		delete(full, k)
-	}
-	delete(full, "creationTimestamp") // a zero time encodes as null and is in neither form
-	if len(meta) > 0 {
-		full["metadata"] = meta
-	}
-	return json.Marshal(full)
+	return json.Marshal(obj)
 }
 
 // fromHubDocument decodes a hub document into obj, strictly: a field the
 // hub does not have is an error naming it, not silently dropped.
 func fromHubDocument(doc []byte, obj Object) error {
-	var full map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &full); err != nil {
-		return err
-	}
-	metaRaw := full["metadata"]
-	delete(full, "metadata")
-	rest, err := json.Marshal(full)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(obj); err != nil {
-		return err
+	err := dec.Decode(obj)
+	if err == nil {
+		return nil
 	}
-	if !reflect.DeepEqual(objectMeta(obj), metav1.ObjectMeta{}) {
-		return fmt.Errorf("object metadata must be under \"metadata\", not at the top level")
-	}
-	var meta metav1.ObjectMeta
-	if len(metaRaw) > 0 && string(metaRaw) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(metaRaw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&meta); err != nil {
-			return fmt.Errorf("metadata: %w", err)
+	// Object metadata at the top level is the layout the hub had before
+	// it had the API's: say where it belongs instead of only "unknown".
+	var top map[string]json.RawMessage
+	if json.Unmarshal(doc, &top) == nil {
+		fields := jsonfields.Of(reflect.TypeOf(obj).Elem())
+		var misplaced []string
+		for name := range top {
+			if _, known := fields[name]; !known && metaFields[name] != nil {
+				misplaced = append(misplaced, strconv.Quote(name))
+			}
+		}
+		if len(misplaced) > 0 {
+			sort.Strings(misplaced)
+			return fmt.Errorf("object metadata must be under \"metadata\", not at the top level (%s): %w", strings.Join(misplaced, ", "), err)
 		}
 	}
-	setObjectMeta(obj, meta)
-	return nil
+	return err
 }
+
+// metaFields are the JSON members of ObjectMeta.
+var metaFields = jsonfields.Of(reflect.TypeOf(metav1.ObjectMeta{}))
 
 // intentDocument is the hub document of an apply intent, without what the
 // intent does not set (the rule of applyBody, on the hub's types).
@@ -84,46 +70,10 @@ func intentDocument(obj Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta := doc["metadata"]
-	delete(doc, "metadata")
-	pruned, _ := prune(doc, reflect.TypeOf(obj), true)
-	out, _ := pruned.(map[string]any)
-	if out == nil {
-		out = map[string]any{}
-	}
-	if meta != nil {
-		if m, keep := prune(meta, reflect.TypeOf(metav1.ObjectMeta{}), true); keep {
-			out["metadata"] = m
-		}
-	}
-	return out, nil
-}
-
-// objectMetaMap is the JSON object of obj's ObjectMeta.
-func objectMetaMap(obj Object) (map[string]any, error) {
-	m := objectMeta(obj)
-	return toMap(&m)
-}
-
-// objectMeta copies the ObjectMeta embedded in a hub object.
-func objectMeta(obj Object) metav1.ObjectMeta {
-	return reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta").Interface().(metav1.ObjectMeta)
-}
-
-func setObjectMeta(obj Object, meta metav1.ObjectMeta) {
-	reflect.ValueOf(obj).Elem().FieldByName("ObjectMeta").Set(reflect.ValueOf(meta))
-}
-
-func toMap(v any) (map[string]any, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // int64 values stay exact
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
+	out, _ := prune(doc, reflect.TypeOf(obj), true)
+	m, _ := out.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
 	}
 	return m, nil
 }

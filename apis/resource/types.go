@@ -31,8 +31,8 @@ const LegacyRequestName = "resource"
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type DeviceClass struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec DeviceClassSpec `json:"spec,omitempty"`
 }
@@ -67,8 +67,8 @@ type DeviceClassConfiguration struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type DeviceClassList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []DeviceClass `json:"items"`
 }
@@ -90,8 +90,8 @@ type ResourceClassParametersReference struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaim struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec   ResourceClaimSpec   `json:"spec,omitempty"`
 	Status ResourceClaimStatus `json:"status,omitempty"`
@@ -308,8 +308,8 @@ type NamedResourcesAllocationResult struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaimList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []ResourceClaim `json:"items"`
 }
@@ -318,8 +318,8 @@ type ResourceClaimList struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaimTemplate struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec ResourceClaimTemplateSpec `json:"spec,omitempty"`
 }
@@ -327,7 +327,7 @@ type ResourceClaimTemplate struct {
 // ResourceClaimTemplateSpec is the metadata and spec that each claim made
 // from the template gets.
 type ResourceClaimTemplateSpec struct {
-	metav1.ObjectMeta
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec ResourceClaimSpec `json:"spec,omitempty"`
 }
@@ -336,8 +336,8 @@ type ResourceClaimTemplateSpec struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaimTemplateList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []ResourceClaimTemplate `json:"items"`
 }
@@ -350,8 +350,8 @@ type ResourceClaimTemplateList struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type PodSchedulingContext struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec   PodSchedulingContextSpec   `json:"spec,omitempty"`
 	Status PodSchedulingContextStatus `json:"status,omitempty"`
@@ -378,8 +378,8 @@ type ResourceClaimSchedulingStatus struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type PodSchedulingContextList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []PodSchedulingContext `json:"items"`
 }
@@ -393,8 +393,8 @@ type PodSchedulingContextList struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceSlice struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec ResourceSliceSpec `json:"spec,omitempty"`
 }
@@ -476,8 +476,8 @@ type StringSlice struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceSliceList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []ResourceSlice `json:"items"`
 }
@@ -491,8 +491,8 @@ type ResourceSliceList struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaimParameters struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	GeneratedFrom  *ResourceClaimParametersReference `json:"generatedFrom,omitempty"`
 	Shareable      bool                              `json:"shareable,omitempty"`
@@ -526,8 +526,8 @@ type NamedResourcesRequest struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClaimParametersList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []ResourceClaimParameters `json:"items"`
 }
@@ -537,8 +537,8 @@ type ResourceClaimParametersList struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClassParameters struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	GeneratedFrom    *ResourceClassParametersReference `json:"generatedFrom,omitempty"`
 	VendorParameters []VendorParameters                `json:"vendorParameters,omitempty"`
@@ -571,8 +571,8 @@ type NamedResourcesFilter struct {
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type ResourceClassParametersList struct {
-	metav1.TypeMeta
-	metav1.ListMeta
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
 
 	Items []ResourceClassParameters `json:"items"`
 }
