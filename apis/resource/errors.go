@@ -17,10 +17,13 @@ const StashAnnotation = "conversion.drakit.io/stash"
 //
 // +k8s:deepcopy-gen=false
 type MalformedStashError struct {
-	// Kind, Namespace and Name identify the object that carries the annotation.
-	Kind      string
+	// Kind is the kind of the object that carries the annotation.
+	Kind string
+	// Namespace is the namespace of that object, empty for a
+	// cluster-scoped one.
 	Namespace string
-	Name      string
+	// Name is the name of that object.
+	Name string
 	// Err says what is wrong with the annotation's value.
 	Err error
 }
