@@ -153,7 +153,8 @@ type ResourceClaimSpec struct {
 	// driver whose control-plane controller allocates this claim; empty
 	// means the scheduler allocates. Only v1alpha3 says it (spec.controller,
 	// behind the DRAControlPlaneController feature gate); in v1alpha1 and
-	// v1alpha2 the class's driver always allocated.
+	// v1alpha2 the class's driver allocated, unless a 1.30 class used
+	// structured parameters and the scheduler did.
 	Controller string `json:"controller,omitempty"`
 
 	// ParametersRef (legacy, v1alpha1/v1alpha2) names a driver-specific
@@ -623,11 +624,11 @@ type ResourceSliceSpec struct {
 
 // ResourcePool identifies the pool a slice belongs to and its generation.
 type ResourcePool struct {
-	// Name is the pool's name, unique per driver: one or more DNS subdomains
-	// joined by "/" (v1alpha3).
+	// Name identifies the pool among the driver's pools: one or more DNS
+	// subdomains joined by "/" (v1alpha3).
 	Name string `json:"name,omitempty"`
-	// Generation grows whenever the driver republishes the pool; slices of
-	// an older generation are outdated (v1alpha3).
+	// Generation grows whenever the driver changes the pool; only the slices
+	// of a pool's highest generation count (v1alpha3).
 	Generation int64 `json:"generation,omitempty"`
 	// ResourceSliceCount is how many slices make up the pool in this
 	// generation (v1alpha3).
@@ -639,8 +640,9 @@ type Device struct {
 	// Name identifies the device within its pool (v1alpha3 devices[].name, a
 	// DNS label; v1alpha2 instances[].name, a DNS subdomain).
 	Name string `json:"name,omitempty"`
-	// Basic holds the device's attributes (v1alpha3, where it is required;
-	// a v1alpha2 instance always has attributes, so nil goes to the stash).
+	// Basic holds the device's attributes (v1alpha3, where it is required).
+	// v1alpha2 has no such wrapper: an instance's attributes are Basic's,
+	// and a nil Basic is kept in the stash.
 	Basic *BasicDevice `json:"basic,omitempty"`
 }
 
