@@ -70,23 +70,23 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}
 	defer a.Release(held...)
 
-	cs := &callState{ctx: ctx, view: a.viewFor(node), masks: map[string][][]uint64{}, cands: map[string]*candList{}}
+	call := &callState{ctx: ctx, view: a.viewFor(node), masks: map[string][][]uint64{}, candidateLists: map[string]*candidateList{}}
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {
-		p, err := a.prepare(cs, c)
+		p, err := a.prepare(call, c)
 		if err != nil {
 			return nil, err
 		}
 		plans[i] = p
 	}
-	s := newSolver(ctx, a, cs.view)
+	search := newSolver(ctx, a, call.view)
 	if a.mode == Sequential {
 		var before []*claimPlan
 		for i, p := range plans {
-			if err := a.settle(s, p, before, &results[i]); err != nil {
+			if err := a.settle(search, p, before, &results[i]); err != nil {
 				return nil, err
 			}
-			if results[i].Err == nil && !p.already {
+			if results[i].Err == nil && !p.alreadyAllocated {
 				before = append(before, p)
 			}
 		}
@@ -95,59 +95,59 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 
 	// Joint: all or nothing.
 	failed := false
-	var seq []*reqPlan
+	var requests []*requestPlan
 	for _, p := range plans {
 		if p.err != nil {
 			failed = true
 		}
-		if !p.already {
-			seq = append(seq, p.reqs...)
+		if !p.alreadyAllocated {
+			requests = append(requests, p.requests...)
 		}
 	}
 	if !failed {
-		ok := s.solve(seq)
-		if s.err != nil {
-			return nil, s.err
+		ok := search.solve(requests)
+		if search.err != nil {
+			return nil, search.err
 		}
 		if ok {
 			for i, p := range plans {
-				a.finish(cs.view, p, &results[i])
+				a.finish(call.view, p, &results[i])
 			}
 			return results, nil
 		}
 	}
 	// Find the first claim that cannot join the ones before it, and say why.
 	blamed := -1
-	var prefix []*reqPlan
+	var prefix []*requestPlan
 	var before []*claimPlan
 	for i, p := range plans {
-		if p.already {
+		if p.alreadyAllocated {
 			continue
 		}
 		if p.err != nil {
 			blamed = i
 			break
 		}
-		prefix = append(prefix, p.reqs...)
-		if s.solve(prefix) {
-			s.release(prefix)
+		prefix = append(prefix, p.requests...)
+		if search.solve(prefix) {
+			search.release(prefix)
 			before = append(before, p)
 			continue
 		}
-		if s.err != nil {
-			return nil, s.err
+		if search.err != nil {
+			return nil, search.err
 		}
 		blamed = i
-		results[i].Err = a.diagnose(s, p, before)
-		if s.err != nil {
-			return nil, s.err
+		results[i].Err = a.diagnose(search, p, before)
+		if search.err != nil {
+			return nil, search.err
 		}
 		break
 	}
 	for i, p := range plans {
 		switch {
-		case p.already:
-			a.finish(cs.view, p, &results[i])
+		case p.alreadyAllocated:
+			a.finish(call.view, p, &results[i])
 		case p.err != nil:
 			results[i].Err = p.err
 		case blamed < 0:
@@ -165,36 +165,36 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 // the devices stay taken and the result is filled; on failure the result
 // gets the reason. before lists the claims the solver holds devices for in
 // Joint mode (for the message).
-func (a *Allocator) settle(s *solver, p *claimPlan, before []*claimPlan, res *Result) error {
-	if p.already || p.err != nil {
-		a.finish(s.v, p, res)
+func (a *Allocator) settle(search *solver, p *claimPlan, before []*claimPlan, res *Result) error {
+	if p.alreadyAllocated || p.err != nil {
+		a.finish(search.view, p, res)
 		return nil
 	}
-	ok := s.solve(p.reqs)
-	if s.err != nil {
-		return s.err
+	ok := search.solve(p.requests)
+	if search.err != nil {
+		return search.err
 	}
 	if ok {
-		a.finish(s.v, p, res)
+		a.finish(search.view, p, res)
 		return nil
 	}
-	res.Err = a.diagnose(s, p, before)
-	return s.err
+	res.Err = a.diagnose(search, p, before)
+	return search.err
 }
 
 // diagnose explains why a claim's requests cannot be met together on top
 // of what the solver holds.
-func (a *Allocator) diagnose(s *solver, p *claimPlan, before []*claimPlan) *ClaimError {
+func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) *ClaimError {
 	// Alone, without the devices of other claims of the call?
-	held := s.used
-	s.used = make([]uint64, len(held))
-	alone := s.solve(p.reqs)
+	held := search.used
+	search.used = make([]uint64, len(held))
+	alone := search.solve(p.requests)
 	if alone {
-		s.release(p.reqs)
+		search.release(p.requests)
 	}
-	s.used = held
-	if s.err != nil {
-		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "search cancelled", Err: s.err}
+	search.used = held
+	if search.err != nil {
+		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "search cancelled", Err: search.err}
 	}
 	if alone {
 		var names []string
@@ -205,50 +205,50 @@ func (a *Allocator) diagnose(s *solver, p *claimPlan, before []*claimPlan) *Clai
 			Detail: fmt.Sprintf("the claim could be allocated on its own, but not together with the claims allocated before it in this call (%s)", strings.Join(names, ", "))}
 	}
 	// The first request that cannot join the ones before it.
-	for j := range p.reqs {
-		if s.solve(p.reqs[:j+1]) {
-			s.release(p.reqs[:j+1])
+	for j := range p.requests {
+		if search.solve(p.requests[:j+1]) {
+			search.release(p.requests[:j+1])
 			continue
 		}
-		if s.err != nil {
+		if search.err != nil {
 			break
 		}
-		r := p.reqs[j]
-		var cons []string
-		for _, ci := range r.cons {
-			c := p.cons[ci]
-			cons = append(cons, fmt.Sprintf("spec.devices.constraints[%d] (matchAttribute %s)", c.index, c.attr))
+		r := p.requests[j]
+		var constraintNames []string
+		for _, ci := range r.coveredBy {
+			con := p.constraints[ci]
+			constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (matchAttribute %s)", con.index, con.attribute))
 		}
-		single := s.solve(p.reqs[j : j+1])
-		if single {
-			s.release(p.reqs[j : j+1])
+		fitsAlone := search.solve(p.requests[j : j+1])
+		if fitsAlone {
+			search.release(p.requests[j : j+1])
 		}
-		var others []string
-		for _, o := range p.reqs[:j] {
-			others = append(others, o.name)
+		var earlier []string
+		for _, o := range p.requests[:j] {
+			earlier = append(earlier, o.name)
 		}
 		switch {
-		case !single && len(cons) > 0:
+		case !fitsAlone && len(constraintNames) > 0:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free share a value for %s", len(r.cands), r.count, strings.Join(cons, ", "))}
-		case !single:
+				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free share a value for %s", len(r.candidates), r.count, strings.Join(constraintNames, ", "))}
+		case !fitsAlone:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims", r.count, len(r.cands))}
-		case len(cons) > 0:
+				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims", r.count, len(r.candidates))}
+		case len(constraintNames) > 0:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(others, ", "), strings.Join(cons, ", "))}
+				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
 		default:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices", strings.Join(others, ", "))}
+				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices", strings.Join(earlier, ", "))}
 		}
 	}
-	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: s.err}
+	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}
 }
 
 // finish fills a result from a plan: its error, or its allocation.
 func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 	switch {
-	case p.already:
+	case p.alreadyAllocated:
 		res.AlreadyAllocated = true
 		res.Allocation = p.claim.Status.Allocation
 		return
@@ -257,18 +257,18 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 		return
 	}
 	alloc := &resource.AllocationResult{}
-	for _, r := range p.reqs {
-		for _, c := range r.chosen {
-			e := v.slices[c.s]
+	for _, r := range p.requests {
+		for _, dev := range r.chosen {
+			entry := v.slices[dev.slice]
 			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{
-				Request: r.name, Driver: e.driver, Pool: e.pool, Device: e.devices[c.d].Name,
+				Request: r.name, Driver: entry.driver, Pool: entry.pool, Device: entry.devices[dev.device].Name,
 			})
 		}
 	}
 	// Class configuration applies to the request that uses the class.
 	// (Kubernetes 1.31 left requests empty here, which handed it to every
 	// request of the claim; 1.32 fixed that.)
-	for _, r := range p.reqs {
+	for _, r := range p.requests {
 		for _, cfg := range r.class.Spec.Config {
 			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
 				Source:              resource.AllocationConfigSourceClass,
@@ -293,22 +293,22 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 // devices' slices admit (one term, requirements merged), else anywhere.
 func nodeSelectorFor(v *view, p *claimPlan) *corev1.NodeSelector {
 	var term corev1.NodeSelectorTerm
-	for _, r := range p.reqs {
-		for _, c := range r.chosen {
-			e := v.slices[c.s]
-			if e.nodeName != "" {
+	for _, r := range p.requests {
+		for _, dev := range r.chosen {
+			entry := v.slices[dev.slice]
+			if entry.nodeName != "" {
 				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
 					MatchFields: []corev1.NodeSelectorRequirement{{
-						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{e.nodeName},
+						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{entry.nodeName},
 					}},
 				}}}
 			}
-			if e.selector == nil || len(e.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
+			if entry.selector == nil || len(entry.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
 				continue
 			}
-			t := e.obj.Spec.NodeSelector.NodeSelectorTerms[0]
-			term.MatchExpressions = mergeRequirements(term.MatchExpressions, t.MatchExpressions)
-			term.MatchFields = mergeRequirements(term.MatchFields, t.MatchFields)
+			first := entry.obj.Spec.NodeSelector.NodeSelectorTerms[0]
+			term.MatchExpressions = mergeRequirements(term.MatchExpressions, first.MatchExpressions)
+			term.MatchFields = mergeRequirements(term.MatchFields, first.MatchFields)
 		}
 	}
 	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {

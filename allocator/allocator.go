@@ -74,10 +74,12 @@ type Allocator struct {
 
 	allocated map[DeviceID]struct{}
 
-	programs *cel.Cache
-	exprIDs  map[string]int
-	exprs    []*cel.DeviceProgram
-	values   map[string]int32 // attribute values for matchAttribute, interned
+	compiled *cel.Cache
+	// selectorIDs numbers the selector expressions seen so far; the number
+	// indexes selectorPrograms and the per-slice selectorResults.
+	selectorIDs       map[string]int
+	selectorPrograms  []*cel.DeviceProgram
+	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
 
 	stats Stats
 
@@ -106,30 +108,30 @@ type poolKey struct{ driver, pool string }
 
 // sliceEntry is one slice with what the allocator learnt about its devices.
 type sliceEntry struct {
-	key      string
-	obj      *resource.ResourceSlice
-	driver   string
-	pool     string
-	gen      int64
-	count    int64
-	nodeName string
-	allNodes bool
-	selector *nodeMatcher
+	key        string
+	obj        *resource.ResourceSlice
+	driver     string
+	pool       string
+	generation int64 // the pool's generation
+	sliceCount int64 // the pool's resourceSliceCount
+	nodeName   string
+	allNodes   bool
+	selector   *nodeMatcher
 
 	devices    []resource.Device
-	words      int
+	words      int      // length of the device bit sets, in uint64
 	selectable []uint64 // devices with a Basic description
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
 	duplicate  string // a device name the slice uses twice
 
-	results []*exprResults                          // by expression id
-	attrs   map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
-	inputs  []*cel.Device                           // selector inputs, built on demand
+	results         []*selectorResults                      // by selector id
+	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
+	inputs          []*cel.Device                           // selector inputs, built on demand
 }
 
-// exprResults holds the outcome of one selector for the devices of a slice.
-type exprResults struct {
+// selectorResults holds the outcome of one selector for the devices of a slice.
+type selectorResults struct {
 	known, match, failed []uint64
 	errs                 map[int32]error
 }
@@ -139,13 +141,13 @@ type exprResults struct {
 // invalid.
 func New(opts Options) (*Allocator, error) {
 	a := &Allocator{
-		node:      opts.Node,
-		mode:      opts.Mode,
-		programs:  cel.NewCache(cel.StoredExpressions),
-		exprIDs:   map[string]int{},
-		values:    map[string]int32{},
-		allocated: map[DeviceID]struct{}{},
-		slices:    map[string]*sliceEntry{},
+		node:              opts.Node,
+		mode:              opts.Mode,
+		compiled:          cel.NewCache(cel.StoredExpressions),
+		selectorIDs:       map[string]int{},
+		attributeValueIDs: map[string]int32{},
+		allocated:         map[DeviceID]struct{}{},
+		slices:            map[string]*sliceEntry{},
 	}
 	if opts.Mode != Joint && opts.Mode != Sequential {
 		return nil, fmt.Errorf("unknown allocation mode %d", opts.Mode)
@@ -170,17 +172,17 @@ func (a *Allocator) SetNode(node *corev1.Node) { a.node = node }
 
 // SetClasses replaces the classes.
 func (a *Allocator) SetClasses(classes []*resource.DeviceClass) error {
-	m := make(map[string]*resource.DeviceClass, len(classes))
+	byName := make(map[string]*resource.DeviceClass, len(classes))
 	for i, c := range classes {
 		if c == nil {
 			return fmt.Errorf("classes[%d] is nil", i)
 		}
-		if _, dup := m[c.Name]; dup {
+		if _, dup := byName[c.Name]; dup {
 			return fmt.Errorf("two DeviceClasses are named %q", c.Name)
 		}
-		m[c.Name] = c
+		byName[c.Name] = c
 	}
-	a.classes = m
+	a.classes = byName
 	return nil
 }
 
@@ -233,8 +235,8 @@ func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
 		case e.selector != nil:
 			a.bySelector = append(a.bySelector, e)
 		}
-		pk := poolKey{e.driver, e.pool}
-		a.byPool[pk] = append(a.byPool[pk], e)
+		pool := poolKey{e.driver, e.pool}
+		a.byPool[pool] = append(a.byPool[pool], e)
 		e.markInUse(a.allocated)
 	}
 	return nil
@@ -250,15 +252,15 @@ func sameSlice(old, s *resource.ResourceSlice) bool {
 func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 	spec := &s.Spec
 	e := &sliceEntry{
-		key:      key,
-		obj:      s,
-		driver:   spec.Driver,
-		pool:     spec.Pool.Name,
-		gen:      spec.Pool.Generation,
-		count:    spec.Pool.ResourceSliceCount,
-		nodeName: spec.NodeName,
-		allNodes: spec.AllNodes,
-		devices:  spec.Devices,
+		key:        key,
+		obj:        s,
+		driver:     spec.Driver,
+		pool:       spec.Pool.Name,
+		generation: spec.Pool.Generation,
+		sliceCount: spec.Pool.ResourceSliceCount,
+		nodeName:   spec.NodeName,
+		allNodes:   spec.AllNodes,
+		devices:    spec.Devices,
 	}
 	// Which node selection counts when several are set (the API server
 	// rejects that) follows the scheduler: nodeName, then allNodes, then
@@ -369,19 +371,19 @@ func (a *Allocator) IsAllocated(id DeviceID) bool {
 	return ok
 }
 
-// exprID gives an expression its index in the per-slice result tables,
+// selectorID gives an expression its index in the per-slice result tables,
 // compiling it on first sight.
-func (a *Allocator) exprID(expression string) (int, error) {
-	if id, ok := a.exprIDs[expression]; ok {
+func (a *Allocator) selectorID(expression string) (int, error) {
+	if id, ok := a.selectorIDs[expression]; ok {
 		return id, nil
 	}
-	prog, err := a.programs.DeviceSelector(expression)
+	program, err := a.compiled.DeviceSelector(expression)
 	if err != nil {
 		return -1, err
 	}
-	id := len(a.exprs)
-	a.exprs = append(a.exprs, prog)
-	a.exprIDs[expression] = id
+	id := len(a.selectorPrograms)
+	a.selectorPrograms = append(a.selectorPrograms, program)
+	a.selectorIDs[expression] = id
 	return id, nil
 }
 

@@ -12,15 +12,16 @@ import (
 // claimPlan is a claim prepared for the search: its requests with their
 // candidate devices, and its constraints.
 type claimPlan struct {
-	claim   *resource.ResourceClaim
-	already bool
-	err     *ClaimError
-	reqs    []*reqPlan
-	cons    []*conPlan
+	claim *resource.ResourceClaim
+	// alreadyAllocated: the claim came with an allocation, which it keeps.
+	alreadyAllocated bool
+	err              *ClaimError
+	requests         []*requestPlan
+	constraints      []*constraintPlan
 }
 
-// reqPlan is one request with the devices that may serve it, in view order.
-type reqPlan struct {
+// requestPlan is one request with the devices that may serve it, in view order.
+type requestPlan struct {
 	plan  *claimPlan
 	name  string
 	class *resource.DeviceClass
@@ -28,29 +29,34 @@ type reqPlan struct {
 	all   bool
 	count int
 
-	cands []cand
-	// vals[k][i] is the value of constraint cons[k]'s attribute on cands[i].
-	cons []int
-	vals [][]int32
+	candidates []viewDevice
+	// coveredBy lists the claim's constraints (indices into
+	// plan.constraints) that cover this request, and
+	// constraintValues[k][i] is the interned value of the attribute that
+	// constraint coveredBy[k] compares, on candidates[i].
+	coveredBy        []int
+	constraintValues [][]int32
 
 	matched int // devices passing the selectors
 	inUse   int // of those, allocated before the call (not candidates unless admin)
 	lacking int // of the rest, lacking an attribute a constraint compares
 
-	chosen []cand
+	chosen []viewDevice
 }
 
-// conPlan is a matchAttribute constraint during the search: the value
-// fixed by the devices chosen so far (refs of them), if any.
-type conPlan struct {
-	attr     resource.FullyQualifiedName
-	index    int
-	requests []string // empty: all requests
-	value    int32
-	refs     int
+// constraintPlan is a matchAttribute constraint during the search: the
+// value fixed by the devices chosen so far, and how many of them fix it (0:
+// no value fixed yet). Counting lets the search undo a choice without
+// recomputing the value.
+type constraintPlan struct {
+	attribute resource.FullyQualifiedName
+	index     int
+	requests  []string // empty: all requests
+	value     int32
+	fixedBy   int
 }
 
-func (c *conPlan) covers(request string) bool {
+func (c *constraintPlan) covers(request string) bool {
 	if len(c.requests) == 0 {
 		return true
 	}
@@ -71,10 +77,10 @@ func claimName(c *resource.ResourceClaim) string {
 
 // callState is what one Allocate call shares between its claims.
 type callState struct {
-	ctx   context.Context
-	view  *view
-	masks map[string][][]uint64 // selector sets already evaluated in this call
-	cands map[string]*candList  // candidate lists already collected in this call
+	ctx            context.Context
+	view           *view
+	masks          map[string][][]uint64     // selector sets already evaluated in this call
+	candidateLists map[string]*candidateList // candidate lists already collected in this call
 }
 
 func (p *claimPlan) fail(request string, reason Reason, err error, format string, args ...any) *claimPlan {
@@ -89,10 +95,10 @@ const maxResults = 32
 // prepare checks a claim and finds the candidates of its requests. A claim
 // that cannot be allocated whatever the search does comes back with err set.
 // Only a cancelled context is returned as an error.
-func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
+func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
 	p := &claimPlan{claim: claim}
 	if claim.Status.Allocation != nil {
-		p.already = true
+		p.alreadyAllocated = true
 		return p, nil
 	}
 	spec := &claim.Spec
@@ -115,7 +121,7 @@ func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*clai
 			return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", path), nil
 		}
 		names[req.Name] = true
-		r := &reqPlan{plan: p, name: req.Name, admin: req.AdminAccess}
+		r := &requestPlan{plan: p, name: req.Name, admin: req.AdminAccess}
 		switch req.AllocationMode {
 		case resource.DeviceAllocationModeExactCount, "":
 			// An unset mode and count mean one device, as the API server
@@ -143,7 +149,7 @@ func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*clai
 				return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", path, j), nil
 			}
 		}
-		p.reqs = append(p.reqs, r)
+		p.requests = append(p.requests, r)
 	}
 	for i, c := range spec.Devices.Constraints {
 		path := fieldPath{"spec.devices.constraints", i}
@@ -155,11 +161,11 @@ func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*clai
 				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name), nil
 			}
 		}
-		p.cons = append(p.cons, &conPlan{attr: *c.MatchAttribute, index: i, requests: c.Requests})
+		p.constraints = append(p.constraints, &constraintPlan{attribute: *c.MatchAttribute, index: i, requests: c.Requests})
 	}
 
 	total := 0
-	for i, r := range p.reqs {
+	for i, r := range p.requests {
 		req := &spec.Devices.Requests[i]
 		class := a.classes[req.DeviceClassName]
 		if class == nil {
@@ -169,50 +175,50 @@ func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*clai
 			return p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name), nil
 		}
 		r.class = class
-		sels := make([]selectorRef, 0, len(class.Spec.Selectors)+len(req.Selectors))
+		selectors := make([]selectorRef, 0, len(class.Spec.Selectors)+len(req.Selectors))
 		for j, sel := range class.Spec.Selectors {
 			if sel.CEL == nil {
 				return p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
 			}
-			id, err := a.exprID(sel.CEL.Expression)
+			id, err := a.selectorID(sel.CEL.Expression)
 			if err != nil {
 				return p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression), nil
 			}
-			sels = append(sels, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
+			selectors = append(selectors, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
 		}
 		for j, sel := range req.Selectors {
-			id, err := a.exprID(sel.CEL.Expression)
+			id, err := a.selectorID(sel.CEL.Expression)
 			if err != nil {
 				return p.fail(r.name, ReasonInvalidSelector, err, "spec.devices.requests[%d].selectors[%d].cel.expression %q does not compile", i, j, sel.CEL.Expression), nil
 			}
-			sels = append(sels, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
+			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 		}
-		masks, selKey, err := cs.masksFor(a, sels)
+		masks, selectorsKey, err := call.masksFor(a, selectors)
 		if err != nil {
-			if ferr, ok := err.(*selectorFailure); ok {
-				where := fmt.Sprintf("spec.devices.requests[%d].selectors[%d]", i, ferr.sel.index)
-				if ferr.sel.class != "" {
-					where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", ferr.sel.class, ferr.sel.index)
+			if failure, ok := err.(*selectorFailure); ok {
+				where := fmt.Sprintf("spec.devices.requests[%d].selectors[%d]", i, failure.sel.index)
+				if failure.sel.class != "" {
+					where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
 				}
-				return p.fail(r.name, ReasonCELRuntimeError, ferr.err, "%s: expression %q failed on device %s", where, ferr.sel.expr, ferr.device), nil
+				return p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
 			}
 			return nil, err
 		}
-		for k, con := range p.cons {
+		for k, con := range p.constraints {
 			if con.covers(r.name) {
-				r.cons = append(r.cons, k)
+				r.coveredBy = append(r.coveredBy, k)
 			}
 		}
-		if r.all && len(cs.view.invalid) > 0 {
-			ip := cs.view.invalid[0]
-			return p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: device name %q is used twice", ip.key.driver, ip.key.pool, ip.device), nil
+		if r.all && len(call.view.invalid) > 0 {
+			invalid := call.view.invalid[0]
+			return p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: device name %q is used twice", invalid.key.driver, invalid.key.pool, invalid.device), nil
 		}
-		if r.all && len(cs.view.incomplete) > 0 {
-			pk := cs.view.incomplete[0]
-			return p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", pk.driver, pk.pool), nil
+		if r.all && len(call.view.incomplete) > 0 {
+			incomplete := call.view.incomplete[0]
+			return p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 		}
-		if perr := a.collect(cs, selKey, r, masks); perr != nil {
-			return perr, nil
+		if failed := a.collect(call, selectorsKey, r, masks); failed != nil {
+			return failed, nil
 		}
 		if r.all {
 			total += r.matched
@@ -226,11 +232,11 @@ func (a *Allocator) prepare(cs *callState, claim *resource.ResourceClaim) (*clai
 	return p, nil
 }
 
-// candList is the candidate list of requests with the same selectors,
+// candidateList is the candidate list of requests with the same selectors,
 // the same adminAccess and the same constraint attributes.
-type candList struct {
-	cands []cand
-	vals  [][]int32
+type candidateList struct {
+	candidates       []viewDevice
+	constraintValues [][]int32 // as in requestPlan
 
 	matched, inUse, lacking int
 	firstBusy               *DeviceID
@@ -240,24 +246,24 @@ type candList struct {
 
 // candidates turns selector masks into a candidate list, leaving out
 // devices that are in use (unless admin) or lack one of the attributes.
-func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []resource.FullyQualifiedName) *candList {
-	cl := &candList{vals: make([][]int32, len(attrs))}
-	attrVals := make([][]int32, len(attrs))
+func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []resource.FullyQualifiedName) *candidateList {
+	list := &candidateList{constraintValues: make([][]int32, len(attrs))}
+	valuesOf := make([][]int32, len(attrs))
 	for si, e := range v.slices {
 		mask := masks[si]
 		for k, name := range attrs {
-			attrVals[k] = a.attrValues(e, name)
+			valuesOf[k] = a.attrValues(e, name)
 		}
 		for w, bits := range mask {
 			if bits == 0 {
 				continue
 			}
-			cl.matched += popcount([]uint64{bits})
+			list.matched += popcount([]uint64{bits})
 			if !admin {
 				if busy := bits & e.inUse[w]; busy != 0 {
-					cl.inUse += popcount([]uint64{busy})
-					if cl.firstBusy == nil {
-						cl.firstBusy = &DeviceID{e.driver, e.pool, e.devices[w*64+trailingZeros(busy)].Name}
+					list.inUse += popcount([]uint64{busy})
+					if list.firstBusy == nil {
+						list.firstBusy = &DeviceID{e.driver, e.pool, e.devices[w*64+trailingZeros(busy)].Name}
 					}
 					bits &^= busy
 				}
@@ -268,69 +274,69 @@ func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []re
 				d := w*64 + b
 				lacks := -1
 				for k := range attrs {
-					if attrVals[k][d] < 0 {
+					if valuesOf[k][d] < 0 {
 						lacks = k
 						break
 					}
 				}
 				if lacks >= 0 {
-					cl.lacking++
-					if cl.firstLacking == nil {
-						cl.firstLacking = &DeviceID{e.driver, e.pool, e.devices[d].Name}
-						cl.lackingAttr = lacks
+					list.lacking++
+					if list.firstLacking == nil {
+						list.firstLacking = &DeviceID{e.driver, e.pool, e.devices[d].Name}
+						list.lackingAttr = lacks
 					}
 					continue
 				}
-				cl.cands = append(cl.cands, cand{int32(si), int32(d)})
+				list.candidates = append(list.candidates, viewDevice{int32(si), int32(d)})
 				for k := range attrs {
-					cl.vals[k] = append(cl.vals[k], attrVals[k][d])
+					list.constraintValues[k] = append(list.constraintValues[k], valuesOf[k][d])
 				}
 			}
 		}
 	}
-	return cl
+	return list
 }
 
 // collect finds the request's candidates and checks the counts that make
 // the request impossible whatever else is chosen.
-func (a *Allocator) collect(cs *callState, selKey string, r *reqPlan, masks [][]uint64) *claimPlan {
+func (a *Allocator) collect(call *callState, selectorsKey string, r *requestPlan, masks [][]uint64) *claimPlan {
 	p := r.plan
-	attrs := make([]resource.FullyQualifiedName, len(r.cons))
-	key := selKey
+	attrs := make([]resource.FullyQualifiedName, len(r.coveredBy))
+	key := selectorsKey
 	if r.admin {
 		key += "admin"
 	}
-	for k, ci := range r.cons {
-		attrs[k] = p.cons[ci].attr
+	for k, ci := range r.coveredBy {
+		attrs[k] = p.constraints[ci].attribute
 		key += "|" + string(attrs[k])
 	}
-	cl := cs.cands[key]
-	if cl == nil {
-		cl = a.candidates(cs.view, masks, r.admin, attrs)
-		cs.cands[key] = cl
+	list := call.candidateLists[key]
+	if list == nil {
+		list = a.candidates(call.view, masks, r.admin, attrs)
+		call.candidateLists[key] = list
 	}
-	r.cands, r.vals = cl.cands, cl.vals
-	r.matched, r.inUse, r.lacking = cl.matched, cl.inUse, cl.lacking
+	r.candidates, r.constraintValues = list.candidates, list.constraintValues
+	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
 	if r.all {
 		switch {
-		case cl.firstBusy != nil:
-			return p.fail(r.name, ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", *cl.firstBusy)
-		case cl.firstLacking != nil:
-			con := p.cons[r.cons[cl.lackingAttr]]
+		case list.firstBusy != nil:
+			return p.fail(r.name, ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", *list.firstBusy)
+		case list.firstLacking != nil:
+			con := p.constraints[r.coveredBy[list.lackingAttr]]
 			return p.fail(r.name, ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d].matchAttribute compares",
-				*cl.firstLacking, con.attr, con.index)
+				*list.firstLacking, con.attribute, con.index)
 		}
 		return nil
 	}
-	if len(r.cands) >= r.count {
+	if len(r.candidates) >= r.count {
 		return nil
 	}
 	switch {
 	case r.matched == 0:
-		return p.fail(r.name, ReasonNoMatch, nil, "no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", cs.view.total, r.class.Name)
-	case r.lacking > 0 && len(r.cands)+r.lacking >= r.count:
+		return p.fail(r.name, ReasonNoMatch, nil, "no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
+	case r.lacking > 0 && len(r.candidates)+r.lacking >= r.count:
 		return p.fail(r.name, ReasonConstraintUnsatisfiable, nil, "asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's matchAttribute constraints compare (%s)",
-			r.count, len(r.cands)+r.lacking, len(r.cands), r.constraintNames())
+			r.count, len(r.candidates)+r.lacking, len(r.candidates), r.constraintNames())
 	default:
 		detail := fmt.Sprintf("not enough devices: asks for %d, %d match", r.count, r.matched)
 		if r.inUse > 0 {
@@ -343,10 +349,10 @@ func (a *Allocator) collect(cs *callState, selKey string, r *reqPlan, masks [][]
 	}
 }
 
-func (r *reqPlan) constraintNames() string {
+func (r *requestPlan) constraintNames() string {
 	var names []string
-	for _, ci := range r.cons {
-		names = append(names, string(r.plan.cons[ci].attr))
+	for _, ci := range r.coveredBy {
+		names = append(names, string(r.plan.constraints[ci].attribute))
 	}
 	return strings.Join(names, ", ")
 }
@@ -363,24 +369,24 @@ func (f *selectorFailure) Error() string {
 }
 
 // masksFor evaluates a list of selectors once per call.
-func (cs *callState) masksFor(a *Allocator, sels []selectorRef) ([][]uint64, string, error) {
+func (call *callState) masksFor(a *Allocator, selectors []selectorRef) ([][]uint64, string, error) {
 	var b strings.Builder
-	for _, s := range sels {
-		b.WriteString(strconv.Itoa(s.id))
+	for _, sel := range selectors {
+		b.WriteString(strconv.Itoa(sel.id))
 		b.WriteByte(',')
 	}
 	key := b.String()
-	if m, ok := cs.masks[key]; ok {
+	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}
-	masks, sel, dev, err := a.matching(cs.ctx, cs.view, sels)
+	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors)
 	if err != nil {
-		if sel == nil {
+		if failedSelector == nil {
 			return nil, key, err
 		}
-		return nil, key, &selectorFailure{sel: *sel, device: dev, err: err}
+		return nil, key, &selectorFailure{sel: *failedSelector, device: dev, err: err}
 	}
-	cs.masks[key] = masks
+	call.masks[key] = masks
 	return masks, key, nil
 }
 

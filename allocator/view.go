@@ -32,8 +32,8 @@ type invalidPool struct {
 
 // poolCheck remembers the duplicate check of a pool for one set of slices.
 type poolCheck struct {
-	slices []*sliceEntry
-	dup    string
+	slices    []*sliceEntry
+	duplicate string
 }
 
 // duplicateIn finds a device name that two of the slices (one pool, one
@@ -43,13 +43,13 @@ func (a *Allocator) duplicateIn(key poolKey, slices []*sliceEntry) string {
 		return firstDuplicate(slices)
 	}
 	if c, ok := a.poolChecks[key]; ok && sameEntries(c.slices, slices) {
-		return c.dup
+		return c.duplicate
 	}
 	dup := firstDuplicate(slices)
 	if a.poolChecks == nil {
 		a.poolChecks = map[poolKey]poolCheck{}
 	}
-	a.poolChecks[key] = poolCheck{slices: append([]*sliceEntry(nil), slices...), dup: dup}
+	a.poolChecks[key] = poolCheck{slices: append([]*sliceEntry(nil), slices...), duplicate: dup}
 	return dup
 }
 
@@ -105,8 +105,8 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 		if x.pool != y.pool {
 			return x.pool < y.pool
 		}
-		if x.gen != y.gen {
-			return x.gen > y.gen
+		if x.generation != y.generation {
+			return x.generation > y.generation
 		}
 		return x.key < y.key
 	})
@@ -120,7 +120,7 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 		// Only the newest generation of a pool counts: older slices are
 		// leftovers of an update in progress. They sort first.
 		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
-			if visible[j].gen == first.gen {
+			if visible[j].generation == first.generation {
 				n++
 			}
 		}
@@ -129,7 +129,7 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 		} else {
 			v.slices = append(v.slices, visible[i:i+n]...)
 		}
-		if int64(n) != first.count {
+		if int64(n) != first.sliceCount {
 			v.incomplete = append(v.incomplete, key)
 		}
 		i = j
@@ -142,10 +142,10 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 	return v
 }
 
-// cand is a device of the view: the slice's position in the view and the
-// device's index in the slice.
-type cand struct {
-	s, d int32
+// viewDevice is a device of the view: the slice's position in the view
+// (view.slices) and the device's index in the slice.
+type viewDevice struct {
+	slice, device int32
 }
 
 // selectorRef is one selector of a request, for error messages.
@@ -160,21 +160,21 @@ type selectorRef struct {
 // selectors, evaluating each selector only on the devices that passed the
 // ones before it (as && would) and only where no earlier call did. A
 // runtime error stops at the first failing device, in view order.
-func (a *Allocator) matching(ctx context.Context, v *view, sels []selectorRef) ([][]uint64, *selectorRef, DeviceID, error) {
+func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef) ([][]uint64, *selectorRef, DeviceID, error) {
 	masks := make([][]uint64, len(v.slices))
 	for si, e := range v.slices {
 		mask := append([]uint64(nil), e.selectable...)
-		for k := range sels {
-			if err := a.evaluate(ctx, e, sels[k].id, mask); err != nil {
+		for k := range selectors {
+			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
 				e.inputs = nil
 				return nil, nil, DeviceID{}, err
 			}
-			r := e.results[sels[k].id]
+			r := e.results[selectors[k].id]
 			for w := range mask {
 				if f := mask[w] & r.failed[w]; f != 0 {
 					d := int32(w*64 + trailingZeros(f))
 					e.inputs = nil
-					return nil, &sels[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
+					return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 				}
 				mask[w] &= r.match[w]
 			}
@@ -194,14 +194,14 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 	}
 	r := e.results[id]
 	if r == nil {
-		r = &exprResults{
+		r = &selectorResults{
 			known:  make([]uint64, e.words),
 			match:  make([]uint64, e.words),
 			failed: make([]uint64, e.words),
 		}
 		e.results[id] = r
 	}
-	prog := a.exprs[id]
+	program := a.selectorPrograms[id]
 	for w := range mask {
 		todo := mask[w] &^ r.known[w]
 		for todo != 0 {
@@ -217,7 +217,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 				e.inputs[d] = in
 			}
 			a.stats.Evaluations++
-			ok, err := prog.Matches(ctx, in)
+			ok, err := program.Matches(ctx, in)
 			if err != nil {
 				if ctx.Err() != nil {
 					// A cancelled call says nothing about the device.
@@ -240,29 +240,29 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 // attrValues gives, per device of the slice, the interned value of an
 // attribute for matchAttribute, or -1 where the device lacks it.
 func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName) []int32 {
-	if vals, ok := e.attrs[name]; ok {
-		return vals
+	if values, ok := e.attributeValues[name]; ok {
+		return values
 	}
-	if e.attrs == nil {
-		e.attrs = map[resource.FullyQualifiedName][]int32{}
+	if e.attributeValues == nil {
+		e.attributeValues = map[resource.FullyQualifiedName][]int32{}
 	}
-	vals := make([]int32, len(e.devices))
+	values := make([]int32, len(e.devices))
 	for i := range e.devices {
-		vals[i] = -1
+		values[i] = -1
 		if e.devices[i].Basic == nil {
 			continue
 		}
 		if key, ok := attributeKey(e.devices[i].Basic.Attributes, e.driver, name); ok {
-			id, seen := a.values[key]
+			id, seen := a.attributeValueIDs[key]
 			if !seen {
-				id = int32(len(a.values))
-				a.values[key] = id
+				id = int32(len(a.attributeValueIDs))
+				a.attributeValueIDs[key] = id
 			}
-			vals[i] = id
+			values[i] = id
 		}
 	}
-	e.attrs[name] = vals
-	return vals
+	e.attributeValues[name] = values
+	return values
 }
 
 // attributeKey finds the attribute a matchAttribute constraint compares:
