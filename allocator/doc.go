@@ -23,6 +23,9 @@
 // converts them to the hub, allocates, and writes each claim back in its
 // own version: v1alpha3 allocation.devices, v1alpha2 resourceHandles with
 // structuredData, v1alpha1 the single resourceHandle (see conversion).
+// Given several nodes (ObjectOptions.Nodes), it puts each claim, or all of
+// them together, on the first node that fits, and says why each node
+// before it did not; drakit allocate works this way.
 //
 // An Allocator is meant to live long: it keeps the compiled selectors and
 // the result of every selector on every device, so that each selector is

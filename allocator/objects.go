@@ -16,7 +16,15 @@ import (
 // ObjectOptions are the settings of AllocateObjects.
 type ObjectOptions struct {
 	// Node is the node the claims are for; nil for none (see Options.Node).
+	// The claims are allocated in one Allocate call (see Mode).
 	Node *corev1.Node
+	// Nodes, when not empty, replace Node with a search over these nodes,
+	// in order; a nil entry stands for no node. In Sequential mode each
+	// claim goes to the first node that can take it, and its devices are
+	// in use for the claims after it (a claim that finds them taken fails
+	// as if they had been allocated before the call). In Joint mode all
+	// claims go to the first node that can take all of them.
+	Nodes []*corev1.Node
 	// Mode relates the claims; Joint by default.
 	Mode Mode
 }
@@ -36,25 +44,94 @@ type ObjectResult struct {
 	Result Result
 	// Err is Result.Err.
 	Err error
+	// Node is the name of the node the claim was allocated on; empty for
+	// no node, for a claim that came allocated and for one that was not
+	// allocated.
+	Node string
+	// Failures say why the claim could not be allocated, one entry per
+	// node tried, in order: all nodes for a claim that was not allocated,
+	// the nodes before Node for one that was. With Node rather than Nodes
+	// there is at most one entry, for a claim that was not allocated.
+	Failures []NodeFailure
+}
+
+// NodeFailure is why a claim could not be allocated on one node.
+type NodeFailure struct {
+	// Node is the node tried; nil for no node.
+	Node *corev1.Node
+	// Err is the claim's error there, a *ClaimError.
+	Err error
 }
 
 // AllocateObjects allocates claims written in any version of
 // resource.k8s.io, given together with the classes and slices to use, as
 // typed objects or *unstructured.Unstructured. Claims that already have an
 // allocation count as allocated (their devices are in use) and come back
-// unchanged; every other claim is allocated. The results are in the order
+// unchanged; every other claim is allocated, on ObjectOptions.Node or on
+// the first of ObjectOptions.Nodes that fits. The results are in the order
 // the claims appear in objs. Objects of other kinds (PodSchedulingContext,
 // templates, ...) are rejected, naming the object, so that nothing given is
 // silently ignored. The error return is for unusable input and a cancelled
 // context; claims that cannot be allocated get their error in the result.
 func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOptions) ([]ObjectResult, error) {
-	var (
-		classes  []*resource.DeviceClass
-		slices   []*resource.ResourceSlice
-		claims   []*resource.ResourceClaim
-		versions []string
-		unstr    []bool
-	)
+	in, err := hubObjects(objs)
+	if err != nil {
+		return nil, err
+	}
+	var outcomes []claimOutcome
+	if len(opts.Nodes) == 0 {
+		outcomes, err = allocateOnNode(ctx, in, opts.Node, opts.Mode)
+	} else {
+		outcomes, err = allocateOnFirstFit(ctx, in, opts.Nodes, opts.Mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ObjectResult, len(outcomes))
+	for i, o := range outcomes {
+		r := o.result
+		out[i] = ObjectResult{Name: claimName(in.claims[i]), Version: in.versions[i], Result: r, Err: r.Err, Node: o.node, Failures: o.failures}
+		if r.Err != nil {
+			continue
+		}
+		hub := in.claims[i]
+		if !r.AlreadyAllocated {
+			hub = r.AllocatedClaim()
+			if in.versions[i] != "v1alpha3" {
+				// Before v1alpha3 the status names the driver that handled
+				// the allocation; with structured allocation that is the
+				// driver of the devices, when there is exactly one.
+				hub.Status.DriverName = singleDriver(r.Allocation)
+			}
+		}
+		obj, err := conversion.FromHub(hub, in.versions[i])
+		if err != nil {
+			return nil, fmt.Errorf("claim %s: writing the allocation back as %s: %w", out[i].Name, in.versions[i], err)
+		}
+		if in.wasUnstructured[i] {
+			content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+			if err != nil {
+				return nil, fmt.Errorf("claim %s: %w", out[i].Name, err)
+			}
+			obj = &unstructured.Unstructured{Object: content}
+		}
+		out[i].Claim = obj
+	}
+	return out, nil
+}
+
+// hubInput is what AllocateObjects was given, in hub types, in the order
+// given; versions and wasUnstructured say how to write each claim back.
+type hubInput struct {
+	classes         []*resource.DeviceClass
+	slices          []*resource.ResourceSlice
+	claims          []*resource.ResourceClaim
+	versions        []string
+	wasUnstructured []bool
+}
+
+func hubObjects(objs []runtime.Object) (*hubInput, error) {
+	in := &hubInput{}
 	for i, obj := range objs {
 		if obj == nil {
 			return nil, fmt.Errorf("object %d is nil", i)
@@ -81,55 +158,132 @@ func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOpti
 		}
 		switch h := hub.(type) {
 		case *resource.DeviceClass:
-			classes = append(classes, h)
+			in.classes = append(in.classes, h)
 		case *resource.ResourceSlice:
-			slices = append(slices, h)
+			in.slices = append(in.slices, h)
 		case *resource.ResourceClaim:
-			claims = append(claims, h)
-			versions = append(versions, gvk.Version)
-			unstr = append(unstr, isUnstructured)
+			in.claims = append(in.claims, h)
+			in.versions = append(in.versions, gvk.Version)
+			in.wasUnstructured = append(in.wasUnstructured, isUnstructured)
 		default:
 			return nil, fmt.Errorf("object %d: %s %q plays no part in allocation; give DeviceClasses (ResourceClasses), ResourceSlices and ResourceClaims", i, gvk.Kind, nameOf(obj))
 		}
 	}
-	a, err := New(Options{Classes: classes, Slices: slices, Node: opts.Node, Mode: opts.Mode})
+	return in, nil
+}
+
+// claimOutcome is what became of one claim: its last result, the node it
+// was allocated on and why other nodes could not take it.
+type claimOutcome struct {
+	result   Result
+	node     string
+	failures []NodeFailure
+}
+
+// allocateOnNode allocates all claims in one call on one node. Claims that
+// come allocated are part of the call and hold their devices during it.
+func allocateOnNode(ctx context.Context, in *hubInput, node *corev1.Node, mode Mode) ([]claimOutcome, error) {
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, Node: node, Mode: mode})
 	if err != nil {
 		return nil, err
 	}
-	results, err := a.Allocate(ctx, claims)
+	results, err := a.Allocate(ctx, in.claims)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ObjectResult, len(results))
+	out := make([]claimOutcome, len(results))
 	for i, r := range results {
-		out[i] = ObjectResult{Name: claimName(claims[i]), Version: versions[i], Result: r, Err: r.Err}
-		if r.Err != nil {
-			continue
+		out[i].result = r
+		switch {
+		case r.Err != nil:
+			out[i].failures = []NodeFailure{{Node: node, Err: r.Err}}
+		case !r.AlreadyAllocated:
+			out[i].node = nodeName(node)
 		}
-		hub := claims[i]
-		if !r.AlreadyAllocated {
-			hub = r.AllocatedClaim()
-			if versions[i] != "v1alpha3" {
-				// Before v1alpha3 the status names the driver that handled
-				// the allocation; with structured allocation that is the
-				// driver of the devices, when there is exactly one.
-				hub.Status.DriverName = singleDriver(r.Allocation)
-			}
-		}
-		obj, err := conversion.FromHub(hub, versions[i])
-		if err != nil {
-			return nil, fmt.Errorf("claim %s: writing the allocation back as %s: %w", out[i].Name, versions[i], err)
-		}
-		if unstr[i] {
-			content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-			if err != nil {
-				return nil, fmt.Errorf("claim %s: %w", out[i].Name, err)
-			}
-			obj = &unstructured.Unstructured{Object: content}
-		}
-		out[i].Claim = obj
 	}
 	return out, nil
+}
+
+// allocateOnFirstFit tries the nodes in order: per claim in Sequential
+// mode, keeping the devices of each claim allocated (Commit) for the
+// claims after it, or for all claims together in Joint mode. Claims that
+// come allocated hold their devices throughout.
+func allocateOnFirstFit(ctx context.Context, in *hubInput, nodes []*corev1.Node, mode Mode) ([]claimOutcome, error) {
+	out := make([]claimOutcome, len(in.claims))
+	var held []*resource.ResourceClaim
+	var pending []int // indices of the claims to allocate
+	for i, c := range in.claims {
+		if c.Status.Allocation != nil {
+			held = append(held, c)
+			out[i].result = Result{Claim: c, Allocation: c.Status.Allocation, AlreadyAllocated: true}
+			continue
+		}
+		pending = append(pending, i)
+	}
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: mode})
+	if err != nil {
+		return nil, err
+	}
+	if mode == Joint {
+		return out, allocateJointOnFirstFit(ctx, a, in, nodes, pending, out)
+	}
+	for _, i := range pending {
+		claim := []*resource.ResourceClaim{in.claims[i]}
+		for _, node := range nodes {
+			results, err := a.AllocateOn(ctx, node, claim)
+			if err != nil {
+				return nil, err
+			}
+			out[i].result = results[0]
+			if results[0].Err == nil {
+				out[i].node = nodeName(node)
+				a.Commit(results)
+				break
+			}
+			out[i].failures = append(out[i].failures, NodeFailure{Node: node, Err: results[0].Err})
+		}
+	}
+	return out, nil
+}
+
+// allocateJointOnFirstFit allocates all pending claims on the first node
+// that can take all of them.
+func allocateJointOnFirstFit(ctx context.Context, a *Allocator, in *hubInput, nodes []*corev1.Node, pending []int, out []claimOutcome) error {
+	claims := make([]*resource.ResourceClaim, len(pending))
+	for k, i := range pending {
+		claims[k] = in.claims[i]
+	}
+	for _, node := range nodes {
+		results, err := a.AllocateOn(ctx, node, claims)
+		if err != nil {
+			return err
+		}
+		allFit := true
+		for _, r := range results {
+			allFit = allFit && r.Err == nil
+		}
+		for k, i := range pending {
+			out[i].result = results[k]
+			if allFit {
+				out[i].node = nodeName(node)
+				out[i].failures = nil
+			} else if results[k].Err != nil {
+				out[i].failures = append(out[i].failures, NodeFailure{Node: node, Err: results[k].Err})
+			}
+		}
+		if allFit {
+			a.Commit(results)
+			return nil
+		}
+	}
+	return nil
+}
+
+func nodeName(n *corev1.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Name
 }
 
 func singleDriver(a *resource.AllocationResult) string {

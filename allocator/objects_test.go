@@ -2,6 +2,7 @@ package allocator
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -229,4 +230,104 @@ spec:
 	if d := devicesOf(results[1].Result.Allocation); !reflect.DeepEqual(d, []string{"gpu=gpu.example.com/n1/gpu-1"}) {
 		t.Errorf("got %v, want gpu-1 (gpu-0 is held by the v1alpha2 claim)", d)
 	}
+}
+
+func TestAllocateObjectsOnFirstFit(t *testing.T) {
+	const inventory = `apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: n1}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0, basic: {}}
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceSlice
+metadata: {name: n2}
+spec:
+  driver: gpu.example.com
+  nodeName: n2
+  pool: {name: n2, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0, basic: {}}
+  - {name: gpu-1, basic: {}}`
+	claimOf := func(name string, count int) string {
+		return fmt.Sprintf(`apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: %s, namespace: ns}
+spec:
+  devices:
+    requests:
+    - {name: gpu, deviceClassName: gpu, count: %d}`, name, count)
+	}
+	objs := decodeAll(t, strings.Join([]string{inventory, claimOf("one", 1), claimOf("two", 2), claimOf("three", 3)}, "\n---\n"), true)
+	nodes := []*corev1.Node{node("n1"), node("n2")}
+
+	t.Run("Sequential", func(t *testing.T) {
+		results, err := AllocateObjects(context.Background(), objs, ObjectOptions{Nodes: nodes, Mode: Sequential})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// one fits on n1; two does not fit on n1 and takes both devices of
+		// n2; three fits nowhere.
+		var got []string
+		for _, r := range results {
+			line := r.Name + " on " + r.Node + ":"
+			for _, f := range r.Failures {
+				line += " " + f.Node.Name + "=" + string(f.Err.(*ClaimError).Reason)
+			}
+			got = append(got, line)
+		}
+		want := []string{"ns/one on n1:", "ns/two on n2: n1=NotEnoughDevices", "ns/three on : n1=NotEnoughDevices n2=NotEnoughDevices"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q\nwant %q", got, want)
+		}
+		if results[1].Claim == nil || results[2].Claim != nil || results[2].Err == nil {
+			t.Errorf("claims: %+v", results)
+		}
+	})
+
+	t.Run("Joint", func(t *testing.T) {
+		// Two claims of one device each fit together only on n2; the
+		// failures on n1 are forgotten.
+		pair := decodeAll(t, strings.Join([]string{inventory, claimOf("one", 1), claimOf("other", 1)}, "\n---\n"), true)
+		results, err := AllocateObjects(context.Background(), pair, ObjectOptions{Nodes: nodes, Mode: Joint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			if r.Err != nil || r.Node != "n2" || len(r.Failures) != 0 {
+				t.Errorf("%s: %v on %q, failures %v", r.Name, r.Err, r.Node, r.Failures)
+			}
+		}
+		// With three, the claims need six devices: none fits anywhere.
+		results, err = AllocateObjects(context.Background(), objs, ObjectOptions{Nodes: nodes, Mode: Joint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range results {
+			if r.Err == nil || len(r.Failures) != 2 || r.Node != "" {
+				t.Errorf("%s: %v on %q, failures %v", r.Name, r.Err, r.Node, r.Failures)
+			}
+		}
+	})
+
+	t.Run("no node", func(t *testing.T) {
+		results, err := AllocateObjects(context.Background(), objs[:4], ObjectOptions{Nodes: []*corev1.Node{nil}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := results[0]; !IsReason(r.Err, ReasonNoMatch) || len(r.Failures) != 1 || r.Failures[0].Node != nil {
+			t.Errorf("%v, failures %v", r.Err, r.Failures)
+		}
+	})
 }

@@ -86,17 +86,8 @@ standard error, naming the request and the reason, and the exit code is 1.`,
 // claimEntry is one claim from the input and what became of it.
 type claimEntry struct {
 	obj     *objects.Object
-	hub     *resource.ResourceClaim
 	version string
-	result  allocator.Result
-	node    string        // the node it was allocated on
-	failed  []nodeFailure // why it could not be allocated, per node tried
-}
-
-// nodeFailure is why a claim could not be allocated on one node.
-type nodeFailure struct {
-	node *corev1.Node
-	why  string
+	outcome allocator.ObjectResult
 }
 
 // explain says why the claim could not be allocated, naming the nodes
@@ -104,13 +95,14 @@ type nodeFailure struct {
 func (c *claimEntry) explain(tried int) string {
 	var order []string
 	nodes := map[string][]string{}
-	for _, f := range c.failed {
-		if _, ok := nodes[f.why]; !ok {
-			order = append(order, f.why)
+	for _, f := range c.outcome.Failures {
+		why := explainFailure(f.Err)
+		if _, ok := nodes[why]; !ok {
+			order = append(order, why)
 		}
-		nodes[f.why] = append(nodes[f.why], describeNode(f.node))
+		nodes[why] = append(nodes[why], describeNode(f.Node))
 	}
-	if len(order) == 1 && tried == 1 && c.failed[0].node == nil {
+	if len(order) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
 		return order[0]
 	}
 	parts := make([]string, len(order))
@@ -124,10 +116,13 @@ func (c *claimEntry) explain(tried int) string {
 	return strings.Join(parts, "; ")
 }
 
+// inventory is what the input holds for allocate.
 type inventory struct {
-	classes []*resource.DeviceClass
-	slices  []*resource.ResourceSlice
-	claims  []*claimEntry
+	// objects are the classes, slices and claims, typed in their own
+	// versions, in input order: what allocator.AllocateObjects takes.
+	objects []runtime.Object
+	slices  []*resource.ResourceSlice // the slices in hub form, for the nodes they name
+	claims  []*claimEntry             // the claims, in the order of objects
 	nodes   []*corev1.Node
 	skipped map[string]int
 }
@@ -180,11 +175,11 @@ func (o *allocateOptions) run(s Streams) error {
 	failed, allocated, held := 0, 0, 0
 	for _, c := range inv.claims {
 		switch {
-		case c.result.Err != nil:
+		case c.outcome.Err != nil:
 			failed++
 			e := c.obj.Errorf("cannot be allocated: %s", c.explain(tried))
 			rep.report(e, false)
-		case c.result.AlreadyAllocated:
+		case c.outcome.Result.AlreadyAllocated:
 			held++
 		default:
 			allocated++
@@ -233,6 +228,10 @@ func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inven
 				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
 				return nil
 			}
+			// Converting tells the kinds apart (ResourceClass is a
+			// DeviceClass) and finds every object that cannot be
+			// converted, not only the first; AllocateObjects converts
+			// again.
 			hub, err := conversion.ToHub(obj.Typed)
 			if err != nil {
 				rep.report(obj.Errorf("%v", err), false)
@@ -240,14 +239,15 @@ func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inven
 			}
 			switch h := hub.(type) {
 			case *resource.DeviceClass:
-				inv.classes = append(inv.classes, h)
 			case *resource.ResourceSlice:
 				inv.slices = append(inv.slices, h)
 			case *resource.ResourceClaim:
-				inv.claims = append(inv.claims, &claimEntry{obj: obj, hub: h, version: obj.GVK.Version})
+				inv.claims = append(inv.claims, &claimEntry{obj: obj, version: obj.GVK.Version})
 			default:
 				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
+				return nil
 			}
+			inv.objects = append(inv.objects, obj.Typed)
 			return nil
 		})
 		rc.Close()
@@ -258,85 +258,25 @@ func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inven
 	return inv, nil
 }
 
-// allocate fills in the result of every claim.
+// allocate fills in the outcome of every claim: each claim (or, with
+// --all-or-nothing, all claims together) on the first candidate node that
+// fits.
 func (o *allocateOptions) allocate(inv *inventory) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
 		}
 	}()
-	ctx := context.Background()
 	mode := allocator.Sequential
 	if o.allOrNothing {
 		mode = allocator.Joint
 	}
-	var held []*resource.ResourceClaim
-	var pending []*claimEntry
-	for _, c := range inv.claims {
-		if c.hub.Status.Allocation != nil {
-			held = append(held, c.hub)
-			c.result = allocator.Result{Claim: c.hub, Allocation: c.hub.Status.Allocation, AlreadyAllocated: true}
-			continue
-		}
-		pending = append(pending, c)
-	}
-	a, err := allocator.New(allocator.Options{Classes: inv.classes, Slices: inv.slices, AllocatedClaims: held, Mode: mode})
+	results, err := allocator.AllocateObjects(context.Background(), inv.objects, allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode})
 	if err != nil {
 		return err
 	}
-	candidates := o.candidateNodes(inv)
-	if mode == allocator.Joint {
-		return allocateJoint(ctx, a, candidates, pending)
-	}
-	for _, c := range pending {
-		for _, node := range candidates {
-			results, err := a.AllocateOn(ctx, node, []*resource.ResourceClaim{c.hub})
-			if err != nil {
-				return err
-			}
-			c.result = results[0]
-			if c.result.Err == nil {
-				c.node = nodeName(node)
-				a.Commit(results)
-				break
-			}
-			c.failed = append(c.failed, nodeFailure{node, explainFailure(c.result.Err)})
-		}
-	}
-	return nil
-}
-
-// allocateJoint allocates all pending claims on the first node that can
-// take all of them.
-func allocateJoint(ctx context.Context, a *allocator.Allocator, candidates []*corev1.Node, pending []*claimEntry) error {
-	hubs := make([]*resource.ResourceClaim, len(pending))
-	for i, c := range pending {
-		hubs[i] = c.hub
-	}
-	for _, node := range candidates {
-		results, err := a.AllocateOn(ctx, node, hubs)
-		if err != nil {
-			return err
-		}
-		ok := true
-		for _, r := range results {
-			ok = ok && r.Err == nil
-		}
-		for i, c := range pending {
-			c.result = results[i]
-			if ok {
-				c.node = nodeName(node)
-			} else if results[i].Err != nil {
-				c.failed = append(c.failed, nodeFailure{node, explainFailure(results[i].Err)})
-			}
-		}
-		if ok {
-			for _, c := range pending {
-				c.failed = nil
-			}
-			a.Commit(results)
-			return nil
-		}
+	for i, c := range inv.claims {
+		c.outcome = results[i]
 	}
 	return nil
 }
@@ -375,13 +315,6 @@ func (o *allocateOptions) candidateNodes(inv *inventory) []*corev1.Node {
 	return nodes
 }
 
-func nodeName(n *corev1.Node) string {
-	if n == nil {
-		return ""
-	}
-	return n.Name
-}
-
 // explainFailure says why a claim failed, naming the request and the
 // reason.
 func explainFailure(err error) string {
@@ -407,30 +340,13 @@ func describeNode(n *corev1.Node) string {
 	return n.Name
 }
 
-// allocatedObject is the claim in its own version with its allocation.
-func (c *claimEntry) allocatedObject() (runtime.Object, error) {
-	if c.result.Err != nil || c.result.AlreadyAllocated {
-		return c.obj.Typed, nil
+// allocatedObject is the claim in its own version with its allocation, or
+// as it was given when it was not allocated or came allocated.
+func (c *claimEntry) allocatedObject() runtime.Object {
+	if c.outcome.Err != nil || c.outcome.Result.AlreadyAllocated {
+		return c.obj.Typed
 	}
-	hub := c.result.AllocatedClaim()
-	if c.version != "v1alpha3" {
-		// Before v1alpha3 the status names the driver that handled the
-		// allocation: with structured allocation, that of the devices,
-		// when there is exactly one.
-		hub.Status.DriverName = singleDriver(hub.Status.Allocation)
-	}
-	return conversion.FromHub(hub, c.version)
-}
-
-func singleDriver(a *resource.AllocationResult) string {
-	driver := ""
-	for _, r := range a.AllocatedDevices() {
-		if driver != "" && r.Driver != driver {
-			return ""
-		}
-		driver = r.Driver
-	}
-	return driver
+	return c.outcome.Claim
 }
 
 func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
@@ -440,18 +356,14 @@ func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
 		if c.obj.At == "" {
 			src.Comments = c.obj.Doc.Comments()
 		}
-		if c.obj.At == "" && (c.result.Err != nil || c.result.AlreadyAllocated) {
+		if c.obj.At == "" && (c.outcome.Err != nil || c.outcome.Result.AlreadyAllocated) {
 			src.Content, src.JSON, src.IsJSON = c.obj.Doc.Content(), c.obj.JSON, c.obj.Doc.Format == manifest.JSON
 			if err := out.Unchanged(src); err != nil {
 				return err
 			}
 			continue
 		}
-		obj, err := c.allocatedObject()
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.obj.Name(), err)
-		}
-		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(c.allocatedObject())
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.obj.Name(), err)
 		}
@@ -472,11 +384,11 @@ func printTable(w *bufio.Writer, inv *inventory) error {
 			name = ns + "/" + name
 		}
 		switch {
-		case c.result.Err != nil:
+		case c.outcome.Err != nil:
 			req := "-"
 			reason := "unsatisfiable"
 			var ce *allocator.ClaimError
-			if errors.As(c.result.Err, &ce) {
+			if errors.As(c.outcome.Err, &ce) {
 				if ce.Request != "" {
 					req = ce.Request
 				}
@@ -484,14 +396,14 @@ func printTable(w *bufio.Writer, inv *inventory) error {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t%s\n", name, c.version, req, reason)
 		default:
-			status, node := "allocated", c.node
-			if c.result.AlreadyAllocated {
+			status, node := "allocated", c.outcome.Node
+			if c.outcome.Result.AlreadyAllocated {
 				status, node = "allocated before", "-"
 			}
 			if node == "" {
 				node = "-"
 			}
-			results := c.result.Allocation.AllocatedDevices()
+			results := c.outcome.Result.Allocation.AllocatedDevices()
 			if len(results) == 0 {
 				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t%s\t%s\n", name, c.version, node, status)
 			}
