@@ -60,7 +60,9 @@ all of them or none.
 Output: the claims with their allocation in their own versions (-o yaml,
 the default, or json), or a table of claim, request, driver, pool, device
 and node (-o wide). Every claim that cannot be satisfied is explained on
-standard error, naming the request and the reason, and the exit code is 1.`,
+standard error, naming the request and the reason, and the exit code is 1.
+Input without claims is not an error: there is nothing to allocate, and
+the exit code is 0.`,
 		Example: `  # Where would the example claims go?
   drakit allocate -f examples/v1alpha3 -o wide
 
@@ -150,8 +152,11 @@ func (o *allocateOptions) run(s Streams) error {
 		return errFailed
 	}
 	if len(inv.claims) == 0 {
-		rep.fail(errors.New("no ResourceClaim in the input: nothing to allocate"))
-		return errFailed
+		// Not an error: an export of a namespace without claims is
+		// allocated when it has none unsatisfiable.
+		fmt.Fprintln(s.ErrOut, "No ResourceClaim in the input: nothing to allocate.")
+		fmt.Fprintln(s.ErrOut, allocationSummary(0, 0, 0, inv.skipped))
+		return nil
 	}
 	tried := len(o.candidateNodes(inv))
 	if err := o.allocate(inv); err != nil {
