@@ -4,50 +4,44 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/testobjects"
 )
 
-func intAttr(name string, v int64) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), IntValue: &v}
-}
-
+// inventory is one class of the driver d's devices, three on node n1 (b
+// already allocated) and one on n2; numa tells them apart for constraints.
 func inventory() *Inventory {
-	mk := func(name string, numa int64) resource.Device {
-		return resource.Device{Name: name, Basic: &resource.BasicDevice{Attributes: []resource.DeviceAttribute{intAttr("numa", numa)}}}
-	}
 	return &Inventory{
-		Classes: []*resource.DeviceClass{{ObjectMeta: metav1.ObjectMeta{Name: "gpu"}, Spec: resource.DeviceClassSpec{Selectors: []resource.DeviceSelector{{CEL: &resource.CELDeviceSelector{Expression: `device.driver == "d"`}}}}}},
+		Classes: []*resource.DeviceClass{testobjects.Class("gpu", `device.driver == "d"`)},
 		Slices: []*resource.ResourceSlice{
-			{ObjectMeta: metav1.ObjectMeta{Name: "s"}, Spec: resource.ResourceSliceSpec{Driver: "d", NodeName: "n1", Pool: resource.ResourcePool{Name: "p", ResourceSliceCount: 1},
-				Devices: []resource.Device{mk("a", 0), mk("b", 0), mk("c", 1)}}},
-			{ObjectMeta: metav1.ObjectMeta{Name: "other"}, Spec: resource.ResourceSliceSpec{Driver: "d", NodeName: "n2", Pool: resource.ResourcePool{Name: "q", ResourceSliceCount: 1},
-				Devices: []resource.Device{mk("far", 0)}}},
+			testobjects.Slice("s", "d", "p", testobjects.OnNode("n1"),
+				testobjects.Device("a", testobjects.Attr("numa", 0)), testobjects.Device("b", testobjects.Attr("numa", 0)), testobjects.Device("c", testobjects.Attr("numa", 1))),
+			testobjects.Slice("other", "d", "q", testobjects.OnNode("n2"), testobjects.Device("far", testobjects.Attr("numa", 0))),
 		},
 		InUse: map[DeviceID]bool{{"d", "p", "b"}: true},
-		Node:  &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
+		Node:  testobjects.Node("n1"),
 	}
 }
 
+// claimOf asks for count devices of the class in request r, with the same
+// d/numa when constrained.
 func claimOf(count int64, constrained bool) *resource.ResourceClaim {
-	c := &resource.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "c"}, Spec: resource.ResourceClaimSpec{Devices: resource.DeviceClaim{
-		Requests: []resource.DeviceRequest{{Name: "r", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: count}}}}}
+	c := testobjects.Claim("c", testobjects.Request("r", "gpu", testobjects.Count(count)))
 	if constrained {
-		fq := resource.FullyQualifiedName("d/numa")
-		c.Spec.Devices.Constraints = []resource.DeviceConstraint{{MatchAttribute: &fq}}
+		testobjects.WithConstraint(c, "d/numa")
 	}
 	return c
 }
 
+// allocation holds the devices of driver d, given as "pool/device", for
+// request r, on node n1.
 func allocation(devices ...string) *resource.AllocationResult {
-	a := &resource.AllocationResult{NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{
-		Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{"n1"}}}}}}}
-	for _, d := range devices {
-		p := strings.Split(d, "/")
-		a.Devices.Results = append(a.Devices.Results, resource.DeviceRequestAllocationResult{Request: "r", Driver: "d", Pool: p[0], Device: p[1]})
+	full := make([]string, len(devices))
+	for i, d := range devices {
+		full[i] = "d/" + d
 	}
+	a := testobjects.Allocation("r", full...)
+	a.NodeSelector = testobjects.NodeNameSelector("n1")
 	return a
 }
 
