@@ -4,30 +4,27 @@ import (
 	"reflect"
 	"testing"
 
-	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/randfill"
+
+	"github.com/drakit/drakit/internal/fuzzer"
 )
 
 // TestRandomObjectsDoNotPanic feeds random objects of every kind to every
-// operation: bad input must come back as errors, never as a panic.
+// operation: bad input must come back as errors, never as a panic. Besides
+// the fuzzer's values, raw extensions are now and then random bytes.
 func TestRandomObjectsDoNotPanic(t *testing.T) {
-	f := randfill.NewWithSeed(20240501).NilChance(0.3).NumElements(0, 3).Funcs(
-		func(q *apiresource.Quantity, c randfill.Continue) {
-			*q = *apiresource.NewQuantity(c.Int63n(1<<40), apiresource.DecimalSI)
-		},
+	f := fuzzer.New(20240501).NilChance(0.3).NumElements(0, 3).Funcs(
 		func(re *runtime.RawExtension, c randfill.Continue) {
-			*re = runtime.RawExtension{}
-			switch c.Intn(4) {
-			case 0:
-				re.Raw = []byte(`{"a":1}`)
-			case 1:
+			*re = fuzzer.RawExtension(c)
+			if c.Intn(4) == 0 {
 				c.Fill(&re.Raw)
 			}
 		},
 	)
+	n := fuzzer.Iterations(400, 40)
 	for typ := range registry {
-		for i := 0; i < 40; i++ {
+		for i := 0; i < n; i++ {
 			obj := reflect.New(typ.Elem()).Interface().(runtime.Object)
 			old := reflect.New(typ.Elem()).Interface().(runtime.Object)
 			f.Fill(obj)
