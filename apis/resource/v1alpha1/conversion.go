@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	"github.com/drakit/drakit/apis/resource/internal/legacy"
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
@@ -24,18 +24,11 @@ import (
 
 func Convert_resource_DeviceClass_To_v1alpha1_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
-	driver, rest := meaning.SplitDriver(in.Spec.Selectors)
-	out.DriverName = driver
 	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
 	out.SuitableNodes = in.Spec.SuitableNodes
-	st := stash.Class{V: stash.FormatVersion, Config: in.Spec.Config, StructuredParameters: in.Spec.StructuredParameters}
-	if rest != nil && !(driver != "" && len(rest) == 0) {
-		st.Selectors = rest
-	}
-	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	var err error
+	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, false)
+	return err
 }
 
 func Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(in *ResourceClass, out *hub.DeviceClass, s conversion.Scope) error {
@@ -44,47 +37,17 @@ func Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		ParametersRef: (*hub.ResourceClassParametersReference)(in.ParametersRef),
 		SuitableNodes: in.SuitableNodes,
 	}
-	st, err := stash.Take[stash.Class](&out.ObjectMeta, "ResourceClass")
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		st = &stash.Class{} // no stash: the class says no more than its own fields
-	}
-	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
-	out.Spec.Config = st.Config
-	out.Spec.StructuredParameters = st.StructuredParameters
-	return nil
+	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, false)
 }
 
 func Convert_resource_DeviceClassList_To_v1alpha1_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]ResourceClass, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_resource_DeviceClass_To_v1alpha1_ResourceClass(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_resource_DeviceClass_To_v1alpha1_ResourceClass)
 }
 
 func Convert_v1alpha1_ResourceClassList_To_resource_DeviceClassList(in *ResourceClassList, out *hub.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]hub.DeviceClass, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_v1alpha1_ResourceClass_To_resource_DeviceClass)
 }
 
 // ---------------------------------------------------------------------------
@@ -118,32 +81,12 @@ func Convert_v1alpha1_PodScheduling_To_resource_PodSchedulingContext(in *PodSche
 
 func Convert_resource_PodSchedulingContextList_To_v1alpha1_PodSchedulingList(in *hub.PodSchedulingContextList, out *PodSchedulingList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]PodScheduling, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_resource_PodSchedulingContext_To_v1alpha1_PodScheduling(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_resource_PodSchedulingContext_To_v1alpha1_PodScheduling)
 }
 
 func Convert_v1alpha1_PodSchedulingList_To_resource_PodSchedulingContextList(in *PodSchedulingList, out *hub.PodSchedulingContextList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]hub.PodSchedulingContext, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_v1alpha1_PodScheduling_To_resource_PodSchedulingContext(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_v1alpha1_PodScheduling_To_resource_PodSchedulingContext)
 }
 
 // ---------------------------------------------------------------------------
@@ -153,23 +96,18 @@ func Convert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec), Status: statusStash(&in.Status)}
-	if st.Spec == nil && st.Status == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec, statusStash(&in.Status))
 }
 
 func Convert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
-	if st == nil || err != nil {
+	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec)
+	if err != nil {
 		return err
 	}
-	st.Spec.RestoreLegacy(in.Spec.ResourceClassName, &out.Spec)
-	restoreStatus(st.Status, &in.Status, &out.Status)
+	restoreStatus(st, &in.Status, &out.Status)
 	return nil
 }
 
@@ -177,30 +115,22 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec.Spec)}
-	if st.Spec == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec.Spec, nil)
 }
 
 func Convert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
-	if st == nil || err != nil {
-		return err
-	}
-	st.Spec.RestoreLegacy(in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
-	return nil
+	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
+	return err
 }
 
 func Convert_resource_ResourceClaimSpec_To_v1alpha1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimSpec_To_v1alpha1_ResourceClaimSpec(in, out, s); err != nil {
 		return err
 	}
-	out.ResourceClassName, _ = meaning.ClassName(in.Devices.Requests)
+	out.ResourceClassName, _ = legacy.ClassName(in.Devices.Requests)
 	return nil
 }
 
@@ -208,7 +138,7 @@ func Convert_v1alpha1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 	if err := autoConvert_v1alpha1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s); err != nil {
 		return err
 	}
-	out.Devices = hub.DeviceClaim{Requests: meaning.LegacyRequests(in.ResourceClassName)}
+	out.Devices = hub.DeviceClaim{Requests: legacy.Requests(in.ResourceClassName)}
 	return nil
 }
 
@@ -234,7 +164,7 @@ func Convert_resource_AllocationResult_To_v1alpha1_AllocationResult(in *hub.Allo
 	case len(in.ResourceHandles) > 0:
 		out.ResourceHandle = in.ResourceHandles[0].Data
 	case handleDerived(in):
-		out.ResourceHandle = meaning.HandleFromDevices(in.Devices)
+		out.ResourceHandle = legacy.HandleFromDevices(in.Devices)
 	default:
 		out.ResourceHandle = ""
 	}
@@ -276,7 +206,7 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 		return nil
 	}
 	alloc := stash.Allocation{Controller: a.Controller}
-	if meaning.HasDevices(a.Devices) {
+	if legacy.HasDevices(a.Devices) {
 		devices := a.Devices
 		alloc.Devices = &devices
 	}
@@ -314,7 +244,7 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 			handles = []hub.ResourceHandle{{DriverName: in.DriverName, Data: handle}}
 		}
 		alloc.ResourceHandles = handles
-	case a.DerivedHandles > 0 && a.Devices != nil && handle == meaning.HandleFromDevices(*a.Devices):
+	case a.DerivedHandles > 0 && a.Devices != nil && handle == legacy.HandleFromDevices(*a.Devices):
 		// The handle only showed the device results.
 		alloc.ResourceHandles = nil
 	}

@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	"github.com/drakit/drakit/apis/resource/internal/legacy"
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
@@ -24,19 +24,12 @@ import (
 
 func Convert_resource_DeviceClass_To_v1alpha2_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
-	driver, rest := meaning.SplitDriver(in.Spec.Selectors)
-	out.DriverName = driver
 	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
 	out.SuitableNodes = in.Spec.SuitableNodes
 	out.StructuredParameters = in.Spec.StructuredParameters
-	st := stash.Class{V: stash.FormatVersion, Config: in.Spec.Config}
-	if rest != nil && !(driver != "" && len(rest) == 0) {
-		st.Selectors = rest
-	}
-	if st.Selectors == nil && st.Config == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	var err error
+	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, true)
+	return err
 }
 
 func Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(in *ResourceClass, out *hub.DeviceClass, s conversion.Scope) error {
@@ -46,46 +39,17 @@ func Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		SuitableNodes:        in.SuitableNodes,
 		StructuredParameters: in.StructuredParameters,
 	}
-	st, err := stash.Take[stash.Class](&out.ObjectMeta, "ResourceClass")
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		st = &stash.Class{} // no stash: the class says no more than its own fields
-	}
-	out.Spec.Selectors = meaning.JoinDriver(in.DriverName, st.Selectors)
-	out.Spec.Config = st.Config
-	return nil
+	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, true)
 }
 
 func Convert_resource_DeviceClassList_To_v1alpha2_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]ResourceClass, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_resource_DeviceClass_To_v1alpha2_ResourceClass(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_resource_DeviceClass_To_v1alpha2_ResourceClass)
 }
 
 func Convert_v1alpha2_ResourceClassList_To_resource_DeviceClassList(in *ResourceClassList, out *hub.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	if in.Items == nil {
-		out.Items = nil
-		return nil
-	}
-	out.Items = make([]hub.DeviceClass, len(in.Items))
-	for i := range in.Items {
-		if err := Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(&in.Items[i], &out.Items[i], s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return legacy.ConvertItems(in.Items, &out.Items, s, Convert_v1alpha2_ResourceClass_To_resource_DeviceClass)
 }
 
 // ---------------------------------------------------------------------------
@@ -95,23 +59,18 @@ func Convert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec), Status: statusStash(&in.Status)}
-	if st.Spec == nil && st.Status == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec, statusStash(&in.Status))
 }
 
 func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
-	if st == nil || err != nil {
+	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec)
+	if err != nil {
 		return err
 	}
-	st.Spec.RestoreLegacy(in.Spec.ResourceClassName, &out.Spec)
-	restoreStatus(st.Status, &in.Status, &out.Status)
+	restoreStatus(st, &in.Status, &out.Status)
 	return nil
 }
 
@@ -119,30 +78,22 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: stash.ForLegacyClaimSpec(&in.Spec.Spec)}
-	if st.Spec == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec.Spec, nil)
 }
 
 func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
-	if st == nil || err != nil {
-		return err
-	}
-	st.Spec.RestoreLegacy(in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
-	return nil
+	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
+	return err
 }
 
 func Convert_resource_ResourceClaimSpec_To_v1alpha2_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimSpec_To_v1alpha2_ResourceClaimSpec(in, out, s); err != nil {
 		return err
 	}
-	out.ResourceClassName, _ = meaning.ClassName(in.Devices.Requests)
+	out.ResourceClassName, _ = legacy.ClassName(in.Devices.Requests)
 	return nil
 }
 
@@ -150,7 +101,7 @@ func Convert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 	if err := autoConvert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s); err != nil {
 		return err
 	}
-	out.Devices = hub.DeviceClaim{Requests: meaning.LegacyRequests(in.ResourceClassName)}
+	out.Devices = hub.DeviceClaim{Requests: legacy.Requests(in.ResourceClassName)}
 	return nil
 }
 
@@ -160,7 +111,7 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 		return nil
 	}
 	alloc := stash.Allocation{Controller: a.Controller, DerivedHandles: len(derivedHandles(a))}
-	if meaning.HasDevices(a.Devices) {
+	if legacy.HasDevices(a.Devices) {
 		devices := a.Devices
 		alloc.Devices = &devices
 	}
@@ -184,7 +135,7 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 		// someone edited them.
 		handles := alloc.ResourceHandles
 		n := len(handles) - k
-		if n >= 0 && meaning.SameStructuredHandles(handles[n:], meaning.HandlesFromResults(a.Devices.Results)) {
+		if n >= 0 && legacy.SameStructuredHandles(handles[n:], legacy.HandlesFromResults(a.Devices.Results)) {
 			if n == 0 {
 				alloc.ResourceHandles = nil
 			} else {
@@ -197,10 +148,10 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 // derivedHandles are the structured handles that show v1alpha3 device
 // results, for a hub allocation that has results but no structured handles.
 func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
-	if a.Devices.Results == nil || meaning.HasStructuredHandles(a.ResourceHandles) {
+	if a.Devices.Results == nil || legacy.HasStructuredHandles(a.ResourceHandles) {
 		return nil
 	}
-	return meaning.HandlesFromResults(a.Devices.Results)
+	return legacy.HandlesFromResults(a.Devices.Results)
 }
 
 func Convert_resource_AllocationResult_To_v1alpha2_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
@@ -246,7 +197,7 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 	}
 
 	st := stash.Slice{V: stash.FormatVersion, NodeSelector: spec.NodeSelector, AllNodes: spec.AllNodes}
-	if spec.Pool != meaning.Pool(spec.NodeName, spec.Driver) {
+	if spec.Pool != legacy.Pool(spec.NodeName, spec.Driver) {
 		pool := spec.Pool
 		st.Pool = &pool
 	}
@@ -267,7 +218,7 @@ func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	out.Spec = hub.ResourceSliceSpec{
 		Driver:          in.DriverName,
 		NodeName:        in.NodeName,
-		Pool:            meaning.Pool(in.NodeName, in.DriverName),
+		Pool:            legacy.Pool(in.NodeName, in.DriverName),
 		NoResourceModel: in.NamedResources == nil,
 	}
 	if in.NamedResources != nil {

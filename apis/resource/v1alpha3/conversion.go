@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/internal/meaning"
+	"github.com/drakit/drakit/apis/resource/internal/legacy"
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
@@ -153,7 +153,7 @@ func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
 	if a.ResourceHandles != nil {
 		alloc.ResourceHandles = *a.ResourceHandles
 	}
-	if a.DerivedResults && meaning.SameResults(alloc.Devices.Results, meaning.ResultsFromHandles(alloc.ResourceHandles)) {
+	if a.DerivedResults && legacy.SameResults(alloc.Devices.Results, legacy.ResultsFromHandles(alloc.ResourceHandles)) {
 		// The results only showed the structured handles; unless someone
 		// edited them, the hub keeps the handles alone.
 		alloc.Devices.Results = nil
@@ -163,7 +163,7 @@ func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
 // resultsDerived reports whether v1alpha3 shows structured handles as
 // results, which it does when the hub has no results of its own.
 func resultsDerived(a *hub.AllocationResult) bool {
-	return a.Devices.Results == nil && meaning.HasStructuredHandles(a.ResourceHandles)
+	return a.Devices.Results == nil && legacy.HasStructuredHandles(a.ResourceHandles)
 }
 
 func Convert_resource_ResourceClaimSpec_To_v1alpha3_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
@@ -183,7 +183,7 @@ func Convert_resource_AllocationResult_To_v1alpha3_AllocationResult(in *hub.Allo
 	if resultsDerived(in) {
 		// A claim allocated by 1.30's structured parameters shows its
 		// devices the way 1.31 does.
-		results := meaning.ResultsFromHandles(in.ResourceHandles)
+		results := legacy.ResultsFromHandles(in.ResourceHandles)
 		out.Devices.Results = make([]DeviceRequestAllocationResult, len(results))
 		for i, r := range results {
 			out.Devices.Results[i] = DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}

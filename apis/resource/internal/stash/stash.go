@@ -14,7 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/internal/meaning"
 	jsoniter "github.com/json-iterator/go"
 )
 
@@ -206,44 +205,4 @@ func decode(value string, payload Payload) error {
 		return serr
 	}
 	return err
-}
-
-// ForLegacyClaimSpec is what a v1alpha1/v1alpha2 claim spec cannot say: the
-// requests when resourceClassName does not say all of them (without the
-// first request's class, which resourceClassName shows), and the v1alpha3
-// constraints, config and controller. It is nil when nothing needs keeping.
-func ForLegacyClaimSpec(in *resource.ResourceClaimSpec) *ClaimSpec {
-	st := ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
-	if _, exact := meaning.ClassName(in.Devices.Requests); !exact {
-		requests := append([]resource.DeviceRequest{}, in.Devices.Requests...)
-		if len(requests) > 0 {
-			requests[0].DeviceClassName = "" // shown as resourceClassName
-		}
-		st.Requests = &requests
-	}
-	if st.IsZero() {
-		return nil
-	}
-	return &st
-}
-
-// RestoreLegacy puts what ForLegacyClaimSpec kept back into a hub spec parsed
-// from a v1alpha1/v1alpha2 claim whose resourceClassName is className. The
-// class the claim names now wins over what was kept.
-func (s *ClaimSpec) RestoreLegacy(className string, out *resource.ResourceClaimSpec) {
-	if s == nil {
-		return
-	}
-	if s.Requests != nil {
-		requests := *s.Requests
-		if len(requests) > 0 {
-			requests[0].DeviceClassName = className
-		} else if className != "" {
-			requests = meaning.LegacyRequests(className)
-		}
-		out.Devices.Requests = requests
-	}
-	out.Devices.Constraints = s.Constraints
-	out.Devices.Config = s.Config
-	out.Controller = s.Controller
 }

@@ -1,17 +1,20 @@
-// Package meaning holds the mappings between the different ways in which
-// v1alpha1, v1alpha2 and v1alpha3 say the same thing, on hub types. The
-// version packages use them both to render a hub value in their own terms and
-// to decide what the stash must keep. docs/conversion.md describes each.
-package meaning
+// Package legacy holds the legacy shapes: the ways in which v1alpha1 and
+// v1alpha2 say what the hub, built around v1alpha3, says otherwise (a claim's
+// resourceClassName, a class's driverName, resource handles, a 1.30 slice's
+// pool), on hub types, and the conversion code the two versions share
+// (convert.go). The version packages use them both to render a hub value in
+// their own terms and to decide what the stash must keep.
+// docs/conversion.md describes each.
+package legacy
 
 import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// LegacyRequest is the request that a v1alpha1/v1alpha2 claim of the given
-// class stands for: one device of that class, allocated as v1alpha3 would
-// default it.
-func LegacyRequest(class string) resource.DeviceRequest {
+// Request is the request that a v1alpha1/v1alpha2 claim of the given class
+// stands for: one device of that class, allocated as v1alpha3 would default
+// it.
+func Request(class string) resource.DeviceRequest {
 	return resource.DeviceRequest{
 		Name:            resource.LegacyRequestName,
 		DeviceClassName: class,
@@ -20,18 +23,18 @@ func LegacyRequest(class string) resource.DeviceRequest {
 	}
 }
 
-// LegacyRequests is the hub's form of a v1alpha1/v1alpha2 resourceClassName.
-func LegacyRequests(class string) []resource.DeviceRequest {
+// Requests is the hub's form of a v1alpha1/v1alpha2 resourceClassName.
+func Requests(class string) []resource.DeviceRequest {
 	if class == "" {
 		return nil
 	}
-	return []resource.DeviceRequest{LegacyRequest(class)}
+	return []resource.DeviceRequest{Request(class)}
 }
 
 // ClassName is the resourceClassName that shows requests in v1alpha1 and
 // v1alpha2: the class of the first request. exact reports whether the
-// requests are exactly what LegacyRequests(className) gives, so that nothing
-// else needs keeping.
+// requests are exactly what Requests(className) gives, so that nothing else
+// needs keeping.
 func ClassName(requests []resource.DeviceRequest) (className string, exact bool) {
 	if len(requests) == 0 {
 		return "", requests == nil

@@ -1,4 +1,4 @@
-package meaning
+package legacy
 
 import (
 	"encoding/json"

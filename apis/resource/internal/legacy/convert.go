@@ -1,0 +1,139 @@
+package legacy
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/conversion"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
+)
+
+// The conversion code that v1alpha1 and v1alpha2 share: the two versions
+// say classes and claim specs the same way, in types of their own. Each
+// version package keeps the conversion functions under the names upstream
+// and conversion-gen give them and calls these for the work.
+
+// ClassToLegacy shows a hub class spec in v1alpha1/v1alpha2 terms. It
+// returns the driverName and keeps in the stash of meta (the metadata of
+// the converted ResourceClass, a copy of the hub's) what the version cannot
+// say: the selectors after the driver's, the config, and
+// structuredParameters unless the version has a field of its own for it
+// (hasStructuredParameters: v1alpha2 has, v1alpha1 has not).
+func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, hasStructuredParameters bool) (driverName string, err error) {
+	driver, rest := SplitDriver(in.Selectors)
+	st := stash.Class{V: stash.FormatVersion, Config: in.Config}
+	if !hasStructuredParameters {
+		st.StructuredParameters = in.StructuredParameters
+	}
+	if rest != nil && !(driver != "" && len(rest) == 0) {
+		st.Selectors = rest
+	}
+	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil {
+		return driver, nil
+	}
+	return driver, stash.Write(meta, &st)
+}
+
+// ClassFromLegacy is the inverse of ClassToLegacy: it takes the stash from
+// meta (the hub class's metadata, a copy of the ResourceClass's) and fills
+// in the selectors (driverName's selector first), the config and, unless the
+// version has a field of its own for it, structuredParameters.
+func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, hasStructuredParameters bool) error {
+	st, err := stash.Take[stash.Class](meta, "ResourceClass")
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		st = &stash.Class{} // no stash: the class says no more than its own fields
+	}
+	out.Selectors = JoinDriver(driverName, st.Selectors)
+	out.Config = st.Config
+	if !hasStructuredParameters {
+		out.StructuredParameters = st.StructuredParameters
+	}
+	return nil
+}
+
+// WriteClaimStash keeps in the stash of meta (the metadata of the converted
+// ResourceClaim or ResourceClaimTemplate) what a
+// v1alpha1/v1alpha2 claim spec cannot say of spec, and status, what the
+// version worked out it cannot say of the claim's status (nil for a
+// template, or when nothing needs keeping).
+func WriteClaimStash(meta *metav1.ObjectMeta, spec *resource.ResourceClaimSpec, status *stash.ClaimStatus) error {
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(spec), Status: status}
+	if st.Spec == nil && st.Status == nil {
+		return nil
+	}
+	return stash.Write(meta, &st)
+}
+
+// TakeClaimStash takes the stash written by WriteClaimStash from meta and
+// puts what it kept of the spec back into out, a hub spec parsed from a
+// claim whose resourceClassName is className: the class the claim names
+// now wins over what was kept. It returns what was kept of the status, for
+// the version to restore, or nil.
+func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resource.ResourceClaimSpec) (*stash.ClaimStatus, error) {
+	st, err := stash.Take[stash.Claim](meta, kind)
+	if st == nil || err != nil {
+		return nil, err
+	}
+	restoreSpec(st.Spec, className, out)
+	return st.Status, nil
+}
+
+// specStash is what a v1alpha1/v1alpha2 claim spec cannot say: the requests
+// when resourceClassName does not say all of them, and the v1alpha3
+// constraints, config and controller. It is nil when nothing needs keeping.
+// The requests are kept without the first one's class, which
+// resourceClassName shows.
+func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
+	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
+	if _, exact := ClassName(in.Devices.Requests); !exact {
+		requests := append([]resource.DeviceRequest{}, in.Devices.Requests...)
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = "" // shown as resourceClassName
+		}
+		st.Requests = &requests
+	}
+	if st.IsZero() {
+		return nil
+	}
+	return &st
+}
+
+// restoreSpec puts what specStash kept back into out, with the class of
+// the first request from className.
+func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceClaimSpec) {
+	if s == nil {
+		return
+	}
+	if s.Requests != nil {
+		requests := *s.Requests
+		if len(requests) > 0 {
+			requests[0].DeviceClassName = className
+		} else if className != "" {
+			requests = Requests(className)
+		}
+		out.Devices.Requests = requests
+	}
+	out.Devices.Constraints = s.Constraints
+	out.Devices.Config = s.Config
+	out.Controller = s.Controller
+}
+
+// ConvertItems converts the items of a list one by one with convert, the
+// conversion of one item; nil stays nil.
+func ConvertItems[In, Out any](in []In, out *[]Out, s conversion.Scope, convert func(*In, *Out, conversion.Scope) error) error {
+	if in == nil {
+		*out = nil
+		return nil
+	}
+	items := make([]Out, len(in))
+	for i := range in {
+		if err := convert(&in[i], &items[i], s); err != nil {
+			return err
+		}
+	}
+	*out = items
+	return nil
+}
