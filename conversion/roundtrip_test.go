@@ -1,7 +1,6 @@
 package conversion
 
 import (
-	"fmt"
 	"os"
 	"reflect"
 	"sort"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,6 +17,7 @@ import (
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
+	"github.com/drakit/drakit/internal/fuzzer"
 )
 
 // The round-trip tests fill objects of every registered kind with random
@@ -26,22 +25,11 @@ import (
 // (go-cmp, not semantic equality): version -> hub -> version,
 // hub -> version -> hub, and chains through every version that has the kind.
 
-// iterations per kind and direction; DRAKIT_ROUNDTRIP_ITERATIONS overrides
-// it (for a quick local run), DRAKIT_ROUNDTRIP_SEED picks another seed.
-func iterations(t *testing.T) int {
-	if s := os.Getenv("DRAKIT_ROUNDTRIP_ITERATIONS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("DRAKIT_ROUNDTRIP_ITERATIONS=%q is not a positive number", s)
-		}
-		return n
-	}
-	if testing.Short() {
-		return 500
-	}
-	return 10000
-}
+// iterations per kind and direction: fuzzer.Iterations, full (10,000) with
+// DRAKIT_FUZZ_FULL=1.
+func iterations() int { return fuzzer.Iterations(10000, 300) }
 
+// seed is the first seed; DRAKIT_ROUNDTRIP_SEED picks another.
 func seed(t *testing.T) int64 {
 	if s := os.Getenv("DRAKIT_ROUNDTRIP_SEED"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -53,116 +41,25 @@ func seed(t *testing.T) int64 {
 	return 20261122
 }
 
-// filler fills objects with values that every version can carry on the wire:
-// strings are valid UTF-8, raw extensions are compact JSON objects (the wire
-// has no other form), quantities are valid, and a share of the values take
-// the shapes conversion treats specially (driver selectors, legacy requests,
-// empty lists where the wire keeps them apart from absent ones).
+// filler fills objects with values that every version can carry on the wire
+// (the fuzzer's: valid quantities, raw extensions that are compact JSON
+// objects, and a share of the values in the shapes conversion treats
+// specially, such as driver selectors and legacy requests), strings that are
+// valid UTF-8, and, for the versioned lists whose wire keeps [] apart from
+// null, empty lists too. TypeMeta stays empty: conversion never sets it; the
+// caller does.
 func filler(seed int64) *randfill.Filler {
-	return randfill.NewWithSeed(seed).NilChance(0.25).NumElements(1, 2).Funcs(
-		func(tm *metav1.TypeMeta, c randfill.Continue) {
-			*tm = metav1.TypeMeta{} // conversion never sets it; the caller does
-		},
-		func(re *runtime.RawExtension, c randfill.Continue) {
-			*re = runtime.RawExtension{}
-			if c.Bool() {
-				re.Raw = []byte(fmt.Sprintf(`{"apiVersion":"gpu.example.com/v1","kind":"Config","n":%d}`, c.Int63n(1000)))
-			}
-		},
-		func(q *apiresource.Quantity, c randfill.Continue) {
-			*q = *apiresource.NewQuantity(c.Int63n(1<<40), apiresource.BinarySI)
-		},
-		func(s *hub.DeviceSelector, c randfill.Continue) {
-			c.FillNoCustom(s)
-			if c.Intn(3) == 0 {
-				*s = hub.DriverSelector(randomName(c))
-			}
-		},
+	return fuzzer.New(seed).NilChance(0.25).NumElements(1, 2).Funcs(
+		func(tm *metav1.TypeMeta, c randfill.Continue) { *tm = metav1.TypeMeta{} },
 		func(s *v1alpha3.DeviceSelector, c randfill.Continue) {
 			c.FillNoCustom(s)
 			if c.Intn(3) == 0 {
-				*s = v1alpha3.DeviceSelector{CEL: &v1alpha3.CELDeviceSelector{Expression: hub.DriverSelectorExpression(randomName(c))}}
+				*s = v1alpha3.DeviceSelector{CEL: &v1alpha3.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
 			}
 		},
-		func(r *hub.DeviceRequest, c randfill.Continue) {
-			c.FillNoCustom(r)
-			if c.Intn(3) == 0 {
-				*r = hub.DeviceRequest{Name: hub.LegacyRequestName, DeviceClassName: randomName(c), AllocationMode: hub.DeviceAllocationModeExactCount, Count: 1}
-			}
-		},
-		func(r *[]hub.DeviceRequest, c randfill.Continue) {
-			switch c.Intn(8) {
-			case 0:
-				*r = nil
-			case 1:
-				*r = []hub.DeviceRequest{} // v1alpha3 writes "requests": [] apart from null
-			default:
-				c.FillNoCustom(r)
-			}
-		},
-		func(d *[]hub.Device, c randfill.Continue) {
-			switch c.Intn(8) {
-			case 0:
-				*d = nil
-			case 1:
-				*d = []hub.Device{}
-			default:
-				c.FillNoCustom(d)
-			}
-		},
-		func(d *[]v1alpha3.Device, c randfill.Continue) {
-			switch c.Intn(8) {
-			case 0:
-				*d = nil
-			case 1:
-				*d = []v1alpha3.Device{}
-			default:
-				c.FillNoCustom(d)
-			}
-		},
-		func(i *[]v1alpha2.NamedResourcesInstance, c randfill.Continue) {
-			switch c.Intn(8) {
-			case 0:
-				*i = nil
-			case 1:
-				*i = []v1alpha2.NamedResourcesInstance{}
-			default:
-				c.FillNoCustom(i)
-			}
-		},
-		func(h *hub.StructuredResourceHandle, c randfill.Continue) {
-			c.FillNoCustom(h)
-			if c.Intn(4) == 0 {
-				h.Results = []hub.DriverAllocationResult{}
-			}
-		},
-		func(a *hub.AllocationResult, c randfill.Continue) {
-			c.FillNoCustom(a)
-			// Allocations in each version's own shape, which render into
-			// the others' (handles into results and back).
-			switch c.Intn(4) {
-			case 0:
-				a.ResourceHandles = nil
-			case 1:
-				a.Devices.Results = nil
-			}
-		},
-		func(p *hub.ResourcePool, c randfill.Continue) {
-			c.FillNoCustom(p)
-			if c.Bool() {
-				*p = hub.ResourcePool{Name: randomName(c), ResourceSliceCount: 1}
-			}
-		},
+		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
+		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
 	)
-}
-
-// randomName is a driver or class name, sometimes empty: an empty name is
-// where the legacy and v1alpha3 shapes are easiest to confuse.
-func randomName(c randfill.Continue) string {
-	if c.Intn(4) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("driver-%d.example.com", c.Intn(3))
 }
 
 // kindsUnderTest lists every resource.k8s.io kind the scheme knows, per
@@ -241,7 +138,7 @@ func TestRoundTripVersionHubVersion(t *testing.T) {
 			t.Run(gv.Version+"/"+kind, func(t *testing.T) {
 				t.Parallel()
 				f := filler(seed(t) + int64(len(kind)))
-				n := iterations(t)
+				n := iterations()
 				for i := 0; i < n; i++ {
 					in := newObject(t, gvk)
 					f.Fill(in)
@@ -283,7 +180,7 @@ func TestRoundTripHubVersionHub(t *testing.T) {
 			t.Run(hubKind+"/"+gv.Version, func(t *testing.T) {
 				t.Parallel()
 				f := filler(seed(t) + int64(len(hubKind)+len(gv.Version)))
-				n := iterations(t)
+				n := iterations()
 				for i := 0; i < n; i++ {
 					in := newObject(t, hubGVK)
 					f.Fill(in)
@@ -333,7 +230,7 @@ func TestRoundTripChains(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				f := filler(seed(t) + int64(len(name)))
-				n := iterations(t)
+				n := iterations()
 				startKind, _ := KindIn(hubKind, order[0])
 				startGVK := schema.GroupVersion{Group: hub.GroupName, Version: order[0]}.WithKind(startKind)
 				for i := 0; i < n; i++ {
@@ -359,16 +256,7 @@ func TestRoundTripChains(t *testing.T) {
 					h := newObject(t, hub.SchemeGroupVersion.WithKind(hubKind))
 					f.Fill(h)
 					originalHub := h.DeepCopyObject()
-					var cur runtime.Object = h
-					for _, v := range order {
-						next, err := FromHub(cur, v)
-						if err != nil {
-							t.Fatalf("iteration %d: hub to %s: %v", i, v, err)
-						}
-						if cur, err = ToHub(next); err != nil {
-							t.Fatalf("iteration %d: %s to hub: %v", i, v, err)
-						}
-					}
+					cur := hubThrough(t, i, h, order)
 					clearTypeMeta(cur)
 					if d := diff(originalHub, cur); d != "" {
 						t.Fatalf("iteration %d: hub through %v changed the object (-in +out):\n%s", i, order, d)
@@ -385,6 +273,22 @@ func TestRoundTripChains(t *testing.T) {
 			}
 		}
 	})
+}
+
+// hubThrough converts a hub object to each of versions and back to the
+// hub in turn, and returns the last hub object.
+func hubThrough(t *testing.T, i int, h runtime.Object, versions []string) runtime.Object {
+	t.Helper()
+	for _, v := range versions {
+		next, err := FromHub(h, v)
+		if err != nil {
+			t.Fatalf("iteration %d: hub to %s: %v", i, v, err)
+		}
+		if h, err = ToHub(next); err != nil {
+			t.Fatalf("iteration %d: %s to hub: %v", i, v, err)
+		}
+	}
+	return h
 }
 
 func permutations(items []string) [][]string {
@@ -412,8 +316,8 @@ func requireCoverage(t *testing.T, cov *coverage, kinds map[string][]string, dir
 		for _, kind := range kinds[gv.Version] {
 			want++
 			key := direction + " " + gv.WithKind(kind).String()
-			if got := cov.seen[key]; got < iterations(t) {
-				t.Errorf("%s: %s ran %d iterations, want %d", direction, gv.WithKind(kind), got, iterations(t))
+			if got := cov.seen[key]; got < iterations() {
+				t.Errorf("%s: %s ran %d iterations, want %d", direction, gv.WithKind(kind), got, iterations())
 			}
 		}
 	}

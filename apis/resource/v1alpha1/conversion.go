@@ -96,7 +96,7 @@ func Convert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec, statusStash(&in.Status))
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status))
 }
 
 func Convert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
@@ -115,7 +115,7 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec.Spec, nil)
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil)
 }
 
 func Convert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {

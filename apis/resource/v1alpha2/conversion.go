@@ -59,7 +59,7 @@ func Convert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec, statusStash(&in.Status))
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status))
 }
 
 func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
@@ -78,7 +78,7 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, &in.Spec.Spec, nil)
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil)
 }
 
 func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
@@ -210,7 +210,7 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 	if st.Pool == nil && st.NodeSelector == nil && !st.AllNodes && !st.NoResourceModel && st.Devices == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
 }
 
 func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {

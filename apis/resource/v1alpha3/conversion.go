@@ -30,7 +30,7 @@ func Convert_resource_DeviceClass_To_v1alpha3_DeviceClass(in *hub.DeviceClass, o
 	if st.ParametersRef == nil && st.StructuredParameters == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return stash.Write(&out.ObjectMeta, "DeviceClass", &st)
 }
 
 func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
@@ -62,7 +62,7 @@ func Convert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in *hub.ResourceCl
 	if st.Spec == nil && st.Status == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return stash.Write(&out.ObjectMeta, "ResourceClaim", &st)
 }
 
 func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
@@ -86,7 +86,7 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha3_ResourceClaimTemplate(in
 	if st.Spec == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return stash.Write(&out.ObjectMeta, "ResourceClaimTemplate", &st)
 }
 
 func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
@@ -210,7 +210,7 @@ func Convert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in *hub.ResourceSl
 	if !st.NoResourceModel && st.Devices == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, &st)
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
 }
 
 func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {

@@ -31,7 +31,7 @@ func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, hasStr
 	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil {
 		return driver, nil
 	}
-	return driver, stash.Write(meta, &st)
+	return driver, stash.Write(meta, "ResourceClass", &st)
 }
 
 // ClassFromLegacy is the inverse of ClassToLegacy: it takes the stash from
@@ -55,16 +55,16 @@ func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.D
 }
 
 // WriteClaimStash keeps in the stash of meta (the metadata of the converted
-// ResourceClaim or ResourceClaimTemplate) what a
+// ResourceClaim or ResourceClaimTemplate, named by kind) what a
 // v1alpha1/v1alpha2 claim spec cannot say of spec, and status, what the
 // version worked out it cannot say of the claim's status (nil for a
 // template, or when nothing needs keeping).
-func WriteClaimStash(meta *metav1.ObjectMeta, spec *resource.ResourceClaimSpec, status *stash.ClaimStatus) error {
+func WriteClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *stash.ClaimStatus) error {
 	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(spec), Status: status}
 	if st.Spec == nil && st.Status == nil {
 		return nil
 	}
-	return stash.Write(meta, &st)
+	return stash.Write(meta, kind, &st)
 }
 
 // TakeClaimStash takes the stash written by WriteClaimStash from meta and

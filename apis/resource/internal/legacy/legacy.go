@@ -9,6 +9,7 @@ package legacy
 
 import (
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
 // Request is the request that a v1alpha1/v1alpha2 claim of the given class
@@ -123,18 +124,20 @@ func HandlesFromResults(results []resource.DeviceRequestAllocationResult) []reso
 }
 
 // HandleFromDevices shows a v1alpha3 device allocation in the single opaque
-// resourceHandle of v1alpha1: the JSON of allocation.devices as v1alpha3
-// writes it (exactly what encoding/json makes of it), which a driver can
-// read. It is written by hand (handle.go) because converting a v1alpha1
-// claim back computes it again to tell whether a user edited the handle.
+// resourceHandle of v1alpha1: the JSON of allocation.devices with
+// v1alpha3's field names, which a driver can read, written as the stash
+// writes its values (stash.Encode). The same devices always give the same
+// text: converting a v1alpha1 claim back computes it again to tell whether
+// a user edited the handle.
 func HandleFromDevices(devices resource.DeviceAllocationResult) string {
-	data, err := appendDevicesJSON(make([]byte, 0, 256), &devices)
+	data, err := stash.Encode(&devices)
 	if err != nil {
-		// Only RawExtension values that are not JSON can fail here; the
-		// stash still keeps the devices, so the handle just stays empty.
+		// Only parameters whose MarshalJSON fails (bytes that are neither
+		// JSON nor CBOR) can fail here; the stash still keeps the devices,
+		// so the handle just stays empty.
 		return ""
 	}
-	return string(data)
+	return data
 }
 
 // HasDevices reports whether a device allocation says anything.

@@ -18,11 +18,11 @@ import (
 //
 // They follow the json tags of the types exactly: field names are case
 // sensitive, an unknown field is an error, null leaves a field at its zero
-// value and an empty array gives an empty, non-nil slice. Writing is done
-// by hand as well (encode.go), for the same reason. A field added to a
-// payload type, or to a hub type a payload holds, must be added here and
-// there: TestDecodersMatchReflection and TestEncoderMatchesJSONIterator fill
-// every field at random and fail until it is.
+// value and an empty array gives an empty, non-nil slice. Payloads are
+// written with json-iterator (codec, in stash.go). A field added to a
+// payload type, or to a hub type a payload holds, must be added here:
+// TestWriteReadRoundTrip fills every field at random, writes and reads it,
+// and fails until it is.
 
 // decodePayload decodes value into payload with the hand-written decoders.
 func decodePayload(value string, payload Payload) error {

@@ -2,7 +2,6 @@ package stash
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/randfill"
 
-	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/fuzzer"
 )
 
 // payloadTypes are every payload type decodePayload knows.
@@ -25,109 +24,118 @@ func payloadTypes() []func() Payload {
 	}
 }
 
+// payloadFiller fills payloads with every kind of value a payload can
+// hold: the fuzzer's (quantities in canonical form, raw extensions that are
+// JSON, pointers to lists that are nil or point to a list) with strings of
+// any bytes, invalid UTF-8 and every character JSON escapes included.
 func payloadFiller(seed int64) *randfill.Filler {
-	return randfill.NewWithSeed(seed).NilChance(0.2).NumElements(0, 3).Funcs(
-		func(re *runtime.RawExtension, c randfill.Continue) {
-			*re = runtime.RawExtension{}
-			switch c.Intn(3) {
-			case 1:
-				re.Raw = []byte(fmt.Sprintf(`{"kind":"Config","n":%d,"s":%q,"l":[1,-2.5e3,true,null,{}]}`, c.Int63n(1000), c.String(8)))
-			case 2:
-				re.Raw = []byte(fmt.Sprintf(`[%d]`, c.Int63()))
-			}
-		},
-		func(q *apiresource.Quantity, c randfill.Continue) {
-			// In canonical form, so that writing it again gives the same text.
-			text := apiresource.NewQuantity(c.Int63n(1<<40)-1<<39, apiresource.BinarySI).String()
-			once := apiresource.MustParse(text)
-			*q = apiresource.MustParse(once.String())
-		},
-		// The payloads' pointers to lists exist to keep an empty list
-		// apart from none; a pointer to a nil list means nothing.
-		func(l *[]resource.DeviceRequest, c randfill.Continue) {
-			*l = make([]resource.DeviceRequest, c.Intn(3))
-			for i := range *l {
-				c.Fill(&(*l)[i])
-			}
-		},
-		func(l *[]resource.ResourceHandle, c randfill.Continue) {
-			*l = make([]resource.ResourceHandle, c.Intn(3))
-			for i := range *l {
-				c.Fill(&(*l)[i])
-			}
-		},
-		func(l *[]resource.DeviceAttribute, c randfill.Continue) {
-			*l = make([]resource.DeviceAttribute, c.Intn(3))
-			for i := range *l {
-				c.Fill(&(*l)[i])
-			}
-		},
-	)
+	return fuzzer.New(seed).Funcs(fuzzer.HardStrings()...)
 }
 
-// TestDecodersMatchReflection fills every payload type at random (every
-// field, nil and empty lists, strings with any runes), writes it as
-// conversion does and reads it back both with the hand-written decoders
-// and with json-iterator's reflection: the two must agree exactly, and
-// must give back what was written. A field missing from decode.go fails
-// here as an unknown field.
-func TestDecodersMatchReflection(t *testing.T) {
-	cmpQuantity := cmp.Comparer(func(a, b apiresource.Quantity) bool { return a.Cmp(b) == 0 && a.Format == b.Format })
-	iterations := 3000
-	if testing.Short() {
-		iterations = 300
-	}
+// exactly compares payloads exactly; quantities must have the same value,
+// format and text.
+var exactly = cmp.Comparer(func(a, b apiresource.Quantity) bool {
+	return a.Cmp(b) == 0 && a.Format == b.Format && a.String() == b.String()
+})
+
+// TestWriteReadRoundTrip is the differential test of the writer (codec)
+// and the hand-written decoders: random payloads of every type, with every
+// field filled at random (nil and empty lists, strings of any bytes), are
+// written as Write writes them and read back as Take reads them, and must
+// come back exactly. Every member path that a payload type can have must
+// have been written at least once, so that a field the decoders do not
+// know fails here: as an unknown field, or as one never exercised.
+func TestWriteReadRoundTrip(t *testing.T) {
+	iterations := fuzzer.Iterations(5000, 500)
+	tested := 0
 	for _, newPayload := range payloadTypes() {
-		name := reflect.TypeOf(newPayload()).Elem().Name()
-		filled := map[string]bool{}
-		for i := 0; i < iterations; i++ {
+		typ := reflect.TypeOf(newPayload()).Elem()
+		seen := map[string]bool{}
+		for i := range iterations {
 			in := newPayload()
 			payloadFiller(int64(i)).Fill(in)
 			value, err := codec.MarshalToString(in)
 			if err != nil {
-				t.Fatalf("%s seed %d: encoding: %v", name, i, err)
+				t.Fatalf("%s seed %d: writing: %v", typ.Name(), i, err)
 			}
-			byHand, byReflection := newPayload(), newPayload()
-			if err := decodePayload(value, byHand); err != nil {
-				t.Fatalf("%s seed %d: hand-written decoder: %v\n%s", name, i, err, value)
+			out := newPayload()
+			if err := decodePayload(value, out); err != nil {
+				t.Fatalf("%s seed %d: reading: %v\n%s", typ.Name(), i, err, value)
 			}
-			if err := codec.UnmarshalFromString(value, byReflection); err != nil {
-				t.Fatalf("%s seed %d: reflection: %v\n%s", name, i, err, value)
+			if d := cmp.Diff(in, out, exactly); d != "" {
+				t.Fatalf("%s seed %d: read back differently (-written +read):\n%s\n%s", typ.Name(), i, d, value)
 			}
-			if d := cmp.Diff(byReflection, byHand, cmpQuantity); d != "" {
-				t.Fatalf("%s seed %d: the decoders disagree (-reflection +hand):\n%s\n%s", name, i, d, value)
+			var tree any
+			if err := json.Unmarshal([]byte(value), &tree); err != nil {
+				t.Fatalf("%s seed %d: not JSON: %v\n%s", typ.Name(), i, err, value)
 			}
-			// What was read writes the same payload again (comparing with
-			// in itself would fail on the empty lists omitempty drops).
-			again, err := codec.MarshalToString(byHand)
-			if err != nil || again != value {
-				t.Fatalf("%s seed %d: read back and written again: %v\n%s\nwas\n%s", name, i, err, again, value)
-			}
-			for _, field := range topLevelKeys(t, value) {
-				filled[field] = true
+			jsonPaths(tree, "", seen)
+		}
+		want := map[string]bool{}
+		typePaths(typ, "", want, nil)
+		for path := range want {
+			if !seen[path] {
+				t.Errorf("%s: %s was never written", typ.Name(), path)
 			}
 		}
-		// Every field of the payload type must have been exercised.
-		typ := reflect.TypeOf(newPayload()).Elem()
-		for f := 0; f < typ.NumField(); f++ {
-			key, _, _ := strings.Cut(typ.Field(f).Tag.Get("json"), ",")
-			if !filled[key] {
-				t.Errorf("%s: field %q was never written by the filler", name, key)
-			}
+		tested++
+	}
+	if tested == 0 || tested != len(payloadTypes()) {
+		t.Fatalf("tested %d payload types of %d", tested, len(payloadTypes()))
+	}
+}
+
+var (
+	rawExtensionType = reflect.TypeOf(runtime.RawExtension{})
+	quantityType     = reflect.TypeOf(apiresource.Quantity{})
+)
+
+// typePaths adds to paths every member path that values of typ can have,
+// as json tags name them: ".spec.requests[].name". Inlined structs add
+// their members to the enclosing object's; values with a MarshalJSON of
+// their own end a path.
+func typePaths(typ reflect.Type, prefix string, paths map[string]bool, visiting []reflect.Type) {
+	for typ.Kind() == reflect.Ptr || typ.Kind() == reflect.Slice {
+		if typ.Kind() == reflect.Slice {
+			prefix += "[]"
+		}
+		typ = typ.Elem()
+	}
+	if typ.Kind() != reflect.Struct || typ == rawExtensionType || typ == quantityType {
+		return
+	}
+	for _, v := range visiting {
+		if v == typ {
+			panic("recursive type " + typ.String())
+		}
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case !f.IsExported() || name == "-":
+		case f.Anonymous && name == "":
+			typePaths(f.Type, prefix, paths, append(visiting, typ))
+		default:
+			paths[prefix+"."+name] = true
+			typePaths(f.Type, prefix+"."+name, paths, append(visiting, typ))
 		}
 	}
 }
 
-func topLevelKeys(t *testing.T, value string) []string {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(value), &m); err != nil {
-		t.Fatal(err)
+// jsonPaths adds the member paths of a decoded JSON value to paths.
+func jsonPaths(v any, prefix string, paths map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, member := range v {
+			paths[prefix+"."+k] = true
+			jsonPaths(member, prefix+"."+k, paths)
+		}
+	case []any:
+		for _, elem := range v {
+			jsonPaths(elem, prefix+"[]", paths)
+		}
 	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }
 
 // TestDecodeStrings covers the string escapes json-iterator and
@@ -216,7 +224,7 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 	for i := 0; i < 20; i++ {
 		for _, newPayload := range payloadTypes() {
 			p := newPayload()
-			payloadFiller(int64(i)).Fill(p)
+			fuzzer.New(int64(i)).Fill(p)
 			value, err := codec.MarshalToString(p)
 			if err != nil {
 				f.Fatal(err)

@@ -2,7 +2,9 @@
 // converted object, and reads and writes it. Each type holds the hub values
 // that the target version cannot show, and nothing that can be derived from
 // the target's own fields. A pointer or a non-empty value means "present";
-// the conversion functions of each version decide what to put here.
+// the conversion functions of each version decide what to put here. Write
+// refuses a stash that would take the object's annotations past the API
+// server's limit.
 package stash
 
 import (
@@ -10,11 +12,11 @@ import (
 	"fmt"
 	"strings"
 
+	jsoniter "github.com/json-iterator/go"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/drakit/drakit/apis/resource"
-	jsoniter "github.com/json-iterator/go"
 )
 
 // FormatVersion is the value of "v" in every payload this drakit writes.
@@ -108,37 +110,59 @@ type Device struct {
 	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
 }
 
-// codec is how drakit wrote payloads before encode.go: json-iterator, which
-// is already part of every program that uses apimachinery
-// (structured-merge-diff builds on it). Stashes written by earlier releases
-// are in its format, so it stays the reference: the hand-written encoders
-// of encode.go must write what it writes, byte for byte, and the tests
-// hold them to it, as they hold the decoders of decode.go to what it
-// reads. It is strict: unknown and wrongly cased fields are errors.
-// encoding/json explains decoding errors (see decode); codec still words
-// the rare encoding error (see encode).
+// codec writes every payload: json-iterator, which is already part of every
+// program that uses apimachinery (structured-merge-diff builds on it),
+// configured as its ConfigCompatibleWithStandardLibrary is but without HTML
+// escaping, so that CEL expressions keep their "<" and "&&" readable. Map
+// keys are sorted, so that the same payload is always the same text (no
+// payload holds a map today). Payloads are read by the hand-written
+// decoders of decode.go; TestWriteReadRoundTrip holds the two together.
 var codec = jsoniter.Config{
-	EscapeHTML:             false, // CEL expressions keep their "<" and "&&" readable
+	EscapeHTML:             false,
 	SortMapKeys:            true,
 	ValidateJsonRawMessage: true,
-	DisallowUnknownFields:  true,
-	CaseSensitive:          true,
 }.Froze()
 
-// Write stores payload in the annotations of meta. It copies the map first:
+// Encode returns v as a stash writes its values. legacy.HandleFromDevices
+// writes a v1alpha1 resourceHandle with it.
+func Encode(v any) (string, error) {
+	return codec.MarshalToString(v)
+}
+
+// Write stores payload in the annotations of meta, the metadata of an
+// object of the given kind (named in errors). It copies the map first:
 // converted objects share memory with their input, which must not change.
-func Write(meta *metav1.ObjectMeta, payload Payload) error {
-	data, err := encode(payload)
+//
+// It refuses, with a *resource.StashTooLargeError, a stash that would take
+// the object's annotations past resource.TotalAnnotationSizeLimit, counted
+// as the API server counts it: the server would refuse the object.
+func Write(meta *metav1.ObjectMeta, kind string, payload Payload) error {
+	data, err := codec.MarshalToString(payload)
 	if err != nil {
-		return fmt.Errorf("encoding %s: %w", resource.StashAnnotation, err)
+		return fmt.Errorf("%s %q: writing annotation %s: %w", kind, objectName(meta), resource.StashAnnotation, err)
 	}
+	total := len(resource.StashAnnotation) + len(data)
 	annotations := make(map[string]string, len(meta.Annotations)+1)
 	for k, v := range meta.Annotations {
-		annotations[k] = v
+		if k != resource.StashAnnotation {
+			total += len(k) + len(v)
+			annotations[k] = v
+		}
+	}
+	if total > resource.TotalAnnotationSizeLimit {
+		return &resource.StashTooLargeError{Kind: kind, Namespace: meta.Namespace, Name: meta.Name,
+			StashSize: len(data), TotalSize: total, Limit: resource.TotalAnnotationSizeLimit}
 	}
 	annotations[resource.StashAnnotation] = data
 	meta.Annotations = annotations
 	return nil
+}
+
+func objectName(meta *metav1.ObjectMeta) string {
+	if meta.Namespace != "" {
+		return meta.Namespace + "/" + meta.Name
+	}
+	return meta.Name
 }
 
 // Take removes the stash from meta (copying the map) and decodes it. It
