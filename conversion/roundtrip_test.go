@@ -1,6 +1,7 @@
 package conversion
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"sort"
@@ -24,6 +25,10 @@ import (
 // values and require that conversion gives back exactly what went in
 // (go-cmp, not semantic equality): version -> hub -> version,
 // hub -> version -> hub, and chains through every version that has the kind.
+// The guarantee is for objects as the API server stores them, after
+// defaulting, so the tests default what they fill (defaulted); that an
+// object without its defaults comes back as its defaulted form is
+// TestRoundTripUndefaulted's.
 
 // iterations per kind and direction: fuzzer.Iterations, full (10,000) with
 // DRAKIT_FUZZ_FULL=1.
@@ -60,6 +65,16 @@ func filler(seed int64) *randfill.Filler {
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
 		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
 	)
+}
+
+// defaulted applies the defaults the API server applies before it stores
+// an object: a version's own (Scheme.Default), or for a hub object the
+// versions' defaults in their hub homes (hub.SetObjectDefaults). Each does
+// nothing to the other's objects.
+func defaulted(obj runtime.Object) runtime.Object {
+	Scheme.Default(obj)
+	hub.SetObjectDefaults(obj)
+	return obj
 }
 
 // kindsUnderTest lists every resource.k8s.io kind the scheme knows, per
@@ -142,6 +157,7 @@ func TestRoundTripVersionHubVersion(t *testing.T) {
 				for i := 0; i < n; i++ {
 					in := newObject(t, gvk)
 					f.Fill(in)
+					defaulted(in)
 					original := in.DeepCopyObject()
 					h, err := ToHub(in)
 					if err != nil {
@@ -184,6 +200,7 @@ func TestRoundTripHubVersionHub(t *testing.T) {
 				for i := 0; i < n; i++ {
 					in := newObject(t, hubGVK)
 					f.Fill(in)
+					defaulted(in)
 					original := in.DeepCopyObject()
 					v, err := FromHub(in, gv.Version)
 					if err != nil {
@@ -237,6 +254,7 @@ func TestRoundTripChains(t *testing.T) {
 					// From the first version through the others and back.
 					in := newObject(t, startGVK)
 					f.Fill(in)
+					defaulted(in)
 					original := in.DeepCopyObject()
 					obj := in
 					path := append(append([]string{}, order[1:]...), order[0])
@@ -255,6 +273,7 @@ func TestRoundTripChains(t *testing.T) {
 					// A hub object through all of them.
 					h := newObject(t, hub.SchemeGroupVersion.WithKind(hubKind))
 					f.Fill(h)
+					defaulted(h)
 					originalHub := h.DeepCopyObject()
 					cur := hubThrough(t, i, h, order)
 					clearTypeMeta(cur)
@@ -275,6 +294,101 @@ func TestRoundTripChains(t *testing.T) {
 	})
 }
 
+// TestRoundTripUndefaulted: an object without its defaults converts too,
+// and comes back as it was up to its defaults: each field that a version
+// defaults comes back as it was or with its default (where the trip went
+// through a version without the field, the stash did not keep the empty
+// value, and the default filled it in). Defaulted, what comes back is the
+// input defaulted. This holds for a hub object through each version and
+// through all of them, and for an object of each version through the hub
+// and through all the other versions.
+func TestRoundTripUndefaulted(t *testing.T) {
+	kinds := kindsUnderTest(t)
+	for _, hubKind := range kinds[runtime.APIVersionInternal] {
+		var versions []string
+		for _, gv := range Versions {
+			if _, err := KindIn(hubKind, gv.Version); err == nil {
+				versions = append(versions, gv.Version)
+			}
+		}
+		t.Run(hubKind, func(t *testing.T) {
+			t.Parallel()
+			f := filler(seed(t) + 7 + int64(len(hubKind)))
+			changed := 0
+			check := func(i int, trip string, in, original, out runtime.Object) {
+				t.Helper()
+				clearTypeMeta(out)
+				if d := diff(original, in); d != "" {
+					t.Fatalf("iteration %d: %s modified its input (-before +after):\n%s", i, trip, d)
+				}
+				if d := diff(defaulted(original.DeepCopyObject()), defaulted(out.DeepCopyObject())); d != "" {
+					t.Fatalf("iteration %d: %s changed more than defaults (-in +out, both defaulted):\n%s", i, trip, d)
+				}
+				if diff(original, out) != "" {
+					changed++
+				}
+			}
+			convert := func(i int, obj runtime.Object, path []string) runtime.Object {
+				t.Helper()
+				for _, v := range path {
+					next, err := Convert(obj, gv(v))
+					if err != nil {
+						t.Fatalf("iteration %d: to %s: %v", i, v, err)
+					}
+					obj = next
+				}
+				return obj
+			}
+			// Each iteration makes three trips per version and one through
+			// all of them: 2,500 iterations are 25,000 trips of a claim.
+			for i := range fuzzer.Iterations(2500, 100) {
+				for _, v := range versions {
+					h := newObject(t, hub.SchemeGroupVersion.WithKind(hubKind))
+					f.Fill(h)
+					original := h.DeepCopyObject()
+					check(i, "hub -> "+v+" -> hub", h, original, hubThrough(t, i, h, []string{v}))
+
+					kind, _ := KindIn(hubKind, v)
+					in := newObject(t, gv(v).WithKind(kind))
+					f.Fill(in)
+					original = in.DeepCopyObject()
+					h2, err := ToHub(in)
+					if err != nil {
+						t.Fatalf("iteration %d: %s to hub: %v", i, v, err)
+					}
+					out, err := FromHub(h2, v)
+					if err != nil {
+						t.Fatalf("iteration %d: hub to %s: %v", i, v, err)
+					}
+					check(i, v+" -> hub -> "+v, in, original, out)
+
+					var others []string
+					for _, o := range versions {
+						if o != v {
+							others = append(others, o)
+						}
+					}
+					if len(others) > 0 {
+						in = newObject(t, gv(v).WithKind(kind))
+						f.Fill(in)
+						original = in.DeepCopyObject()
+						path := append(others, v)
+						check(i, fmt.Sprint(append([]string{v}, path...)), in, original, convert(i, in, path))
+					}
+				}
+				h := newObject(t, hub.SchemeGroupVersion.WithKind(hubKind))
+				f.Fill(h)
+				original := h.DeepCopyObject()
+				check(i, fmt.Sprint("hub through ", versions), h, original, hubThrough(t, i, h, versions))
+			}
+			// The claims' defaults must have had something to do.
+			if hasDefaults[hubKind] && changed == 0 {
+				t.Errorf("no trip of a %s changed anything: the test never left a default out", hubKind)
+			}
+		})
+	}
+}
+
 // hubThrough converts a hub object to each of versions and back to the
 // hub in turn, and returns the last hub object.
 func hubThrough(t *testing.T, i int, h runtime.Object, versions []string) runtime.Object {
@@ -289,6 +403,11 @@ func hubThrough(t *testing.T, i int, h runtime.Object, versions []string) runtim
 		}
 	}
 	return h
+}
+
+// hasDefaults are the kinds that have defaults in some version.
+var hasDefaults = map[string]bool{
+	"ResourceClaim": true, "ResourceClaimList": true, "ResourceClaimTemplate": true, "ResourceClaimTemplateList": true,
 }
 
 func permutations(items []string) [][]string {

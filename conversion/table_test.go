@@ -238,12 +238,12 @@ driverName: gpu.example.com
 
 func TestConvertClaims(t *testing.T) {
 	runRows(t, []row{{
-		name: "resourceClassName is one request for one device of the class",
+		name: "resourceClassName is one request for one device of the class; the default allocationMode needs no stash",
 		in: `
 apiVersion: resource.k8s.io/v1alpha1
 kind: ResourceClaim
 metadata: {name: c, namespace: ns}
-spec: {resourceClassName: gpu}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 `,
 		to: "v1alpha3",
 		want: `
@@ -279,7 +279,7 @@ spec:
     requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
 `,
 	}, {
-		name: "a one-request v1alpha3 claim shows its class; the rest is stashed without it",
+		name: "a one-request v1alpha3 claim shows its class; the rest is stashed without it and without v1alpha3's defaults",
 		in: `
 apiVersion: resource.k8s.io/v1alpha3
 kind: ResourceClaim
@@ -303,8 +303,8 @@ metadata:
   name: c
   namespace: ns
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}],"allocationMode":"ExactCount","count":2}],"constraints":[{"requests":["gpus"],"matchAttribute":"gpu.example.com/numa"}],"controller":"gpu.example.com"}}'
-spec: {resourceClassName: gpu}
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}],"count":2}],"constraints":[{"requests":["gpus"],"matchAttribute":"gpu.example.com/numa"}],"controller":"gpu.example.com"}}'
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 `,
 	}, {
 		name: "requests: [] stays apart from no requests",
@@ -324,7 +324,7 @@ metadata:
   namespace: ns
   annotations:
     conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[]}}'
-spec: {resourceClassName: ""}
+spec: {resourceClassName: "", allocationMode: WaitForFirstConsumer}
 `,
 	}, {
 		name: "templates convert their claim spec the same way",
@@ -340,16 +340,66 @@ spec:
 		want: `
 apiVersion: resource.k8s.io/v1alpha3
 kind: ResourceClaimTemplate
-metadata:
-  name: t
-  namespace: ns
-  annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"allocationMode":"WaitForFirstConsumer"}}'
+metadata: {name: t, namespace: ns}
 spec:
   metadata: {labels: {app: trainer}}
   spec:
     devices:
       requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}, {
+		name: "a claim without its default allocationMode comes back with it",
+		in: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu}
+`,
+		to: "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+		back: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
+`,
+	}, {
+		name: "requests without their defaults are stashed as they are and come back defaulted",
+		in: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: gpus, deviceClassName: gpu}, {name: nics, deviceClassName: nic, count: 2}]
+`,
+		to: "v1alpha2",
+		want: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus"},{"name":"nics","deviceClassName":"nic","count":2}]}}'
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
+`,
+		back: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - {name: gpus, deviceClassName: gpu, allocationMode: ExactCount, count: 1}
+    - {name: nics, deviceClassName: nic, allocationMode: ExactCount, count: 2}
 `,
 	}})
 }
@@ -388,7 +438,7 @@ status:
 apiVersion: resource.k8s.io/v1alpha2
 kind: ResourceClaim
 metadata: {name: c, namespace: ns}
-spec: {resourceClassName: gpu}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 status:
   driverName: gpu.example.com
   allocation:
@@ -442,7 +492,7 @@ metadata:
   namespace: ns
   annotations:
     conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"devices":{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},"derivedHandles":1}}}'
-spec: {resourceClassName: gpu}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 status:
   allocation:
     resourceHandles:
@@ -476,7 +526,7 @@ metadata:
   namespace: ns
   annotations:
     conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"devices":{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},"derivedHandles":1}}}'
-spec: {resourceClassName: gpu}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 status:
   allocation:
     resourceHandle: '{"results":[{"request":"resource","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]}'

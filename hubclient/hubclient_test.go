@@ -162,10 +162,12 @@ func TestNotServed(t *testing.T) {
 }
 
 // hubClaim says things v1alpha2 cannot: two requests, a constraint, config.
+// It is defaulted (the legacy allocation mode is WaitForFirstConsumer), as
+// conversion keeps objects exact in their defaulted form.
 func hubClaim(name string) *resource.ResourceClaim {
 	return &resource.ResourceClaim{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "x"}},
-		Spec: resource.ResourceClaimSpec{Devices: resource.DeviceClaim{
+		Spec: resource.ResourceClaimSpec{AllocationMode: resource.AllocationModeWaitForFirstConsumer, Devices: resource.DeviceClaim{
 			Requests: []resource.DeviceRequest{
 				{Name: "gpu", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2},
 				{Name: "nic", DeviceClassName: "nic", AllocationMode: resource.DeviceAllocationModeAll},

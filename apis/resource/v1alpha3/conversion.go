@@ -70,8 +70,11 @@ func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 		return err
 	}
 	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
-	if st == nil || err != nil {
+	if err != nil {
 		return err
+	}
+	if st == nil {
+		st = &stash.Claim{} // no stash: the legacy fields have their defaults
 	}
 	restoreSpec(st.Spec, &out.Spec)
 	restoreStatus(st.Status, &out.Status)
@@ -94,28 +97,43 @@ func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 		return err
 	}
 	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
-	if st == nil || err != nil {
+	if err != nil {
 		return err
+	}
+	if st == nil {
+		st = &stash.Claim{} // no stash: the legacy fields have their defaults
 	}
 	restoreSpec(st.Spec, &out.Spec.Spec)
 	return nil
 }
 
-// specStash keeps the legacy spec fields, which v1alpha3 has no place for.
+// specStash keeps the legacy spec fields, which v1alpha3 has no place for:
+// the parameters reference, and the allocation mode unless it is the one
+// v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreSpec
+// gives back (an empty mode too: it is WaitForFirstConsumer once
+// defaulted).
 func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
-	st := stash.ClaimSpec{ParametersRef: in.ParametersRef, AllocationMode: in.AllocationMode}
+	st := stash.ClaimSpec{ParametersRef: in.ParametersRef}
+	if in.AllocationMode != hub.AllocationModeWaitForFirstConsumer {
+		st.AllocationMode = in.AllocationMode
+	}
 	if st.IsZero() {
 		return nil
 	}
 	return &st
 }
 
+// restoreSpec puts the legacy spec fields back: those kept in st (nil when
+// nothing was kept), and the default allocation mode when none was.
 func restoreSpec(st *stash.ClaimSpec, out *hub.ResourceClaimSpec) {
+	out.AllocationMode = hub.AllocationModeWaitForFirstConsumer
 	if st == nil {
 		return
 	}
 	out.ParametersRef = st.ParametersRef
-	out.AllocationMode = st.AllocationMode
+	if st.AllocationMode != "" {
+		out.AllocationMode = st.AllocationMode
+	}
 }
 
 // statusStash keeps the legacy status and allocation fields, and notes when

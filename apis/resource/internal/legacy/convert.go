@@ -85,11 +85,14 @@ func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resour
 // when resourceClassName does not say all of them, and the v1alpha3
 // constraints, config and controller. It is nil when nothing needs keeping.
 // The requests are kept without the first one's class, which
-// resourceClassName shows.
+// resourceClassName shows, and without what v1alpha3's defaults give back.
 func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
 	if _, exact := ClassName(in.Devices.Requests); !exact {
-		requests := append([]resource.DeviceRequest{}, in.Devices.Requests...)
+		requests := make([]resource.DeviceRequest, len(in.Devices.Requests))
+		for i := range in.Devices.Requests {
+			requests[i] = withoutDefaults(in.Devices.Requests[i])
+		}
 		if len(requests) > 0 {
 			requests[0].DeviceClassName = "" // shown as resourceClassName
 		}
@@ -109,6 +112,9 @@ func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceCla
 	}
 	if s.Requests != nil {
 		requests := *s.Requests
+		for i := range requests {
+			resource.SetDefaults_DeviceRequest(&requests[i])
+		}
 		if len(requests) > 0 {
 			requests[0].DeviceClassName = className
 		} else if className != "" {
@@ -119,6 +125,20 @@ func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceCla
 	out.Devices.Constraints = s.Constraints
 	out.Devices.Config = s.Config
 	out.Controller = s.Controller
+}
+
+// withoutDefaults is r, defaulted, without what v1alpha3's defaults fill in
+// again: the allocation mode ExactCount, and then a count of one.
+// resource.SetDefaults_DeviceRequest gives the defaulted request back.
+func withoutDefaults(r resource.DeviceRequest) resource.DeviceRequest {
+	resource.SetDefaults_DeviceRequest(&r)
+	if r.AllocationMode == resource.DeviceAllocationModeExactCount {
+		r.AllocationMode = ""
+		if r.Count == 1 {
+			r.Count = 0
+		}
+	}
+	return r
 }
 
 // ConvertItems converts the items of a list one by one with convert, the

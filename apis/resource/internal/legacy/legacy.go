@@ -13,8 +13,8 @@ import (
 )
 
 // Request is the request that a v1alpha1/v1alpha2 claim of the given class
-// stands for: one device of that class, allocated as v1alpha3 would default
-// it.
+// stands for: one device of that class, allocation mode and count as
+// v1alpha3 defaults them.
 func Request(class string) resource.DeviceRequest {
 	return resource.DeviceRequest{
 		Name:            resource.LegacyRequestName,
@@ -34,13 +34,14 @@ func Requests(class string) []resource.DeviceRequest {
 
 // ClassName is the resourceClassName that shows requests in v1alpha1 and
 // v1alpha2: the class of the first request. exact reports whether the
-// requests are exactly what Requests(className) gives, so that nothing else
-// needs keeping.
+// requests are, once defaulted, exactly what Requests(className) gives, so
+// that nothing else needs keeping.
 func ClassName(requests []resource.DeviceRequest) (className string, exact bool) {
 	if len(requests) == 0 {
 		return "", requests == nil
 	}
 	r := requests[0]
+	resource.SetDefaults_DeviceRequest(&r)
 	className = r.DeviceClassName
 	exact = len(requests) == 1 && className != "" && r.Name == resource.LegacyRequestName &&
 		r.Selectors == nil && r.AllocationMode == resource.DeviceAllocationModeExactCount &&

@@ -1,10 +1,11 @@
 // Package stash defines what conversion keeps in the StashAnnotation of a
 // converted object, and reads and writes it. Each type holds the hub values
 // that the target version cannot show, and nothing that can be derived from
-// the target's own fields. A pointer or a non-empty value means "present";
-// the conversion functions of each version decide what to put here. Write
-// refuses a stash that would take the object's annotations past the API
-// server's limit.
+// the target's own fields, and nothing that the defaults of the version the
+// value comes from would fill in again. A pointer or a non-empty value means
+// "present"; the conversion functions of each version decide what to put
+// here. Write refuses a stash that would take the object's annotations past
+// the API server's limit.
 package stash
 
 import (
@@ -44,13 +45,17 @@ type Claim struct {
 type ClaimSpec struct {
 	// Requests replaces the single request derived from resourceClassName.
 	// The first request's deviceClassName is left out: it is the target's
-	// resourceClassName.
-	Requests       *[]resource.DeviceRequest                  `json:"requests,omitempty"`
-	Constraints    []resource.DeviceConstraint                `json:"constraints,omitempty"`
-	Config         []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
-	Controller     string                                     `json:"controller,omitempty"`
-	ParametersRef  *resource.ResourceClaimParametersReference `json:"parametersRef,omitempty"`
-	AllocationMode resource.AllocationMode                    `json:"allocationMode,omitempty"`
+	// resourceClassName. So are the allocation mode and count that
+	// v1alpha3's defaults give back (ExactCount, and a count of one for
+	// ExactCount).
+	Requests      *[]resource.DeviceRequest                  `json:"requests,omitempty"`
+	Constraints   []resource.DeviceConstraint                `json:"constraints,omitempty"`
+	Config        []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
+	Controller    string                                     `json:"controller,omitempty"`
+	ParametersRef *resource.ResourceClaimParametersReference `json:"parametersRef,omitempty"`
+	// AllocationMode is the legacy allocation mode, when it is not
+	// WaitForFirstConsumer, which v1alpha1/v1alpha2 default it to.
+	AllocationMode resource.AllocationMode `json:"allocationMode,omitempty"`
 }
 
 // IsZero reports whether nothing needs to be kept.
