@@ -1,0 +1,237 @@
+// Package catalogue is the one list of what drakit knows about
+// resource.k8s.io: every served version with the Kubernetes releases that
+// served it, and every kind of each version with its hub kind, REST
+// resource (plural), scope and subresources.
+//
+// Everything else reads it: the scheme (apis/resource/install), conversion's
+// kind names, the CLI's kind lookup and version command, the validators'
+// dispatch, the OpenAPI builder and hubclient's negotiation. Adding a version
+// means adding its package and one entry to Versions.
+package catalogue
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/v1alpha1"
+	"github.com/drakit/drakit/apis/resource/v1alpha2"
+	"github.com/drakit/drakit/apis/resource/v1alpha3"
+)
+
+// Releases is a range of Kubernetes 1.x minor releases, both ends included:
+// {26, 26} is 1.26 alone, {27, 30} is 1.27 to 1.30.
+type Releases struct {
+	First, Last int
+}
+
+// String writes the range as people write it: "1.26" or "1.27-1.30".
+func (r Releases) String() string {
+	if r.First == r.Last {
+		return fmt.Sprintf("1.%d", r.First)
+	}
+	return fmt.Sprintf("1.%d-1.%d", r.First, r.Last)
+}
+
+// Contains tells whether minor release 1.minor is in the range.
+func (r Releases) Contains(minor int) bool {
+	return r.First <= minor && minor <= r.Last
+}
+
+// Kind is one kind of one version.
+type Kind struct {
+	// Name is the kind's name in this version (ResourceClass in v1alpha1).
+	Name string
+	// Hub is the hub's name for the same kind (DeviceClass). The hub uses
+	// the newest name a kind ever had.
+	Hub string
+	// Resource is the REST resource, the lower-case plural
+	// ("resourceclasses").
+	Resource string
+	// Namespaced tells whether objects of the kind live in a namespace.
+	Namespaced bool
+	// Status tells whether the kind has a status subresource.
+	Status bool
+	// Served are the releases whose API server served this kind in this
+	// version.
+	Served Releases
+}
+
+// ListName is the name of the kind's list type ("ResourceClassList").
+func (k Kind) ListName() string { return k.Name + "List" }
+
+// Version is one served version of resource.k8s.io.
+type Version struct {
+	// Name is the version ("v1alpha2").
+	Name string
+	// Served are the releases whose API server served the version, for
+	// any of its kinds.
+	Served Releases
+	// Rules is the release whose validation rules drakit applies to
+	// objects of this version: the newest release that served the
+	// version in the shape drakit's types have.
+	Rules int
+	// Kinds are the version's kinds, in the order the documentation lists
+	// them (classes, claims, templates, then the rest).
+	Kinds []Kind
+	// AddToScheme registers the version's types, defaults and conversions.
+	AddToScheme func(*runtime.Scheme) error
+}
+
+// GroupVersion is the version with its group.
+func (v Version) GroupVersion() schema.GroupVersion {
+	return schema.GroupVersion{Group: resource.GroupName, Version: v.Name}
+}
+
+// Kind finds a kind by its name in this version.
+func (v Version) Kind(name string) (Kind, bool) {
+	for _, k := range v.Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// HubKind finds the kind that the hub calls hub.
+func (v Version) HubKind(hub string) (Kind, bool) {
+	for _, k := range v.Kinds {
+		if k.Hub == hub {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// Versions are the versions of resource.k8s.io that drakit knows, oldest
+// first. The last one is the preferred version of the scheme.
+var Versions = []Version{
+	{
+		Name:        "v1alpha1",
+		Served:      Releases{26, 26},
+		Rules:       26,
+		AddToScheme: v1alpha1.AddToScheme,
+		Kinds: []Kind{
+			{Name: "ResourceClass", Hub: "DeviceClass", Resource: "resourceclasses", Served: Releases{26, 26}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{26, 26}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{26, 26}},
+			{Name: "PodScheduling", Hub: "PodSchedulingContext", Resource: "podschedulings", Namespaced: true, Status: true, Served: Releases{26, 26}},
+		},
+	},
+	{
+		// v1alpha2 as 1.30 served it, with structured parameters.
+		Name:        "v1alpha2",
+		Served:      Releases{27, 30},
+		Rules:       30,
+		AddToScheme: v1alpha2.AddToScheme,
+		Kinds: []Kind{
+			{Name: "ResourceClass", Hub: "DeviceClass", Resource: "resourceclasses", Served: Releases{27, 30}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{27, 30}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{27, 30}},
+			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{27, 30}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{30, 30}},
+			{Name: "ResourceClaimParameters", Hub: "ResourceClaimParameters", Resource: "resourceclaimparameters", Namespaced: true, Served: Releases{30, 30}},
+			{Name: "ResourceClassParameters", Hub: "ResourceClassParameters", Resource: "resourceclassparameters", Namespaced: true, Served: Releases{30, 30}},
+		},
+	},
+	{
+		// v1alpha3 in its 1.31 shape. 1.32 and 1.33 served its four
+		// structured kinds in another shape, which drakit does not have.
+		Name:        "v1alpha3",
+		Served:      Releases{31, 31},
+		Rules:       31,
+		AddToScheme: v1alpha3.AddToScheme,
+		Kinds: []Kind{
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{31, 31}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{31, 31}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}},
+			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}},
+		},
+	},
+}
+
+// Lookup finds a version by name ("v1alpha2").
+func Lookup(version string) (Version, error) {
+	for _, v := range Versions {
+		if v.Name == version {
+			return v, nil
+		}
+	}
+	return Version{}, fmt.Errorf("unknown version %q of %s: drakit knows %s", version, resource.GroupName, Names())
+}
+
+// Names lists the versions, oldest first, as "v1alpha1, v1alpha2, ...".
+func Names() string {
+	names := make([]string, len(Versions))
+	for i, v := range Versions {
+		names[i] = v.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// GroupVersions are the versions with their group, oldest first.
+func GroupVersions() []schema.GroupVersion {
+	out := make([]schema.GroupVersion, len(Versions))
+	for i, v := range Versions {
+		out[i] = v.GroupVersion()
+	}
+	return out
+}
+
+// HubKinds lists every hub kind that some version serves, each once, in
+// the order they first appear in Versions.
+func HubKinds() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range Versions {
+		for _, k := range v.Kinds {
+			if !seen[k.Hub] {
+				seen[k.Hub] = true
+				out = append(out, k.Hub)
+			}
+		}
+	}
+	return out
+}
+
+// KindIn returns how version names the hub kind hub. For a kind the
+// version does not have it returns a *resource.KindNotInVersionError that
+// lists the versions which do, with the kind's name in each.
+func KindIn(hub, version string) (Kind, error) {
+	v, err := Lookup(version)
+	if err != nil {
+		return Kind{}, err
+	}
+	if k, ok := v.HubKind(hub); ok {
+		return k, nil
+	}
+	notIn := &resource.KindNotInVersionError{Kind: hub, Version: version}
+	for _, other := range Versions {
+		if k, ok := other.HubKind(hub); ok {
+			notIn.Versions = append(notIn.Versions, fmt.Sprintf("%s (as %s)", other.Name, k.Name))
+		}
+	}
+	return Kind{}, notIn
+}
+
+// Find looks up what a user typed for a kind: its name or resource in any
+// case ("resourceclaim", "ResourceClaim", "resourceclaims"), in version,
+// or, when version is "", in the newest version that has it.
+func Find(name, version string) (Version, Kind, bool) {
+	for i := len(Versions) - 1; i >= 0; i-- {
+		v := Versions[i]
+		if version != "" && v.Name != version {
+			continue
+		}
+		for _, k := range v.Kinds {
+			if strings.EqualFold(name, k.Name) || strings.EqualFold(name, k.Resource) {
+				return v, k, true
+			}
+		}
+	}
+	return Version{}, Kind{}, false
+}

@@ -1,0 +1,126 @@
+package catalogue_test
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/apis/resource/install"
+)
+
+// TestKindsMatchScheme holds the catalogue to the Go types: every kind it
+// lists is registered by its version with a list type and converts to the
+// hub kind it names, and every kind a version registers is listed.
+func TestKindsMatchScheme(t *testing.T) {
+	scheme := runtime.NewScheme()
+	install.Install(scheme)
+	hubKinds := scheme.KnownTypes(resource.SchemeGroupVersion)
+	if len(catalogue.Versions) == 0 {
+		t.Fatal("the catalogue lists no version")
+	}
+	for _, v := range catalogue.Versions {
+		var listed, registered []string
+		for _, k := range v.Kinds {
+			listed = append(listed, k.Name, k.ListName())
+			if _, ok := hubKinds[k.Hub]; !ok {
+				t.Errorf("%s %s: the hub has no kind %s", v.Name, k.Name, k.Hub)
+			}
+			obj, err := scheme.New(v.GroupVersion().WithKind(k.Name))
+			if err != nil {
+				t.Errorf("%s %s: %v", v.Name, k.Name, err)
+				continue
+			}
+			hub, err := scheme.New(resource.SchemeGroupVersion.WithKind(k.Hub))
+			if err != nil {
+				continue
+			}
+			if err := scheme.Convert(obj, hub, nil); err != nil {
+				t.Errorf("%s %s does not convert to hub %s: %v", v.Name, k.Name, k.Hub, err)
+			}
+			if k.Resource != strings.ToLower(k.Resource) || !strings.HasSuffix(k.Resource, "s") {
+				t.Errorf("%s %s: resource %q is not a lower-case plural", v.Name, k.Name, k.Resource)
+			}
+			if !k.Served.Contains(k.Served.First) || k.Served.First < v.Served.First || k.Served.Last > v.Served.Last {
+				t.Errorf("%s %s: served in %s, outside the version's %s", v.Name, k.Name, k.Served, v.Served)
+			}
+		}
+		for kind := range scheme.KnownTypes(v.GroupVersion()) {
+			if kind == "Status" || isMetaKind(kind) {
+				continue
+			}
+			registered = append(registered, kind)
+		}
+		sort.Strings(listed)
+		sort.Strings(registered)
+		if diff := cmp.Diff(registered, listed); diff != "" {
+			t.Errorf("%s: the kinds the scheme registers (-) and the catalogue lists (+) differ:\n%s", v.Name, diff)
+		}
+	}
+	priority := scheme.PrioritizedVersionsForGroup(resource.GroupName)
+	if newest := catalogue.Versions[len(catalogue.Versions)-1].Name; len(priority) == 0 || priority[0].Version != newest {
+		t.Errorf("preferred version %v, want %s", priority, newest)
+	}
+}
+
+// isMetaKind tells the option and event kinds that metav1 registers in
+// every group version.
+func isMetaKind(kind string) bool {
+	switch kind {
+	case "ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions", "WatchEvent":
+		return true
+	}
+	return false
+}
+
+func TestKindIn(t *testing.T) {
+	k, err := catalogue.KindIn("DeviceClass", "v1alpha1")
+	if err != nil || k.Name != "ResourceClass" || k.Resource != "resourceclasses" {
+		t.Errorf("DeviceClass in v1alpha1: %+v, %v", k, err)
+	}
+	_, err = catalogue.KindIn("ResourceSlice", "v1alpha1")
+	var notIn *resource.KindNotInVersionError
+	if !errors.As(err, &notIn) {
+		t.Fatalf("ResourceSlice in v1alpha1: got %v, want a KindNotInVersionError", err)
+	}
+	if want := []string{"v1alpha2 (as ResourceSlice)", "v1alpha3 (as ResourceSlice)"}; !cmp.Equal(notIn.Versions, want) {
+		t.Errorf("versions with ResourceSlice: %v, want %v", notIn.Versions, want)
+	}
+	if _, err := catalogue.KindIn("ResourceSlice", "v9"); err == nil || !strings.Contains(err.Error(), "v1alpha1, v1alpha2, v1alpha3") {
+		t.Errorf("unknown version: %v", err)
+	}
+}
+
+func TestFind(t *testing.T) {
+	for _, tc := range []struct {
+		name, version, wantVersion, wantKind string
+	}{
+		{"resourceclaims", "", "v1alpha3", "ResourceClaim"},
+		{"ResourceClass", "", "v1alpha2", "ResourceClass"},
+		{"podschedulings", "", "v1alpha1", "PodScheduling"},
+		{"resourceclaim", "v1alpha1", "v1alpha1", "ResourceClaim"},
+		{"DEVICECLASSES", "", "v1alpha3", "DeviceClass"},
+	} {
+		v, k, ok := catalogue.Find(tc.name, tc.version)
+		if !ok || v.Name != tc.wantVersion || k.Name != tc.wantKind {
+			t.Errorf("Find(%q, %q) = %s %s %v, want %s %s", tc.name, tc.version, v.Name, k.Name, ok, tc.wantVersion, tc.wantKind)
+		}
+	}
+	if _, _, ok := catalogue.Find("resourceslices", "v1alpha1"); ok {
+		t.Error("v1alpha1 has no ResourceSlice")
+	}
+}
+
+func TestReleases(t *testing.T) {
+	if got := (catalogue.Releases{First: 27, Last: 30}).String(); got != "1.27-1.30" {
+		t.Errorf("got %q", got)
+	}
+	if got := (catalogue.Releases{First: 26, Last: 26}).String(); got != "1.26" {
+		t.Errorf("got %q", got)
+	}
+}
