@@ -9,6 +9,7 @@ import (
 	_ "github.com/drakit/drakit/allocator"
 	_ "github.com/drakit/drakit/allocator/verify"
 	_ "github.com/drakit/drakit/apis/resource"
+	_ "github.com/drakit/drakit/apis/resource/catalogue"
 	_ "github.com/drakit/drakit/apis/resource/cel"
 	_ "github.com/drakit/drakit/apis/resource/install"
 	_ "github.com/drakit/drakit/apis/resource/v1alpha1"

@@ -242,7 +242,7 @@ func (p *program) resourceClaim(t *testing.T) {
 				Config: []resource.DeviceClaimConfiguration{{Requests: []string{"gpu"}, DeviceConfiguration: resource.DeviceConfiguration{
 					Opaque: &resource.OpaqueDeviceConfiguration{Driver: "gpu.example.com", Parameters: runtime.RawExtension{Raw: []byte(`{"mig":"1g.5gb"}`)}}}}},
 			},
-			// What 1.30 defaults to; v1alpha3 keeps it in the stash.
+			// What 1.30 defaults to; v1alpha3 restores it as the default.
 			AllocationMode: resource.AllocationModeWaitForFirstConsumer,
 		},
 	}

@@ -155,13 +155,13 @@ var knownDifferences = []knownDifference{
 		document: "v3", releases: []string{"v1alpha2", "v1alpha3"}, side: "real",
 		pattern: "/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status/properties/details/x-kubernetes-list-type",
 		reason: "1.27-1.31 marked the details of a Status (an object) with list-type atomic by mistake; " +
-			" apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object",
+			"apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object",
 	},
 	{
 		document: "v2", releases: []string{"v1alpha2", "v1alpha3"}, side: "real",
 		pattern: "/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status/properties/details/x-kubernetes-list-type",
 		reason: "1.27-1.31 marked the details of a Status (an object) with list-type atomic by mistake; " +
-			" apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object",
+			"apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object",
 	},
 	{
 		document: "v3 group", releases: []string{"v1alpha1"}, side: "ours",
