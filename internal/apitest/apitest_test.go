@@ -93,3 +93,46 @@ func TestEdit(t *testing.T) {
 		t.Error("DuplicateFirstMember of an empty object did not fail")
 	}
 }
+
+// The two sides of sameJSON: a field only drakit has, one only upstream
+// has, and one that is omitempty on one side only, each fail.
+func TestSameJSONFindsDifferences(t *testing.T) {
+	type upstream struct {
+		A string  `json:"a"`
+		B *string `json:"b,omitempty"`
+		C []int   `json:"c"`
+	}
+	type same struct {
+		A string  `json:"a"`
+		B *string `json:"b,omitempty"`
+		C []int   `json:"c"`
+	}
+	type extra struct {
+		A string  `json:"a"`
+		B *string `json:"b,omitempty"`
+		C []int   `json:"c"`
+		D string  `json:"d"`
+	}
+	type missing struct {
+		A string `json:"a"`
+		C []int  `json:"c"`
+	}
+	type omits struct {
+		A string  `json:"a"`
+		B *string `json:"b,omitempty"`
+		C []int   `json:"c,omitempty"`
+	}
+	theirs := func() any { return &upstream{} }
+	if errs := sameJSON(func() any { return &same{} }, theirs, 20); len(errs) != 0 {
+		t.Errorf("equal types: %v", errs)
+	}
+	for name, ours := range map[string]func() any{
+		"extra":   func() any { return &extra{} },
+		"missing": func() any { return &missing{} },
+		"omits":   func() any { return &omits{} },
+	} {
+		if errs := sameJSON(ours, theirs, 20); len(errs) == 0 {
+			t.Errorf("%s: no difference found", name)
+		}
+	}
+}

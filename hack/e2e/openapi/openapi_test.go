@@ -1,7 +1,8 @@
 // Package openapi compares drakit's published OpenAPI v3 document of the
 // served version (openapi/spec/apis__resource.k8s.io__<version>_openapi.json)
 // with the one the API server publishes at /openapi/v3, structurally:
-// descriptions aside, every schema, property, type, format, default,
+// descriptions aside, and element schemas brought to one form on both sides
+// (internal/specnorm), every schema, property, type, format, default,
 // required list, extension and path must be the same. The differences that
 // are expected are listed below, each with its reason; an unlisted
 // difference fails the test, and so does a listed one that no longer
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/drakit/drakit/hack/e2e/internal/e2eenv"
+	"github.com/drakit/drakit/internal/specnorm"
 )
 
 const specDir = "../../../openapi/spec"
@@ -130,7 +132,7 @@ func TestOpenAPIMatchesServer(t *testing.T) {
 	}
 
 	diffs := map[string]string{}
-	compare(stripDescriptions(theirs), stripDescriptions(mine), "", diffs)
+	compare(specnorm.Normalize(theirs), specnorm.Normalize(mine), "", diffs)
 
 	rules := expectations(srv.Minor())
 	used := make([]bool, len(rules))
@@ -180,30 +182,6 @@ func TestOpenAPIMatchesServer(t *testing.T) {
 // under reports whether path is prefix or inside it.
 func under(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/") || strings.HasPrefix(path, prefix+"[")
-}
-
-// stripDescriptions drops every "description" of a schema or operation.
-func stripDescriptions(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := map[string]any{}
-		for k, e := range x {
-			if k == "description" {
-				if _, isString := e.(string); isString {
-					continue
-				}
-			}
-			out[k] = stripDescriptions(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = stripDescriptions(e)
-		}
-		return out
-	}
-	return v
 }
 
 // compare records in diffs every place where server and drakit differ.

@@ -25,6 +25,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/drakit/drakit/internal/specnorm"
 )
 
 // release is a Kubernetes release and the resource.k8s.io version it
@@ -217,108 +219,10 @@ func readJSON(t *testing.T, file string) interface{} {
 	return v
 }
 
-// normalized is a document as the comparison sees it: without
-// descriptions, and with list items and map values in one form.
+// normalized is a document with descriptions dropped and element schemas
+// in one form, on both sides of every comparison (see internal/specnorm).
 func normalized(v interface{}) interface{} {
-	return withoutItemDefaults(withoutDescriptions(v))
-}
-
-// withoutDescriptions drops every "description" whose value is text, so
-// that a property called description would stay.
-func withoutDescriptions(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, item := range t {
-			if _, text := item.(string); text && k == "description" {
-				continue
-			}
-			out[k] = withoutDescriptions(item)
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, item := range t {
-			out[i] = withoutDescriptions(item)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
-// withoutItemDefaults rewrites the schema of every list item and map value
-// in the form openapi-gen has written since Kubernetes 1.35: a reference as
-// a plain $ref instead of {"allOf":[{"$ref":...}],"default":{}}, and no
-// default "" or 0 beside a scalar type. Before 1.35 the generator gave every
-// element of a list or map of non-pointers the zero value as its default,
-// and wrapped a reference in allOf to allow that sibling; an element is
-// never absent, so the default never applied and both forms mean the same.
-// drakit generates its definitions with the generator of its own line
-// (v0.37), the real documents of 1.26-1.31 with the old one; both sides are
-// rewritten, so a difference in what the element is still shows.
-func withoutItemDefaults(v interface{}) interface{} {
-	switch t := v.(type) {
-	case map[string]interface{}:
-		out := make(map[string]interface{}, len(t))
-		for k, item := range t {
-			item = withoutItemDefaults(item)
-			if k == "items" || k == "additionalProperties" {
-				item = plainElement(item)
-			}
-			out[k] = item
-		}
-		return out
-	case []interface{}:
-		out := make([]interface{}, len(t))
-		for i, item := range t {
-			out[i] = withoutItemDefaults(item)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
-// plainElement is one element schema in the post-1.35 form (see
-// withoutItemDefaults).
-func plainElement(v interface{}) interface{} {
-	m, ok := v.(map[string]interface{})
-	if !ok {
-		return v
-	}
-	out := make(map[string]interface{}, len(m))
-	for k, item := range m {
-		out[k] = item
-	}
-	if def, ok := out["default"]; ok && isZero(def) {
-		delete(out, "default")
-	}
-	if all, ok := out["allOf"].([]interface{}); ok && len(all) == 1 {
-		if ref, ok := all[0].(map[string]interface{}); ok && len(ref) == 1 && ref["$ref"] != nil {
-			delete(out, "allOf")
-			out["$ref"] = ref["$ref"]
-		}
-	}
-	return out
-}
-
-// isZero tells whether a default is the zero value of its JSON type.
-func isZero(v interface{}) bool {
-	switch t := v.(type) {
-	case string:
-		return t == ""
-	case float64:
-		return t == 0
-	case json.Number:
-		f, err := t.Float64()
-		return err == nil && f == 0
-	case bool:
-		return !t
-	case map[string]interface{}:
-		return len(t) == 0
-	}
-	return false
+	return specnorm.Normalize(v)
 }
 
 // compare lists the differences between real and ours.
