@@ -48,6 +48,8 @@ const (
 	added133       = "added to v1alpha3 after 1.31 (1.32/1.33 alpha and beta features: prioritized list, device taints and tolerations, partitionable devices, device status, admin access in results); drakit's v1alpha3 is the 1.31 shape"
 	requestReq     = "since 1.33 a request names deviceClassName or firstAvailable, so deviceClassName is no longer required"
 	adminAcc       = "1.33 made adminAccess a pointer without a default (1.31: a boolean defaulting to false)"
+	shardInfo      = "drakit's documents describe the shared meta/v1 types as apimachinery v0.37 defines them; ShardInfo (ListMeta.shardInfo) came with 1.36 (alpha, ShardedListAndWatch) and is set only for lists asked for with shardSelector, which the documents of 1.26-1.31 do not offer"
+	statusDetails  = "1.27-1.33 marked the details of a Status (an object) with list-type atomic by mistake; apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object"
 	deleteOpt      = "DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (and its delete query parameter) were added in Kubernetes 1.32"
 )
 
@@ -56,6 +58,9 @@ func expectations(minor int) []expected {
 		{"/info/version", differs, releaseVersion},
 		{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions/x-kubernetes-group-version-kind", differs, metaKinds},
 		{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent/x-kubernetes-group-version-kind", differs, metaKinds},
+		{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo", onlyDrakit, shardInfo},
+		{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta/properties/shardInfo", onlyDrakit, shardInfo},
+		{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status/properties/details/x-kubernetes-list-type", onlyServer, statusDetails},
 	}
 	if minor < 32 {
 		return common
