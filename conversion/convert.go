@@ -1,5 +1,5 @@
-// Package conversion converts resource.k8s.io objects between v1alpha1,
-// v1alpha2 and v1alpha3, through the hub types of apis/resource. Conversion
+// Package conversion converts resource.k8s.io objects between the versions
+// the catalogue (apis/resource/catalogue) lists, through the hub types of apis/resource. Conversion
 // is lossless: what the target version cannot say is kept in the
 // resource.StashAnnotation of the converted object and restored on the way
 // back. docs/conversion.md describes every field.
@@ -16,12 +16,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/install"
 	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 var (
-	// Scheme has the hub and all three versions installed, with their
+	// Scheme has the hub and every version installed, with their
 	// conversions and defaults, for callers who use apimachinery directly.
 	Scheme = runtime.NewScheme()
 	// Codecs serialises the objects of Scheme.
@@ -32,68 +33,32 @@ func init() {
 	install.Install(Scheme)
 }
 
-// Versions are the served versions of resource.k8s.io, oldest first.
-var Versions = []schema.GroupVersion{
-	{Group: resource.GroupName, Version: "v1alpha1"},
-	{Group: resource.GroupName, Version: "v1alpha2"},
-	{Group: resource.GroupName, Version: "v1alpha3"},
-}
+// Versions are the served versions of resource.k8s.io, oldest first, as
+// the catalogue lists them.
+var Versions = catalogue.GroupVersions()
 
-// renamed maps a version's kind to the hub's name where the two differ.
-var renamed = map[string]map[string]string{
-	"v1alpha1": {
-		"ResourceClass": "DeviceClass", "ResourceClassList": "DeviceClassList",
-		"PodScheduling": "PodSchedulingContext", "PodSchedulingList": "PodSchedulingContextList",
-	},
-	"v1alpha2": {"ResourceClass": "DeviceClass", "ResourceClassList": "DeviceClassList"},
-}
-
-// HubKind is the hub's name for a kind of a version: DeviceClass for
-// ResourceClass, PodSchedulingContext for PodScheduling, else the same.
-// It fails for a kind the version does not have.
+// HubKind is the hub's name for a kind of a version (DeviceClass for
+// v1alpha1's ResourceClass, DeviceClassList for its ResourceClassList), as
+// the catalogue records it. It fails for a kind the version does not have.
 func HubKind(gvk schema.GroupVersionKind) (string, error) {
 	if gvk.Group != resource.GroupName {
 		return "", fmt.Errorf("%s is not in the %s group", gvk, resource.GroupName)
 	}
-	if !isVersion(gvk.Version) {
-		return "", fmt.Errorf("unknown version %q of %s: drakit knows %s", gvk.Version, resource.GroupName, versionList())
+	v, err := catalogue.Lookup(gvk.Version)
+	if err != nil {
+		return "", err
 	}
-	if !Scheme.Recognizes(gvk) || gvk.Kind == "Status" || isMetaKind(gvk.Kind) {
-		return "", fmt.Errorf("%s has no kind %q", gvk.GroupVersion(), gvk.Kind)
+	if hub, ok := v.HubName(gvk.Kind); ok {
+		return hub, nil
 	}
-	if k, ok := renamed[gvk.Version][gvk.Kind]; ok {
-		return k, nil
-	}
-	return gvk.Kind, nil
+	return "", fmt.Errorf("%s has no kind %q", gvk.GroupVersion(), gvk.Kind)
 }
 
-// KindIn is the name that version gives to a hub kind. For a kind the
-// version does not have, it returns a *resource.KindNotInVersionError.
+// KindIn is the name that version gives to a hub kind or hub list kind. For
+// a kind the version does not have, it returns a
+// *resource.KindNotInVersionError.
 func KindIn(hubKind, version string) (string, error) {
-	if !isVersion(version) {
-		return "", fmt.Errorf("unknown version %q of %s: drakit knows %s", version, resource.GroupName, versionList())
-	}
-	if k, ok := kindIn(hubKind, version); ok {
-		return k, nil
-	}
-	err := &resource.KindNotInVersionError{Kind: hubKind, Version: version}
-	for _, gv := range Versions {
-		if k, ok := kindIn(hubKind, gv.Version); ok {
-			err.Versions = append(err.Versions, fmt.Sprintf("%s (as %s)", gv.Version, k))
-		}
-	}
-	return "", err
-}
-
-func kindIn(hubKind, version string) (string, bool) {
-	kind := hubKind
-	for from, to := range renamed[version] {
-		if to == hubKind {
-			kind = from
-		}
-	}
-	gvk := schema.GroupVersionKind{Group: resource.GroupName, Version: version, Kind: kind}
-	return kind, Scheme.Recognizes(gvk)
+	return catalogue.NameIn(hubKind, version)
 }
 
 // Convert converts obj, a typed object of any version of resource.k8s.io,
@@ -287,34 +252,4 @@ func objectKind(obj runtime.Object) (schema.GroupVersionKind, error) {
 		}
 	}
 	return schema.GroupVersionKind{}, fmt.Errorf("%T is not a resource.k8s.io type", obj)
-}
-
-func isVersion(v string) bool {
-	for _, gv := range Versions {
-		if gv.Version == v {
-			return true
-		}
-	}
-	return false
-}
-
-func versionList() string {
-	s := ""
-	for i, gv := range Versions {
-		if i > 0 {
-			s += ", "
-		}
-		s += gv.Version
-	}
-	return s
-}
-
-// isMetaKind reports the option kinds every version registers for list and
-// watch calls, which are not resources.
-func isMetaKind(kind string) bool {
-	switch kind {
-	case "WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions":
-		return true
-	}
-	return false
 }

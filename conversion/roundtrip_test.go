@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/randfill"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 	"github.com/drakit/drakit/internal/fuzzer"
@@ -78,27 +79,32 @@ func defaulted(obj runtime.Object) runtime.Object {
 }
 
 // kindsUnderTest lists every resource.k8s.io kind the scheme knows, per
-// version, leaving out the meta kinds every version registers.
+// version, leaving out the meta kinds every version registers; for the
+// hub, the kinds the catalogue's versions convert to, with their lists.
 func kindsUnderTest(t *testing.T) map[string][]string {
 	kinds := map[string][]string{}
 	for gvk := range Scheme.AllKnownTypes() {
-		if gvk.Group != hub.GroupName {
+		if gvk.Group != hub.GroupName || gvk.Version == runtime.APIVersionInternal {
 			continue
 		}
-		if gvk.Version != runtime.APIVersionInternal {
-			if _, err := HubKind(gvk); err != nil {
-				continue
-			}
-		} else if isMetaKind(gvk.Kind) {
+		if _, err := HubKind(gvk); err != nil {
 			continue
 		}
 		kinds[gvk.Version] = append(kinds[gvk.Version], gvk.Kind)
 	}
+	for _, k := range catalogue.HubKinds() {
+		for _, kind := range []string{k, k + "List"} {
+			if !Scheme.Recognizes(hub.SchemeGroupVersion.WithKind(kind)) {
+				t.Fatalf("the catalogue's hub kind %s is not in the scheme", kind)
+			}
+			kinds[runtime.APIVersionInternal] = append(kinds[runtime.APIVersionInternal], kind)
+		}
+	}
 	for _, ks := range kinds {
 		sort.Strings(ks)
 	}
-	if len(kinds) != 4 {
-		t.Fatalf("the scheme has resource.k8s.io kinds in %d versions, want the hub and 3 versions: %v", len(kinds), kinds)
+	if len(kinds) != len(catalogue.Versions)+1 {
+		t.Fatalf("the scheme has resource.k8s.io kinds in %d versions, want the hub and %d versions: %v", len(kinds), len(catalogue.Versions), kinds)
 	}
 	return kinds
 }

@@ -209,13 +209,58 @@ func KindIn(hub, version string) (Kind, error) {
 	if k, ok := v.HubKind(hub); ok {
 		return k, nil
 	}
-	notIn := &resource.KindNotInVersionError{Kind: hub, Version: version}
-	for _, other := range Versions {
-		if k, ok := other.HubKind(hub); ok {
-			notIn.Versions = append(notIn.Versions, fmt.Sprintf("%s (as %s)", other.Name, k.Name))
+	return Kind{}, notIn(hub, version, false)
+}
+
+// NameIn is KindIn for names: the name version gives to a hub kind or to a
+// hub list kind ("DeviceClassList" is "ResourceClassList" in v1alpha1).
+func NameIn(hub, version string) (string, error) {
+	item, isList := strings.CutSuffix(hub, "List")
+	if !isList {
+		k, err := KindIn(hub, version)
+		return k.Name, err
+	}
+	v, err := Lookup(version)
+	if err != nil {
+		return "", err
+	}
+	if k, ok := v.HubKind(item); ok {
+		return k.ListName(), nil
+	}
+	return "", notIn(item, version, true)
+}
+
+// HubName is the hub's name for a kind or list kind of this version
+// (DeviceClassList for v1alpha1's ResourceClassList).
+func (v Version) HubName(kind string) (string, bool) {
+	if k, ok := v.Kind(kind); ok {
+		return k.Hub, true
+	}
+	if item, isList := strings.CutSuffix(kind, "List"); isList {
+		if k, ok := v.Kind(item); ok {
+			return k.Hub + "List", true
 		}
 	}
-	return Kind{}, notIn
+	return "", false
+}
+
+// notIn is the error for a hub kind, or its list when list is set, that
+// version lacks; it lists the versions that have it, with its name in each.
+func notIn(hub, version string, list bool) error {
+	err := &resource.KindNotInVersionError{Kind: hub, Version: version}
+	if list {
+		err.Kind = hub + "List"
+	}
+	for _, other := range Versions {
+		if k, ok := other.HubKind(hub); ok {
+			name := k.Name
+			if list {
+				name = k.ListName()
+			}
+			err.Versions = append(err.Versions, fmt.Sprintf("%s (as %s)", other.Name, name))
+		}
+	}
+	return err
 }
 
 // Find looks up what a user typed for a kind: its name or resource in any

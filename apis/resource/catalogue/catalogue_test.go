@@ -91,8 +91,39 @@ func TestKindIn(t *testing.T) {
 	if want := []string{"v1alpha2 (as ResourceSlice)", "v1alpha3 (as ResourceSlice)"}; !cmp.Equal(notIn.Versions, want) {
 		t.Errorf("versions with ResourceSlice: %v, want %v", notIn.Versions, want)
 	}
-	if _, err := catalogue.KindIn("ResourceSlice", "v9"); err == nil || !strings.Contains(err.Error(), "v1alpha1, v1alpha2, v1alpha3") {
+	if _, err := catalogue.KindIn("ResourceSlice", "v9"); err == nil || !strings.Contains(err.Error(), catalogue.Names()) {
 		t.Errorf("unknown version: %v", err)
+	}
+}
+
+func TestNameInAndHubName(t *testing.T) {
+	for _, tc := range []struct{ hub, version, name string }{
+		{"DeviceClass", "v1alpha1", "ResourceClass"},
+		{"DeviceClassList", "v1alpha1", "ResourceClassList"},
+		{"PodSchedulingContextList", "v1alpha1", "PodSchedulingList"},
+		{"DeviceClassList", "v1alpha3", "DeviceClassList"},
+		{"ResourceClaim", "v1alpha2", "ResourceClaim"},
+	} {
+		name, err := catalogue.NameIn(tc.hub, tc.version)
+		if err != nil || name != tc.name {
+			t.Errorf("NameIn(%s, %s) = %q, %v; want %q", tc.hub, tc.version, name, err, tc.name)
+		}
+		v, _ := catalogue.Lookup(tc.version)
+		if hub, ok := v.HubName(tc.name); !ok || hub != tc.hub {
+			t.Errorf("%s.HubName(%s) = %q, %v; want %q", tc.version, tc.name, hub, ok, tc.hub)
+		}
+	}
+	_, err := catalogue.NameIn("ResourceClassParametersList", "v1alpha1")
+	var notIn *resource.KindNotInVersionError
+	if !errors.As(err, &notIn) || notIn.Kind != "ResourceClassParametersList" ||
+		!cmp.Equal(notIn.Versions, []string{"v1alpha2 (as ResourceClassParametersList)"}) {
+		t.Errorf("a list v1alpha1 lacks: %#v", err)
+	}
+	v, _ := catalogue.Lookup("v1alpha3")
+	for _, kind := range []string{"List", "Status", "ResourceClass", "ResourceClassList", "WatchEvent"} {
+		if hub, ok := v.HubName(kind); ok {
+			t.Errorf("v1alpha3.HubName(%s) = %q, want none", kind, hub)
+		}
 	}
 }
 
