@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 	}
 	// Output must not depend on the toolchain that runs the tests.
 	buildInfo = func() VersionInfo {
-		return VersionInfo{Version: "v0.0.0-test", GitCommit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.x", Platform: "linux/amd64", APIVersions: apiVersions}
+		return VersionInfo{Version: "v0.0.0-test", GitCommit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.x", Platform: "linux/amd64", APIVersions: apiVersions()}
 	}
 	os.Exit(m.Run())
 }

@@ -195,7 +195,7 @@ func (o *validateOptions) run(s Streams) error {
 				return nil
 			}
 			sum.Invalid++
-			status := apierrors.NewInvalid(schema.GroupKind{Group: resource.GroupName, Kind: resourceOf(gvk.Kind)}, obj.Head.Metadata.Name, errs)
+			status := apierrors.NewInvalid(schema.GroupKind{Group: resource.GroupName, Kind: gvk.Kind}, obj.Head.Metadata.Name, errs)
 			res.Valid = false
 			res.Message = status.Error()
 			if status.ErrStatus.Details != nil {

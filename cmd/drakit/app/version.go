@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 )
@@ -35,17 +36,20 @@ type APIVersion struct {
 	Kubernetes   string `json:"kubernetes"`
 }
 
-// apiVersions are the releases each version was served in.
-var apiVersions = []APIVersion{
-	{"resource.k8s.io/v1alpha1", "1.26"},
-	{"resource.k8s.io/v1alpha2", "1.27-1.30"},
-	{"resource.k8s.io/v1alpha3", "1.31"},
+// apiVersions are the versions the catalogue lists, with the releases that
+// served each.
+func apiVersions() []APIVersion {
+	out := make([]APIVersion, 0, len(catalogue.Versions))
+	for _, v := range catalogue.Versions {
+		out = append(out, APIVersion{GroupVersion: v.GroupVersion().String(), Kubernetes: v.Served.String()})
+	}
+	return out
 }
 
 // buildInfo is replaced in tests, whose output must not depend on the
 // toolchain.
 var buildInfo = func() VersionInfo {
-	info := VersionInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, APIVersions: apiVersions}
+	info := VersionInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, APIVersions: apiVersions()}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if info.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			info.Version = bi.Main.Version

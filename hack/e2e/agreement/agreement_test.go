@@ -294,7 +294,26 @@ func (r *replayer) replay(c corpusCase, index int) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("unknown operation %q", c.operation)
 	}
+	if err := checkInvalidNamesKind(result, obj["kind"]); err != nil {
+		return nil, err
+	}
 	return serverReasons(result)
+}
+
+// checkInvalidNamesKind checks that a 422 names the object by its kind, as
+// `drakit validate` does in its messages ("ResourceClaim.resource.k8s.io
+// "x" is invalid"), not by its resource.
+func checkInvalidNamesKind(err error, kind any) error {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Code != 422 || status.Status().Details == nil {
+		return nil
+	}
+	s := status.Status()
+	prefix := fmt.Sprintf("%s.%s %q is invalid", kind, s.Details.Group, s.Details.Name)
+	if s.Details.Kind != kind || !strings.HasPrefix(s.Message, prefix) {
+		return fmt.Errorf("the server's 422 names kind %q in %q; drakit writes %q", s.Details.Kind, s.Message, prefix)
+	}
+	return nil
 }
 
 // serverReasons turns the server's answer into "reason field" pairs. A 422
