@@ -18,14 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// release names the Kubernetes release whose rules apply, for messages.
+// release names the Kubernetes release whose rules apply ("1.30"), for
+// messages. It is the catalogue's Rules of the object's version.
 type release string
-
-const (
-	release126 release = "1.26"
-	release130 release = "1.30"
-	release131 release = "1.31"
-)
 
 // checker carries what every rule needs: the options and the release. The
 // rules are its methods, or plain functions where they need neither.

@@ -149,7 +149,7 @@ func TestDriverNameRule(t *testing.T) {
 		{name: "upper case, strict", value: "DRA.Example.com", strict: true, want: []string{"Invalid driverName"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &checker{opts: Options{Strict: tc.strict}, release: release126}
+			c := &checker{opts: Options{Strict: tc.strict}, release: "1.26"}
 			expectErrors(t, c.validateDriverName(tc.value, field.NewPath("driverName")), tc.want...)
 		})
 	}

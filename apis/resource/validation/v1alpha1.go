@@ -17,7 +17,6 @@ var v1alpha1AllocationModes = []string{
 
 func init() {
 	register(rules[*v1alpha1.ResourceClaim]{
-		release:    release126,
 		namespaced: true,
 		defaults:   func(o *v1alpha1.ResourceClaim) { v1alpha1.SetObjectDefaults_ResourceClaim(o) },
 		prepareCreate: func(o *v1alpha1.ResourceClaim) {
@@ -32,7 +31,6 @@ func init() {
 		status: (*checker).ValidateClaimStatusUpdateV1alpha1,
 	})
 	register(rules[*v1alpha1.ResourceClaimTemplate]{
-		release:    release126,
 		namespaced: true,
 		defaults:   func(o *v1alpha1.ResourceClaimTemplate) { v1alpha1.SetObjectDefaults_ResourceClaimTemplate(o) },
 		create:     (*checker).ValidateClaimTemplateV1alpha1,
@@ -41,14 +39,12 @@ func init() {
 		},
 	})
 	register(rules[*v1alpha1.ResourceClass]{
-		release: release126,
-		create:  (*checker).ValidateClassV1alpha1,
+		create: (*checker).ValidateClassV1alpha1,
 		update: func(c *checker, o, old *v1alpha1.ResourceClass) field.ErrorList {
 			return append(c.ValidateClassV1alpha1(o), c.ValidateClassUpdateV1alpha1(o, old)...)
 		},
 	})
 	register(rules[*v1alpha1.PodScheduling]{
-		release:    release126,
 		namespaced: true,
 		prepareCreate: func(o *v1alpha1.PodScheduling) {
 			o.Status = v1alpha1.PodSchedulingStatus{}

@@ -19,7 +19,6 @@ var v1alpha2AllocationModes = []string{
 
 func init() {
 	register(rules[*v1alpha2.ResourceClaim]{
-		release:            release130,
 		namespaced:         true,
 		resetMetaForStatus: true,
 		defaults:           func(o *v1alpha2.ResourceClaim) { v1alpha2.SetObjectDefaults_ResourceClaim(o) },
@@ -33,7 +32,6 @@ func init() {
 		status: (*checker).ValidateClaimStatusUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClaimTemplate]{
-		release:    release130,
 		namespaced: true,
 		defaults:   func(o *v1alpha2.ResourceClaimTemplate) { v1alpha2.SetObjectDefaults_ResourceClaimTemplate(o) },
 		create:     (*checker).ValidateClaimTemplateV1alpha2,
@@ -42,14 +40,12 @@ func init() {
 		},
 	})
 	register(rules[*v1alpha2.ResourceClass]{
-		release: release130,
-		create:  (*checker).ValidateClassV1alpha2,
+		create: (*checker).ValidateClassV1alpha2,
 		update: func(c *checker, o, old *v1alpha2.ResourceClass) field.ErrorList {
 			return append(c.ValidateClassV1alpha2(o), c.ValidateClassUpdateV1alpha2(o, old)...)
 		},
 	})
 	register(rules[*v1alpha2.PodSchedulingContext]{
-		release:            release130,
 		namespaced:         true,
 		resetMetaForStatus: true,
 		prepareCreate:      func(o *v1alpha2.PodSchedulingContext) { o.Status = v1alpha2.PodSchedulingContextStatus{} },
@@ -62,18 +58,15 @@ func init() {
 		status: (*checker).ValidatePodSchedulingContextStatusUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceSlice]{
-		release: release130,
-		create:  (*checker).ValidateResourceSliceV1alpha2,
-		update:  (*checker).ValidateResourceSliceUpdateV1alpha2,
+		create: (*checker).ValidateResourceSliceV1alpha2,
+		update: (*checker).ValidateResourceSliceUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClaimParameters]{
-		release:    release130,
 		namespaced: true,
 		create:     (*checker).ValidateResourceClaimParametersV1alpha2,
 		update:     (*checker).ValidateResourceClaimParametersUpdateV1alpha2,
 	})
 	register(rules[*v1alpha2.ResourceClassParameters]{
-		release:    release130,
 		namespaced: true,
 		create:     (*checker).ValidateResourceClassParametersV1alpha2,
 		update:     (*checker).ValidateResourceClassParametersUpdateV1alpha2,

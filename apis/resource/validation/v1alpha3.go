@@ -27,7 +27,6 @@ var (
 
 func init() {
 	register(rules[*v1alpha3.ResourceClaim]{
-		release:            release131,
 		namespaced:         true,
 		resetMetaForStatus: true,
 		defaults:           func(o *v1alpha3.ResourceClaim) { v1alpha3.SetObjectDefaults_ResourceClaim(o) },
@@ -44,7 +43,6 @@ func init() {
 		status: (*checker).ValidateResourceClaimStatusUpdateV1alpha3,
 	})
 	register(rules[*v1alpha3.ResourceClaimTemplate]{
-		release:    release131,
 		namespaced: true,
 		defaults:   func(o *v1alpha3.ResourceClaimTemplate) { v1alpha3.SetObjectDefaults_ResourceClaimTemplate(o) },
 		create:     (*checker).ValidateResourceClaimTemplateV1alpha3,
@@ -53,7 +51,6 @@ func init() {
 		},
 	})
 	register(rules[*v1alpha3.DeviceClass]{
-		release:       release131,
 		prepareCreate: func(o *v1alpha3.DeviceClass) { o.Generation = 1 },
 		prepareUpdate: func(o, old *v1alpha3.DeviceClass) {
 			if !semanticEqual(o.Spec, old.Spec) {
@@ -66,7 +63,6 @@ func init() {
 		},
 	})
 	register(rules[*v1alpha3.PodSchedulingContext]{
-		release:            release131,
 		namespaced:         true,
 		resetMetaForStatus: true,
 		prepareCreate:      func(o *v1alpha3.PodSchedulingContext) { o.Status = v1alpha3.PodSchedulingContextStatus{} },
@@ -79,7 +75,6 @@ func init() {
 		status: (*checker).ValidatePodSchedulingContextStatusUpdateV1alpha3,
 	})
 	register(rules[*v1alpha3.ResourceSlice]{
-		release:       release131,
 		prepareCreate: func(o *v1alpha3.ResourceSlice) { o.Generation = 1 },
 		prepareUpdate: func(o, old *v1alpha3.ResourceSlice) {
 			if !semanticEqual(o.Spec, old.Spec) {

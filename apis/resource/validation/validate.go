@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/conversion"
 )
 
@@ -66,7 +67,6 @@ type object interface {
 // object it received (defaults, fields it drops or resets) and the
 // validation its strategy runs. obj and old are always private copies.
 type rules[T object] struct {
-	release    release
 	namespaced bool
 	// defaults applies the version's defaulting functions, as decoding does.
 	defaults func(T)
@@ -87,6 +87,7 @@ type rules[T object] struct {
 
 // kindRules is rules with the type erased, for the registry.
 type kindRules struct {
+	release  release
 	validate func(obj, old runtime.Object, op operation, opts Options) field.ErrorList
 }
 
@@ -97,7 +98,8 @@ var (
 
 func register[T object](r rules[T]) {
 	var zero T
-	registry[reflect.TypeOf(zero)] = kindRules{validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+	rel := rulesOf(reflect.TypeOf(zero))
+	registry[reflect.TypeOf(zero)] = kindRules{release: rel, validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
 		o := obj.DeepCopyObject().(T)
 		var prev T
 		if old != nil {
@@ -107,7 +109,7 @@ func register[T object](r rules[T]) {
 			}
 			prev = p.DeepCopyObject().(T)
 		}
-		return r.run(o, prev, op, opts)
+		return r.run(o, prev, op, opts, rel)
 	}}
 }
 
@@ -123,6 +125,22 @@ func registerList[L runtime.Object, T object](items func(L) []T) {
 	}
 }
 
+// rulesOf is the release whose rules apply to a versioned type: the
+// catalogue's Rules of its version. Rules are registered at init for this
+// module's own types, so a type outside the catalogue is a bug here, not bad
+// input.
+func rulesOf(t reflect.Type) release {
+	gvks, _, err := conversion.Scheme.ObjectKinds(reflect.New(t.Elem()).Interface().(runtime.Object))
+	if err != nil {
+		panic(fmt.Sprintf("validation: rules registered for %v, which the scheme does not know: %v", t, err))
+	}
+	v, err := catalogue.Lookup(gvks[0].Version)
+	if err != nil {
+		panic(fmt.Sprintf("validation: rules registered for %v: %v", t, err))
+	}
+	return release(fmt.Sprintf("1.%d", v.Rules))
+}
+
 func itemPointers[T any](items []T) []*T {
 	out := make([]*T, len(items))
 	for i := range items {
@@ -133,8 +151,8 @@ func itemPointers[T any](items []T) []*T {
 
 // run prepares the copies as the API server prepares a request and then
 // validates them.
-func (r rules[T]) run(obj, old T, op operation, opts Options) field.ErrorList {
-	c := &checker{opts: opts, release: r.release, cel: newSelectorCompiler()}
+func (r rules[T]) run(obj, old T, op operation, opts Options, rel release) field.ErrorList {
+	c := &checker{opts: opts, release: rel, cel: newSelectorCompiler()}
 	if r.defaults != nil {
 		r.defaults(obj)
 		if op != opCreate {
@@ -358,7 +376,7 @@ func typed(obj runtime.Object) (runtime.Object, error) {
 		gvk := o.GroupVersionKind()
 		typedObj, err := conversion.Scheme.New(gvk)
 		if err != nil {
-			return nil, fmt.Errorf("%s is not a kind of resource.k8s.io v1alpha1, v1alpha2 or v1alpha3: %v", gvk, err)
+			return nil, fmt.Errorf("%s is not a kind of resource.k8s.io %s: %v", gvk, catalogue.Names(), err)
 		}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(o.Object, typedObj, true); err != nil {
 			return nil, fmt.Errorf("%s %q cannot be read: %v", gvk.Kind, o.GetName(), err)
@@ -382,7 +400,7 @@ func kindName(obj runtime.Object) string {
 
 func unsupported(obj runtime.Object) *field.Error {
 	return field.Invalid(field.NewPath("kind"), kindName(obj),
-		"not a versioned resource.k8s.io object (v1alpha1, v1alpha2 or v1alpha3 of github.com/drakit/drakit/apis/resource); convert hub objects to the version served by the target release first")
+		"not a versioned resource.k8s.io object ("+catalogue.Names()+" of github.com/drakit/drakit/apis/resource); convert hub objects to the version served by the target release first")
 }
 
 func mismatch(obj, old runtime.Object) *field.Error {
