@@ -43,4 +43,3 @@ func TestEveryCatalogueKindHasRules(t *testing.T) {
 		}
 	}
 }
-
