@@ -4,12 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kube-openapi/pkg/spec3"
 )
 
@@ -59,29 +58,16 @@ func TestDefinitionName(t *testing.T) {
 	}
 }
 
-// TestServedKindsMatchTheScheme: the table of served resources names every
-// kind each version registers, and nothing else.
-func TestServedKindsMatchTheScheme(t *testing.T) {
-	scheme := newScheme()
-	metaKinds := map[string]bool{"Status": true, "WatchEvent": true}
-	for _, name := range []string{"ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions"} {
-		metaKinds[name] = true
+// TestEveryVersionHasDetails: every version of the catalogue has the
+// document details of its release, so that it has documents.
+func TestEveryVersionHasDetails(t *testing.T) {
+	for _, v := range catalogue.Versions {
+		if _, ok := documentDetails[v.Rules]; !ok {
+			t.Errorf("%s: no documentDetails for release 1.%d; add them to served.go", v.Name, v.Rules)
+		}
 	}
-	for _, v := range served {
-		var registered, table []string
-		for kind := range scheme.KnownTypes(schema.GroupVersion{Group: GroupName, Version: v.Version}) {
-			if !metaKinds[kind] && !strings.HasSuffix(kind, "List") {
-				registered = append(registered, kind)
-			}
-		}
-		for _, r := range v.Resources {
-			table = append(table, r.Kind)
-		}
-		sort.Strings(registered)
-		sort.Strings(table)
-		if !reflect.DeepEqual(registered, table) {
-			t.Errorf("%s: the scheme has kinds %v, the served table %v", v.Version, registered, table)
-		}
+	if len(served) != len(catalogue.Versions) {
+		t.Errorf("documents for %v, the catalogue has %s", Versions(), catalogue.Names())
 	}
 }
 

@@ -3,6 +3,8 @@ package builder
 import (
 	"fmt"
 	"sort"
+
+	"github.com/drakit/drakit/apis/resource/catalogue"
 )
 
 // GroupName is the API group every document of this package describes.
@@ -24,6 +26,16 @@ type release struct {
 	bodyRequiredInV3 bool
 }
 
+// documentDetails are the details of the documents that changed from
+// release to release, for the releases whose documents drakit reproduces
+// (the catalogue's Rules of each version). A version whose release is
+// missing here fails to build, and TestEveryVersionHasDetails says so.
+var documentDetails = map[int]release{
+	26: {minor: 26, statusKind: true},
+	30: {minor: 30, statusKind: true, bodyRequiredInV3: true},
+	31: {minor: 31, bodyRequiredInV3: true},
+}
+
 // resourceInfo is one REST resource of a version: the kind it serves, its
 // plural name, its scope and whether it has a status subresource.
 type resourceInfo struct {
@@ -41,43 +53,24 @@ type servedVersion struct {
 	Resources []resourceInfo
 }
 
-// served lists, per version, what the API server of its release installed
-// (scope, plural and subresources as the releases registered them).
-var served = []servedVersion{
-	{
-		Version: "v1alpha1",
-		release: release{minor: 26, statusKind: true},
-		Resources: []resourceInfo{
-			{Kind: "ResourceClass", Resource: "resourceclasses"},
-			{Kind: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true},
-			{Kind: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true},
-			{Kind: "PodScheduling", Resource: "podschedulings", Namespaced: true, Status: true},
-		},
-	},
-	{
-		Version: "v1alpha2",
-		release: release{minor: 30, statusKind: true, bodyRequiredInV3: true},
-		Resources: []resourceInfo{
-			{Kind: "ResourceClass", Resource: "resourceclasses"},
-			{Kind: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true},
-			{Kind: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true},
-			{Kind: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true},
-			{Kind: "ResourceSlice", Resource: "resourceslices"},
-			{Kind: "ResourceClaimParameters", Resource: "resourceclaimparameters", Namespaced: true},
-			{Kind: "ResourceClassParameters", Resource: "resourceclassparameters", Namespaced: true},
-		},
-	},
-	{
-		Version: "v1alpha3",
-		release: release{minor: 31, bodyRequiredInV3: true},
-		Resources: []resourceInfo{
-			{Kind: "DeviceClass", Resource: "deviceclasses"},
-			{Kind: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true},
-			{Kind: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true},
-			{Kind: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true},
-			{Kind: "ResourceSlice", Resource: "resourceslices"},
-		},
-	},
+// served lists, per version of the catalogue, what the API server of its
+// release installed.
+var served = servedVersions()
+
+func servedVersions() []servedVersion {
+	out := make([]servedVersion, 0, len(catalogue.Versions))
+	for _, v := range catalogue.Versions {
+		rel, ok := documentDetails[v.Rules]
+		if !ok {
+			continue // TestEveryVersionHasDetails
+		}
+		sv := servedVersion{Version: v.Name, release: rel}
+		for _, k := range v.Kinds {
+			sv.Resources = append(sv.Resources, resourceInfo{Kind: k.Name, Resource: k.Resource, Namespaced: k.Namespaced, Status: k.Status})
+		}
+		out = append(out, sv)
+	}
+	return out
 }
 
 // Versions returns the versions of resource.k8s.io that have documents,
