@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"k8s.io/apimachinery/pkg/version"
 )
 
 // published holds the files hack/openapi-publish writes (see
@@ -42,14 +44,17 @@ const (
 )
 
 // GroupVersions returns the group versions that have published documents,
-// oldest first: "resource.k8s.io/v1alpha1", ...
+// oldest first in Kubernetes' version order (v1alpha1 before v1beta1
+// before v1): "resource.k8s.io/v1alpha1", ...
 func GroupVersions() []string {
 	files, _ := fs.Glob(published, v3Prefix+"*"+v3Suffix)
 	var out []string
 	for _, f := range files {
 		out = append(out, group+"/"+strings.TrimSuffix(strings.TrimPrefix(f, v3Prefix), v3Suffix))
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool {
+		return version.CompareKubeAwareVersionStrings(path.Base(out[i]), path.Base(out[j])) < 0
+	})
 	return out
 }
 
