@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/generated/clientset/versioned"
 )
@@ -79,8 +80,8 @@ func New(cs versioned.Interface, disc discovery.DiscoveryInterface, opts Options
 		}
 	}
 	// Newest first, so that the first version found for a kind wins.
-	for i := len(conversion.Versions) - 1; i >= 0; i-- {
-		version := conversion.Versions[i].Version
+	for i := len(catalogue.Versions) - 1; i >= 0; i-- {
+		version := catalogue.Versions[i].Name
 		if !contains(c.versions, version) || (opts.Version != "" && version != opts.Version) {
 			continue
 		}
@@ -209,8 +210,8 @@ func known(version string) bool {
 
 func knownVersions() []string {
 	var out []string
-	for _, gv := range conversion.Versions {
-		out = append(out, gv.Version)
+	for _, v := range catalogue.Versions {
+		out = append(out, v.Name)
 	}
 	return out
 }
