@@ -1,0 +1,55 @@
+package v1beta1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// GroupName is the API group of every type in this package.
+const GroupName = "resource.k8s.io"
+
+// SchemeGroupVersion identifies this package's group and version.
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1beta1"}
+
+// Resource returns the group-qualified form of an unqualified resource name.
+func Resource(resource string) schema.GroupResource {
+	return SchemeGroupVersion.WithResource(resource).GroupResource()
+}
+
+// Kind returns the group-qualified form of an unqualified kind name.
+func Kind(kind string) schema.GroupKind {
+	return SchemeGroupVersion.WithKind(kind).GroupKind()
+}
+
+var (
+	// SchemeBuilder collects the functions that add this version to a scheme.
+	SchemeBuilder runtime.SchemeBuilder
+	// localSchemeBuilder lets generated code (defaults, later conversions)
+	// register its own functions without a separate builder.
+	localSchemeBuilder = &SchemeBuilder
+	// AddToScheme registers the types and defaults of this version.
+	AddToScheme = localSchemeBuilder.AddToScheme
+)
+
+func init() {
+	localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)
+}
+
+// addKnownTypes registers every kind of this version, with its list type.
+// v1beta1 never had DeviceTaintRule.
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion,
+		&DeviceClass{},
+		&DeviceClassList{},
+		&ResourceClaim{},
+		&ResourceClaimList{},
+		&ResourceClaimTemplate{},
+		&ResourceClaimTemplateList{},
+		&ResourceSlice{},
+		&ResourceSliceList{},
+		&metav1.Status{},
+	)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
+	return nil
+}
