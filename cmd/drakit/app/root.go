@@ -13,7 +13,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes, as kubectl uses them.
+// Exit codes. kubectl exits 1 for every error; drakit keeps 1 for bad input
+// and negative results and gives a wrong command line 2, as many Unix tools
+// do, so that a CI script can tell "the manifests are wrong" from "the
+// call is wrong".
 const (
 	// ExitOK: everything worked and every object was valid.
 	ExitOK = 0
@@ -51,7 +54,7 @@ func Run(args []string, s Streams) int {
 		return ExitFailure
 	}
 	var usage *usageError
-	if errors.As(err, &usage) || isCobraUsageError(err) {
+	if errors.As(err, &usage) || missingFlags(cmd) {
 		fmt.Fprintf(s.ErrOut, "error: %s\n", oneLine(err.Error()))
 		if cmd != nil {
 			fmt.Fprintf(s.ErrOut, "See '%s --help' for usage.\n", cmd.CommandPath())
@@ -123,7 +126,36 @@ unsatisfiable claims), 2 a wrong command line.`,
 		newCompletionCommand(s),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
+	argsAreUsage(root)
 	return root
+}
+
+// argsAreUsage makes the argument checks of c and its subcommands report
+// a usageError, so that a wrong number of arguments exits 2. (Flag errors
+// become usageErrors through the root's FlagErrorFunc.)
+func argsAreUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				var usage *usageError
+				if errors.As(err, &usage) {
+					return err
+				}
+				return &usageError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		argsAreUsage(sub)
+	}
+}
+
+// missingFlags tells whether cmd failed because a required flag is missing
+// or a flag group is broken: cobra checks both before the command runs and
+// returns its own error, so the check is repeated here to recognise it.
+func missingFlags(cmd *cobra.Command) bool {
+	return cmd != nil && (cmd.ValidateRequiredFlags() != nil || cmd.ValidateFlagGroups() != nil)
 }
 
 // usageError is a wrong command line: exit code 2 and a pointer to --help.
@@ -142,17 +174,6 @@ type failedError struct{}
 func (*failedError) Error() string { return "failed" }
 
 var errFailed = &failedError{}
-
-// isCobraUsageError recognises the argument errors cobra makes itself.
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag", "if any flags in the group", "none of the others can be"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
-}
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
