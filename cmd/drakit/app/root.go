@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/spf13/cobra"
 )
 
@@ -74,10 +75,7 @@ func NewRootCommand(s Streams) *cobra.Command {
 (the resource.k8s.io API group) without a cluster. It knows every version
 the group ever had:
 
-  resource.k8s.io/v1alpha1   Kubernetes 1.26
-  resource.k8s.io/v1alpha2   Kubernetes 1.27 to 1.30
-  resource.k8s.io/v1alpha3   Kubernetes 1.31
-
+` + versionTable() + `
 and converts between them without losing anything: what a version cannot
 say is kept in the annotation conversion.drakit.io/stash and restored when
 the object is converted back.
@@ -156,6 +154,17 @@ func argsAreUsage(c *cobra.Command) {
 // returns its own error, so the check is repeated here to recognise it.
 func missingFlags(cmd *cobra.Command) bool {
 	return cmd != nil && (cmd.ValidateRequiredFlags() != nil || cmd.ValidateFlagGroups() != nil)
+}
+
+// versionTable lists the catalogue's versions with their releases, one per
+// line, for the help text.
+func versionTable() string {
+	var b strings.Builder
+	for _, v := range catalogue.Versions {
+		releases := "Kubernetes " + strings.Replace(v.Served.String(), "-", " to ", 1)
+		fmt.Fprintf(&b, "  %-26s %s\n", v.GroupVersion().String(), releases)
+	}
+	return b.String()
 }
 
 // usageError is a wrong command line: exit code 2 and a pointer to --help.
