@@ -2,7 +2,13 @@
 # Regenerates every generated file of drakit: deep-copies, defaulters,
 # conversions, OpenAPI definitions, apply configurations (with their
 # structured-merge-diff schema), typed clientsets with fakes, listers and
-# informers, for v1alpha1, v1alpha2 and v1alpha3 at once.
+# informers, for every version at once.
+#
+# Deep-copies, defaulters, conversions and OpenAPI definitions are made for
+# every package apis/resource/v*; each generator acts on the packages whose
+# doc.go asks for it (+k8s:conversion-gen, +k8s:openapi-gen), so a version's
+# types can land before its conversion. Clients, listers, informers and apply
+# configurations are made for the versions apis/resource/catalogue lists.
 #
 # Every generator runs through `go tool` (see the tool directives in go.mod),
 # so nothing needs to be installed first.
@@ -18,9 +24,8 @@ cd "$root"
 
 module=github.com/drakit/drakit
 header=hack/boilerplate.go.txt
-versions=(v1alpha1 v1alpha2 v1alpha3)
-versioned_pkgs=()
-for v in "${versions[@]}"; do versioned_pkgs+=("$module/apis/resource/$v"); done
+all_pkgs=()
+for d in apis/resource/v[0-9]*/; do all_pkgs+=("$module/${d%/}"); done
 hub_pkg=$module/apis/resource
 # The generated clients name these kinds as they are (no "-es" plural).
 plurals=ResourceClaimParameters:ResourceClaimParameters,ResourceClassParameters:ResourceClassParameters
@@ -37,18 +42,18 @@ remove_generated() {
 
 echo "deepcopy-gen"
 go tool deepcopy-gen --go-header-file "$header" --output-file zz_generated.deepcopy.go \
-  "$hub_pkg" "${versioned_pkgs[@]}"
+  "$hub_pkg" "${all_pkgs[@]}"
 
 echo "defaulter-gen"
 go tool defaulter-gen --go-header-file "$header" --output-file zz_generated.defaults.go \
-  "${versioned_pkgs[@]}"
+  "${all_pkgs[@]}"
 
 echo "conversion-gen"
 # Only the hub <-> version pairs: a version never converts to another version
 # directly. Hand-written functions in each version's conversion.go are picked
 # up and registered with the generated ones.
 go tool conversion-gen --go-header-file "$header" --output-file zz_generated.conversion.go \
-  "${versioned_pkgs[@]}"
+  "${all_pkgs[@]}"
 
 echo "openapi-gen"
 # The shared types the resource types refer to are generated too, so that the
@@ -62,10 +67,16 @@ go tool openapi-gen --go-header-file "$header" --output-file zz_generated.openap
   k8s.io/apimachinery/pkg/api/resource \
   k8s.io/apimachinery/pkg/util/intstr \
   k8s.io/api/core/v1 \
-  "${versioned_pkgs[@]}"
+  "${all_pkgs[@]}"
 # Only our own packages' rule violations are ours to list; each one is a
 # deliberate upstream field name (see openapi/api-rules/README.md).
 grep -F "$module/" "$work/violations.report" | LC_ALL=C sort > openapi/api-rules/violation_exceptions.list || true
+
+# From here on, the versions of the catalogue (the code compiles now).
+catalogue_versions=$(go run ./hack/catalogue-versions)
+mapfile -t versions <<<"$catalogue_versions"
+versioned_pkgs=()
+for v in "${versions[@]}"; do versioned_pkgs+=("$module/apis/resource/$v"); done
 
 echo "models-schema"
 go run ./hack/models-schema > "$work/models.json"

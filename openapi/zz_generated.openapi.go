@@ -114,11 +114,19 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceRequest":                    schema_drakit_apis_resource_v1alpha3_DeviceRequest(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceRequestAllocationResult":    schema_drakit_apis_resource_v1alpha3_DeviceRequestAllocationResult(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceSelector":                   schema_drakit_apis_resource_v1alpha3_DeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaint":                      schema_drakit_apis_resource_v1alpha3_DeviceTaint(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRule":                  schema_drakit_apis_resource_v1alpha3_DeviceTaintRule(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleList":              schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleList(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleSpec":              schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleStatus":            schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintSelector":              schema_drakit_apis_resource_v1alpha3_DeviceTaintSelector(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.OpaqueDeviceConfiguration":        schema_drakit_apis_resource_v1alpha3_OpaqueDeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.PartitionTypeStatus":              schema_drakit_apis_resource_v1alpha3_PartitionTypeStatus(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.PodSchedulingContext":             schema_drakit_apis_resource_v1alpha3_PodSchedulingContext(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.PodSchedulingContextList":         schema_drakit_apis_resource_v1alpha3_PodSchedulingContextList(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.PodSchedulingContextSpec":         schema_drakit_apis_resource_v1alpha3_PodSchedulingContextSpec(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.PodSchedulingContextStatus":       schema_drakit_apis_resource_v1alpha3_PodSchedulingContextStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.PoolStatus":                       schema_drakit_apis_resource_v1alpha3_PoolStatus(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaim":                    schema_drakit_apis_resource_v1alpha3_ResourceClaim(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaimConsumerReference":   schema_drakit_apis_resource_v1alpha3_ResourceClaimConsumerReference(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaimList":                schema_drakit_apis_resource_v1alpha3_ResourceClaimList(ref),
@@ -129,9 +137,15 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaimTemplateList":        schema_drakit_apis_resource_v1alpha3_ResourceClaimTemplateList(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaimTemplateSpec":        schema_drakit_apis_resource_v1alpha3_ResourceClaimTemplateSpec(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePool":                     schema_drakit_apis_resource_v1alpha3_ResourcePool(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequest":        schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestList":    schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestList(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestSpec":    schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestStatus":  schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestStatus(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceSlice":                    schema_drakit_apis_resource_v1alpha3_ResourceSlice(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceSliceList":                schema_drakit_apis_resource_v1alpha3_ResourceSliceList(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceSliceSpec":                schema_drakit_apis_resource_v1alpha3_ResourceSliceSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableCapacityStatus":          schema_drakit_apis_resource_v1alpha3_ShareableCapacityStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableSummaryStatus":           schema_drakit_apis_resource_v1alpha3_ShareableSummaryStatus(ref),
 		v1.AWSElasticBlockStoreVolumeSource{}.OpenAPIModelName():                           schema_k8sio_api_core_v1_AWSElasticBlockStoreVolumeSource(ref),
 		v1.Affinity{}.OpenAPIModelName():                                                   schema_k8sio_api_core_v1_Affinity(ref),
 		v1.AppArmorProfile{}.OpenAPIModelName():                                            schema_k8sio_api_core_v1_AppArmorProfile(ref),
@@ -3830,6 +3844,254 @@ func schema_drakit_apis_resource_v1alpha3_DeviceSelector(ref common.ReferenceCal
 	}
 }
 
+func schema_drakit_apis_resource_v1alpha3_DeviceTaint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaint is a taint on a device. Claims that do not tolerate it, and through them the pods using those claims, are subject to its effect.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key identifies the taint. It must be a label name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value goes with the key. It must be a label value.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is what the taint does to claims that do not tolerate it: None (informational only, since 1.35), NoSchedule or NoExecute. PreferNoSchedule, known from node taints, is not allowed. Effects a consumer does not know must be treated like None.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods that use the device without tolerating the taint.\n - `\"NoSchedule\"` keeps new pods that use the device without tolerating the taint from being scheduled. Pods already running, and pods given to the kubelet without the scheduler, are left alone.\n - `\"None\"` has no effect: the taint only informs.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"timeAdded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeAdded is when the taint was added or, in a DeviceTaintRule, when its effect last changed. Set to the current time on create or update when missing; in a DeviceTaintRule an update that changes the effect but keeps the old time gets the current time instead.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"key", "effect"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_DeviceTaintRule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRule puts one taint on every device its selector matches, as if the driver had listed the taint on those devices in their ResourceSlices. Cluster-scoped; has a status subresource.\n\nAlpha since 1.33; served only when resource.k8s.io/v1alpha3 is enabled (off by default). The scheduler and the eviction controller act on it under the DRADeviceTaints gate (and, from 1.35, DRADeviceTaintRules).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is the selector and the taint. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status reports on the effect of the rule, such as a pending eviction. Since 1.35.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleStatus"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleSpec", "github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRuleStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleList is a list of DeviceTaintRules.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceTaintRules of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRule"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintRule", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleSpec is the selector and the taint of a DeviceTaintRule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"deviceSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceSelector chooses the tainted devices: a device must satisfy every criterion that is set, so an empty selector matches every device, while no selector at all matches none.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintSelector"),
+						},
+					},
+					"taint": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Taint is put on each matching device.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaint"),
+						},
+					},
+				},
+				Required: []string{"taint"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1alpha3.DeviceTaintSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_DeviceTaintRuleStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleStatus reports on what a DeviceTaintRule causes, in particular on the eviction of pods.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions describe the state of the rule, keyed by type, at most 8. The defined type is EvictionInProgress: True while pods still have to be evicted, False otherwise (also for effects that evict nothing); its message counts pending and evicted pods. For effect None it is written once per spec change and tells what NoExecute would do.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_DeviceTaintSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintSelector chooses devices by driver, pool and device name. Every field that is set must match; an empty selector matches every device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver, when set, matches only devices of this driver (spec.driver of their ResourceSlice).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool, when set, matches only devices of pools with this name. The driver need not be set too: pools of several drivers may share a name on purpose (for example the node name).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device, when set, matches only devices with this name (spec.devices[].name of their ResourceSlice). Setting driver and pool as well avoids matching equally named devices elsewhere.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
 func schema_drakit_apis_resource_v1alpha3_OpaqueDeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -3857,6 +4119,48 @@ func schema_drakit_apis_resource_v1alpha3_OpaqueDeviceConfiguration(ref common.R
 		},
 		Dependencies: []string{
 			runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_PartitionTypeStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PartitionTypeStatus counts the devices of one partition type, that is of one value of a grouping attribute.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"attribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Attribute is the fully qualified name of the grouping attribute: the one the devices' slice names, or else the request's default.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"type": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Type is the attribute's value, the partition type (for example \"Full\" or \"Half\").",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"total": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Total is the number of devices of this type in the pool. Not negative.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"allocatable": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Allocatable is how many more devices of this type could be allocated with what is left of the shared counters. Not negative.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+				},
+				Required: []string{"attribute", "type", "total", "allocatable"},
+			},
+		},
 	}
 }
 
@@ -4033,6 +4337,117 @@ func schema_drakit_apis_resource_v1alpha3_PodSchedulingContextStatus(ref common.
 		},
 		Dependencies: []string{
 			"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceClaimSchedulingStatus"},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_PoolStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "PoolStatus is the report on one resource pool.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the DRA driver of the pool, a DNS subdomain.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"poolName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PoolName is the name of the pool (DNS subdomains joined by \"/\").",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is the newest pool generation seen in the pool's ResourceSlices; only that generation is reported. If not all of its slices are published yet, validationError says so and the counts are left unset. Not negative.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"resourceSliceCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourceSliceCount is the number of ResourceSlices of the pool, at least 1. May be unset when validationError is set.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"totalDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TotalDevices is the number of devices in all slices of the pool. May be unset when validationError is set.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"allocatedDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocatedDevices is the number of devices allocated to claims. May be unset when validationError is set.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"availableDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AvailableDevices is the number of devices that can be allocated: total minus allocated minus unavailable. May be unset when validationError is set.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"unavailableDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UnavailableDevices is the number of devices that are not allocated but cannot be allocated either, for example because of taints. May be unset when validationError is set.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the node the pool belongs to, a DNS subdomain; unset for a pool that is not tied to one node.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"validationError": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidationError explains, in at most 256 bytes, why the pool's data could not be fully checked (for example slices still missing); the slice count and device counts may then be unset.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"partitionSummary": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "PartitionSummary reports, for a partitionable pool with shared counters, how many devices of each partition type exist and can still be allocated, at most 32 entries, unique by attribute and type. The grouping attribute is the one the device's slice names, or else spec.defaultPartitionTypeAttribute; pools without either have no summary. Since 1.37.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1alpha3.PartitionTypeStatus"),
+									},
+								},
+							},
+						},
+					},
+					"shareableSummary": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareableSummary sums up the capacity of the pool's devices that allow multiple allocations; set only when the pool has at least one such device. Since 1.37.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.ShareableSummaryStatus"),
+						},
+					},
+				},
+				Required: []string{"driver", "poolName", "generation"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.PartitionTypeStatus", "github.com/drakit/drakit/apis/resource/v1alpha3.ShareableSummaryStatus"},
 	}
 }
 
@@ -4465,6 +4880,214 @@ func schema_drakit_apis_resource_v1alpha3_ResourcePool(ref common.ReferenceCallb
 	}
 }
 
+func schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePoolStatusRequest asks once for a report on the resource pools that match its spec. A controller fills in the status a single time; after that the request is done and never recomputed, so a fresh report needs a new request. Cluster-scoped; has a status subresource.\n\nAlpha since 1.36; served only when resource.k8s.io/v1alpha3 is enabled (off by default); the kube-controller-manager answers it under the DRAResourcePoolStatus gate.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec says which pools to report on. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the report, written by the controller. Once it is set the request is complete and the whole object is immutable.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestStatus"),
+						},
+					},
+				},
+				Required: []string{"metadata", "spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestSpec", "github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequestStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePoolStatusRequestList is a list of ResourcePoolStatusRequests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourcePoolStatusRequests of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequest"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePoolStatusRequest", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePoolStatusRequestSpec filters the pools a request reports on.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the DRA driver whose pools (those of its ResourceSlices) are reported. A DNS subdomain, such as \"gpu.example.com\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"poolName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PoolName, when set, limits the report to the pool of that name; it must then be a valid, non-empty pool name (DNS subdomains joined by \"/\"). Unset reports every pool of the driver.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"limit": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Limit is the largest number of pools listed in the status, from 1 to 1000; it defaults to 100. When more pools match, the list is cut short and status.poolCount is larger than len(status.pools).",
+							Default:     100,
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"defaultPartitionTypeAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DefaultPartitionTypeAttribute is the fully qualified name of a device attribute (such as \"gpu.example.com/profile\") by which the partitionable devices are grouped for partitionSummary when their slice names no partition type attribute itself; the slice's own attribute always wins. Without either, a partitionable pool has no partitionSummary. Since 1.37; needs the DRAPartitionableDevicesType feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"driver"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_ResourcePoolStatusRequestStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePoolStatusRequestStatus is the report on the matching pools.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"poolCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PoolCount is how many pools matched the spec, whether or not they all fit in pools; 0 when none matched. Not negative.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"pools": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Pools are the first spec.limit matching pools (at most 1000), ordered by driver and then pool name. Fewer entries than poolCount means the list was cut short; none means no pool matched.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1alpha3.PoolStatus"),
+									},
+								},
+							},
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions describe the outcome, keyed by type, at most 10. A populated status always has a Complete condition (processed) or a Failed one (could not be processed).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"poolCount"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.PoolStatus", metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
 func schema_drakit_apis_resource_v1alpha3_ResourceSlice(ref common.ReferenceCallback) common.OpenAPIDefinition {
 	return common.OpenAPIDefinition{
 		Schema: spec.Schema{
@@ -4625,6 +5248,95 @@ func schema_drakit_apis_resource_v1alpha3_ResourceSliceSpec(ref common.Reference
 		},
 		Dependencies: []string{
 			"github.com/drakit/drakit/apis/resource/v1alpha3.Device", "github.com/drakit/drakit/apis/resource/v1alpha3.ResourcePool", v1.NodeSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_ShareableCapacityStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ShareableCapacityStatus sums one capacity over a pool's devices that allow multiple allocations.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the name of the capacity.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"total": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Total is the capacity summed over those devices.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"consumed": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Consumed is the part of the total taken by current allocations.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"available": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Available is total minus consumed, never below zero.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"name", "total", "consumed", "available"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1alpha3_ShareableSummaryStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ShareableSummaryStatus sums up a pool's devices that allow multiple allocations.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"fullyAvailableDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "FullyAvailableDevices is the number of such devices of which no capacity is consumed. Not negative.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"partiallyAvailableDevices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PartiallyAvailableDevices is the number of such devices of which some, but not all, capacity is consumed. Not negative.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"capacity": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity has the pool-wide sums per capacity name, at most 32 entries.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1alpha3.ShareableCapacityStatus"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"fullyAvailableDevices", "partiallyAvailableDevices"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableCapacityStatus"},
 	}
 }
 

@@ -83,8 +83,9 @@ const (
 	DeviceTaintEffectNoExecute DeviceTaintEffect = "NoExecute"
 )
 
-// +genclient
-// +genclient:nonNamespaced
+// Not registered yet: the client markers (genclient, nonNamespaced) come
+// with the registration, together with the hub type and conversion.
+//
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // DeviceTaintRule puts one taint on every device its selector matches,

@@ -10,8 +10,9 @@ import (
 // spec.defaultPartitionTypeAttribute and the partition and shareable
 // summaries of a pool).
 
-// +genclient
-// +genclient:nonNamespaced
+// Not registered yet: the client markers (genclient, nonNamespaced) come
+// with the registration, together with the hub type and conversion.
+//
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // ResourcePoolStatusRequest asks once for a report on the resource pools
