@@ -97,7 +97,7 @@ func checkDoc(t *testing.T, fset *token.FileSet, pos token.Pos, what, name strin
 		return
 	}
 	text := doc.Text()
-	if first, _, _ := strings.Cut(strings.TrimSpace(text), " "); first != name {
+	if first, _, _ := strings.Cut(strings.TrimSpace(text), " "); strings.TrimSuffix(first, ",") != name {
 		t.Errorf("%s: the doc comment of %s does not begin with %q: %q", fset.Position(pos), what, name, text)
 	}
 }

@@ -41,6 +41,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ResourceSlice{}, &ResourceSliceList{},
 		&ResourceClaimParameters{}, &ResourceClaimParametersList{},
 		&ResourceClassParameters{}, &ResourceClassParametersList{},
+		&DeviceTaintRule{}, &DeviceTaintRuleList{},
+		&ResourcePoolStatusRequest{}, &ResourcePoolStatusRequestList{},
 	)
 	return nil
 }
