@@ -32,6 +32,12 @@ type Class struct {
 	Config               []resource.DeviceClassConfiguration        `json:"config,omitempty"`
 	ParametersRef        *resource.ResourceClassParametersReference `json:"parametersRef,omitempty"`
 	StructuredParameters *bool                                      `json:"structuredParameters,omitempty"`
+	// SuitableNodes is the legacy suitableNodes for the targets that lack
+	// it (every version but v1alpha1 to v1alpha3).
+	SuitableNodes *corev1.NodeSelector `json:"suitableNodes,omitempty"`
+	// ExtendedResourceName is v1's extendedResourceName for the targets
+	// that lack it.
+	ExtendedResourceName *string `json:"extendedResourceName,omitempty"`
 }
 
 // Claim is the stash of a ResourceClaim or ResourceClaimTemplate.
@@ -68,6 +74,11 @@ func (s *ClaimSpec) IsZero() bool {
 type ClaimStatus struct {
 	DriverName string      `json:"driverName,omitempty"`
 	Allocation *Allocation `json:"allocation,omitempty"`
+	// DeallocationRequested is the legacy flag for the targets that lack it
+	// (the v1-era versions).
+	DeallocationRequested bool `json:"deallocationRequested,omitempty"`
+	// Devices is v1's status.devices for the targets that lack it.
+	Devices *[]resource.AllocatedDeviceStatus `json:"devices,omitempty"`
 }
 
 // Allocation holds allocation values the target cannot show.
@@ -78,6 +89,9 @@ type Allocation struct {
 	// v1alpha1 the first handle's data is left out: it is resourceHandle.
 	ResourceHandles *[]resource.ResourceHandle `json:"resourceHandles,omitempty"`
 	Shareable       bool                       `json:"shareable,omitempty"`
+	// AllocationTimestamp is v1's allocationTimestamp for the targets that
+	// lack it.
+	AllocationTimestamp *metav1.Time `json:"allocationTimestamp,omitempty"`
 	// DerivedHandles is how many handles at the end of the target's
 	// resourceHandles (v1alpha2), or whether its resourceHandle (v1alpha1,
 	// then 1), were rendered from Devices rather than kept from the hub.
@@ -95,24 +109,50 @@ func (a *Allocation) IsZero() bool {
 
 // Slice is the stash of a ResourceSlice.
 type Slice struct {
-	V               int                    `json:"v"`
-	Pool            *resource.ResourcePool `json:"pool,omitempty"`
-	NodeSelector    *corev1.NodeSelector   `json:"nodeSelector,omitempty"`
-	AllNodes        bool                   `json:"allNodes,omitempty"`
-	NoResourceModel bool                   `json:"noResourceModel,omitempty"`
+	V            int                    `json:"v"`
+	Pool         *resource.ResourcePool `json:"pool,omitempty"`
+	NodeSelector *corev1.NodeSelector   `json:"nodeSelector,omitempty"`
+	// NodeName and AllNodes keep v1's pointers where the target has a
+	// plain string or bool (v1alpha3, v1beta1) or nothing (v1alpha2 for
+	// allNodes): a set "" or false, or any value the target cannot show.
+	NodeName        *string `json:"nodeName,omitempty"`
+	AllNodes        *bool   `json:"allNodes,omitempty"`
+	NoResourceModel bool    `json:"noResourceModel,omitempty"`
+	// PerDeviceNodeSelection and SharedCounters are v1's, for the targets
+	// that lack them.
+	PerDeviceNodeSelection *bool                  `json:"perDeviceNodeSelection,omitempty"`
+	SharedCounters         *[]resource.CounterSet `json:"sharedCounters,omitempty"`
 	// Devices holds per-device values, by position in spec.devices.
 	Devices []Device `json:"devices,omitempty"`
 }
 
-// Device holds the values of one device that the target cannot show.
+// Device holds the values of one device that the target cannot show. The
+// fields after Name are the hub Device's, each set only when the target
+// cannot show it.
 type Device struct {
 	// Index and Name locate the device; Name guards against reordering.
 	Index int    `json:"index"`
 	Name  string `json:"name"`
-	// BasicMissing records a device without its basic section.
-	BasicMissing bool `json:"basicMissing,omitempty"`
-	// Attributes is the device's attribute list in the hub's order.
-	Attributes *[]resource.DeviceAttribute `json:"attributes,omitempty"`
+	// Attributes are the attributes the target cannot show (list-valued
+	// ones, for the versions before them), or all of them where the target
+	// shows them differently.
+	Attributes map[resource.QualifiedName]resource.DeviceAttribute `json:"attributes,omitempty"`
+	// Capacity are the capacities whose request policy the target cannot
+	// show (the versions before 1.34), in full.
+	Capacity                 map[resource.QualifiedName]resource.DeviceCapacity       `json:"capacity,omitempty"`
+	ConsumesCounters         *[]resource.DeviceCounterConsumption                     `json:"consumesCounters,omitempty"`
+	NodeName                 *string                                                  `json:"nodeName,omitempty"`
+	NodeSelector             *corev1.NodeSelector                                     `json:"nodeSelector,omitempty"`
+	AllNodes                 *bool                                                    `json:"allNodes,omitempty"`
+	Taints                   *[]resource.DeviceTaint                                  `json:"taints,omitempty"`
+	BindsToNode              *bool                                                    `json:"bindsToNode,omitempty"`
+	BindingConditions        *[]string                                                `json:"bindingConditions,omitempty"`
+	BindingFailureConditions *[]string                                                `json:"bindingFailureConditions,omitempty"`
+	AllowMultipleAllocations *bool                                                    `json:"allowMultipleAllocations,omitempty"`
+	NodeAllocatableResources map[corev1.ResourceName]resource.NodeAllocatableResource `json:"nodeAllocatableResources,omitempty"`
+	// NamedResources is the hub's legacy v1alpha2 layout, for every target
+	// but v1alpha2.
+	NamedResources *resource.NamedResourcesLayout `json:"namedResources,omitempty"`
 }
 
 // codec writes every payload: json-iterator, which is already part of every
