@@ -14,38 +14,68 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-func intAttr(name string, v int64) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), IntValue: &v}
+// entry is one attribute or capacity of a test device.
+type entry struct {
+	name     resource.QualifiedName
+	attr     *resource.DeviceAttribute
+	capacity *resource.DeviceCapacity
 }
-func boolAttr(name string, v bool) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), BoolValue: &v}
+
+func intAttr(name string, v int64) entry {
+	return entry{name: resource.QualifiedName(name), attr: &resource.DeviceAttribute{IntValue: &v}}
 }
-func strAttr(name, v string) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), StringValue: &v}
+func boolAttr(name string, v bool) entry {
+	return entry{name: resource.QualifiedName(name), attr: &resource.DeviceAttribute{BoolValue: &v}}
 }
-func verAttr(name, v string) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), VersionValue: &v}
+func strAttr(name, v string) entry {
+	return entry{name: resource.QualifiedName(name), attr: &resource.DeviceAttribute{StringValue: &v}}
 }
-func qtyAttr(name, v string) resource.DeviceAttribute {
-	q := apiresource.MustParse(v)
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), QuantityValue: &q}
+func verAttr(name, v string) entry {
+	return entry{name: resource.QualifiedName(name), attr: &resource.DeviceAttribute{VersionValue: &v}}
+}
+func listAttr(name string, a resource.DeviceAttribute) entry {
+	return entry{name: resource.QualifiedName(name), attr: &a}
+}
+func qty(name, v string) entry {
+	return entry{name: resource.QualifiedName(name), capacity: &resource.DeviceCapacity{Value: apiresource.MustParse(v)}}
+}
+
+// hubDevice makes a hub device from attributes and capacities.
+func hubDevice(entries ...entry) *resource.Device {
+	d := &resource.Device{Name: "dev"}
+	for _, e := range entries {
+		if e.attr != nil {
+			if d.Attributes == nil {
+				d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
+			}
+			d.Attributes[e.name] = *e.attr
+		} else {
+			if d.Capacity == nil {
+				d.Capacity = map[resource.QualifiedName]resource.DeviceCapacity{}
+			}
+			d.Capacity[e.name] = *e.capacity
+		}
+	}
+	return d
 }
 
 // testDevice is a device of driver dra.example.com with attributes in its
 // own domain (some written with the domain, some without) and in another.
 func testDevice() *Device {
-	return NewDevice("dra.example.com", []resource.DeviceAttribute{
+	return NewDevice("dra.example.com", hubDevice(
 		intAttr("cores", 8),
 		boolAttr("dra.example.com/healthy", true),
 		strAttr("model", "a100"),
 		verAttr("driverVersion", "1.2.3"),
 		strAttr("other.example.com/zone", "z1"),
 		intAttr("other.example.com/numa", 1),
-		qtyAttr("memory", "40Gi"),
-		qtyAttr("other.example.com/bandwidth", "100G"),
-		{Name: "lanes", IntSliceValue: &resource.IntSlice{Ints: []int64{1, 2}}},
-		{Name: "tags", StringSliceValue: &resource.StringSlice{Strings: []string{"x", "y"}}},
-	})
+		qty("memory", "40Gi"),
+		qty("other.example.com/bandwidth", "100G"),
+		listAttr("lanes", resource.DeviceAttribute{IntValues: []int64{1, 2}}),
+		listAttr("tags", resource.DeviceAttribute{StringValues: []string{"x", "y"}}),
+		listAttr("flags", resource.DeviceAttribute{BoolValues: []bool{true}}),
+		listAttr("versions", resource.DeviceAttribute{VersionValues: []string{"1.0.0"}}),
+	))
 }
 
 func TestDeviceSelectorEvaluation(t *testing.T) {
@@ -112,9 +142,13 @@ func TestDeviceSelectorEvaluation(t *testing.T) {
 		{expr: `quantity("1E2147483648") == quantity("1")`, wantErr: "out of range"},
 		{expr: `!isQuantity("1E-2147483647") && !isQuantity("1E-5000") && isQuantity("1E-1000")`, want: true},
 		{expr: `quantity("50M").isLessThan(quantity("50Mi"))`, want: true},
-		// legacy slices are lists
-		{expr: `device.attributes["dra.example.com"].lanes.size() == 2 && 2 in device.attributes["dra.example.com"].lanes`, want: true},
-		{expr: `"y" in device.attributes["dra.example.com"].tags`, want: true},
+		// List-valued attributes (v1alpha2 intSlice and stringSlice, the
+		// list attributes of 1.36+) are not part of the 1.31 device.
+		{expr: `"lanes" in device.attributes["dra.example.com"] || "tags" in device.attributes["dra.example.com"]`, want: false},
+		{expr: `"flags" in device.attributes["dra.example.com"] || "versions" in device.attributes["dra.example.com"]`, want: false},
+		{expr: `device.attributes["dra.example.com"].lanes.size() == 2`, wantErr: "no such key: lanes"},
+		{expr: `device.attributes["dra.example.com"].size() == 4 && device.capacity["dra.example.com"].size() == 1`, want: true},
+		{expr: `device.attributes["other.example.com"].size() == 2 && device.capacity["other.example.com"].size() == 1`, want: true},
 		// base environment
 		{expr: `[3, 1, 2].sum() == 6 && [1, 2, 3].isSorted() && [3, 1].min() == 1 && [3, 1].max() == 3`, want: true},
 		{expr: `[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2`, want: true},
@@ -263,7 +297,7 @@ func TestLibraryCallCosts(t *testing.T) {
 func TestDeviceWithBadVersion(t *testing.T) {
 	// The API server accepts versions by a regular expression; a value the
 	// semver parser refuses makes every selector fail for the device.
-	d := NewDevice("d", []resource.DeviceAttribute{verAttr("v", "01.2.3")})
+	d := NewDevice("d", hubDevice(verAttr("v", "01.2.3"), intAttr("w", 1)))
 	p, err := CompileDeviceSelector("true")
 	if err != nil {
 		t.Fatal(err)
@@ -271,17 +305,47 @@ func TestDeviceWithBadVersion(t *testing.T) {
 	if _, err := p.Matches(context.Background(), d); err == nil || !strings.Contains(err.Error(), "attribute v: parse semantic version") {
 		t.Fatalf("got %v", err)
 	}
-	empty := NewDevice("d", []resource.DeviceAttribute{{Name: "x"}})
-	if _, err := p.Matches(context.Background(), empty); err == nil || !strings.Contains(err.Error(), "unsupported attribute value") {
+	empty := NewDevice("d", hubDevice(listAttr("x", resource.DeviceAttribute{})))
+	if _, err := p.Matches(context.Background(), empty); err == nil || !strings.Contains(err.Error(), "attribute x: unsupported attribute value") {
 		t.Fatalf("got %v", err)
+	}
+	// With several bad attributes, the one that sorts first is named,
+	// whatever order the map gives.
+	for i := 0; i < 20; i++ {
+		two := NewDevice("d", hubDevice(verAttr("b", "01.2.3"), listAttr("c", resource.DeviceAttribute{}), verAttr("a", "1.2"), verAttr("d", "x")))
+		if _, err := p.Matches(context.Background(), two); err == nil || !strings.HasPrefix(err.Error(), "attribute a: parse semantic version") {
+			t.Fatalf("got %v", err)
+		}
+	}
+	// A v1alpha2 list that was null is a list attribute, not a bad one.
+	null := hubDevice(listAttr("x", resource.DeviceAttribute{}), intAttr("y", 1))
+	null.NamedResources = &resource.NamedResourcesLayout{NullLists: []resource.QualifiedName{"x"}}
+	q, _ := CompileDeviceSelector(`!("x" in device.attributes["d"]) && device.attributes["d"].y == 1`)
+	if ok, err := q.Matches(context.Background(), NewDevice("d", null)); err != nil || !ok {
+		t.Fatalf("got %v, %v", ok, err)
+	}
+	// No device at all: no attributes, no capacity.
+	q, _ = CompileDeviceSelector(`device.driver == "d" && device.attributes["d"].size() == 0 && device.capacity["d"].size() == 0`)
+	if ok, err := q.Matches(context.Background(), NewDevice("d", nil)); err != nil || !ok {
+		t.Fatalf("got %v, %v", ok, err)
 	}
 }
 
-func TestLaterEntryWins(t *testing.T) {
-	d := NewDevice("d.io", []resource.DeviceAttribute{intAttr("d.io/x", 1), intAttr("x", 2)})
-	p, _ := CompileDeviceSelector(`device.attributes["d.io"].x == 2`)
-	if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
-		t.Fatalf("got %v, %v", ok, err)
+func TestLaterNameWins(t *testing.T) {
+	// Of "x" and "<driver>/x", the name that sorts later wins (the 1.31
+	// rule, where a device's entries came in name order and the later one
+	// won), whatever order the maps give.
+	for i := 0; i < 20; i++ {
+		d := NewDevice("d.io", hubDevice(intAttr("d.io/x", 1), intAttr("x", 2), qty("d.io/m", "1"), qty("m", "2")))
+		p, _ := CompileDeviceSelector(`device.attributes["d.io"].x == 2 && device.capacity["d.io"].m == quantity("2")`)
+		if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
+			t.Fatalf("got %v, %v", ok, err)
+		}
+		d = NewDevice("z.io", hubDevice(intAttr("z.io/x", 1), intAttr("x", 2), qty("z.io/m", "1"), qty("m", "2")))
+		p, _ = CompileDeviceSelector(`device.attributes["z.io"].x == 1 && device.capacity["z.io"].m == quantity("1")`)
+		if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
+			t.Fatalf("got %v, %v", ok, err)
+		}
 	}
 }
 
@@ -314,15 +378,17 @@ func TestCostLimit(t *testing.T) {
 }
 
 func TestNamedResourcesSelector(t *testing.T) {
-	inst := NewNamedResourcesInstance([]resource.DeviceAttribute{
+	inst := NewNamedResourcesInstance(hubDevice(
 		intAttr("cores", 8),
 		boolAttr("healthy", true),
 		strAttr("model", "a100"),
 		verAttr("driver-version", "1.2.3"),
-		qtyAttr("memory", "40Gi"),
-		{Name: "lanes", IntSliceValue: &resource.IntSlice{Ints: []int64{1, 2}}},
-		{Name: "tags", StringSliceValue: &resource.StringSlice{Strings: []string{"x"}}},
-	})
+		qty("memory", "40Gi"),
+		listAttr("lanes", resource.DeviceAttribute{IntValues: []int64{1, 2}}),
+		listAttr("tags", resource.DeviceAttribute{StringValues: []string{"x"}}),
+		listAttr("none", resource.DeviceAttribute{IntValues: []int64{}}),
+		listAttr("flags", resource.DeviceAttribute{BoolValues: []bool{true}}),
+	))
 	for _, tc := range []struct {
 		expr    string
 		want    bool
@@ -336,6 +402,8 @@ func TestNamedResourcesSelector(t *testing.T) {
 		{expr: `attributes.intslice["lanes"].size() == 2`, want: true},
 		{expr: `"x" in attributes.stringslice["tags"]`, want: true},
 		{expr: `"cores" in attributes.string`, want: false},
+		{expr: `attributes.intslice["none"].size() == 0 && attributes.intslice.size() == 2 && attributes.stringslice.size() == 1`, want: true},
+		{expr: `attributes.bool.size() == 1 && attributes.quantity.size() == 1 && attributes.int.size() == 1 && attributes.string.size() == 1 && attributes.version.size() == 1`, want: true},
 		{expr: `attributes.int["missing"] == 1`, wantErr: "no such key"},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
@@ -365,6 +433,22 @@ func TestNamedResourcesSelector(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), msg) {
 			t.Errorf("%s: got %v, want %q", expr, err, msg)
 		}
+	}
+}
+
+func TestNamedResourcesBadVersion(t *testing.T) {
+	p, err := CompileNamedResourcesSelector("true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		inst := NewNamedResourcesInstance(hubDevice(verAttr("b", "01.2.3"), verAttr("a", "1.2"), intAttr("c", 1)))
+		if _, err := p.Matches(context.Background(), inst); err == nil || !strings.HasPrefix(err.Error(), `extract attributes with type version: attribute "a": parse semantic version`) {
+			t.Fatalf("got %v", err)
+		}
+	}
+	if ok, err := p.Matches(context.Background(), NewNamedResourcesInstance(nil)); err != nil || !ok {
+		t.Fatalf("nil device: %v, %v", ok, err)
 	}
 }
 

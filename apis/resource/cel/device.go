@@ -24,16 +24,23 @@ import (
 // by domain and then by identifier. It is built once and can be matched
 // against any number of programs, concurrently.
 //
-// A hub device keeps attributes and capacities in one list; entries with a
-// QuantityValue are capacities, all others attributes. Names without a
-// domain ("model") belong to the driver's domain. The legacy v1alpha2 value
-// types that v1alpha3 lacks are offered as lists: intSlice as list(int),
-// stringSlice as list(string). When two entries end up with the same domain
-// and identifier (say "model" and "<driver>/model"), the later one in the
-// list wins.
+// It is built from a hub device: device.attributes from its Attributes,
+// device.capacity from the Value of each entry of its Capacity. Names
+// without a domain ("model") belong to the driver's domain. When two
+// names end up with the same domain and identifier (say "model" and
+// "<driver>/model"), the one that sorts later wins; that is the rule of
+// the 1.31 v1alpha3 device, whose attributes came in name order with the
+// later entry winning.
+//
+// List-valued attributes (IntValues, BoolValues, StringValues,
+// VersionValues: a v1alpha2 intSlice or stringSlice, or a 1.36+ list
+// attribute) are left out: the 1.31 environment has no list attributes.
+// Offering them, with includes() and the list semantics of the
+// DRAListTypeAttributes feature gate, belongs to a 1.37 environment, which
+// is a later issue.
 type Device struct {
-	driver     string
-	attributes []resource.DeviceAttribute
+	driver string
+	device *resource.Device
 
 	once  sync.Once
 	value ref.Val
@@ -41,9 +48,10 @@ type Device struct {
 }
 
 // NewDevice prepares the selector input for a device of the given driver.
-// The attributes are not copied and must not change afterwards.
-func NewDevice(driver string, attributes []resource.DeviceAttribute) *Device {
-	return &Device{driver: driver, attributes: attributes}
+// The device is not copied and must not change afterwards; nil stands for a
+// device without attributes and capacities.
+func NewDevice(driver string, device *resource.Device) *Device {
+	return &Device{driver: driver, device: device}
 }
 
 // Driver is the device's driver.
@@ -55,34 +63,79 @@ var emptyMap = types.NewRefValMap(types.DefaultTypeAdapter, map[ref.Val]ref.Val{
 func (d *Device) build() {
 	attributes := map[string]map[ref.Val]ref.Val{}
 	capacity := map[string]map[ref.Val]ref.Val{}
-	for _, attr := range d.attributes {
-		domain, id := SplitQualifiedName(string(attr.Name), d.driver)
-		target := attributes
-		var value ref.Val
-		if attr.QuantityValue != nil {
-			target = capacity
-			q := attr.QuantityValue.DeepCopy()
-			value = apiservercel.Quantity{Quantity: &q}
-		} else {
-			v, err := attributeValue(attr)
+	if dev := d.device; dev != nil {
+		// The error of the attribute that sorts first is reported, so that
+		// the message does not depend on map order.
+		var errName resource.QualifiedName
+		for name, attr := range dev.Attributes {
+			if isNullList(dev, name) {
+				// A v1alpha2 list that was null: a list attribute.
+				continue
+			}
+			value, ok, err := attributeValue(attr)
 			if err != nil {
 				// Like the API server, a device with an unusable attribute
 				// cannot be matched by any expression.
-				d.err = fmt.Errorf("attribute %s: %w", attr.Name, err)
-				return
+				if d.err == nil || name < errName {
+					d.err, errName = fmt.Errorf("attribute %s: %w", name, err), name
+				}
+				continue
 			}
-			value = v
+			if ok {
+				put(attributes, string(name), d.driver, value)
+			}
 		}
-		if target[domain] == nil {
-			target[domain] = map[ref.Val]ref.Val{}
+		if d.err != nil {
+			return
 		}
-		target[domain][types.String(id)] = value
+		for name, c := range dev.Capacity {
+			q := c.Value.DeepCopy()
+			put(capacity, string(name), d.driver, apiservercel.Quantity{Quantity: &q})
+		}
 	}
 	d.value = types.NewRefValMap(types.DefaultTypeAdapter, map[ref.Val]ref.Val{
 		types.String(driverField):    types.String(d.driver),
 		types.String(attributeField): domainMap(attributes),
 		types.String(capacityField):  domainMap(capacity),
 	})
+}
+
+// put stores value under the domain and identifier of name. Of a name
+// without a domain and the same name written with the driver's domain, the
+// one that sorts later wins, whatever order the map gave them in.
+func put(target map[string]map[ref.Val]ref.Val, name, driver string, value ref.Val) {
+	domain, id := SplitQualifiedName(name, driver)
+	ids := target[domain]
+	if ids == nil {
+		ids = map[ref.Val]ref.Val{}
+		target[domain] = ids
+	}
+	key := types.String(id)
+	if _, taken := ids[key]; taken {
+		// The entry there came from the other spelling of the name.
+		other := domain + "/" + id
+		if name == other {
+			other = id
+		}
+		if name < other {
+			return
+		}
+	}
+	ids[key] = value
+}
+
+// isNullList reports whether name is a v1alpha2 intSlice or stringSlice
+// attribute whose list was null: a list attribute, whatever its values say.
+func isNullList(dev *resource.Device, name resource.QualifiedName) bool {
+	if dev.NamedResources == nil {
+		return false
+	}
+	for _, n := range dev.NamedResources.NullLists {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // SplitQualifiedName splits an attribute or capacity name into its domain
@@ -95,26 +148,33 @@ func SplitQualifiedName(name, defaultDomain string) (domain, id string) {
 	return defaultDomain, name
 }
 
-func attributeValue(attr resource.DeviceAttribute) (ref.Val, error) {
+// attributeValue is the CEL value of a scalar attribute; ok is false for a
+// list-valued attribute and for one without any value.
+func attributeValue(attr resource.DeviceAttribute) (value ref.Val, ok bool, err error) {
 	switch {
 	case attr.IntValue != nil:
-		return types.Int(*attr.IntValue), nil
+		return types.Int(*attr.IntValue), true, nil
 	case attr.BoolValue != nil:
-		return types.Bool(*attr.BoolValue), nil
+		return types.Bool(*attr.BoolValue), true, nil
 	case attr.StringValue != nil:
-		return types.String(*attr.StringValue), nil
+		return types.String(*attr.StringValue), true, nil
 	case attr.VersionValue != nil:
 		v, err := semver.Parse(*attr.VersionValue)
 		if err != nil {
-			return nil, fmt.Errorf("parse semantic version: %w", err)
+			return nil, false, fmt.Errorf("parse semantic version: %w", err)
 		}
-		return apiservercel.Semver{Version: v}, nil
-	case attr.IntSliceValue != nil:
-		return types.NewDynamicList(types.DefaultTypeAdapter, append([]int64(nil), attr.IntSliceValue.Ints...)), nil
-	case attr.StringSliceValue != nil:
-		return types.NewStringList(types.DefaultTypeAdapter, append([]string(nil), attr.StringSliceValue.Strings...)), nil
+		return apiservercel.Semver{Version: v}, true, nil
 	}
-	return nil, errors.New("unsupported attribute value")
+	if isList(attr) {
+		return nil, false, nil
+	}
+	return nil, false, errors.New("unsupported attribute value")
+}
+
+// isList reports whether the attribute holds a list (possibly empty, as a
+// v1alpha2 intSlice or stringSlice may be).
+func isList(attr resource.DeviceAttribute) bool {
+	return attr.IntValues != nil || attr.BoolValues != nil || attr.StringValues != nil || attr.VersionValues != nil
 }
 
 func domainMap(m map[string]map[ref.Val]ref.Val) ref.Val {

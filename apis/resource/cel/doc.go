@@ -11,7 +11,11 @@
 //     `device.attributes["other.io"].x` fails with "no such key: x" while
 //     `"other.io" in device.attributes` is false. `cel.bind` is available.
 //     The result must be bool, or the "unknown" type an attribute lookup
-//     has (checked at run time). See CompileDeviceSelector, Device.
+//     has (checked at run time). The variable is built from a hub device's
+//     attributes and capacities; list-valued attributes are not part of
+//     it, as 1.31 had none (the list attributes of the
+//     DRAListTypeAttributes feature gate need a 1.37 environment). See
+//     CompileDeviceSelector, Device.
 //   - v1alpha2 (Kubernetes 1.30): namedResources selectors over the maps
 //     attributes.quantity, attributes.bool, attributes.int,
 //     attributes.intslice, attributes.string, attributes.stringslice and

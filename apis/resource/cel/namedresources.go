@@ -19,18 +19,25 @@ import (
 // attributes.stringslice and attributes.version, each a map from attribute
 // name to the values of that type. It is built once and can be matched
 // against any number of programs, concurrently.
+//
+// It is built from a hub device: attributes.quantity from the Value of each
+// entry of its Capacity, the others from its Attributes (intslice from
+// IntValues, stringslice from StringValues, which a v1alpha2 instance
+// holds even when its list is empty). BoolValues and VersionValues have no
+// v1alpha2 type and are left out, as is an attribute without any value.
 type NamedResourcesInstance struct {
-	attributes []resource.DeviceAttribute
+	device *resource.Device
 
 	once sync.Once
 	vars activation
 	err  error
 }
 
-// NewNamedResourcesInstance prepares the selector input from a hub
-// device's attributes. They are not copied and must not change afterwards.
-func NewNamedResourcesInstance(attributes []resource.DeviceAttribute) *NamedResourcesInstance {
-	return &NamedResourcesInstance{attributes: attributes}
+// NewNamedResourcesInstance prepares the selector input from a hub device.
+// It is not copied and must not change afterwards; nil stands for an
+// instance without attributes.
+func NewNamedResourcesInstance(device *resource.Device) *NamedResourcesInstance {
+	return &NamedResourcesInstance{device: device}
 }
 
 func (n *NamedResourcesInstance) build() {
@@ -38,29 +45,41 @@ func (n *NamedResourcesInstance) build() {
 	for _, v := range namedValueTypes {
 		maps[v.name] = map[ref.Val]ref.Val{}
 	}
-	for _, attr := range n.attributes {
-		name := types.String(attr.Name)
-		switch {
-		case attr.QuantityValue != nil:
-			q := attr.QuantityValue.DeepCopy()
-			maps[namedQuantity][name] = apiservercel.Quantity{Quantity: &q}
-		case attr.BoolValue != nil:
-			maps[namedBool][name] = types.Bool(*attr.BoolValue)
-		case attr.IntValue != nil:
-			maps[namedInt][name] = types.Int(*attr.IntValue)
-		case attr.IntSliceValue != nil:
-			maps[namedIntSlice][name] = types.NewDynamicList(types.DefaultTypeAdapter, append([]int64(nil), attr.IntSliceValue.Ints...))
-		case attr.StringValue != nil:
-			maps[namedString][name] = types.String(*attr.StringValue)
-		case attr.StringSliceValue != nil:
-			maps[namedStringSlice][name] = types.NewStringList(types.DefaultTypeAdapter, append([]string(nil), attr.StringSliceValue.Strings...))
-		case attr.VersionValue != nil:
-			v, err := semver.Parse(*attr.VersionValue)
-			if err != nil {
-				n.err = fmt.Errorf("extract attributes with type %s: attribute %q: parse semantic version: %v", namedVersion, string(attr.Name), err)
-				return
+	if dev := n.device; dev != nil {
+		for name, c := range dev.Capacity {
+			q := c.Value.DeepCopy()
+			maps[namedQuantity][types.String(name)] = apiservercel.Quantity{Quantity: &q}
+		}
+		// The error of the version that sorts first is reported, so that
+		// the message does not depend on map order.
+		var errName resource.QualifiedName
+		for qn, attr := range dev.Attributes {
+			name := types.String(qn)
+			switch {
+			case attr.BoolValue != nil:
+				maps[namedBool][name] = types.Bool(*attr.BoolValue)
+			case attr.IntValue != nil:
+				maps[namedInt][name] = types.Int(*attr.IntValue)
+			case attr.IntValues != nil:
+				maps[namedIntSlice][name] = types.NewDynamicList(types.DefaultTypeAdapter, append([]int64(nil), attr.IntValues...))
+			case attr.StringValue != nil:
+				maps[namedString][name] = types.String(*attr.StringValue)
+			case attr.StringValues != nil:
+				maps[namedStringSlice][name] = types.NewStringList(types.DefaultTypeAdapter, append([]string(nil), attr.StringValues...))
+			case attr.VersionValue != nil:
+				v, err := semver.Parse(*attr.VersionValue)
+				if err != nil {
+					if n.err == nil || qn < errName {
+						n.err = fmt.Errorf("extract attributes with type %s: attribute %q: parse semantic version: %v", namedVersion, string(qn), err)
+						errName = qn
+					}
+					continue
+				}
+				maps[namedVersion][name] = apiservercel.Semver{Version: v}
 			}
-			maps[namedVersion][name] = apiservercel.Semver{Version: v}
+		}
+		if n.err != nil {
+			return
 		}
 	}
 	n.vars = activation{}
