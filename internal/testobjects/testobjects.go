@@ -39,11 +39,21 @@ func Opaque(driver, json string) resource.DeviceConfiguration {
 	return resource.DeviceConfiguration{Opaque: &resource.OpaqueDeviceConfiguration{Driver: driver, Parameters: runtime.RawExtension{Raw: []byte(json)}}}
 }
 
+// Entry is one named attribute or capacity of a device, for Device.
+// Exactly one of Attribute and Capacity is set.
+type Entry struct {
+	Name      resource.QualifiedName
+	Attribute *resource.DeviceAttribute
+	Capacity  *resource.DeviceCapacity
+}
+
 // Attr makes an attribute from a Go value: an int or int64, a bool, a
-// string ("v:1.2.3" for the version 1.2.3), or an apiresource.Quantity for
-// a capacity. Any other type panics.
-func Attr(name string, v any) resource.DeviceAttribute {
-	a := resource.DeviceAttribute{Name: resource.QualifiedName(name)}
+// string ("v:1.2.3" for the version 1.2.3), an []int64 or a []string (a
+// list attribute), or an apiresource.Quantity for a capacity. Any other
+// type panics.
+func Attr(name string, v any) Entry {
+	e := Entry{Name: resource.QualifiedName(name)}
+	var a resource.DeviceAttribute
 	switch x := v.(type) {
 	case int:
 		n := int64(x)
@@ -58,17 +68,39 @@ func Attr(name string, v any) resource.DeviceAttribute {
 		} else {
 			a.StringValue = &x
 		}
+	case []int64:
+		a.IntValues = append([]int64{}, x...)
+	case []string:
+		a.StringValues = append([]string{}, x...)
 	case apiresource.Quantity:
-		a.QuantityValue = &x
+		e.Capacity = &resource.DeviceCapacity{Value: x}
+		return e
 	default:
 		panic(fmt.Sprintf("testobjects.Attr %s: %T is not an attribute type", name, v))
 	}
-	return a
+	e.Attribute = &a
+	return e
 }
 
-// Device makes a device with a basic description holding attrs.
-func Device(name string, attrs ...resource.DeviceAttribute) resource.Device {
-	return resource.Device{Name: name, Basic: &resource.BasicDevice{Attributes: attrs}}
+// Device makes a device with the attributes and capacities; a later entry
+// replaces an earlier one of the same name.
+func Device(name string, entries ...Entry) resource.Device {
+	d := resource.Device{Name: name}
+	for _, e := range entries {
+		switch {
+		case e.Attribute != nil:
+			if d.Attributes == nil {
+				d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
+			}
+			d.Attributes[e.Name] = *e.Attribute
+		case e.Capacity != nil:
+			if d.Capacity == nil {
+				d.Capacity = map[resource.QualifiedName]resource.DeviceCapacity{}
+			}
+			d.Capacity[e.Name] = *e.Capacity
+		}
+	}
+	return d
 }
 
 // GPUs makes n devices gpu0, gpu1, ... with the attributes numa, numa(i),
@@ -85,10 +117,12 @@ func GPUs(n int, numa func(i int) int) []resource.Device {
 type Where func(*resource.ResourceSliceSpec)
 
 // OnNode: the slice's devices are local to the node.
-func OnNode(name string) Where { return func(s *resource.ResourceSliceSpec) { s.NodeName = name } }
+func OnNode(name string) Where { return func(s *resource.ResourceSliceSpec) { s.NodeName = &name } }
 
 // AllNodes: every node reaches the slice's devices.
-func AllNodes() Where { return func(s *resource.ResourceSliceSpec) { s.AllNodes = true } }
+func AllNodes() Where {
+	return func(s *resource.ResourceSliceSpec) { t := true; s.AllNodes = &t }
+}
 
 // Selecting: the nodes whose label key has the value reach the slice's
 // devices (one term, one In requirement).
@@ -122,35 +156,37 @@ func Node(name string, labels ...string) *corev1.Node {
 	return n
 }
 
-// RequestOption changes a request made by Request.
-type RequestOption func(*resource.DeviceRequest)
+// RequestOption changes the exact request made by Request.
+type RequestOption func(*resource.ExactDeviceRequest)
 
 // Count asks for n devices.
-func Count(n int64) RequestOption { return func(r *resource.DeviceRequest) { r.Count = n } }
+func Count(n int64) RequestOption { return func(r *resource.ExactDeviceRequest) { r.Count = n } }
 
 // All asks for all matching devices.
 func All() RequestOption {
-	return func(r *resource.DeviceRequest) { r.AllocationMode = resource.DeviceAllocationModeAll; r.Count = 0 }
+	return func(r *resource.ExactDeviceRequest) { r.AllocationMode = resource.DeviceAllocationModeAll; r.Count = 0 }
 }
 
 // Admin asks for admin access.
-func Admin() RequestOption { return func(r *resource.DeviceRequest) { r.AdminAccess = true } }
+func Admin() RequestOption {
+	return func(r *resource.ExactDeviceRequest) { t := true; r.AdminAccess = &t }
+}
 
 // Selector adds a CEL selector.
 func Selector(expr string) RequestOption {
-	return func(r *resource.DeviceRequest) {
+	return func(r *resource.ExactDeviceRequest) {
 		r.Selectors = append(r.Selectors, resource.DeviceSelector{CEL: &resource.CELDeviceSelector{Expression: expr}})
 	}
 }
 
-// Request makes a request for one device of the class (ExactCount, count
-// 1, as the API server defaults it), changed by opts.
+// Request makes a request (`exactly`) for one device of the class
+// (ExactCount, count 1, as the API server defaults it), changed by opts.
 func Request(name, class string, opts ...RequestOption) resource.DeviceRequest {
-	r := resource.DeviceRequest{Name: name, DeviceClassName: class, AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}
+	r := &resource.ExactDeviceRequest{DeviceClassName: class, AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}
 	for _, o := range opts {
-		o(&r)
+		o(r)
 	}
-	return r
+	return resource.DeviceRequest{Name: name, Exactly: r}
 }
 
 // Claim makes a claim in ClaimNamespace with the requests.
