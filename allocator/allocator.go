@@ -120,7 +120,7 @@ type sliceEntry struct {
 
 	devices    []resource.Device
 	words      int      // length of the device bit sets, in uint64
-	selectable []uint64 // devices with a Basic description
+	selectable []uint64 // every device (the mask selectors start from)
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
 	duplicate  string // a device name the slice uses twice
@@ -258,14 +258,16 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 		pool:       spec.Pool.Name,
 		generation: spec.Pool.Generation,
 		sliceCount: spec.Pool.ResourceSliceCount,
-		nodeName:   spec.NodeName,
-		allNodes:   spec.AllNodes,
 		devices:    spec.Devices,
 	}
+	if spec.NodeName != nil {
+		e.nodeName = *spec.NodeName
+	}
+	e.allNodes = spec.AllNodes != nil && *spec.AllNodes
 	// Which node selection counts when several are set (the API server
 	// rejects that) follows the scheduler: nodeName, then allNodes, then
 	// the selector.
-	if spec.NodeName == "" && !spec.AllNodes && spec.NodeSelector != nil {
+	if e.nodeName == "" && !e.allNodes && spec.NodeSelector != nil {
 		m, err := parseNodeSelector(spec.NodeSelector)
 		if err != nil {
 			return nil, fmt.Errorf("ResourceSlice %q: spec.nodeSelector.%v", s.Name, err)
@@ -277,9 +279,7 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 	e.inUse = make([]uint64, e.words)
 	seen := make(map[string]bool, len(e.devices))
 	for i := range e.devices {
-		if e.devices[i].Basic != nil {
-			setBit(e.selectable, i)
-		}
+		setBit(e.selectable, i)
 		if seen[e.devices[i].Name] && e.duplicate == "" {
 			e.duplicate = e.devices[i].Name
 		}

@@ -401,7 +401,7 @@ func TestAllocate(t *testing.T) {
 				slice("s2", "nic.example.com", "n1", onNode("n1"), dev("eth0")),
 			},
 			claims: []*resource.ResourceClaim{claim("c", req("r", "any", sel(`device.attributes["gpu.example.com"].model == "x"`)))},
-			want:   []want{{reason: ReasonCELRuntimeError, request: "r", contains: `spec.devices.requests[0].selectors[0]: expression "device.attributes[\"gpu.example.com\"].model == \"x\"" failed on device nic.example.com/n1/eth0: no such key: model`}},
+			want:   []want{{reason: ReasonCELRuntimeError, request: "r", contains: `spec.devices.requests[0].exactly.selectors[0]: expression "device.attributes[\"gpu.example.com\"].model == \"x\"" failed on device nic.example.com/n1/eth0: no such key: model`}},
 		},
 		{
 			name:    "class selector that does not compile",
@@ -455,11 +455,112 @@ func TestAllocate(t *testing.T) {
 			want:    []want{{reason: ReasonNotEnough, request: "b", contains: "together with requests a of the claim"}},
 		},
 		{
-			name:    "devices without basic description are never chosen",
+			// The hub has no "basic" wrapper: a 1.31 device without one
+			// reads as `basic: {}` (docs/conversion.md), a device without
+			// attributes and capacity, and is chosen like any other.
+			name:    "devices without attributes are chosen like any other",
 			classes: []*resource.DeviceClass{anyClass},
-			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), resource.Device{Name: "opaque"}, dev("plain"))},
+			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), resource.Device{Name: "opaque"}, dev("plain", attr("model", "x")))},
 			claims:  []*resource.ResourceClaim{claim("c", req("r", "any", all()))},
-			want:    []want{{devices: []string{"r=gpu.example.com/n1/plain"}}},
+			want:    []want{{devices: []string{"r=gpu.example.com/n1/opaque", "r=gpu.example.com/n1/plain"}}},
+		},
+		{
+			// What 1.31 did not know about devices plays no part:
+			// taints, counters, multiple allocations, binding conditions.
+			name:    "later device fields are ignored",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), func() resource.Device {
+				d := dev("tainted", attr("index", 0))
+				d.Taints = []resource.DeviceTaint{{Key: "k", Effect: resource.DeviceTaintEffectNoSchedule}}
+				d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "set", Counters: map[string]resource.Counter{"c": {Value: q("1")}}}}
+				t := true
+				d.AllowMultipleAllocations = &t
+				d.BindingConditions, d.BindingFailureConditions = []string{"Ready"}, []string{"Failed"}
+				return d
+			}())},
+			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:   []want{{devices: []string{"r=gpu.example.com/n1/tainted"}}},
+		},
+		{
+			name:    "slices with per-device node selection are invisible",
+			classes: []*resource.DeviceClass{anyClass},
+			slices: []*resource.ResourceSlice{
+				func() *resource.ResourceSlice {
+					s := slice("per-device", drv, "pd", onNode("n1"), dev("d0"))
+					t := true
+					s.Spec.NodeName, s.Spec.PerDeviceNodeSelection = nil, &t
+					s.Spec.Devices[0].NodeName = &n1.Name
+					return s
+				}(),
+				slice("mine", drv, "n1", onNode("n1"), dev("near")),
+			},
+			claims: []*resource.ResourceClaim{claim("c", req("r", "any", all()))},
+			want:   []want{{devices: []string{"r=gpu.example.com/n1/near"}}},
+		},
+		{
+			name:    "list attributes match when the lists are equal",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"),
+				dev("a", attr("lanes", []int64{1, 2})), dev("b", attr("lanes", []int64{2})), dev("c", attr("lanes", []int64{1, 2})),
+				dev("d", attr("tags", []string{"x"})), dev("e", attr("tags", []string{"x"})))},
+			claims: []*resource.ResourceClaim{
+				withConstraint(claim("lanes", req("r", "gpu", count(2))), "gpu.example.com/lanes"),
+				withConstraint(claim("tags", req("r", "gpu", count(2))), "gpu.example.com/tags"),
+			},
+			want: []want{{devices: []string{"r=gpu.example.com/n1/a", "r=gpu.example.com/n1/c"}}, {devices: []string{"r=gpu.example.com/n1/d", "r=gpu.example.com/n1/e"}}},
+		},
+		{
+			name:    "an empty capacity requirement asks for nothing",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(1, numaZero)...)},
+			claims: []*resource.ResourceClaim{func() *resource.ResourceClaim {
+				c := claim("c", req("r", "gpu"))
+				c.Spec.Devices.Requests[0].Exactly.Capacity = &resource.CapacityRequirements{}
+				return c
+			}()},
+			want: []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
+		},
+		{
+			name:    "features after 1.31 are refused, naming claim, request and feature",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
+			mode:    Sequential,
+			claims: []*resource.ResourceClaim{
+				func() *resource.ResourceClaim {
+					c := claim("first-available", req("ok", "gpu"), req("r", "gpu"))
+					c.Spec.Devices.Requests[1].Exactly = nil
+					c.Spec.Devices.Requests[1].FirstAvailable = []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}}
+					return c
+				}(),
+				func() *resource.ResourceClaim {
+					c := claim("tolerations", req("r", "gpu"))
+					c.Spec.Devices.Requests[0].Exactly.Tolerations = []resource.DeviceToleration{{Key: "k", Operator: resource.DeviceTolerationOpExists}}
+					return c
+				}(),
+				func() *resource.ResourceClaim {
+					c := claim("capacity", req("r", "gpu"))
+					c.Spec.Devices.Requests[0].Exactly.Capacity = &resource.CapacityRequirements{Requests: map[resource.QualifiedName]apiresource.Quantity{"memory": q("1Gi")}}
+					return c
+				}(),
+				func() *resource.ResourceClaim {
+					c := claim("derived", req("r", "gpu"))
+					c.Spec.Devices.Requests[0].Exactly.DerivedAttributes = []resource.DeviceDerivedAttribute{{Name: "derived/numa", Expression: "1"}}
+					return c
+				}(),
+				func() *resource.ResourceClaim {
+					c := claim("distinct", req("r", "gpu", count(2)))
+					numa := resource.FullyQualifiedName("gpu.example.com/numa")
+					c.Spec.Devices.Constraints = []resource.DeviceConstraint{{DistinctAttribute: &numa}}
+					return c
+				}(),
+			},
+			want: []want{
+				{reason: ReasonUnsupported, request: "r", contains: "claim ns/first-available, request \"r\": spec.devices.requests[1].firstAvailable is set: prioritized lists of alternatives (DRAPrioritizedList) are not supported"},
+				{reason: ReasonUnsupported, request: "r", contains: "claim ns/tolerations, request \"r\": spec.devices.requests[0].exactly.tolerations is set: device taints and tolerations (DRADeviceTaints) are not supported"},
+				{reason: ReasonUnsupported, request: "r", contains: "claim ns/capacity, request \"r\": spec.devices.requests[0].exactly.capacity is set: consumable capacity (DRAConsumableCapacity) is not supported"},
+				{reason: ReasonUnsupported, request: "r", contains: "spec.devices.requests[0].exactly.derivedAttributes is set: derived attributes (DRADerivedAttributes)"},
+				{reason: ReasonUnsupported, contains: "claim ns/distinct: spec.devices.constraints[0].distinctAttribute is set: distinct attributes (consumable capacity, DRAConsumableCapacity) are not supported"},
+			},
 		},
 		{
 			name:    "a claim without requests gets an empty allocation",
@@ -488,9 +589,16 @@ func TestAllocate(t *testing.T) {
 				claim("negative", req("r", "gpu", count(-1))),
 				func() *resource.ResourceClaim {
 					c := claim("mode", req("r", "gpu"))
-					c.Spec.Devices.Requests[0].AllocationMode = "Some"
+					c.Spec.Devices.Requests[0].Exactly.AllocationMode = "Some"
 					return c
 				}(),
+				claim("neither", resource.DeviceRequest{Name: "r"}),
+				func() *resource.ResourceClaim {
+					c := claim("both", req("r", "gpu"))
+					c.Spec.Devices.Requests[0].FirstAvailable = []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu"}}
+					return c
+				}(),
+				claim("no-class", resource.DeviceRequest{Name: "r", Exactly: &resource.ExactDeviceRequest{}}),
 			},
 			want: []want{
 				{reason: ReasonInvalidClaim, contains: `spec.devices.constraints[0].requests[0]: the claim has no request named "nope"`},
@@ -499,13 +607,16 @@ func TestAllocate(t *testing.T) {
 				{reason: ReasonInvalidClaim, request: "r", contains: "two requests are named"},
 				{reason: ReasonInvalidClaim, request: "r", contains: "count is -1"},
 				{reason: ReasonInvalidClaim, request: "r", contains: `allocationMode "Some" is not supported`},
+				{reason: ReasonInvalidClaim, request: "r", contains: "spec.devices.requests[0] sets neither exactly nor firstAvailable"},
+				{reason: ReasonInvalidClaim, request: "r", contains: "spec.devices.requests[0] sets both exactly and firstAvailable"},
+				{reason: ReasonInvalidClaim, request: "r", contains: "spec.devices.requests[0].exactly.deviceClassName is empty"},
 			},
 		},
 		{
 			name:    "undefaulted request means one device",
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
-			claims:  []*resource.ResourceClaim{claim("c", resource.DeviceRequest{Name: "r", DeviceClassName: "gpu"})},
+			claims:  []*resource.ResourceClaim{claim("c", resource.DeviceRequest{Name: "r", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu"}})},
 			want:    []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
 		},
 	}

@@ -172,7 +172,7 @@ func TestCancelledContext(t *testing.T) {
 
 func TestInvalidInventory(t *testing.T) {
 	bad := slice("bad", drv, "p", allNodes())
-	bad.Spec.AllNodes = false
+	bad.Spec.AllNodes = nil
 	bad.Spec.NodeSelector = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "k", Operator: "Near"}}}}}
 	for name, opts := range map[string]Options{
 		`ResourceSlice "bad": spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0]: unknown operator "Near"`: {Slices: []*resource.ResourceSlice{bad}},

@@ -2,7 +2,8 @@
 // without a cluster: it allocates ResourceClaims from DeviceClasses and
 // ResourceSlices with the semantics of structured allocation in Kubernetes
 // 1.31, on drakit's hub types, so that claims of every version
-// (v1alpha1, v1alpha2, v1alpha3) can be allocated.
+// (v1alpha1 to v1) can be allocated, as far as they ask for what 1.31
+// could allocate (see "Later features").
 //
 // # Use
 //
@@ -21,8 +22,9 @@
 //
 // For objects of any version (typed or unstructured), AllocateObjects
 // converts them to the hub, allocates, and writes each claim back in its
-// own version: v1alpha3 allocation.devices, v1alpha2 resourceHandles with
-// structuredData, v1alpha1 the single resourceHandle (see conversion).
+// own version: allocation.devices from v1alpha3 on, v1alpha2
+// resourceHandles with structuredData, v1alpha1 the single resourceHandle
+// (see conversion).
 // Given several nodes (ObjectOptions.Nodes), it puts each claim, or all of
 // them together, on the first node that fits, and says why each node
 // before it did not; drakit allocate works this way.
@@ -42,9 +44,10 @@
 //     fewer of its slices are seen than resourceSliceCount says. A pool
 //     whose newest slices name a device twice is invalid and not used
 //     (Kubernetes 1.33 refuses such pools; 1.31 did not check).
-//   - A device serves a request when it has a basic description and every
-//     selector of the request's class and then of the request accepts it
-//     (CEL, see package apis/resource/cel). Devices allocated before the
+//   - A device serves a request when every selector of the request's class
+//     and then of the request accepts it (CEL, see package
+//     apis/resource/cel; the hub device has no "basic" wrapper, and a 1.31
+//     device without one reads as an empty one). Devices allocated before the
 //     call, or to an earlier request of the call, are taken, except for
 //     adminAccess requests, which ignore allocations and take nothing away.
 //   - ExactCount asks for count distinct devices (an unset mode and a zero
@@ -57,7 +60,9 @@
 //     (all requests when none are listed) carry the attribute, with the
 //     same type and value; an attribute named with the driver's domain also
 //     matches one the slice wrote without domain. Versions compare as
-//     written. Capacities are not attributes.
+//     written. Capacities are not attributes. List-valued attributes (a
+//     v1alpha2 intSlice or stringSlice, a 1.36+ list) match when the lists
+//     are equal; selectors do not see them.
 //   - A claim gets at most 32 devices. Results list devices request by
 //     request; the configuration lists each request's class configuration
 //     (source FromClass, limited to that request) and then the claim's
@@ -80,6 +85,24 @@
 // (drakit: backtracks), and hands class configuration to every request of
 // the claim (fixed upstream in 1.32).
 //
+// # Later features
+//
+// The hub has v1's shape, but the allocator keeps the 1.31 semantics. A
+// request is read from `exactly`. A claim that asks for what 1.31 could not
+// allocate fails with ReasonUnsupported, naming the claim, the request and
+// the feature, rather than being allocated without it: a request with
+// firstAvailable (DRAPrioritizedList), an exact request with tolerations
+// (DRADeviceTaints), with capacity requests (DRAConsumableCapacity) or with
+// derived attributes (DRADerivedAttributes), and a distinctAttribute
+// constraint (DRAConsumableCapacity). What 1.31 did not know about devices
+// and slices plays no part: device taints, counters (consumesCounters,
+// sharedCounters), allowMultipleAllocations, capacity request policies,
+// binding conditions, node-allocatable resources; a slice with
+// perDeviceNodeSelection is seen by no node. Results carry request,
+// driver, pool and device only (no adminAccess, shareID, consumed capacity,
+// binding conditions, allocation timestamp). The allocator with the 1.37
+// semantics is a later issue.
+//
 // # Search
 //
 // Candidates of each request are computed once per call from cached
@@ -97,8 +120,9 @@
 // request when one is to blame, a Reason (NoClass, NoMatchingDevice,
 // NotEnoughDevices, ConstraintUnsatisfiable, DeviceInUse, IncompletePool,
 // TooManyDevices, CELRuntimeError, InvalidSelector, InvalidClaim, Conflict,
-// OtherClaimFailed, ...) and what was counted. Claims that use a
-// control-plane controller (spec.controller) or parameter objects
+// OtherClaimFailed, Unsupported, ...) and what was counted. Claims that use
+// a control-plane controller (spec.controller) or parameter objects
 // (parametersRef, v1alpha1/v1alpha2) are refused, since structured
-// allocation cannot evaluate them.
+// allocation cannot evaluate them. Field paths in messages are the hub's,
+// which are v1's (spec.devices.requests[0].exactly.selectors[0]).
 package allocator

@@ -17,7 +17,9 @@ const (
 	// controller, which allocates such claims itself.
 	ReasonControllerManaged Reason = "ControllerManaged"
 	// ReasonUnsupported: the claim or its class relies on something the
-	// allocator cannot evaluate (legacy parametersRef objects).
+	// allocator cannot evaluate: legacy parametersRef objects, or a
+	// feature after Kubernetes 1.31 (firstAvailable, tolerations, capacity
+	// requests, derived attributes, distinctAttribute).
 	ReasonUnsupported Reason = "Unsupported"
 	// ReasonNoClass: a request names a DeviceClass that was not given.
 	ReasonNoClass Reason = "NoClass"

@@ -33,12 +33,12 @@ type ObjectOptions struct {
 type ObjectResult struct {
 	// Name is the claim's "namespace/name".
 	Name string
-	// Version is the claim's version ("v1alpha1", "v1alpha2", "v1alpha3").
+	// Version is the claim's version ("v1alpha1" to "v1").
 	Version string
 	// Claim is the claim in its own version with status.allocation filled
-	// in (v1alpha3 allocation.devices, v1alpha2 resourceHandles with
-	// structuredData, v1alpha1 resourceHandle), typed or unstructured as it
-	// was given. It is nil when Err is set.
+	// in (allocation.devices from v1alpha3 on, v1alpha2 resourceHandles
+	// with structuredData, v1alpha1 resourceHandle), typed or unstructured
+	// as it was given. It is nil when Err is set.
 	Claim runtime.Object
 	// Result is the hub result.
 	Result Result
@@ -97,10 +97,11 @@ func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOpti
 		hub := in.claims[i]
 		if !r.AlreadyAllocated {
 			hub = r.AllocatedClaim()
-			if in.versions[i] != "v1alpha3" {
+			if v := in.versions[i]; v == "v1alpha1" || v == "v1alpha2" {
 				// Before v1alpha3 the status names the driver that handled
 				// the allocation; with structured allocation that is the
-				// driver of the devices, when there is exactly one.
+				// driver of the devices, when there is exactly one. Later
+				// versions have no such field.
 				hub.Status.DriverName = singleDriver(r.Allocation)
 			}
 		}

@@ -110,49 +110,57 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 	}
 	names := map[string]bool{}
 	for i := range spec.Devices.Requests {
-		req := &spec.Devices.Requests[i]
+		request := &spec.Devices.Requests[i]
 		path := fieldPath{"spec.devices.requests", i}
 		switch {
-		case req.Name == "":
+		case request.Name == "":
 			return p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path), nil
-		case names[req.Name]:
-			return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, req.Name), nil
-		case req.DeviceClassName == "":
-			return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", path), nil
+		case names[request.Name]:
+			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name), nil
 		}
-		names[req.Name] = true
-		r := &requestPlan{plan: p, name: req.Name, admin: req.AdminAccess}
+		if failed := p.checkRequestForm(request, path); failed != nil {
+			return failed, nil
+		}
+		req := request.Exactly
+		if req.DeviceClassName == "" {
+			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.exactly.deviceClassName is empty", path), nil
+		}
+		names[request.Name] = true
+		r := &requestPlan{plan: p, name: request.Name, admin: req.AdminAccess != nil && *req.AdminAccess}
 		switch req.AllocationMode {
 		case resource.DeviceAllocationModeExactCount, "":
 			// An unset mode and count mean one device, as the API server
 			// defaults them.
 			switch {
 			case req.Count < 0:
-				return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", path, req.Count), nil
+				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.count is %d; it must be positive", path, req.Count), nil
 			case req.Count == 0:
 				r.count = 1
 			case req.Count > maxResults:
-				return p.fail(req.Name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", path, req.Count, maxResults), nil
+				return p.fail(r.name, ReasonTooManyDevices, nil, "%s.exactly.count is %d; an allocation holds at most %d devices", path, req.Count, maxResults), nil
 			default:
 				r.count = int(req.Count)
 			}
 		case resource.DeviceAllocationModeAll:
 			if req.Count != 0 {
-				return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", path), nil
+				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.count must not be set with allocationMode All", path), nil
 			}
 			r.all = true
 		default:
-			return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", path, req.AllocationMode), nil
+			return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.allocationMode %q is not supported; use ExactCount or All", path, req.AllocationMode), nil
 		}
 		for j, sel := range req.Selectors {
 			if sel.CEL == nil {
-				return p.fail(req.Name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", path, j), nil
+				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.selectors[%d] has no cel selector", path, j), nil
 			}
 		}
 		p.requests = append(p.requests, r)
 	}
 	for i, c := range spec.Devices.Constraints {
 		path := fieldPath{"spec.devices.constraints", i}
+		if c.DistinctAttribute != nil {
+			return p.fail("", ReasonUnsupported, nil, "%s.distinctAttribute is set: distinct attributes (consumable capacity, DRAConsumableCapacity) are not supported by this allocator, which has the semantics of Kubernetes 1.31", path), nil
+		}
 		if c.MatchAttribute == nil {
 			return p.fail("", ReasonInvalidClaim, nil, "%s.matchAttribute is not set", path), nil
 		}
@@ -166,7 +174,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 
 	total := 0
 	for i, r := range p.requests {
-		req := &spec.Devices.Requests[i]
+		req := spec.Devices.Requests[i].Exactly
 		class := a.classes[req.DeviceClassName]
 		if class == nil {
 			return p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", req.DeviceClassName), nil
@@ -189,14 +197,14 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 		for j, sel := range req.Selectors {
 			id, err := a.selectorID(sel.CEL.Expression)
 			if err != nil {
-				return p.fail(r.name, ReasonInvalidSelector, err, "spec.devices.requests[%d].selectors[%d].cel.expression %q does not compile", i, j, sel.CEL.Expression), nil
+				return p.fail(r.name, ReasonInvalidSelector, err, "spec.devices.requests[%d].exactly.selectors[%d].cel.expression %q does not compile", i, j, sel.CEL.Expression), nil
 			}
 			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 		}
 		masks, selectorsKey, err := call.masksFor(a, selectors)
 		if err != nil {
 			if failure, ok := err.(*selectorFailure); ok {
-				where := fmt.Sprintf("spec.devices.requests[%d].selectors[%d]", i, failure.sel.index)
+				where := fmt.Sprintf("spec.devices.requests[%d].exactly.selectors[%d]", i, failure.sel.index)
 				if failure.sel.class != "" {
 					where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
 				}
@@ -230,6 +238,31 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 		return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total, maxResults), nil
 	}
 	return p, nil
+}
+
+// checkRequestForm refuses a request that is not a plain exact request:
+// one without exactly (invalid, or a prioritized list of alternatives) and
+// one that uses what Kubernetes 1.31 could not ask for. Such a request is
+// never allocated without what it asks for: the claim fails, naming the
+// request and the feature.
+func (p *claimPlan) checkRequestForm(request *resource.DeviceRequest, path fieldPath) *claimPlan {
+	const unsupported = "not supported by this allocator, which has the semantics of Kubernetes 1.31"
+	req := request.Exactly
+	switch {
+	case req != nil && len(request.FirstAvailable) > 0:
+		return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path)
+	case len(request.FirstAvailable) > 0:
+		return p.fail(request.Name, ReasonUnsupported, nil, "%s.firstAvailable is set: prioritized lists of alternatives (DRAPrioritizedList) are %s", path, unsupported)
+	case req == nil:
+		return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path)
+	case len(req.Tolerations) > 0:
+		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.tolerations is set: device taints and tolerations (DRADeviceTaints) are %s", path, unsupported)
+	case req.Capacity != nil && len(req.Capacity.Requests) > 0:
+		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.capacity is set: consumable capacity (DRAConsumableCapacity) is %s", path, unsupported)
+	case len(req.DerivedAttributes) > 0:
+		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.derivedAttributes is set: derived attributes (DRADerivedAttributes) are %s", path, unsupported)
+	}
+	return nil
 }
 
 // candidateList is the candidate list of requests with the same selectors,

@@ -213,7 +213,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 			}
 			in := e.inputs[d]
 			if in == nil {
-				in = cel.NewDevice(e.driver, e.devices[d].Basic.Attributes)
+				in = cel.NewDevice(e.driver, &e.devices[d])
 				e.inputs[d] = in
 			}
 			a.stats.Evaluations++
@@ -249,10 +249,7 @@ func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName) 
 	values := make([]int32, len(e.devices))
 	for i := range e.devices {
 		values[i] = -1
-		if e.devices[i].Basic == nil {
-			continue
-		}
-		if key, ok := attributeKey(e.devices[i].Basic.Attributes, e.driver, name); ok {
+		if key, ok := attributeKey(e.devices[i].Attributes, e.driver, name); ok {
 			id, seen := a.attributeValueIDs[key]
 			if !seen {
 				id = int32(len(a.attributeValueIDs))
@@ -269,23 +266,24 @@ func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName) 
 // the attribute with exactly that name, or, when the name's domain is the
 // driver's, the attribute written without the domain. Capacities are not
 // attributes. The key encodes type and value, so that 1 and "1" differ.
-func attributeKey(attrs []resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (string, bool) {
-	full := string(name)
-	domain, id := cel.SplitQualifiedName(full, "")
-	find := func(want string) *resource.DeviceAttribute {
-		for i := range attrs {
-			if string(attrs[i].Name) == want && attrs[i].QuantityValue == nil {
-				return &attrs[i]
-			}
-		}
-		return nil
-	}
-	attr := find(full)
-	if attr == nil && domain != "" && domain == driver {
-		attr = find(id)
-	}
-	if attr == nil {
+// List-valued attributes (v1alpha2 intSlice and stringSlice, and the list
+// attributes of later releases) match when the lists are equal, element by
+// element; the 1.37 rule (lists match when they share an element) belongs
+// to a later allocator.
+func attributeKey(attrs map[resource.QualifiedName]resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (string, bool) {
+	if len(attrs) == 0 {
 		return "", false
+	}
+	full := string(name)
+	attr, ok := attrs[resource.QualifiedName(full)]
+	if !ok {
+		domain, id := cel.SplitQualifiedName(full, "")
+		if domain == "" || domain != driver {
+			return "", false
+		}
+		if attr, ok = attrs[resource.QualifiedName(id)]; !ok {
+			return "", false
+		}
 	}
 	switch {
 	case attr.StringValue != nil:
@@ -300,20 +298,37 @@ func attributeKey(attrs []resource.DeviceAttribute, driver string, name resource
 	case attr.VersionValue != nil:
 		// Versions compare as written, like the scheduler does.
 		return "v" + *attr.VersionValue, true
-	case attr.IntSliceValue != nil:
+	case attr.IntValues != nil:
 		k := "I"
-		for _, n := range attr.IntSliceValue.Ints {
+		for _, n := range attr.IntValues {
 			k += itoa(n) + ","
 		}
 		return k, true
-	case attr.StringSliceValue != nil:
-		k := "S"
-		for _, s := range attr.StringSliceValue.Strings {
-			k += itoa(int64(len(s))) + ":" + s
+	case attr.StringValues != nil:
+		return "S" + stringsKey(attr.StringValues), true
+	case attr.BoolValues != nil:
+		k := "B"
+		for _, b := range attr.BoolValues {
+			if b {
+				k += "t"
+			} else {
+				k += "f"
+			}
 		}
 		return k, true
+	case attr.VersionValues != nil:
+		return "V" + stringsKey(attr.VersionValues), true
 	}
 	return "", false
+}
+
+// stringsKey encodes a list of strings unambiguously.
+func stringsKey(list []string) string {
+	k := ""
+	for _, s := range list {
+		k += itoa(int64(len(s))) + ":" + s
+	}
+	return k
 }
 
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }

@@ -79,9 +79,9 @@ func (inv *Inventory) visible() map[DeviceID]device {
 
 func reaches(s *resource.ResourceSlice, node *corev1.Node) bool {
 	switch {
-	case s.Spec.NodeName != "":
-		return node != nil && node.Name == s.Spec.NodeName
-	case s.Spec.AllNodes:
+	case s.Spec.NodeName != nil && *s.Spec.NodeName != "":
+		return node != nil && node.Name == *s.Spec.NodeName
+	case s.Spec.AllNodes != nil && *s.Spec.AllNodes:
 		return true
 	case s.Spec.NodeSelector != nil:
 		return node != nil && selectorMatches(s.Spec.NodeSelector, node)
@@ -172,11 +172,7 @@ func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error
 		if err != nil {
 			return false, err
 		}
-		var attrs []resource.DeviceAttribute
-		if d.dev.Basic != nil {
-			attrs = d.dev.Basic.Attributes
-		}
-		ok, err := p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, attrs))
+		ok, err := p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
 		if err != nil || !ok {
 			return false, err
 		}
@@ -191,9 +187,17 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 	if alloc == nil {
 		return []error{fmt.Errorf("no allocation")}
 	}
-	reqs := map[string]*resource.DeviceRequest{}
+	// Only exact requests without tolerations, capacity and derived
+	// attributes have the 1.31 semantics that are checked here.
+	reqs := map[string]*resource.ExactDeviceRequest{}
 	for i := range claim.Spec.Devices.Requests {
-		reqs[claim.Spec.Devices.Requests[i].Name] = &claim.Spec.Devices.Requests[i]
+		r := &claim.Spec.Devices.Requests[i]
+		e := r.Exactly
+		if e == nil || len(r.FirstAvailable) > 0 || len(e.Tolerations) > 0 || e.Capacity != nil && len(e.Capacity.Requests) > 0 || len(e.DerivedAttributes) > 0 {
+			bad("request %s: only exact requests without tolerations, capacity and derived attributes can be checked", r.Name)
+			continue
+		}
+		reqs[r.Name] = e
 	}
 	got := map[string][]DeviceID{}
 	owners := map[DeviceID]string{} // non-admin requests of this claim
@@ -210,10 +214,7 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 			bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
 			continue
 		}
-		if d.dev.Basic == nil {
-			bad("request %s: device %s has no basic description", r.Request, id)
-		}
-		if d.slice.Spec.NodeName != "" {
+		if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" {
 			local = true
 		}
 		for _, prev := range got[r.Request] {
@@ -233,7 +234,7 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 		if ok, err := c.matches(d, req.Selectors); !ok {
 			bad("request %s: device %s does not pass the request's selectors (%v)", r.Request, id, err)
 		}
-		if !req.AdminAccess {
+		if !admin(req) {
 			if owner, ok := owners[id]; ok && owner != r.Request {
 				bad("request %s: device %s is also allocated to request %s of the claim", r.Request, id, owner)
 			}
@@ -247,7 +248,7 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 		}
 	}
 	for _, r := range alloc.Devices.Results {
-		if req := reqs[r.Request]; req != nil && !req.AdminAccess {
+		if req := reqs[r.Request]; req != nil && !admin(req) {
 			c.taken[DeviceID{r.Driver, r.Pool, r.Device}] = claim.Namespace + "/" + claim.Name + "/" + r.Request
 		}
 	}
@@ -261,7 +262,7 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 			class := c.class(req.DeviceClassName)
 			want := 0
 			for id, d := range c.visible {
-				if d.dev.Basic == nil || class == nil {
+				if class == nil {
 					continue
 				}
 				ok1, _ := c.matches(d, class.Spec.Selectors)
@@ -300,7 +301,7 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 				continue
 			}
 			d, ok := c.visible[DeviceID{r.Driver, r.Pool, r.Device}]
-			if !ok || d.dev.Basic == nil {
+			if !ok {
 				continue
 			}
 			a := lookup(d, *con.MatchAttribute)
@@ -329,7 +330,10 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 	// Configuration: class config per request, then the claim's.
 	var want []resource.DeviceAllocationConfiguration
 	for _, req := range claim.Spec.Devices.Requests {
-		if class := c.class(req.DeviceClassName); class != nil {
+		if req.Exactly == nil {
+			continue
+		}
+		if class := c.class(req.Exactly.DeviceClassName); class != nil {
 			for _, cfg := range class.Spec.Config {
 				want = append(want, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClass, Requests: []string{req.Name}, DeviceConfiguration: cfg.DeviceConfiguration})
 			}
@@ -353,12 +357,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+func admin(req *resource.ExactDeviceRequest) bool {
+	return req.AdminAccess != nil && *req.AdminAccess
+}
+
 func lookup(d device, name resource.FullyQualifiedName) *resource.DeviceAttribute {
 	find := func(n string) *resource.DeviceAttribute {
-		for i, a := range d.dev.Basic.Attributes {
-			if string(a.Name) == n && a.QuantityValue == nil {
-				return &d.dev.Basic.Attributes[i]
-			}
+		if a, ok := d.dev.Attributes[resource.QualifiedName(n)]; ok {
+			return &a
 		}
 		return nil
 	}
@@ -377,7 +383,5 @@ func lookup(d device, name resource.FullyQualifiedName) *resource.DeviceAttribut
 }
 
 func sameValue(a, b *resource.DeviceAttribute) bool {
-	x, y := *a, *b
-	x.Name, y.Name = "", ""
-	return reflect.DeepEqual(x, y)
+	return reflect.DeepEqual(*a, *b)
 }

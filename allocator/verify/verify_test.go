@@ -58,6 +58,13 @@ func TestChecker(t *testing.T) {
 		{name: "count", claim: claimOf(2, false), alloc: allocation("p/a"), errors: []string{"1 devices, asks for 2"}},
 		{name: "twice", claim: claimOf(2, false), alloc: allocation("p/a", "p/a"), errors: []string{"allocated twice"}},
 		{name: "constraint", claim: claimOf(2, true), alloc: allocation("p/a", "p/c"), errors: []string{"has a different d/numa"}},
+		{name: "first available", claim: func() *resource.ResourceClaim {
+			c := claimOf(1, false)
+			r := &c.Spec.Devices.Requests[0]
+			r.FirstAvailable = []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu"}}
+			r.Exactly = nil
+			return c
+		}(), alloc: allocation("p/a"), errors: []string{"request r: only exact requests", `result for unknown request "r"`}},
 		{name: "node selector", claim: claimOf(1, false), alloc: func() *resource.AllocationResult { a := allocation("p/a"); a.NodeSelector = nil; return a }(), errors: []string{"want the node n1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
