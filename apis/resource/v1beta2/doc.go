@@ -1,5 +1,7 @@
 // +k8s:deepcopy-gen=package
+// +k8s:conversion-gen=github.com/drakit/drakit/apis/resource
 // +k8s:defaulter-gen=TypeMeta
+// +k8s:openapi-gen=true
 // +groupName=resource.k8s.io
 
 // Package v1beta2 holds the resource.k8s.io/v1beta2 API types in their
