@@ -21,7 +21,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/randfill"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -67,12 +69,16 @@ func New(seed int64) *randfill.Filler {
 //   - quantities in canonical form, as parsing their text gives them
 //     (Quantity);
 //   - raw extensions that are nil or a compact JSON object (RawExtension),
-//     the only forms the API's wire has;
+//     the only forms the API's wire has, and pointers to raw extensions
+//     that are nil or point to such an object (a pointer to an empty one
+//     is null on the wire, which reads back as no pointer);
+//   - times to the second, which is what their JSON keeps (Time);
 //   - device selectors that are, one time in three, a driver's selector
 //     (resource.DriverSelector), which v1alpha1/v1alpha2 show as driverName;
 //   - device requests that are, one time in three, the request a legacy
-//     resourceClassName stands for, and otherwise have an allocation mode
-//     and count of every kind, defaulted or not (DeviceRequest);
+//     resourceClassName stands for, and otherwise exactly or firstAvailable
+//     requests (now and then both, or neither) with an allocation mode and
+//     count of every kind, defaulted or not (DeviceRequest);
 //   - claim allocation modes of every kind, empty included;
 //   - allocations in each version's shape: with handles but no device
 //     results, with results but no handles, or both;
@@ -86,6 +92,17 @@ func Funcs() []any {
 	return []any{
 		func(q *apiresource.Quantity, c randfill.Continue) { *q = Quantity(c) },
 		func(re *runtime.RawExtension, c randfill.Continue) { *re = RawExtension(c) },
+		func(p **runtime.RawExtension, c randfill.Continue) {
+			*p = nil
+			if c.Intn(4) != 0 {
+				re := RawExtension(c)
+				for re.Raw == nil {
+					re = RawExtension(c)
+				}
+				*p = &re
+			}
+		},
+		func(t *metav1.Time, c randfill.Continue) { *t = Time(c) },
 		func(s *resource.DeviceSelector, c randfill.Continue) {
 			c.FillNoCustom(s)
 			if c.Intn(3) == 0 {
@@ -130,8 +147,21 @@ func Funcs() []any {
 		NilEmptyOrFilled[resource.Device](),
 		ListPointer[resource.DeviceRequest](),
 		ListPointer[resource.ResourceHandle](),
-		ListPointer[resource.DeviceAttribute](),
+		ListPointer[resource.CounterSet](),
+		ListPointer[resource.DeviceCounterConsumption](),
+		ListPointer[resource.DeviceTaint](),
+		ListPointer[resource.AllocatedDeviceStatus](),
+		ListPointer[resource.SkipNodeOperation](),
+		ListPointer[string](),
+		ListPointer[int64](),
+		ListPointer[bool](),
 	}
+}
+
+// Time is a time to the second, in the local zone, as reading its JSON
+// gives it back.
+func Time(c randfill.Continue) metav1.Time {
+	return metav1.Unix(c.Int63n(1<<33), 0)
 }
 
 // Quantity is a random quantity, negative ones included, in the canonical
@@ -168,31 +198,63 @@ func Name(c randfill.Continue) string {
 }
 
 // DeviceRequest is one time in three the request that a v1alpha1/v1alpha2
-// resourceClassName stands for (resource.LegacyRequestName, one device of
-// the class). Otherwise it is random, with an allocation mode that is
-// ExactCount, All, empty or any string, and a count of one, zero or any.
+// resourceClassName stands for (resource.LegacyRequestName, exactly one
+// device of the class). Otherwise it is random: mostly an exactly request,
+// else a firstAvailable one, and now and then both or neither (which no
+// server accepts, but conversion must keep), each with an allocation mode
+// that is ExactCount, All, empty or any string, and a count of one, zero or
+// any.
 func DeviceRequest(c randfill.Continue) resource.DeviceRequest {
 	if c.Intn(3) == 0 {
-		return resource.DeviceRequest{Name: resource.LegacyRequestName, DeviceClassName: Name(c),
-			AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}
+		return resource.DeviceRequest{Name: resource.LegacyRequestName, Exactly: &resource.ExactDeviceRequest{
+			DeviceClassName: Name(c), AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}}
 	}
 	var r resource.DeviceRequest
 	c.FillNoCustom(&r)
+	switch n := c.Intn(10); {
+	case n < 6:
+		r.FirstAvailable = nil
+		if r.Exactly == nil {
+			r.Exactly = &resource.ExactDeviceRequest{}
+			c.Fill(r.Exactly)
+		}
+	case n < 9:
+		r.Exactly = nil
+		if r.FirstAvailable == nil {
+			r.FirstAvailable = make([]resource.DeviceSubRequest, 1+c.Intn(2))
+			for i := range r.FirstAvailable {
+				c.Fill(&r.FirstAvailable[i])
+			}
+		}
+	}
+	if e := r.Exactly; e != nil {
+		e.AllocationMode, e.Count = modeAndCount(c, e.AllocationMode, e.Count)
+	}
+	for i := range r.FirstAvailable {
+		s := &r.FirstAvailable[i]
+		s.AllocationMode, s.Count = modeAndCount(c, s.AllocationMode, s.Count)
+	}
+	return r
+}
+
+// modeAndCount picks an allocation mode (ExactCount, All, none, or the
+// random one given) and a count (one, zero, or the random one given).
+func modeAndCount(c randfill.Continue, mode resource.DeviceAllocationMode, count int64) (resource.DeviceAllocationMode, int64) {
 	switch c.Intn(4) {
 	case 0:
-		r.AllocationMode = resource.DeviceAllocationModeExactCount
+		mode = resource.DeviceAllocationModeExactCount
 	case 1:
-		r.AllocationMode = resource.DeviceAllocationModeAll
+		mode = resource.DeviceAllocationModeAll
 	case 2:
-		r.AllocationMode = ""
+		mode = ""
 	}
 	switch c.Intn(3) {
 	case 0:
-		r.Count = 1
+		count = 1
 	case 1:
-		r.Count = 0
+		count = 0
 	}
-	return r
+	return mode, count
 }
 
 // NilEmptyOrFilled is a custom function for lists of T: nil one time in
@@ -280,5 +342,16 @@ func HardStrings() []any {
 		func(s *corev1.NodeSelectorOperator, c randfill.Continue) {
 			*s = corev1.NodeSelectorOperator(HardString(c))
 		},
+		func(s *resource.DeviceTolerationOperator, c randfill.Continue) {
+			*s = resource.DeviceTolerationOperator(HardString(c))
+		},
+		func(s *resource.DeviceTaintEffect, c randfill.Continue) {
+			*s = resource.DeviceTaintEffect(HardString(c))
+		},
+		func(s *resource.SkipNodeOperation, c randfill.Continue) {
+			*s = resource.SkipNodeOperation(HardString(c))
+		},
+		func(s *types.UID, c randfill.Continue) { *s = types.UID(HardString(c)) },
+		func(s *corev1.ResourceName, c randfill.Continue) { *s = corev1.ResourceName(HardString(c)) },
 	}
 }

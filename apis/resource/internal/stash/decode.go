@@ -2,10 +2,14 @@ package stash
 
 import (
 	"fmt"
+	"reflect"
 
+	jsoniter "github.com/json-iterator/go"
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/internal/quantityguard"
@@ -19,8 +23,11 @@ import (
 // They follow the json tags of the types exactly: field names are case
 // sensitive, an unknown field is an error, null leaves a field at its zero
 // value and an empty array gives an empty, non-nil slice. Payloads are
-// written with json-iterator (codec, in stash.go). A field added to a
-// payload type, or to a hub type a payload holds, must be added here:
+// written with json-iterator (codec, in stash.go). The parts that came
+// with the v1 hub and are rarely stashed (device status, counters, taints,
+// capacity policies, node allocatable resources) are handed to a strict
+// json-iterator configuration instead (viaCodec). A field added to a payload
+// type, or to a hub type a payload holds, must be added here:
 // TestWriteReadRoundTrip fills every field at random, writes and reads it,
 // and fails until it is.
 
@@ -94,6 +101,10 @@ func (r *reader) class(out *Class) {
 			}
 		case "structuredParameters":
 			out.StructuredParameters = r.optionalBool()
+		case "suitableNodes":
+			out.SuitableNodes = r.optionalNodeSelector()
+		case "extendedResourceName":
+			out.ExtendedResourceName = r.optionalString()
 		default:
 			r.unknown(key)
 		}
@@ -193,6 +204,8 @@ func (r *reader) claimSpec(out *ClaimSpec) {
 			}
 		case "allocationMode":
 			out.AllocationMode = resource.AllocationMode(r.str())
+		case "emptyExactly":
+			out.EmptyExactly = r.strings()
 		default:
 			r.unknown(key)
 		}
@@ -200,6 +213,69 @@ func (r *reader) claimSpec(out *ClaimSpec) {
 }
 
 func (r *reader) deviceRequest(out *resource.DeviceRequest) {
+	if !r.object() {
+		return
+	}
+	for first := true; ; first = false {
+		key, ok := r.member(first)
+		if !ok {
+			return
+		}
+		switch key {
+		case "name":
+			out.Name = r.str()
+		case "exactly":
+			out.Exactly = nil
+			if r.object() {
+				out.Exactly = &resource.ExactDeviceRequest{}
+				r.exactRequest(out.Exactly)
+			}
+		case "firstAvailable":
+			out.FirstAvailable = nil
+			if r.array() {
+				out.FirstAvailable = []resource.DeviceSubRequest{}
+				for first := true; r.elem(first); first = false {
+					out.FirstAvailable = append(out.FirstAvailable, resource.DeviceSubRequest{})
+					r.subRequest(&out.FirstAvailable[len(out.FirstAvailable)-1])
+				}
+			}
+		default:
+			r.unknown(key)
+		}
+	}
+}
+
+// exactRequest reads the members of an object begun by the caller.
+func (r *reader) exactRequest(out *resource.ExactDeviceRequest) {
+	for first := true; ; first = false {
+		key, ok := r.member(first)
+		if !ok {
+			return
+		}
+		switch key {
+		case "deviceClassName":
+			out.DeviceClassName = r.str()
+		case "selectors":
+			out.Selectors = r.deviceSelectors()
+		case "allocationMode":
+			out.AllocationMode = resource.DeviceAllocationMode(r.str())
+		case "count":
+			out.Count = r.int64()
+		case "adminAccess":
+			out.AdminAccess = r.optionalBool()
+		case "tolerations":
+			out.Tolerations = r.tolerations()
+		case "capacity":
+			out.Capacity = r.capacityRequirements()
+		case "derivedAttributes":
+			out.DerivedAttributes = r.derivedAttributes()
+		default:
+			r.unknown(key)
+		}
+	}
+}
+
+func (r *reader) subRequest(out *resource.DeviceSubRequest) {
 	if !r.object() {
 		return
 	}
@@ -219,12 +295,111 @@ func (r *reader) deviceRequest(out *resource.DeviceRequest) {
 			out.AllocationMode = resource.DeviceAllocationMode(r.str())
 		case "count":
 			out.Count = r.int64()
-		case "adminAccess":
-			out.AdminAccess = r.boolean()
+		case "tolerations":
+			out.Tolerations = r.tolerations()
+		case "capacity":
+			out.Capacity = r.capacityRequirements()
+		case "derivedAttributes":
+			out.DerivedAttributes = r.derivedAttributes()
 		default:
 			r.unknown(key)
 		}
 	}
+}
+
+func (r *reader) tolerations() []resource.DeviceToleration {
+	if !r.array() {
+		return nil
+	}
+	out := []resource.DeviceToleration{}
+	for first := true; r.elem(first); first = false {
+		var t resource.DeviceToleration
+		if r.object() {
+			for first := true; ; first = false {
+				key, ok := r.member(first)
+				if !ok {
+					break
+				}
+				switch key {
+				case "key":
+					t.Key = r.str()
+				case "operator":
+					t.Operator = resource.DeviceTolerationOperator(r.str())
+				case "value":
+					t.Value = r.str()
+				case "effect":
+					t.Effect = resource.DeviceTaintEffect(r.str())
+				case "tolerationSeconds":
+					t.TolerationSeconds = r.optionalInt64()
+				default:
+					r.unknown(key)
+				}
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func (r *reader) capacityRequirements() *resource.CapacityRequirements {
+	if !r.object() {
+		return nil
+	}
+	out := &resource.CapacityRequirements{}
+	for first := true; ; first = false {
+		key, ok := r.member(first)
+		if !ok {
+			return out
+		}
+		if key != "requests" {
+			r.unknown(key)
+			return out
+		}
+		out.Requests = r.quantities()
+	}
+}
+
+// quantities reads a map of quantities keyed by qualified names.
+func (r *reader) quantities() map[resource.QualifiedName]apiresource.Quantity {
+	if !r.object() {
+		return nil
+	}
+	out := map[resource.QualifiedName]apiresource.Quantity{}
+	for first := true; ; first = false {
+		key, ok := r.member(first)
+		if !ok {
+			return out
+		}
+		out[resource.QualifiedName(key)] = r.quantity()
+	}
+}
+
+func (r *reader) derivedAttributes() []resource.DeviceDerivedAttribute {
+	if !r.array() {
+		return nil
+	}
+	out := []resource.DeviceDerivedAttribute{}
+	for first := true; r.elem(first); first = false {
+		var d resource.DeviceDerivedAttribute
+		if r.object() {
+			for first := true; ; first = false {
+				key, ok := r.member(first)
+				if !ok {
+					break
+				}
+				switch key {
+				case "name":
+					d.Name = resource.FullyQualifiedName(r.str())
+				case "expression":
+					d.Expression = r.str()
+				default:
+					r.unknown(key)
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func (r *reader) deviceConstraint(out *resource.DeviceConstraint) {
@@ -240,15 +415,21 @@ func (r *reader) deviceConstraint(out *resource.DeviceConstraint) {
 		case "requests":
 			out.Requests = r.strings()
 		case "matchAttribute":
-			out.MatchAttribute = nil
-			if !r.null() {
-				name := resource.FullyQualifiedName(r.str())
-				out.MatchAttribute = &name
-			}
+			out.MatchAttribute = r.optionalFullyQualifiedName()
+		case "distinctAttribute":
+			out.DistinctAttribute = r.optionalFullyQualifiedName()
 		default:
 			r.unknown(key)
 		}
 	}
+}
+
+func (r *reader) optionalFullyQualifiedName() *resource.FullyQualifiedName {
+	if r.null() {
+		return nil
+	}
+	name := resource.FullyQualifiedName(r.str())
+	return &name
 }
 
 func (r *reader) deviceSelectors() []resource.DeviceSelector {
@@ -353,6 +534,18 @@ func (r *reader) claimStatus(out *ClaimStatus) {
 				out.Allocation = &Allocation{}
 				r.allocation(out.Allocation)
 			}
+		case "deallocationRequested":
+			out.DeallocationRequested = r.boolean()
+		case "devices":
+			out.Devices = nil
+			if !r.null() {
+				var devices []resource.AllocatedDeviceStatus
+				r.viaCodec(&devices)
+				if devices == nil {
+					devices = []resource.AllocatedDeviceStatus{}
+				}
+				out.Devices = &devices
+			}
 		default:
 			r.unknown(key)
 		}
@@ -387,6 +580,8 @@ func (r *reader) allocation(out *Allocation) {
 			}
 		case "shareable":
 			out.Shareable = r.boolean()
+		case "allocationTimestamp":
+			out.AllocationTimestamp = r.optionalTime()
 		case "derivedHandles":
 			out.DerivedHandles = r.int()
 		case "derivedResults":
@@ -449,10 +644,39 @@ func (r *reader) deviceResult(out *resource.DeviceRequestAllocationResult) {
 			out.Pool = r.str()
 		case "device":
 			out.Device = r.str()
+		case "adminAccess":
+			out.AdminAccess = r.optionalBool()
+		case "tolerations":
+			out.Tolerations = r.tolerations()
+		case "bindingConditions":
+			out.BindingConditions = r.strings()
+		case "bindingFailureConditions":
+			out.BindingFailureConditions = r.strings()
+		case "shareID":
+			out.ShareID = nil
+			if !r.null() {
+				id := types.UID(r.str())
+				out.ShareID = &id
+			}
+		case "consumedCapacity":
+			out.ConsumedCapacity = r.quantities()
+		case "skipNodeOperations":
+			out.SkipNodeOperations = r.skipNodeOperations()
 		default:
 			r.unknown(key)
 		}
 	}
+}
+
+func (r *reader) skipNodeOperations() []resource.SkipNodeOperation {
+	if !r.array() {
+		return nil
+	}
+	out := []resource.SkipNodeOperation{}
+	for first := true; r.elem(first); first = false {
+		out = append(out, resource.SkipNodeOperation(r.str()))
+	}
+	return out
 }
 
 func (r *reader) resourceHandle(out *resource.ResourceHandle) {
@@ -579,15 +803,33 @@ func (r *reader) slice(out *Slice) {
 				out.Pool = p
 			}
 		case "nodeSelector":
-			out.NodeSelector = nil
-			if r.object() {
-				out.NodeSelector = &corev1.NodeSelector{}
-				r.nodeSelector(out.NodeSelector)
-			}
+			out.NodeSelector = r.optionalNodeSelector()
+		case "nodeName":
+			out.NodeName = r.optionalString()
 		case "allNodes":
-			out.AllNodes = r.boolean()
+			out.AllNodes = r.optionalBool()
 		case "noResourceModel":
 			out.NoResourceModel = r.boolean()
+		case "perDeviceNodeSelection":
+			out.PerDeviceNodeSelection = r.optionalBool()
+		case "sharedCounters":
+			out.SharedCounters = nil
+			if !r.null() {
+				var sets []resource.CounterSet
+				r.viaCodec(&sets)
+				if sets == nil {
+					sets = []resource.CounterSet{}
+				}
+				out.SharedCounters = &sets
+			}
+		case "partitionTypeAttribute":
+			out.PartitionTypeAttribute = r.optionalFullyQualifiedName()
+		case "skipNodeOperations":
+			out.SkipNodeOperations = nil
+			if !r.null() {
+				ops := r.skipNodeOperations()
+				out.SkipNodeOperations = &ops
+			}
 		case "devices":
 			out.Devices = nil
 			if r.array() {
@@ -601,6 +843,15 @@ func (r *reader) slice(out *Slice) {
 			r.unknown(key)
 		}
 	}
+}
+
+func (r *reader) optionalNodeSelector() *corev1.NodeSelector {
+	if !r.object() {
+		return nil
+	}
+	out := &corev1.NodeSelector{}
+	r.nodeSelector(out)
+	return out
 }
 
 // nodeSelector reads the members of an object begun by the caller.
@@ -686,17 +937,78 @@ func (r *reader) device(out *Device) {
 			out.Index = r.int()
 		case "name":
 			out.Name = r.str()
-		case "basicMissing":
-			out.BasicMissing = r.boolean()
 		case "attributes":
 			out.Attributes = nil
-			if r.array() {
-				attrs := []resource.DeviceAttribute{}
-				for first := true; r.elem(first); first = false {
-					attrs = append(attrs, resource.DeviceAttribute{})
-					r.attribute(&attrs[len(attrs)-1])
+			if r.object() {
+				out.Attributes = map[resource.QualifiedName]Attribute{}
+				for first := true; ; first = false {
+					key, ok := r.member(first)
+					if !ok {
+						break
+					}
+					var a Attribute
+					r.attribute(&a)
+					out.Attributes[resource.QualifiedName(key)] = a
 				}
-				out.Attributes = &attrs
+			}
+		case "capacity":
+			out.Capacity = nil
+			r.viaCodec(&out.Capacity)
+		case "consumesCounters":
+			out.ConsumesCounters = nil
+			if !r.null() {
+				var consumption []resource.DeviceCounterConsumption
+				r.viaCodec(&consumption)
+				if consumption == nil {
+					consumption = []resource.DeviceCounterConsumption{}
+				}
+				out.ConsumesCounters = &consumption
+			}
+		case "nodeName":
+			out.NodeName = r.optionalString()
+		case "nodeSelector":
+			out.NodeSelector = r.optionalNodeSelector()
+		case "allNodes":
+			out.AllNodes = r.optionalBool()
+		case "taints":
+			out.Taints = nil
+			if !r.null() {
+				var taints []resource.DeviceTaint
+				r.viaCodec(&taints)
+				if taints == nil {
+					taints = []resource.DeviceTaint{}
+				}
+				out.Taints = &taints
+			}
+		case "bindsToNode":
+			out.BindsToNode = r.optionalBool()
+		case "bindingConditions":
+			out.BindingConditions = r.optionalStrings()
+		case "bindingFailureConditions":
+			out.BindingFailureConditions = r.optionalStrings()
+		case "allowMultipleAllocations":
+			out.AllowMultipleAllocations = r.optionalBool()
+		case "nodeAllocatableResources":
+			out.NodeAllocatableResources = nil
+			r.viaCodec(&out.NodeAllocatableResources)
+		case "namedResources":
+			out.NamedResources = nil
+			if r.object() {
+				out.NamedResources = &resource.NamedResourcesLayout{}
+				for first := true; ; first = false {
+					key, ok := r.member(first)
+					if !ok {
+						break
+					}
+					switch key {
+					case "order":
+						out.NamedResources.Order = r.qualifiedNames()
+					case "nullLists":
+						out.NamedResources.NullLists = r.qualifiedNames()
+					default:
+						r.unknown(key)
+					}
+				}
 			}
 		default:
 			r.unknown(key)
@@ -704,7 +1016,7 @@ func (r *reader) device(out *Device) {
 	}
 }
 
-func (r *reader) attribute(out *resource.DeviceAttribute) {
+func (r *reader) attribute(out *Attribute) {
 	if !r.object() {
 		return
 	}
@@ -714,79 +1026,139 @@ func (r *reader) attribute(out *resource.DeviceAttribute) {
 			return
 		}
 		switch key {
-		case "name":
-			out.Name = resource.QualifiedName(r.str())
 		case "int":
-			out.IntValue = nil
-			if !r.null() {
-				v := r.int64()
-				out.IntValue = &v
-			}
+			out.IntValue = r.optionalInt64()
 		case "bool":
 			out.BoolValue = r.optionalBool()
 		case "string":
 			out.StringValue = r.optionalString()
 		case "version":
 			out.VersionValue = r.optionalString()
-		case "quantity":
-			out.QuantityValue = nil
-			if !r.null() {
-				q := &apiresource.Quantity{}
-				if raw := r.raw(); r.err == nil {
-					data := []byte(raw)
-					if err := quantityguard.CheckUnmarshalJSON(data); err != nil {
-						r.fail("quantity: %v", err)
-					} else if err := q.UnmarshalJSON(data); err != nil {
-						r.fail("quantity: %v", err)
-					}
+		case "ints":
+			out.IntValues = nil
+			if r.array() {
+				ints := []int64{}
+				for first := true; r.elem(first); first = false {
+					ints = append(ints, r.int64())
 				}
-				out.QuantityValue = q
+				out.IntValues = &ints
 			}
-		case "intSlice":
-			out.IntSliceValue = nil
-			if r.object() {
-				s := &resource.IntSlice{}
-				for first := true; ; first = false {
-					key, ok := r.member(first)
-					if !ok {
-						break
-					}
-					if key != "ints" {
-						r.unknown(key)
-						break
-					}
-					s.Ints = nil
-					if r.array() {
-						s.Ints = []int64{}
-						for first := true; r.elem(first); first = false {
-							s.Ints = append(s.Ints, r.int64())
-						}
-					}
+		case "bools":
+			out.BoolValues = nil
+			if r.array() {
+				bools := []bool{}
+				for first := true; r.elem(first); first = false {
+					bools = append(bools, r.boolean())
 				}
-				out.IntSliceValue = s
+				out.BoolValues = &bools
 			}
-		case "stringSlice":
-			out.StringSliceValue = nil
-			if r.object() {
-				s := &resource.StringSlice{}
-				for first := true; ; first = false {
-					key, ok := r.member(first)
-					if !ok {
-						break
-					}
-					if key != "strings" {
-						r.unknown(key)
-						break
-					}
-					s.Strings = r.strings()
-				}
-				out.StringSliceValue = s
-			}
+		case "strings":
+			out.StringValues = r.optionalStrings()
+		case "versions":
+			out.VersionValues = r.optionalStrings()
 		default:
 			r.unknown(key)
 		}
 	}
 }
+
+// quantity reads a quantity as its UnmarshalJSON does, refusing first what
+// apimachinery would never finish parsing.
+func (r *reader) quantity() apiresource.Quantity {
+	var q apiresource.Quantity
+	if raw := r.raw(); r.err == nil {
+		data := []byte(raw)
+		if err := quantityguard.CheckUnmarshalJSON(data); err != nil {
+			r.fail("quantity: %v", err)
+		} else if err := q.UnmarshalJSON(data); err != nil {
+			r.fail("quantity: %v", err)
+		}
+	}
+	return q
+}
+
+func (r *reader) qualifiedNames() []resource.QualifiedName {
+	if !r.array() {
+		return nil
+	}
+	out := []resource.QualifiedName{}
+	for first := true; r.elem(first); first = false {
+		out = append(out, resource.QualifiedName(r.str()))
+	}
+	return out
+}
+
+// optionalStrings reads a pointer to a list of strings: null is nil, and
+// an empty array points to an empty list.
+func (r *reader) optionalStrings() *[]string {
+	if r.null() {
+		return nil
+	}
+	l := r.strings()
+	if l == nil {
+		return nil // an error
+	}
+	return &l
+}
+
+func (r *reader) optionalInt64() *int64 {
+	if r.null() {
+		return nil
+	}
+	v := r.int64()
+	return &v
+}
+
+// optionalTime reads a time as metav1.Time's UnmarshalJSON does.
+func (r *reader) optionalTime() *metav1.Time {
+	if r.null() {
+		return nil
+	}
+	t := &metav1.Time{}
+	if raw := r.raw(); r.err == nil {
+		if err := t.UnmarshalJSON([]byte(raw)); err != nil {
+			r.fail("time: %v", err)
+		}
+	}
+	return t
+}
+
+// viaCodec reads one value into out, a pointer, with strict: for the parts
+// of a payload that came with the v1 hub and are rarely stashed (device
+// status, counters, taints, capacity policies, node allocatable resources),
+// a reflection-based decoder is fast enough. Its quantities are checked
+// first, as everywhere else.
+func (r *reader) viaCodec(out any) {
+	if r.peek() == 0 {
+		r.unexpected("a value")
+		return
+	}
+	start := r.i
+	raw := r.raw()
+	if r.err != nil {
+		return
+	}
+	if err := quantityguard.CheckJSON([]byte(raw), reflect.TypeOf(out)); err != nil {
+		r.i = start
+		r.fail("%v", err)
+		return
+	}
+	if err := strict.UnmarshalFromString(raw, out); err != nil {
+		r.i = start
+		r.fail("%v", err)
+	}
+}
+
+// strict reads what viaCodec reads: like codec, but field names are case
+// sensitive and unknown fields are an error, as in the hand-written
+// decoders.
+var strict = jsoniter.Config{
+	EscapeHTML:             false,
+	SortMapKeys:            true,
+	ValidateJsonRawMessage: true,
+	DisallowUnknownFields:  true,
+	CaseSensitive:          true,
+}.Froze()
 
 func (r *reader) strings() []string {
 	if !r.array() {

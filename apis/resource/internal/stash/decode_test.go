@@ -2,6 +2,7 @@ package stash
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -178,15 +179,28 @@ func TestDecodeStrings(t *testing.T) {
 // TestDecodeRefusesHugeExponents: apimachinery would never finish parsing
 // these quantities, so a stash holding one is malformed.
 func TestDecodeRefusesHugeExponents(t *testing.T) {
-	for _, q := range []string{`"1E-2147483647"`, `"1E2147483648"`, `" 1E-5000 "`} {
-		in := `{"v":1,"devices":[{"index":0,"name":"a","attributes":[{"name":"m","quantity":` + q + `}]}]}`
-		if err := decodePayload(in, &Slice{}); err == nil || !strings.Contains(err.Error(), "out of range") {
-			t.Errorf("%s: %v, want the exponent refused", q, err)
-		}
+	payloads := []struct {
+		payload func() Payload
+		format  string // the JSON, with %s for the quantity
+	}{
+		// Read by hand.
+		{func() Payload { return &Claim{} }, `{"v":1,"spec":{"requests":[{"name":"r","exactly":{"deviceClassName":"c","capacity":{"requests":{"m":%s}}}}]}}`},
+		{func() Payload { return &Claim{} }, `{"v":1,"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"d","pool":"p","device":"x","consumedCapacity":{"m":%s}}]}}}}`},
+		// Read by the strict codec.
+		{func() Payload { return &Slice{} }, `{"v":1,"devices":[{"index":0,"name":"a","capacity":{"m":{"value":%s}}}]}`},
+		{func() Payload { return &Slice{} }, `{"v":1,"sharedCounters":[{"name":"s","counters":{"c":{"value":%s}}}]}`},
 	}
-	in := `{"v":1,"devices":[{"index":0,"name":"a","attributes":[{"name":"m","quantity":"1E-1000"}]}]}`
-	if err := decodePayload(in, &Slice{}); err != nil {
-		t.Errorf("1E-1000: %v", err)
+	for _, p := range payloads {
+		for _, q := range []string{`"1E-2147483647"`, `"1E2147483648"`, `" 1E-5000 "`} {
+			in := fmt.Sprintf(p.format, q)
+			if err := decodePayload(in, p.payload()); err == nil || !strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s: %v, want the exponent refused", in, err)
+			}
+		}
+		in := fmt.Sprintf(p.format, `"1E-1000"`)
+		if err := decodePayload(in, p.payload()); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
 	}
 }
 

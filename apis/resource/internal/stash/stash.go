@@ -49,12 +49,14 @@ type Claim struct {
 
 // ClaimSpec holds claim spec values the target cannot show.
 type ClaimSpec struct {
-	// Requests replaces the single request derived from resourceClassName.
-	// The first request's deviceClassName is left out: it is the target's
-	// resourceClassName. So are the allocation mode and count that
-	// v1alpha3's defaults give back (ExactCount, and a count of one for
-	// ExactCount).
-	Requests      *[]resource.DeviceRequest                  `json:"requests,omitempty"`
+	// Requests replaces the requests the target shows: the single request
+	// derived from resourceClassName (v1alpha1/v1alpha2), whose first
+	// exactly.deviceClassName is left out, being the target's
+	// resourceClassName; or v1alpha3's flat requests. Left out too are the
+	// allocation mode and count that the defaults give back (ExactCount, and
+	// a count of one for ExactCount) and a toleration's operator Equal.
+	Requests *[]resource.DeviceRequest `json:"requests,omitempty"`
+	// Constraints replaces the constraints the target shows, if any.
 	Constraints   []resource.DeviceConstraint                `json:"constraints,omitempty"`
 	Config        []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
 	Controller    string                                     `json:"controller,omitempty"`
@@ -62,12 +64,16 @@ type ClaimSpec struct {
 	// AllocationMode is the legacy allocation mode, when it is not
 	// WaitForFirstConsumer, which v1alpha1/v1alpha2 default it to.
 	AllocationMode resource.AllocationMode `json:"allocationMode,omitempty"`
+	// EmptyExactly names, in request order, the requests whose exactly
+	// was set with nothing in it, which v1beta1's flat request cannot
+	// show (v1beta1 only).
+	EmptyExactly []string `json:"emptyExactly,omitempty"`
 }
 
 // IsZero reports whether nothing needs to be kept.
 func (s *ClaimSpec) IsZero() bool {
 	return s.Requests == nil && s.Constraints == nil && s.Config == nil && s.Controller == "" &&
-		s.ParametersRef == nil && s.AllocationMode == ""
+		s.ParametersRef == nil && s.AllocationMode == "" && s.EmptyExactly == nil
 }
 
 // ClaimStatus holds claim status values the target cannot show.
@@ -104,7 +110,12 @@ type Allocation struct {
 // IsZero reports whether nothing needs to be kept.
 func (a *Allocation) IsZero() bool {
 	return a.Devices == nil && a.Controller == "" && a.ResourceHandles == nil && !a.Shareable &&
-		a.DerivedHandles == 0 && !a.DerivedResults
+		a.AllocationTimestamp == nil && a.DerivedHandles == 0 && !a.DerivedResults
+}
+
+// IsZero reports whether nothing needs to be kept.
+func (s *ClaimStatus) IsZero() bool {
+	return s.DriverName == "" && s.Allocation == nil && !s.DeallocationRequested && s.Devices == nil
 }
 
 // Slice is the stash of a ResourceSlice.
@@ -118,10 +129,13 @@ type Slice struct {
 	NodeName        *string `json:"nodeName,omitempty"`
 	AllNodes        *bool   `json:"allNodes,omitempty"`
 	NoResourceModel bool    `json:"noResourceModel,omitempty"`
-	// PerDeviceNodeSelection and SharedCounters are v1's, for the targets
+	// PerDeviceNodeSelection and SharedCounters are v1's, and
+	// PartitionTypeAttribute and SkipNodeOperations 1.37's, for the targets
 	// that lack them.
-	PerDeviceNodeSelection *bool                  `json:"perDeviceNodeSelection,omitempty"`
-	SharedCounters         *[]resource.CounterSet `json:"sharedCounters,omitempty"`
+	PerDeviceNodeSelection *bool                         `json:"perDeviceNodeSelection,omitempty"`
+	SharedCounters         *[]resource.CounterSet        `json:"sharedCounters,omitempty"`
+	PartitionTypeAttribute *resource.FullyQualifiedName  `json:"partitionTypeAttribute,omitempty"`
+	SkipNodeOperations     *[]resource.SkipNodeOperation `json:"skipNodeOperations,omitempty"`
 	// Devices holds per-device values, by position in spec.devices.
 	Devices []Device `json:"devices,omitempty"`
 }
@@ -136,7 +150,7 @@ type Device struct {
 	// Attributes are the attributes the target cannot show (list-valued
 	// ones, for the versions before them), or all of them where the target
 	// shows them differently.
-	Attributes map[resource.QualifiedName]resource.DeviceAttribute `json:"attributes,omitempty"`
+	Attributes map[resource.QualifiedName]Attribute `json:"attributes,omitempty"`
 	// Capacity are the capacities whose request policy the target cannot
 	// show (the versions before 1.34), in full.
 	Capacity                 map[resource.QualifiedName]resource.DeviceCapacity       `json:"capacity,omitempty"`
@@ -155,12 +169,63 @@ type Device struct {
 	NamedResources *resource.NamedResourcesLayout `json:"namedResources,omitempty"`
 }
 
+// Attribute is a hub DeviceAttribute as a stash keeps it: under the hub's
+// JSON names, with each list behind a pointer, so that a list the hub holds
+// empty is written as [] where the hub's own JSON would leave it out (a
+// v1alpha2 intSlice or stringSlice may be empty, or null; see
+// resource.NamedResourcesLayout). A nil pointer is a nil list.
+type Attribute struct {
+	IntValue      *int64    `json:"int,omitempty"`
+	BoolValue     *bool     `json:"bool,omitempty"`
+	StringValue   *string   `json:"string,omitempty"`
+	VersionValue  *string   `json:"version,omitempty"`
+	IntValues     *[]int64  `json:"ints,omitempty"`
+	BoolValues    *[]bool   `json:"bools,omitempty"`
+	StringValues  *[]string `json:"strings,omitempty"`
+	VersionValues *[]string `json:"versions,omitempty"`
+}
+
+// AttributeOf is a in the stash's form; it shares a's lists.
+func AttributeOf(a *resource.DeviceAttribute) Attribute {
+	out := Attribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+	if a.IntValues != nil {
+		out.IntValues = &a.IntValues
+	}
+	if a.BoolValues != nil {
+		out.BoolValues = &a.BoolValues
+	}
+	if a.StringValues != nil {
+		out.StringValues = &a.StringValues
+	}
+	if a.VersionValues != nil {
+		out.VersionValues = &a.VersionValues
+	}
+	return out
+}
+
+// Hub is the hub attribute a stash attribute keeps; it shares its lists.
+func (a *Attribute) Hub() resource.DeviceAttribute {
+	out := resource.DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+	if a.IntValues != nil {
+		out.IntValues = *a.IntValues
+	}
+	if a.BoolValues != nil {
+		out.BoolValues = *a.BoolValues
+	}
+	if a.StringValues != nil {
+		out.StringValues = *a.StringValues
+	}
+	if a.VersionValues != nil {
+		out.VersionValues = *a.VersionValues
+	}
+	return out
+}
+
 // codec writes every payload: json-iterator, which is already part of every
 // program that uses apimachinery (structured-merge-diff builds on it),
 // configured as its ConfigCompatibleWithStandardLibrary is but without HTML
 // escaping, so that CEL expressions keep their "<" and "&&" readable. Map
-// keys are sorted, so that the same payload is always the same text (no
-// payload holds a map today). Payloads are read by the hand-written
+// keys are sorted, so that the same payload is always the same text. Payloads are read by the hand-written
 // decoders of decode.go; TestWriteReadRoundTrip holds the two together.
 var codec = jsoniter.Config{
 	EscapeHTML:             false,
