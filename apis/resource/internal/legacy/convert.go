@@ -16,19 +16,20 @@ import (
 // ClassToLegacy shows a hub class spec in v1alpha1/v1alpha2 terms. It
 // returns the driverName and keeps in the stash of meta (the metadata of
 // the converted ResourceClass, a copy of the hub's) what the version cannot
-// say: the selectors after the driver's, the config, and
-// structuredParameters unless the version has a field of its own for it
-// (hasStructuredParameters: v1alpha2 has, v1alpha1 has not).
+// say: the selectors after the driver's, the config, the
+// extendedResourceName, and structuredParameters unless the version has a
+// field of its own for it (hasStructuredParameters: v1alpha2 has, v1alpha1
+// has not).
 func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, hasStructuredParameters bool) (driverName string, err error) {
 	driver, rest := SplitDriver(in.Selectors)
-	st := stash.Class{V: stash.FormatVersion, Config: in.Config}
+	st := stash.Class{V: stash.FormatVersion, Config: in.Config, ExtendedResourceName: in.ExtendedResourceName}
 	if !hasStructuredParameters {
 		st.StructuredParameters = in.StructuredParameters
 	}
 	if rest != nil && !(driver != "" && len(rest) == 0) {
 		st.Selectors = rest
 	}
-	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil {
+	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil && st.ExtendedResourceName == nil {
 		return driver, nil
 	}
 	return driver, stash.Write(meta, "ResourceClass", &st)
@@ -48,6 +49,7 @@ func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.D
 	}
 	out.Selectors = JoinDriver(driverName, st.Selectors)
 	out.Config = st.Config
+	out.ExtendedResourceName = st.ExtendedResourceName
 	if !hasStructuredParameters {
 		out.StructuredParameters = st.StructuredParameters
 	}
@@ -82,19 +84,19 @@ func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resour
 }
 
 // specStash is what a v1alpha1/v1alpha2 claim spec cannot say: the requests
-// when resourceClassName does not say all of them, and the v1alpha3
-// constraints, config and controller. It is nil when nothing needs keeping.
-// The requests are kept without the first one's class, which
-// resourceClassName shows, and without what v1alpha3's defaults give back.
+// when resourceClassName does not say all of them, and the constraints,
+// config and controller. It is nil when nothing needs keeping. The requests
+// are kept without the first one's class, which resourceClassName shows,
+// and without what the defaults give back (WithoutDefaults).
 func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
 	if _, exact := ClassName(in.Devices.Requests); !exact {
 		requests := make([]resource.DeviceRequest, len(in.Devices.Requests))
 		for i := range in.Devices.Requests {
-			requests[i] = withoutDefaults(in.Devices.Requests[i])
+			requests[i] = WithoutDefaults(in.Devices.Requests[i])
 		}
-		if len(requests) > 0 {
-			requests[0].DeviceClassName = "" // shown as resourceClassName
+		if len(requests) > 0 && requests[0].Exactly != nil {
+			requests[0].Exactly.DeviceClassName = "" // shown as resourceClassName; a copy
 		}
 		st.Requests = &requests
 	}
@@ -105,18 +107,19 @@ func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 }
 
 // restoreSpec puts what specStash kept back into out, with the class of
-// the first request from className.
+// the first request from className. A first request without exactly has
+// no class to show, and className is then the empty string.
 func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceClaimSpec) {
 	if s == nil {
 		return
 	}
 	if s.Requests != nil {
 		requests := *s.Requests
-		for i := range requests {
-			resource.SetDefaults_DeviceRequest(&requests[i])
-		}
+		DefaultRequests(requests)
 		if len(requests) > 0 {
-			requests[0].DeviceClassName = className
+			if requests[0].Exactly != nil {
+				requests[0].Exactly.DeviceClassName = className
+			}
 		} else if className != "" {
 			requests = Requests(className)
 		}
@@ -125,20 +128,6 @@ func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceCla
 	out.Devices.Constraints = s.Constraints
 	out.Devices.Config = s.Config
 	out.Controller = s.Controller
-}
-
-// withoutDefaults is r, defaulted, without what v1alpha3's defaults fill in
-// again: the allocation mode ExactCount, and then a count of one.
-// resource.SetDefaults_DeviceRequest gives the defaulted request back.
-func withoutDefaults(r resource.DeviceRequest) resource.DeviceRequest {
-	resource.SetDefaults_DeviceRequest(&r)
-	if r.AllocationMode == resource.DeviceAllocationModeExactCount {
-		r.AllocationMode = ""
-		if r.Count == 1 {
-			r.Count = 0
-		}
-	}
-	return r
 }
 
 // ConvertItems converts the items of a list one by one with convert, the

@@ -8,20 +8,21 @@
 package legacy
 
 import (
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
 // Request is the request that a v1alpha1/v1alpha2 claim of the given class
-// stands for: one device of that class, allocation mode and count as
-// v1alpha3 defaults them.
+// stands for: exactly one device of that class, allocation mode and count
+// as the versions default them.
 func Request(class string) resource.DeviceRequest {
-	return resource.DeviceRequest{
-		Name:            resource.LegacyRequestName,
+	return resource.DeviceRequest{Name: resource.LegacyRequestName, Exactly: &resource.ExactDeviceRequest{
 		DeviceClassName: class,
 		AllocationMode:  resource.DeviceAllocationModeExactCount,
 		Count:           1,
-	}
+	}}
 }
 
 // Requests is the hub's form of a v1alpha1/v1alpha2 resourceClassName.
@@ -29,24 +30,117 @@ func Requests(class string) []resource.DeviceRequest {
 	if class == "" {
 		return nil
 	}
-	return []resource.DeviceRequest{Request(class)}
+	// The list, its request and the request's exactly in one allocation:
+	// every claim converted from v1alpha1/v1alpha2 builds this.
+	only := &struct {
+		list  [1]resource.DeviceRequest
+		exact resource.ExactDeviceRequest
+	}{exact: resource.ExactDeviceRequest{
+		DeviceClassName: class,
+		AllocationMode:  resource.DeviceAllocationModeExactCount,
+		Count:           1,
+	}}
+	only.list[0] = resource.DeviceRequest{Name: resource.LegacyRequestName, Exactly: &only.exact}
+	return only.list[:]
 }
 
 // ClassName is the resourceClassName that shows requests in v1alpha1 and
-// v1alpha2: the class of the first request. exact reports whether the
-// requests are, once defaulted, exactly what Requests(className) gives, so
-// that nothing else needs keeping.
+// v1alpha2: the class of the first request's exactly ("" when it has none).
+// exact reports whether the requests are, once defaulted, exactly what
+// Requests(className) gives, so that nothing else needs keeping.
 func ClassName(requests []resource.DeviceRequest) (className string, exact bool) {
 	if len(requests) == 0 {
 		return "", requests == nil
 	}
-	r := requests[0]
-	resource.SetDefaults_DeviceRequest(&r)
-	className = r.DeviceClassName
-	exact = len(requests) == 1 && className != "" && r.Name == resource.LegacyRequestName &&
-		r.Selectors == nil && r.AllocationMode == resource.DeviceAllocationModeExactCount &&
-		r.Count == 1 && !r.AdminAccess
-	return className, exact
+	r := &requests[0]
+	e := r.Exactly
+	if e == nil {
+		return "", false
+	}
+	mode, count := defaultedModeAndCount(e.AllocationMode, e.Count)
+	exact = len(requests) == 1 && e.DeviceClassName != "" && r.Name == resource.LegacyRequestName &&
+		r.FirstAvailable == nil && e.Selectors == nil && mode == resource.DeviceAllocationModeExactCount &&
+		count == 1 && e.AdminAccess == nil && e.Tolerations == nil && e.Capacity == nil && e.DerivedAttributes == nil
+	return e.DeviceClassName, exact
+}
+
+// defaultedModeAndCount are an allocation mode and count as the defaults
+// leave them.
+func defaultedModeAndCount(mode resource.DeviceAllocationMode, count int64) (resource.DeviceAllocationMode, int64) {
+	if mode == "" {
+		mode = resource.DeviceAllocationModeExactCount
+	}
+	if mode == resource.DeviceAllocationModeExactCount && count == 0 {
+		count = 1
+	}
+	return mode, count
+}
+
+// WithoutDefaults is r, as the defaults leave it, without what the defaults
+// fill in again (DefaultRequests): in its exactly and in each alternative of
+// firstAvailable, the allocation mode ExactCount and then a count of one,
+// and a toleration's operator Equal. r is not changed: what differs is
+// copied.
+func WithoutDefaults(r resource.DeviceRequest) resource.DeviceRequest {
+	if r.Exactly != nil {
+		e := *r.Exactly
+		e.AllocationMode, e.Count = withoutDefaultModeAndCount(e.AllocationMode, e.Count)
+		e.Tolerations = withoutDefaultOperators(e.Tolerations)
+		r.Exactly = &e
+	}
+	if r.FirstAvailable != nil {
+		subs := make([]resource.DeviceSubRequest, len(r.FirstAvailable))
+		for i, sub := range r.FirstAvailable {
+			sub.AllocationMode, sub.Count = withoutDefaultModeAndCount(sub.AllocationMode, sub.Count)
+			sub.Tolerations = withoutDefaultOperators(sub.Tolerations)
+			subs[i] = sub
+		}
+		r.FirstAvailable = subs
+	}
+	return r
+}
+
+func withoutDefaultModeAndCount(mode resource.DeviceAllocationMode, count int64) (resource.DeviceAllocationMode, int64) {
+	mode, count = defaultedModeAndCount(mode, count)
+	if mode == resource.DeviceAllocationModeExactCount {
+		mode = ""
+		if count == 1 {
+			count = 0
+		}
+	}
+	return mode, count
+}
+
+// withoutDefaultOperators is ts without the operator Equal, which the
+// defaults give an empty operator; a copy when anything changes.
+func withoutDefaultOperators(ts []resource.DeviceToleration) []resource.DeviceToleration {
+	for i := range ts {
+		if ts[i].Operator == resource.DeviceTolerationOpEqual {
+			out := make([]resource.DeviceToleration, len(ts))
+			copy(out, ts)
+			for j := range out {
+				if out[j].Operator == resource.DeviceTolerationOpEqual {
+					out[j].Operator = ""
+				}
+			}
+			return out
+		}
+	}
+	return ts
+}
+
+// DefaultRequests gives requests restored from a stash the defaults that
+// WithoutDefaults left out, in place.
+func DefaultRequests(requests []resource.DeviceRequest) {
+	for i := range requests {
+		r := &requests[i]
+		if r.Exactly != nil {
+			resource.SetDefaults_ExactDeviceRequest(r.Exactly)
+		}
+		for j := range r.FirstAvailable {
+			resource.SetDefaults_DeviceSubRequest(&r.FirstAvailable[j])
+		}
+	}
 }
 
 // SplitDriver shows class selectors in v1alpha1/v1alpha2 terms: the driver
@@ -163,11 +257,23 @@ func SameResults(a, b []resource.DeviceRequestAllocationResult) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		x, y := &a[i], &b[i]
+		if x.Request != y.Request || x.Driver != y.Driver || x.Pool != y.Pool || x.Device != y.Device {
 			return false
 		}
+		if (OnlyDevice(x) && OnlyDevice(y)) || apiequality.Semantic.DeepEqual(x, y) {
+			continue
+		}
+		return false
 	}
 	return true
+}
+
+// OnlyDevice reports whether a result names its request and device and
+// says nothing more: all that the versions before v1beta1 can say.
+func OnlyDevice(r *resource.DeviceRequestAllocationResult) bool {
+	return r.AdminAccess == nil && r.Tolerations == nil && r.BindingConditions == nil && r.BindingFailureConditions == nil &&
+		r.ShareID == nil && r.ConsumedCapacity == nil && r.SkipNodeOperations == nil
 }
 
 // SameStructuredHandles reports whether handles equal the ones

@@ -60,10 +60,16 @@ func TestHandleFromDevices(t *testing.T) {
 	}
 }
 
+// exact is a request named name with the given exactly.
+func exact(name string, e resource.ExactDeviceRequest) resource.DeviceRequest {
+	return resource.DeviceRequest{Name: name, Exactly: &e}
+}
+
 // TestRequestDefaults: a claim spec's stash keeps its requests without what
-// v1alpha3's defaults give back, and restoring them gives the defaulted
-// requests.
+// the defaults give back, and restoring them gives the defaulted requests.
 func TestRequestDefaults(t *testing.T) {
+	exactCount, all := resource.DeviceAllocationModeExactCount, resource.DeviceAllocationModeAll
+	equal := resource.DeviceTolerationOpEqual
 	for _, tc := range []struct {
 		name      string
 		in        resource.DeviceRequest
@@ -71,45 +77,68 @@ func TestRequestDefaults(t *testing.T) {
 		defaulted resource.DeviceRequest // what comes back
 	}{{
 		name:      "one device",
-		in:        resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1},
-		kept:      resource.DeviceRequest{Name: "r"},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1},
+		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 1}),
+		kept:      exact("r", resource.ExactDeviceRequest{}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 1}),
 	}, {
 		name:      "two devices",
-		in:        resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2},
-		kept:      resource.DeviceRequest{Name: "r", Count: 2},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2},
+		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 2}),
+		kept:      exact("r", resource.ExactDeviceRequest{Count: 2}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 2}),
 	}, {
 		name:      "all devices",
-		in:        resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll},
-		kept:      resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll},
+		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: all}),
+		kept:      exact("r", resource.ExactDeviceRequest{AllocationMode: all}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: all}),
 	}, {
 		name:      "all devices with a count",
-		in:        resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll, Count: 1},
-		kept:      resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll, Count: 1},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeAll, Count: 1},
+		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: all, Count: 1}),
+		kept:      exact("r", resource.ExactDeviceRequest{AllocationMode: all, Count: 1}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: all, Count: 1}),
 	}, {
 		name:      "not defaulted",
-		in:        resource.DeviceRequest{Name: "r"},
-		kept:      resource.DeviceRequest{Name: "r"},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1},
+		in:        exact("r", resource.ExactDeviceRequest{}),
+		kept:      exact("r", resource.ExactDeviceRequest{}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 1}),
 	}, {
 		name:      "not defaulted, with a count",
-		in:        resource.DeviceRequest{Name: "r", Count: 3},
-		kept:      resource.DeviceRequest{Name: "r", Count: 3},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 3},
+		in:        exact("r", resource.ExactDeviceRequest{Count: 3}),
+		kept:      exact("r", resource.ExactDeviceRequest{Count: 3}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 3}),
 	}, {
 		name:      "an unknown mode",
-		in:        resource.DeviceRequest{Name: "r", AllocationMode: "Some"},
-		kept:      resource.DeviceRequest{Name: "r", AllocationMode: "Some"},
-		defaulted: resource.DeviceRequest{Name: "r", AllocationMode: "Some"},
+		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: "Some"}),
+		kept:      exact("r", resource.ExactDeviceRequest{AllocationMode: "Some"}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: "Some"}),
+	}, {
+		name: "tolerations",
+		in: exact("r", resource.ExactDeviceRequest{AllocationMode: all, Tolerations: []resource.DeviceToleration{
+			{Key: "a", Operator: equal}, {Key: "b", Operator: resource.DeviceTolerationOpExists}, {Key: "c"}}}),
+		kept: exact("r", resource.ExactDeviceRequest{AllocationMode: all, Tolerations: []resource.DeviceToleration{
+			{Key: "a"}, {Key: "b", Operator: resource.DeviceTolerationOpExists}, {Key: "c"}}}),
+		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: all, Tolerations: []resource.DeviceToleration{
+			{Key: "a", Operator: equal}, {Key: "b", Operator: resource.DeviceTolerationOpExists}, {Key: "c", Operator: equal}}}),
+	}, {
+		name: "alternatives",
+		in: resource.DeviceRequest{Name: "r", FirstAvailable: []resource.DeviceSubRequest{
+			{Name: "a", DeviceClassName: "x", AllocationMode: exactCount, Count: 1},
+			{Name: "b", DeviceClassName: "y", AllocationMode: all, Tolerations: []resource.DeviceToleration{{Operator: equal}}},
+		}},
+		kept: resource.DeviceRequest{Name: "r", FirstAvailable: []resource.DeviceSubRequest{
+			{Name: "a", DeviceClassName: "x"},
+			{Name: "b", DeviceClassName: "y", AllocationMode: all, Tolerations: []resource.DeviceToleration{{}}},
+		}},
+		defaulted: resource.DeviceRequest{Name: "r", FirstAvailable: []resource.DeviceSubRequest{
+			{Name: "a", DeviceClassName: "x", AllocationMode: exactCount, Count: 1},
+			{Name: "b", DeviceClassName: "y", AllocationMode: all, Tolerations: []resource.DeviceToleration{{Operator: equal}}},
+		}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			// A second request, so that the requests need the stash.
 			spec := resource.ResourceClaimSpec{Devices: resource.DeviceClaim{Requests: []resource.DeviceRequest{
-				{Name: "first", DeviceClassName: "c", AllocationMode: resource.DeviceAllocationModeAll}, tc.in,
+				exact("first", resource.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: all}), tc.in,
 			}}}
+			before := spec.DeepCopy()
 			st := specStash(&spec)
 			if st == nil || st.Requests == nil || len(*st.Requests) != 2 {
 				t.Fatalf("stash %+v, want both requests", st)
@@ -117,13 +146,19 @@ func TestRequestDefaults(t *testing.T) {
 			if diff := cmp.Diff(tc.kept, (*st.Requests)[1]); diff != "" {
 				t.Errorf("kept (-want +got):\n%s", diff)
 			}
+			if got := (*st.Requests)[0].Exactly.DeviceClassName; got != "" {
+				t.Errorf("kept the first request's class %q", got)
+			}
+			if diff := cmp.Diff(before, &spec); diff != "" {
+				t.Errorf("specStash changed its input (-before +after):\n%s", diff)
+			}
 			var out resource.ResourceClaimSpec
 			restoreSpec(st, "c", &out)
 			if diff := cmp.Diff(tc.defaulted, out.Devices.Requests[1]); diff != "" {
 				t.Errorf("restored (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.in, spec.Devices.Requests[1]); diff != "" {
-				t.Errorf("specStash changed its input (-before +after):\n%s", diff)
+			if got := out.Devices.Requests[0].Exactly.DeviceClassName; got != "c" {
+				t.Errorf("the first request's class came back as %q", got)
 			}
 		})
 	}
@@ -132,6 +167,8 @@ func TestRequestDefaults(t *testing.T) {
 // TestClassName: a request that is, once defaulted, the request a
 // resourceClassName stands for needs no stash.
 func TestClassName(t *testing.T) {
+	legacyName := resource.LegacyRequestName
+	yes := true
 	for _, tc := range []struct {
 		requests []resource.DeviceRequest
 		class    string
@@ -140,12 +177,18 @@ func TestClassName(t *testing.T) {
 		{nil, "", true},
 		{[]resource.DeviceRequest{}, "", false},
 		{[]resource.DeviceRequest{Request("gpu")}, "gpu", true},
-		{[]resource.DeviceRequest{{Name: resource.LegacyRequestName, DeviceClassName: "gpu"}}, "gpu", true},
-		{[]resource.DeviceRequest{{Name: resource.LegacyRequestName, DeviceClassName: "gpu", Count: 1}}, "gpu", true},
-		{[]resource.DeviceRequest{{Name: resource.LegacyRequestName, DeviceClassName: "gpu", Count: 2}}, "gpu", false},
-		{[]resource.DeviceRequest{{Name: resource.LegacyRequestName, DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeAll}}, "gpu", false},
-		{[]resource.DeviceRequest{{Name: "gpus", DeviceClassName: "gpu"}}, "gpu", false},
-		{[]resource.DeviceRequest{{Name: resource.LegacyRequestName}}, "", false},
+		{Requests("gpu"), "gpu", true},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu"})}, "gpu", true},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu", Count: 1})}, "gpu", true},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu", Count: 2})}, "gpu", false},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeAll})}, "gpu", false},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu", AdminAccess: &yes})}, "gpu", false},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{DeviceClassName: "gpu", Tolerations: []resource.DeviceToleration{}})}, "gpu", false},
+		{[]resource.DeviceRequest{exact("gpus", resource.ExactDeviceRequest{DeviceClassName: "gpu"})}, "gpu", false},
+		{[]resource.DeviceRequest{exact(legacyName, resource.ExactDeviceRequest{})}, "", false},
+		{[]resource.DeviceRequest{{Name: legacyName}}, "", false},
+		{[]resource.DeviceRequest{{Name: legacyName, FirstAvailable: []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu"}}}}, "", false},
+		{[]resource.DeviceRequest{{Name: legacyName, Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu"}, FirstAvailable: []resource.DeviceSubRequest{}}}, "gpu", false},
 		{[]resource.DeviceRequest{Request("gpu"), Request("gpu")}, "gpu", false},
 	} {
 		class, exact := ClassName(tc.requests)
