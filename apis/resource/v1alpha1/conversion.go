@@ -8,8 +8,8 @@ import (
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
-// v1alpha1 (1.26) says several things differently from the hub, which is
-// built around v1alpha3. Written here, each with its stash:
+// v1alpha1 (1.26) says several things differently from the hub, which has
+// v1's shape. Written here, each with its stash:
 //   - ResourceClass is the hub's DeviceClass; driverName is its leading
 //     driver selector;
 //   - PodScheduling is the hub's PodSchedulingContext;
@@ -144,6 +144,11 @@ func Convert_v1alpha1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 
 // Status: the single resourceHandle.
 
+func Convert_resource_ResourceClaimStatus_To_v1alpha1_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+	// Devices goes to the stash (see statusStash).
+	return autoConvert_resource_ResourceClaimStatus_To_v1alpha1_ResourceClaimStatus(in, out, s)
+}
+
 func Convert_v1alpha1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *hub.ResourceClaimStatus, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in, out, s); err != nil {
 		return err
@@ -200,12 +205,24 @@ func singleHandle(a *hub.AllocationResult, driver string) bool {
 	return len(h) == 1 && h[0].DriverName == driver && h[0].Data != "" && h[0].StructuredData == nil
 }
 
+// statusStash keeps what v1alpha1 cannot say of a claim's status: the
+// device allocation (results and config), the claim controller, the
+// allocation's timestamp, the handles unless the single resourceHandle
+// says all of them, and the devices' status.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
+	var devices *[]hub.AllocatedDeviceStatus
+	if in.Devices != nil {
+		d := in.Devices
+		devices = &d
+	}
 	a := in.Allocation
 	if a == nil {
-		return nil
+		if devices == nil {
+			return nil
+		}
+		return &stash.ClaimStatus{Devices: devices}
 	}
-	alloc := stash.Allocation{Controller: a.Controller}
+	alloc := stash.Allocation{Controller: a.Controller, AllocationTimestamp: a.AllocationTimestamp}
 	if legacy.HasDevices(a.Devices) {
 		devices := a.Devices
 		alloc.Devices = &devices
@@ -219,18 +236,29 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 		}
 		alloc.ResourceHandles = &handles
 	}
-	if alloc.IsZero() {
+	st := stash.ClaimStatus{Devices: devices}
+	if !alloc.IsZero() {
+		st.Allocation = &alloc
+	}
+	if st.IsZero() {
 		return nil
 	}
-	return &stash.ClaimStatus{Allocation: &alloc}
+	return &st
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
-	if st == nil || st.Allocation == nil || out.Allocation == nil {
+	if st == nil {
+		return
+	}
+	if st.Devices != nil {
+		out.Devices = *st.Devices
+	}
+	if st.Allocation == nil || out.Allocation == nil {
 		return
 	}
 	a, alloc := st.Allocation, out.Allocation
 	alloc.Controller = a.Controller
+	alloc.AllocationTimestamp = a.AllocationTimestamp
 	if a.Devices != nil {
 		alloc.Devices = *a.Devices
 	}

@@ -1,6 +1,9 @@
 package v1alpha2
 
 import (
+	"fmt"
+	"slices"
+
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
@@ -8,15 +11,16 @@ import (
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
-// v1alpha2 (1.30) says several things differently from the hub, which is
-// built around v1alpha3. Written here, each with its stash:
+// v1alpha2 (1.30) says several things differently from the hub, which has
+// v1's shape. Written here, each with its stash:
 //   - ResourceClass is the hub's DeviceClass; driverName is its leading
 //     driver selector;
 //   - a claim's resourceClassName is one request for one device of the class;
 //   - availableOnNodes is the allocation's nodeSelector, and v1alpha3 device
 //     results show as structured handles;
 //   - a ResourceSlice's top-level fields and named resources are the hub's
-//     spec and devices, its pool derived from the node.
+//     spec and devices, its pool derived from the node; an instance's
+//     attribute list is a device's attributes and capacity maps.
 // docs/conversion.md has the field-by-field table.
 
 // ---------------------------------------------------------------------------
@@ -105,28 +109,45 @@ func Convert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 	return nil
 }
 
+// statusStash keeps what v1alpha2 cannot say of a claim's status: the
+// device allocation (results and config), the claim controller, the
+// allocation's timestamp and the devices' status; and how many structured
+// handles were rendered from the results.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	a := in.Allocation
-	if a == nil {
+	var st stash.ClaimStatus
+	if in.Devices != nil {
+		devices := in.Devices
+		st.Devices = &devices
+	}
+	if a := in.Allocation; a != nil {
+		alloc := stash.Allocation{Controller: a.Controller, DerivedHandles: len(derivedHandles(a)), AllocationTimestamp: a.AllocationTimestamp}
+		if legacy.HasDevices(a.Devices) {
+			devices := a.Devices
+			alloc.Devices = &devices
+		}
+		if !alloc.IsZero() {
+			st.Allocation = &alloc
+		}
+	}
+	if st.IsZero() {
 		return nil
 	}
-	alloc := stash.Allocation{Controller: a.Controller, DerivedHandles: len(derivedHandles(a))}
-	if legacy.HasDevices(a.Devices) {
-		devices := a.Devices
-		alloc.Devices = &devices
-	}
-	if alloc.IsZero() {
-		return nil
-	}
-	return &stash.ClaimStatus{Allocation: &alloc}
+	return &st
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
-	if st == nil || st.Allocation == nil || out.Allocation == nil {
+	if st == nil {
+		return
+	}
+	if st.Devices != nil {
+		out.Devices = *st.Devices
+	}
+	if st.Allocation == nil || out.Allocation == nil {
 		return
 	}
 	a, alloc := st.Allocation, out.Allocation
 	alloc.Controller = a.Controller
+	alloc.AllocationTimestamp = a.AllocationTimestamp
 	if a.Devices != nil {
 		alloc.Devices = *a.Devices
 	}
@@ -152,6 +173,11 @@ func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
 		return nil
 	}
 	return legacy.HandlesFromResults(a.Devices.Results)
+}
+
+func Convert_resource_ResourceClaimStatus_To_v1alpha2_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+	// Devices goes to the stash (see statusStash).
+	return autoConvert_resource_ResourceClaimStatus_To_v1alpha2_ResourceClaimStatus(in, out, s)
 }
 
 func Convert_resource_AllocationResult_To_v1alpha2_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
@@ -189,25 +215,49 @@ func Convert_v1alpha2_AllocationResult_To_resource_AllocationResult(in *Allocati
 func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
 	spec := &in.Spec
 	out.ObjectMeta = in.ObjectMeta
-	out.NodeName = spec.NodeName
+	nodeName := ""
+	if spec.NodeName != nil {
+		nodeName = *spec.NodeName
+	}
+	out.NodeName = nodeName
 	out.DriverName = spec.Driver
 	out.NamedResources = nil
-	if !spec.NoResourceModel || spec.Devices != nil {
-		out.NamedResources = &NamedResourcesResources{Instances: instancesFromDevices(spec.Devices)}
-	}
 
-	st := stash.Slice{V: stash.FormatVersion, NodeSelector: spec.NodeSelector, AllNodes: spec.AllNodes}
-	if spec.Pool != legacy.Pool(spec.NodeName, spec.Driver) {
+	st := stash.Slice{V: stash.FormatVersion, NodeSelector: spec.NodeSelector, AllNodes: spec.AllNodes,
+		PerDeviceNodeSelection: spec.PerDeviceNodeSelection, PartitionTypeAttribute: spec.PartitionTypeAttribute}
+	if spec.NodeName != nil && nodeName == "" {
+		st.NodeName = spec.NodeName
+	}
+	if spec.Pool != legacy.Pool(nodeName, spec.Driver) {
 		pool := spec.Pool
 		st.Pool = &pool
 	}
+	if spec.SharedCounters != nil {
+		counters := spec.SharedCounters
+		st.SharedCounters = &counters
+	}
+	if spec.SkipNodeOperations != nil {
+		ops := spec.SkipNodeOperations
+		st.SkipNodeOperations = &ops
+	}
 	st.NoResourceModel = spec.NoResourceModel && spec.Devices != nil
-	for i := range spec.Devices {
-		if spec.Devices[i].Basic == nil {
-			st.Devices = append(st.Devices, stash.Device{Index: i, Name: spec.Devices[i].Name, BasicMissing: true})
+	if !spec.NoResourceModel || spec.Devices != nil {
+		out.NamedResources = &NamedResourcesResources{}
+		if spec.Devices != nil {
+			instances := make([]NamedResourcesInstance, len(spec.Devices))
+			for i := range spec.Devices {
+				d := &spec.Devices[i]
+				renderInstance(d, &instances[i])
+				if sd := deviceStash(i, d, instances[i].Attributes); sd != nil {
+					st.Devices = append(st.Devices, *sd)
+				}
+			}
+			out.NamedResources.Instances = instances
 		}
 	}
-	if st.Pool == nil && st.NodeSelector == nil && !st.AllNodes && !st.NoResourceModel && st.Devices == nil {
+	if st.Pool == nil && st.NodeSelector == nil && st.NodeName == nil && st.AllNodes == nil && !st.NoResourceModel &&
+		st.PerDeviceNodeSelection == nil && st.SharedCounters == nil && st.PartitionTypeAttribute == nil &&
+		st.SkipNodeOperations == nil && st.Devices == nil {
 		return nil
 	}
 	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
@@ -217,99 +267,378 @@ func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	out.ObjectMeta = in.ObjectMeta
 	out.Spec = hub.ResourceSliceSpec{
 		Driver:          in.DriverName,
-		NodeName:        in.NodeName,
 		Pool:            legacy.Pool(in.NodeName, in.DriverName),
 		NoResourceModel: in.NamedResources == nil,
 	}
-	if in.NamedResources != nil {
-		out.Spec.Devices = devicesFromInstances(in.NamedResources.Instances)
+	if in.NodeName != "" {
+		name := in.NodeName
+		out.Spec.NodeName = &name
+	}
+	if in.NamedResources != nil && in.NamedResources.Instances != nil {
+		instances := in.NamedResources.Instances
+		out.Spec.Devices = make([]hub.Device, len(instances))
+		for i := range instances {
+			if err := parseInstance(&instances[i], &out.Spec.Devices[i]); err != nil {
+				return fmt.Errorf("ResourceSlice %q: namedResources.instances[%d].%w", in.Name, i, err)
+			}
+		}
 	}
 	st, err := stash.Take[stash.Slice](&out.ObjectMeta, "ResourceSlice")
 	if st == nil || err != nil {
 		return err
 	}
+	spec := &out.Spec
 	if st.Pool != nil {
-		out.Spec.Pool = *st.Pool
+		spec.Pool = *st.Pool
 	}
-	out.Spec.NodeSelector = st.NodeSelector
-	out.Spec.AllNodes = st.AllNodes
-	out.Spec.NoResourceModel = out.Spec.NoResourceModel || st.NoResourceModel
-	for _, sd := range st.Devices {
-		if !sd.BasicMissing || sd.Index >= len(out.Spec.Devices) {
-			continue
+	if st.NodeName != nil && spec.NodeName == nil {
+		spec.NodeName = st.NodeName
+	}
+	spec.NodeSelector = st.NodeSelector
+	spec.AllNodes = st.AllNodes
+	spec.PerDeviceNodeSelection = st.PerDeviceNodeSelection
+	spec.PartitionTypeAttribute = st.PartitionTypeAttribute
+	if st.SharedCounters != nil {
+		spec.SharedCounters = *st.SharedCounters
+	}
+	if st.SkipNodeOperations != nil {
+		spec.SkipNodeOperations = *st.SkipNodeOperations
+	}
+	spec.NoResourceModel = spec.NoResourceModel || st.NoResourceModel
+	for i := range st.Devices {
+		sd := &st.Devices[i]
+		if sd.Index < 0 || sd.Index >= len(spec.Devices) || spec.Devices[sd.Index].Name != sd.Name {
+			continue // the device is gone, or others took its place
 		}
-		d := &out.Spec.Devices[sd.Index]
-		// Someone who gave the instance attributes meant it to have them.
-		if d.Name == sd.Name && d.Basic != nil && d.Basic.Attributes == nil {
-			d.Basic = nil
-		}
+		restoreDevice(sd, &in.NamedResources.Instances[sd.Index], &spec.Devices[sd.Index])
 	}
 	return nil
 }
 
-func instancesFromDevices(devices []hub.Device) []NamedResourcesInstance {
-	if devices == nil {
-		return nil
-	}
-	instances := make([]NamedResourcesInstance, len(devices))
-	for i := range devices {
-		instances[i].Name = devices[i].Name
-		if b := devices[i].Basic; b != nil && b.Attributes != nil {
-			attrs := make([]NamedResourcesAttribute, len(b.Attributes))
-			for j := range b.Attributes {
-				a := &b.Attributes[j]
-				attrs[j] = NamedResourcesAttribute{
-					Name: string(a.Name),
-					NamedResourcesAttributeValue: NamedResourcesAttributeValue{
-						QuantityValue: a.QuantityValue,
-						BoolValue:     a.BoolValue,
-						IntValue:      a.IntValue,
-						StringValue:   a.StringValue,
-						VersionValue:  a.VersionValue,
-					},
-				}
-				if a.IntSliceValue != nil {
-					attrs[j].IntSliceValue = &NamedResourcesIntSlice{Ints: a.IntSliceValue.Ints}
-				}
-				if a.StringSliceValue != nil {
-					attrs[j].StringSliceValue = &NamedResourcesStringSlice{Strings: a.StringSliceValue.Strings}
-				}
-			}
-			instances[i].Attributes = attrs
-		}
-	}
-	return instances
+// A v1alpha2 instance lists its attributes, quantities among them, in an
+// order of its own; the hub keeps them in the device's attributes and
+// capacity maps. The canonical order is the attributes sorted by name, then
+// the quantities sorted by name; another order is the device's
+// namedResources.order, and an intSlice or stringSlice whose list is null
+// rather than empty is named in namedResources.nullLists. What an instance
+// cannot say goes to the stash: attributes with bools or versions lists,
+// capacities with a request policy (their value is shown) or whose name an
+// attribute has too (not shown), the later device fields, and a layout
+// that the instance does not give back.
+
+// shownAttribute reports whether v1alpha2 can show a hub attribute: it has
+// no bool or version lists.
+func shownAttribute(a *hub.DeviceAttribute) bool {
+	return a.BoolValues == nil && a.VersionValues == nil
 }
 
-func devicesFromInstances(instances []NamedResourcesInstance) []hub.Device {
-	if instances == nil {
+// shownCapacity reports whether v1alpha2 shows the capacity name as a
+// quantity: when no attribute has that name too.
+func shownCapacity(d *hub.Device, name hub.QualifiedName) bool {
+	_, clash := d.Attributes[name]
+	return !clash
+}
+
+// renderInstance shows a hub device as a named-resources instance.
+func renderInstance(d *hub.Device, out *NamedResourcesInstance) {
+	out.Name = d.Name
+	out.Attributes = nil
+	var attrs, quantities []hub.QualifiedName
+	for name, a := range d.Attributes {
+		if shownAttribute(&a) {
+			attrs = append(attrs, name)
+		}
+	}
+	for name := range d.Capacity {
+		if shownCapacity(d, name) {
+			quantities = append(quantities, name)
+		}
+	}
+	n := len(attrs) + len(quantities)
+	if n == 0 {
+		return
+	}
+	slices.Sort(attrs)
+	slices.Sort(quantities)
+	list := make([]NamedResourcesAttribute, 0, n)
+	var nullLists []hub.QualifiedName
+	if d.NamedResources != nil {
+		nullLists = d.NamedResources.NullLists
+	}
+	add := func(name hub.QualifiedName) {
+		if a, ok := d.Attributes[name]; ok {
+			v := NamedResourcesAttributeValue{BoolValue: a.BoolValue, IntValue: a.IntValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+			null := len(nullLists) > 0 && slices.Contains(nullLists, name)
+			if a.IntValues != nil {
+				v.IntSliceValue = &NamedResourcesIntSlice{Ints: a.IntValues}
+				if null && len(a.IntValues) == 0 {
+					v.IntSliceValue.Ints = nil
+				}
+			}
+			if a.StringValues != nil {
+				v.StringSliceValue = &NamedResourcesStringSlice{Strings: a.StringValues}
+				if null && len(a.StringValues) == 0 {
+					v.StringSliceValue.Strings = nil
+				}
+			}
+			list = append(list, NamedResourcesAttribute{Name: string(name), NamedResourcesAttributeValue: v})
+			return
+		}
+		q := d.Capacity[name].Value
+		list = append(list, NamedResourcesAttribute{Name: string(name), NamedResourcesAttributeValue: NamedResourcesAttributeValue{QuantityValue: &q}})
+	}
+	if d.NamedResources != nil && d.NamedResources.Order != nil {
+		// The instance's own order first, then what it did not name.
+		done := make(map[hub.QualifiedName]bool, n)
+		for _, name := range d.NamedResources.Order {
+			if done[name] {
+				continue
+			}
+			if (slices.Contains(attrs, name)) || slices.Contains(quantities, name) {
+				done[name] = true
+				add(name)
+			}
+		}
+		for _, group := range [][]hub.QualifiedName{attrs, quantities} {
+			for _, name := range group {
+				if !done[name] {
+					add(name)
+				}
+			}
+		}
+	} else {
+		for _, name := range attrs {
+			add(name)
+		}
+		for _, name := range quantities {
+			add(name)
+		}
+	}
+	out.Attributes = list
+}
+
+// parseInstance reads a named-resources instance into a hub device. It
+// refuses what the 1.30 API server refuses and the hub's maps cannot hold:
+// a name listed twice, and a quantity with another value.
+func parseInstance(in *NamedResourcesInstance, out *hub.Device) error {
+	out.Name = in.Name
+	if in.Attributes == nil {
 		return nil
 	}
-	devices := make([]hub.Device, len(instances))
-	for i := range instances {
-		devices[i] = hub.Device{Name: instances[i].Name, Basic: &hub.BasicDevice{}}
-		if instances[i].Attributes == nil {
+	quantities := 0
+	for j := range in.Attributes {
+		if in.Attributes[j].QuantityValue != nil {
+			quantities++
+		}
+	}
+	if n := len(in.Attributes) - quantities; n > 0 {
+		out.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, n)
+	}
+	if quantities > 0 {
+		out.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, quantities)
+	}
+	for j := range in.Attributes {
+		a := &in.Attributes[j]
+		name := hub.QualifiedName(a.Name)
+		_, isAttribute := out.Attributes[name]
+		_, isCapacity := out.Capacity[name]
+		if isAttribute || isCapacity {
+			return fmt.Errorf("attributes[%d]: the name %q is listed twice in the instance; the 1.30 API server rejects such a slice", j, a.Name)
+		}
+		v := &a.NamedResourcesAttributeValue
+		if v.QuantityValue != nil {
+			if v.BoolValue != nil || v.IntValue != nil || v.IntSliceValue != nil || v.StringValue != nil || v.StringSliceValue != nil || v.VersionValue != nil {
+				return fmt.Errorf("attributes[%d]: %q has a quantity and another value; the 1.30 API server rejects such a slice", j, a.Name)
+			}
+			out.Capacity[name] = hub.DeviceCapacity{Value: *v.QuantityValue}
 			continue
 		}
-		attrs := make([]hub.DeviceAttribute, len(instances[i].Attributes))
-		for j := range instances[i].Attributes {
-			a := &instances[i].Attributes[j]
-			attrs[j] = hub.DeviceAttribute{
-				Name:          hub.QualifiedName(a.Name),
-				QuantityValue: a.QuantityValue,
-				BoolValue:     a.BoolValue,
-				IntValue:      a.IntValue,
-				StringValue:   a.StringValue,
-				VersionValue:  a.VersionValue,
-			}
-			if a.IntSliceValue != nil {
-				attrs[j].IntSliceValue = &hub.IntSlice{Ints: a.IntSliceValue.Ints}
-			}
-			if a.StringSliceValue != nil {
-				attrs[j].StringSliceValue = &hub.StringSlice{Strings: a.StringSliceValue.Strings}
+		attr := hub.DeviceAttribute{BoolValue: v.BoolValue, IntValue: v.IntValue, StringValue: v.StringValue, VersionValue: v.VersionValue}
+		if v.IntSliceValue != nil {
+			attr.IntValues = v.IntSliceValue.Ints
+			if attr.IntValues == nil {
+				attr.IntValues = []int64{}
 			}
 		}
-		devices[i].Basic.Attributes = attrs
+		if v.StringSliceValue != nil {
+			attr.StringValues = v.StringSliceValue.Strings
+			if attr.StringValues == nil {
+				attr.StringValues = []string{}
+			}
+		}
+		out.Attributes[name] = attr
 	}
-	return devices
+	out.NamedResources = layoutOf(in.Attributes)
+	return nil
+}
+
+// layoutOf is the layout an instance's attribute list has beyond the
+// hub's maps: its order when that is not canonical, and the lists that are
+// null; nil when there is neither.
+func layoutOf(attrs []NamedResourcesAttribute) *hub.NamedResourcesLayout {
+	var layout hub.NamedResourcesLayout
+	canonical := true
+	inQuantities := false
+	for j := range attrs {
+		a := &attrs[j]
+		v := &a.NamedResourcesAttributeValue
+		if (v.IntSliceValue != nil && v.IntSliceValue.Ints == nil) || (v.StringSliceValue != nil && v.StringSliceValue.Strings == nil) {
+			layout.NullLists = append(layout.NullLists, hub.QualifiedName(a.Name))
+		}
+		isQuantity := v.QuantityValue != nil
+		switch {
+		case isQuantity && !inQuantities:
+			inQuantities = true
+		case !isQuantity && inQuantities:
+			canonical = false
+		case j > 0 && a.Name <= attrs[j-1].Name:
+			canonical = false
+		}
+	}
+	if !canonical {
+		layout.Order = make([]hub.QualifiedName, len(attrs))
+		for j := range attrs {
+			layout.Order[j] = hub.QualifiedName(attrs[j].Name)
+		}
+	}
+	if layout.Order == nil && layout.NullLists == nil {
+		return nil
+	}
+	return &layout
+}
+
+func sameLayout(a, b *hub.NamedResourcesLayout) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return slices.Equal(a.Order, b.Order) && slices.Equal(a.NullLists, b.NullLists) &&
+		(a.Order == nil) == (b.Order == nil) && (a.NullLists == nil) == (b.NullLists == nil)
+}
+
+// deviceStash keeps what the instance rendered from the device at index i
+// (its attributes, shown) cannot say: see renderInstance. It is nil when
+// nothing needs keeping.
+func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) *stash.Device {
+	st := stash.Device{Index: i, Name: d.Name,
+		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
+		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources}
+	for name, a := range d.Attributes {
+		if !shownAttribute(&a) {
+			if st.Attributes == nil {
+				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
+			}
+			st.Attributes[name] = stash.AttributeOf(&a)
+		}
+	}
+	for name, c := range d.Capacity {
+		if c.RequestPolicy != nil || !shownCapacity(d, name) {
+			if st.Capacity == nil {
+				st.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
+			}
+			st.Capacity[name] = c
+		}
+	}
+	if !sameLayout(d.NamedResources, layoutOf(shown)) {
+		st.NamedResources = d.NamedResources
+	}
+	if d.ConsumesCounters != nil {
+		st.ConsumesCounters = &d.ConsumesCounters
+	}
+	if d.Taints != nil {
+		st.Taints = &d.Taints
+	}
+	if d.BindingConditions != nil {
+		st.BindingConditions = &d.BindingConditions
+	}
+	if d.BindingFailureConditions != nil {
+		st.BindingFailureConditions = &d.BindingFailureConditions
+	}
+	if st.Attributes == nil && st.Capacity == nil && st.ConsumesCounters == nil && st.NodeName == nil &&
+		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
+		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
+		st.NodeAllocatableResources == nil && st.NamedResources == nil {
+		return nil
+	}
+	return &st
+}
+
+// restoreDevice puts what deviceStash kept back into out, the device parsed
+// from the instance in. What the instance shows wins (edit wins): a kept
+// attribute comes back only under a name the instance does not list, a
+// kept request policy goes with the quantity the instance shows, a
+// capacity hidden behind an attribute of the same name comes back only
+// while that attribute is there, and a kept layout only while the instance
+// lists its attributes as the layout renders them.
+func restoreDevice(st *stash.Device, in *NamedResourcesInstance, out *hub.Device) {
+	for name, a := range st.Attributes {
+		_, isAttribute := out.Attributes[name]
+		_, isCapacity := out.Capacity[name]
+		if isAttribute || isCapacity {
+			continue
+		}
+		if out.Attributes == nil {
+			out.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, len(st.Attributes))
+		}
+		out.Attributes[name] = a.Hub()
+	}
+	for name, c := range st.Capacity {
+		if shown, ok := out.Capacity[name]; ok {
+			shown.RequestPolicy = c.RequestPolicy
+			out.Capacity[name] = shown
+		} else if _, hidden := out.Attributes[name]; hidden {
+			if out.Capacity == nil {
+				out.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, len(st.Capacity))
+			}
+			out.Capacity[name] = c
+		}
+	}
+	if st.NamedResources != nil {
+		derived := out.NamedResources
+		out.NamedResources = st.NamedResources
+		var again NamedResourcesInstance
+		renderInstance(out, &again)
+		if !sameList(again.Attributes, in.Attributes) {
+			out.NamedResources = derived
+		}
+	}
+	if st.ConsumesCounters != nil {
+		out.ConsumesCounters = *st.ConsumesCounters
+	}
+	out.NodeName, out.NodeSelector, out.AllNodes = st.NodeName, st.NodeSelector, st.AllNodes
+	if st.Taints != nil {
+		out.Taints = *st.Taints
+	}
+	out.BindsToNode = st.BindsToNode
+	if st.BindingConditions != nil {
+		out.BindingConditions = *st.BindingConditions
+	}
+	if st.BindingFailureConditions != nil {
+		out.BindingFailureConditions = *st.BindingFailureConditions
+	}
+	out.AllowMultipleAllocations = st.AllowMultipleAllocations
+	out.NodeAllocatableResources = st.NodeAllocatableResources
+}
+
+// sameList reports whether two attribute lists have the same names in the
+// same order, with the same lists null.
+func sameList(a, b []NamedResourcesAttribute) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		x, y := &a[j].NamedResourcesAttributeValue, &b[j].NamedResourcesAttributeValue
+		if a[j].Name != b[j].Name || (x.QuantityValue == nil) != (y.QuantityValue == nil) ||
+			nullInts(x) != nullInts(y) || nullStrings(x) != nullStrings(y) {
+			return false
+		}
+	}
+	return true
+}
+
+func nullInts(v *NamedResourcesAttributeValue) bool {
+	return v.IntSliceValue != nil && v.IntSliceValue.Ints == nil
+}
+
+func nullStrings(v *NamedResourcesAttributeValue) bool {
+	return v.StringSliceValue != nil && v.StringSliceValue.Strings == nil
 }

@@ -1,7 +1,7 @@
 package v1alpha3
 
 import (
-	"sort"
+	"unsafe"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -12,10 +12,19 @@ import (
 	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
-// v1alpha3 is the shape the hub is built around: most of it converts field
-// by field (zz_generated.conversion.go). What is written here:
-//   - the hub's legacy fields (v1alpha1/v1alpha2 only), which go to the stash;
-//   - device attributes, an ordered list in the hub and two maps here;
+// v1alpha3 (1.31) is the older half of the hub's shape, which is v1's: much
+// of it converts field by field (zz_generated.conversion.go), and so do the
+// kinds it gained later (DeviceTaintRule, ResourcePoolStatusRequest), which
+// have v1's shape. What is written here, each with its stash:
+//   - requests: v1alpha3's flat request is the hub's exactly; firstAvailable
+//     and the exact request's later fields have no place here;
+//   - constraints with distinctAttribute, the later fields of allocation
+//     results, allocationTimestamp and status.devices;
+//   - a slice's node name and all-nodes flag (plain values here, pointers in
+//     the hub), its later fields, and the devices: v1alpha3 keeps attributes
+//     and capacity under basic, without lists, request policies or any of
+//     the later device fields;
+//   - the hub's legacy fields (v1alpha1/v1alpha2 only);
 //   - allocation results, which a v1alpha2 claim keeps as structured handles.
 // docs/conversion.md has the field-by-field table.
 
@@ -26,10 +35,12 @@ func Convert_resource_DeviceClass_To_v1alpha3_DeviceClass(in *hub.DeviceClass, o
 	if err := autoConvert_resource_DeviceClass_To_v1alpha3_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Class{V: stash.FormatVersion, ParametersRef: in.Spec.ParametersRef, StructuredParameters: in.Spec.StructuredParameters}
-	if st.ParametersRef == nil && st.StructuredParameters == nil {
+	spec := &in.Spec
+	if spec.ParametersRef == nil && spec.StructuredParameters == nil && spec.ExtendedResourceName == nil {
 		return nil
 	}
+	st := stash.Class{V: stash.FormatVersion, ParametersRef: spec.ParametersRef, StructuredParameters: spec.StructuredParameters,
+		ExtendedResourceName: spec.ExtendedResourceName}
 	return stash.Write(&out.ObjectMeta, "DeviceClass", &st)
 }
 
@@ -43,11 +54,13 @@ func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *
 	}
 	out.Spec.ParametersRef = st.ParametersRef
 	out.Spec.StructuredParameters = st.StructuredParameters
+	out.Spec.ExtendedResourceName = st.ExtendedResourceName
 	return nil
 }
 
 func Convert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
-	// ParametersRef and StructuredParameters go to the stash (see DeviceClass).
+	// ExtendedResourceName, ParametersRef and StructuredParameters go to
+	// the stash (see DeviceClass).
 	return autoConvert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in, out, s)
 }
 
@@ -76,8 +89,8 @@ func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	if st == nil {
 		st = &stash.Claim{} // no stash: the legacy fields have their defaults
 	}
-	restoreSpec(st.Spec, &out.Spec)
-	restoreStatus(st.Status, &out.Status)
+	restoreSpec(st.Spec, &in.Spec, &out.Spec)
+	restoreStatus(st.Status, &in.Status, &out.Status)
 	return nil
 }
 
@@ -103,12 +116,15 @@ func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 	if st == nil {
 		st = &stash.Claim{} // no stash: the legacy fields have their defaults
 	}
-	restoreSpec(st.Spec, &out.Spec.Spec)
+	restoreSpec(st.Spec, &in.Spec.Spec, &out.Spec.Spec)
 	return nil
 }
 
-// specStash keeps the legacy spec fields, which v1alpha3 has no place for:
-// the parameters reference, and the allocation mode unless it is the one
+// specStash keeps what a v1alpha3 claim spec cannot say: the requests when
+// any of them is more than v1alpha3's flat request (requestsNeedStash), all
+// of them, without what the defaults give back; the constraints when any
+// of them has a distinctAttribute, all of them; and the legacy fields: the
+// parameters reference, and the allocation mode unless it is the one
 // v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreSpec
 // gives back (an empty mode too: it is WaitForFirstConsumer once
 // defaulted).
@@ -117,15 +133,27 @@ func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
 	if in.AllocationMode != hub.AllocationModeWaitForFirstConsumer {
 		st.AllocationMode = in.AllocationMode
 	}
+	if requestsNeedStash(in.Devices.Requests) {
+		requests := make([]hub.DeviceRequest, len(in.Devices.Requests))
+		for i := range in.Devices.Requests {
+			requests[i] = legacy.WithoutDefaults(in.Devices.Requests[i])
+		}
+		st.Requests = &requests
+	}
+	if constraintsNeedStash(in.Devices.Constraints) {
+		st.Constraints = in.Devices.Constraints
+	}
 	if st.IsZero() {
 		return nil
 	}
 	return &st
 }
 
-// restoreSpec puts the legacy spec fields back: those kept in st (nil when
-// nothing was kept), and the default allocation mode when none was.
-func restoreSpec(st *stash.ClaimSpec, out *hub.ResourceClaimSpec) {
+// restoreSpec puts what specStash kept (st, nil when nothing was kept)
+// back into out, converted from in, and gives the legacy allocation mode
+// its default when none was kept. Kept requests and constraints come back
+// only while in still shows them as they were shown (edit wins).
+func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceClaimSpec) {
 	out.AllocationMode = hub.AllocationModeWaitForFirstConsumer
 	if st == nil {
 		return
@@ -134,40 +162,210 @@ func restoreSpec(st *stash.ClaimSpec, out *hub.ResourceClaimSpec) {
 	if st.AllocationMode != "" {
 		out.AllocationMode = st.AllocationMode
 	}
+	if st.Requests != nil {
+		requests := *st.Requests
+		legacy.DefaultRequests(requests)
+		if sameRequests(in.Devices.Requests, requests) {
+			out.Devices.Requests = requests
+		}
+	}
+	if st.Constraints != nil && sameConstraints(in.Devices.Constraints, st.Constraints) {
+		out.Devices.Constraints = st.Constraints
+	}
 }
 
-// statusStash keeps the legacy status and allocation fields, and notes when
-// the results shown were rendered from structured handles.
+// requestsNeedStash reports whether v1alpha3's flat requests cannot say
+// the hub's: when a request is not an exactly request, has alternatives,
+// or uses a field of exactly that came later (tolerations, capacity,
+// derived attributes), or an adminAccess of false, which v1alpha3's plain
+// bool cannot tell from none.
+func requestsNeedStash(requests []hub.DeviceRequest) bool {
+	for i := range requests {
+		r := &requests[i]
+		e := r.Exactly
+		if e == nil || r.FirstAvailable != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil ||
+			(e.AdminAccess != nil && !*e.AdminAccess) {
+			return true
+		}
+	}
+	return false
+}
+
+func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *hub.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
+	if in.Requests != nil {
+		out.Requests = make([]DeviceRequest, len(in.Requests))
+		for i := range in.Requests {
+			renderRequest(&in.Requests[i], &out.Requests[i])
+		}
+	} else {
+		out.Requests = nil
+	}
+	out.Constraints = renderConstraints(in.Constraints)
+	out.Config = *(*[]DeviceClaimConfiguration)(unsafe.Pointer(&in.Config))
+	return nil
+}
+
+// renderRequest shows a hub request as v1alpha3's flat request: its
+// exactly, or else its first alternative under the request's name (the
+// stash keeps the rest; see specStash).
+func renderRequest(in *hub.DeviceRequest, out *DeviceRequest) {
+	*out = DeviceRequest{Name: in.Name}
+	switch {
+	case in.Exactly != nil:
+		e := in.Exactly
+		out.DeviceClassName = e.DeviceClassName
+		out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&e.Selectors))
+		out.AllocationMode = DeviceAllocationMode(e.AllocationMode)
+		out.Count = e.Count
+		out.AdminAccess = e.AdminAccess != nil && *e.AdminAccess
+	case len(in.FirstAvailable) > 0:
+		sub := &in.FirstAvailable[0]
+		out.DeviceClassName = sub.DeviceClassName
+		out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&sub.Selectors))
+		out.AllocationMode = DeviceAllocationMode(sub.AllocationMode)
+		out.Count = sub.Count
+	}
+}
+
+func Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in *hub.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
+	renderRequest(in, out)
+	return nil
+}
+
+func Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *hub.DeviceRequest, s conversion.Scope) error {
+	// The request and its exactly in one allocation.
+	both := &struct {
+		exact hub.ExactDeviceRequest
+		yes   bool
+	}{exact: hub.ExactDeviceRequest{
+		DeviceClassName: in.DeviceClassName,
+		Selectors:       *(*[]hub.DeviceSelector)(unsafe.Pointer(&in.Selectors)),
+		AllocationMode:  hub.DeviceAllocationMode(in.AllocationMode),
+		Count:           in.Count,
+	}, yes: true}
+	if in.AdminAccess {
+		both.exact.AdminAccess = &both.yes
+	}
+	*out = hub.DeviceRequest{Name: in.Name, Exactly: &both.exact}
+	return nil
+}
+
+// sameRequests reports whether shown, v1alpha3's requests, are what
+// renderRequest shows of requests, both as the defaults leave them.
+func sameRequests(shown []DeviceRequest, requests []hub.DeviceRequest) bool {
+	if len(shown) != len(requests) {
+		return false
+	}
+	var r DeviceRequest
+	for i := range requests {
+		renderRequest(&requests[i], &r)
+		if !sameRequest(&shown[i], &r) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRequest(a, b *DeviceRequest) bool {
+	x, y := *a, *b
+	SetDefaults_DeviceRequest(&x)
+	SetDefaults_DeviceRequest(&y)
+	return x.Name == y.Name && x.DeviceClassName == y.DeviceClassName && x.AllocationMode == y.AllocationMode &&
+		x.Count == y.Count && x.AdminAccess == y.AdminAccess && apiequality.Semantic.DeepEqual(x.Selectors, y.Selectors)
+}
+
+// constraintsNeedStash reports whether a constraint has a
+// distinctAttribute, which v1alpha3 cannot say.
+func constraintsNeedStash(constraints []hub.DeviceConstraint) bool {
+	for i := range constraints {
+		if constraints[i].DistinctAttribute != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// renderConstraints shows the constraints without a distinctAttribute;
+// the stash keeps all of them.
+func renderConstraints(in []hub.DeviceConstraint) []DeviceConstraint {
+	if in == nil {
+		return nil
+	}
+	n := 0
+	for i := range in {
+		if in[i].DistinctAttribute == nil {
+			n++
+		}
+	}
+	if n == 0 && len(in) > 0 {
+		return nil
+	}
+	out := make([]DeviceConstraint, 0, n)
+	for i := range in {
+		if in[i].DistinctAttribute == nil {
+			out = append(out, DeviceConstraint{Requests: in[i].Requests, MatchAttribute: (*FullyQualifiedName)(in[i].MatchAttribute)})
+		}
+	}
+	return out
+}
+
+func sameConstraints(shown []DeviceConstraint, constraints []hub.DeviceConstraint) bool {
+	return apiequality.Semantic.DeepEqual(shown, renderConstraints(constraints))
+}
+
+func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *hub.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
+	// DistinctAttribute goes to the stash (see specStash).
+	return autoConvert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in, out, s)
+}
+
+// statusStash keeps what v1alpha3 cannot say of a claim's status: the
+// legacy fields, the later fields of the allocation (its timestamp, and the
+// results whole when any of them says more than v1alpha3's results can) and
+// the devices' status; and it notes when the results shown were rendered
+// from structured handles.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 	st := stash.ClaimStatus{DriverName: in.DriverName}
+	if in.Devices != nil {
+		devices := in.Devices
+		st.Devices = &devices
+	}
 	if a := in.Allocation; a != nil {
-		alloc := stash.Allocation{Shareable: a.Shareable}
+		alloc := stash.Allocation{Shareable: a.Shareable, AllocationTimestamp: a.AllocationTimestamp}
 		if a.ResourceHandles != nil {
 			handles := a.ResourceHandles
 			alloc.ResourceHandles = &handles
 		}
 		alloc.DerivedResults = resultsDerived(a)
+		if !resultsOnlyDevices(a.Devices.Results) {
+			alloc.Devices = &hub.DeviceAllocationResult{Results: a.Devices.Results}
+		}
 		if !alloc.IsZero() {
 			st.Allocation = &alloc
 		}
 	}
-	if st.DriverName == "" && st.Allocation == nil {
+	if st.IsZero() {
 		return nil
 	}
 	return &st
 }
 
-func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
+// restoreStatus puts what statusStash kept (st, nil when nothing was kept)
+// back into out, converted from in.
+func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
 	if st == nil {
 		return
 	}
 	out.DriverName = st.DriverName
+	if st.Devices != nil {
+		out.Devices = *st.Devices
+	}
 	a, alloc := st.Allocation, out.Allocation
 	if a == nil || alloc == nil {
 		// No allocation here any more: whoever removed it meant it.
 		return
 	}
 	alloc.Shareable = a.Shareable
+	alloc.AllocationTimestamp = a.AllocationTimestamp
 	if a.ResourceHandles != nil {
 		alloc.ResourceHandles = *a.ResourceHandles
 	}
@@ -176,6 +374,35 @@ func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
 		// edited them, the hub keeps the handles alone.
 		alloc.Devices.Results = nil
 	}
+	if a.Devices != nil && sameResults(in.Allocation.Devices.Results, a.Devices.Results) {
+		// The results kept whole, unless someone edited what they showed.
+		alloc.Devices.Results = a.Devices.Results
+	}
+}
+
+// resultsOnlyDevices reports whether v1alpha3's results can say all of
+// the hub's: none of them has a field that came later.
+func resultsOnlyDevices(results []hub.DeviceRequestAllocationResult) bool {
+	for i := range results {
+		if !legacy.OnlyDevice(&results[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameResults reports whether shown, v1alpha3's results, show results.
+func sameResults(shown []DeviceRequestAllocationResult, results []hub.DeviceRequestAllocationResult) bool {
+	if len(shown) != len(results) {
+		return false
+	}
+	for i := range shown {
+		s, r := &shown[i], &results[i]
+		if s.Request != r.Request || s.Driver != r.Driver || s.Pool != r.Pool || s.Device != r.Device {
+			return false
+		}
+	}
+	return true
 }
 
 // resultsDerived reports whether v1alpha3 shows structured handles as
@@ -190,8 +417,14 @@ func Convert_resource_ResourceClaimSpec_To_v1alpha3_ResourceClaimSpec(in *hub.Re
 }
 
 func Convert_resource_ResourceClaimStatus_To_v1alpha3_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
-	// DriverName goes to the stash (see ResourceClaim).
+	// Devices and DriverName go to the stash (see ResourceClaim).
 	return autoConvert_resource_ResourceClaimStatus_To_v1alpha3_ResourceClaimStatus(in, out, s)
+}
+
+func Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(in *hub.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
+	// The later fields go to the stash (see statusStash).
+	*out = DeviceRequestAllocationResult{Request: in.Request, Driver: in.Driver, Pool: in.Pool, Device: in.Device}
+	return nil
 }
 
 func Convert_resource_AllocationResult_To_v1alpha3_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
@@ -217,15 +450,30 @@ func Convert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in *hub.ResourceSl
 	if err := autoConvert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: in.Spec.NoResourceModel}
-	for i := range in.Spec.Devices {
-		d := &in.Spec.Devices[i]
-		if d.Basic != nil && !canonicalAttributes(d.Basic.Attributes) {
-			attrs := d.Basic.Attributes
-			st.Devices = append(st.Devices, stash.Device{Index: i, Name: d.Name, Attributes: &attrs})
+	spec := &in.Spec
+	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: spec.NoResourceModel,
+		PerDeviceNodeSelection: spec.PerDeviceNodeSelection, PartitionTypeAttribute: spec.PartitionTypeAttribute}
+	if spec.NodeName != nil && *spec.NodeName == "" {
+		st.NodeName = spec.NodeName
+	}
+	if spec.AllNodes != nil && !*spec.AllNodes {
+		st.AllNodes = spec.AllNodes
+	}
+	if spec.SharedCounters != nil {
+		counters := spec.SharedCounters
+		st.SharedCounters = &counters
+	}
+	if spec.SkipNodeOperations != nil {
+		ops := spec.SkipNodeOperations
+		st.SkipNodeOperations = &ops
+	}
+	for i := range spec.Devices {
+		if d := deviceStash(i, &spec.Devices[i]); d != nil {
+			st.Devices = append(st.Devices, *d)
 		}
 	}
-	if !st.NoResourceModel && st.Devices == nil {
+	if !st.NoResourceModel && st.NodeName == nil && st.AllNodes == nil && st.PerDeviceNodeSelection == nil &&
+		st.SharedCounters == nil && st.PartitionTypeAttribute == nil && st.SkipNodeOperations == nil && st.Devices == nil {
 		return nil
 	}
 	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
@@ -239,143 +487,236 @@ func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	if st == nil || err != nil {
 		return err
 	}
-	out.Spec.NoResourceModel = st.NoResourceModel
-	for _, sd := range st.Devices {
-		if sd.Index >= len(in.Spec.Devices) || sd.Attributes == nil {
-			continue
+	spec := &out.Spec
+	spec.NoResourceModel = st.NoResourceModel
+	spec.PerDeviceNodeSelection = st.PerDeviceNodeSelection
+	spec.PartitionTypeAttribute = st.PartitionTypeAttribute
+	if st.NodeName != nil && spec.NodeName == nil {
+		spec.NodeName = st.NodeName
+	}
+	if st.AllNodes != nil && spec.AllNodes == nil {
+		spec.AllNodes = st.AllNodes
+	}
+	if st.SharedCounters != nil {
+		spec.SharedCounters = *st.SharedCounters
+	}
+	if st.SkipNodeOperations != nil {
+		spec.SkipNodeOperations = *st.SkipNodeOperations
+	}
+	for i := range st.Devices {
+		sd := &st.Devices[i]
+		if sd.Index < 0 || sd.Index >= len(spec.Devices) || spec.Devices[sd.Index].Name != sd.Name {
+			continue // the device is gone, or others took its place
 		}
-		d := &in.Spec.Devices[sd.Index]
-		if d.Name != sd.Name || d.Basic == nil {
-			continue
-		}
-		// The kept order and types stand only while the maps still say
-		// what they said when the slice was converted.
-		var shown BasicDevice
-		renderAttributes(*sd.Attributes, &shown)
-		if basicEqual(&shown, d.Basic) {
-			out.Spec.Devices[sd.Index].Basic.Attributes = *sd.Attributes
-		}
+		restoreDevice(sd, &spec.Devices[sd.Index])
 	}
 	return nil
 }
 
 func Convert_resource_ResourceSliceSpec_To_v1alpha3_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
-	// NoResourceModel goes to the stash (see ResourceSlice).
-	return autoConvert_resource_ResourceSliceSpec_To_v1alpha3_ResourceSliceSpec(in, out, s)
-}
-
-func Convert_resource_BasicDevice_To_v1alpha3_BasicDevice(in *hub.BasicDevice, out *BasicDevice, s conversion.Scope) error {
-	renderAttributes(in.Attributes, out)
+	// A nodeName of "" and an allNodes of false, and the fields v1alpha3
+	// lacks, go to the stash (see ResourceSlice).
+	out.Driver = in.Driver
+	out.Pool = ResourcePool(in.Pool)
+	out.NodeName = ""
+	if in.NodeName != nil {
+		out.NodeName = *in.NodeName
+	}
+	out.NodeSelector = in.NodeSelector
+	out.AllNodes = in.AllNodes != nil && *in.AllNodes
+	if in.Devices == nil {
+		out.Devices = nil
+		return nil
+	}
+	out.Devices = make([]Device, len(in.Devices))
+	basics := make([]BasicDevice, len(in.Devices))
+	for i := range in.Devices {
+		d := &in.Devices[i]
+		out.Devices[i] = Device{Name: d.Name, Basic: &basics[i]}
+		renderBasic(d, &basics[i])
+	}
 	return nil
 }
 
-func Convert_v1alpha3_BasicDevice_To_resource_BasicDevice(in *BasicDevice, out *hub.BasicDevice, s conversion.Scope) error {
-	n := len(in.Attributes) + len(in.Capacity)
-	if n == 0 {
-		out.Attributes = nil
+func Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *hub.ResourceSliceSpec, s conversion.Scope) error {
+	*out = hub.ResourceSliceSpec{Driver: in.Driver, Pool: hub.ResourcePool(in.Pool), NodeSelector: in.NodeSelector}
+	if in.NodeName != "" || in.AllNodes {
+		// The pointers in one allocation.
+		both := &struct {
+			name string
+			all  bool
+		}{in.NodeName, true}
+		if in.NodeName != "" {
+			out.NodeName = &both.name
+		}
+		if in.AllNodes {
+			out.AllNodes = &both.all
+		}
+	}
+	if in.Devices == nil {
 		return nil
 	}
-	attrs := make([]hub.DeviceAttribute, 0, n)
-	for _, name := range sortedKeys(in.Attributes) {
-		v := in.Attributes[name]
-		attrs = append(attrs, hub.DeviceAttribute{
-			Name:     hub.QualifiedName(name),
-			IntValue: v.IntValue, BoolValue: v.BoolValue, StringValue: v.StringValue, VersionValue: v.VersionValue,
-		})
+	out.Devices = make([]hub.Device, len(in.Devices))
+	for i := range in.Devices {
+		d := &in.Devices[i]
+		out.Devices[i].Name = d.Name
+		if d.Basic != nil {
+			parseBasic(d.Basic, &out.Devices[i])
+		}
 	}
-	for _, name := range sortedKeys(in.Capacity) {
-		q := in.Capacity[name]
-		attrs = append(attrs, hub.DeviceAttribute{Name: hub.QualifiedName(name), QuantityValue: &q})
+	return nil
+}
+
+func Convert_resource_Device_To_v1alpha3_Device(in *hub.Device, out *Device, s conversion.Scope) error {
+	out.Name = in.Name
+	out.Basic = &BasicDevice{}
+	renderBasic(in, out.Basic)
+	return nil
+}
+
+func Convert_v1alpha3_Device_To_resource_Device(in *Device, out *hub.Device, s conversion.Scope) error {
+	*out = hub.Device{Name: in.Name}
+	if in.Basic != nil {
+		parseBasic(in.Basic, out)
 	}
-	out.Attributes = attrs
 	return nil
 }
 
 func Convert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(in *hub.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
-	// Name is the map key; the quantity and list values have places of
-	// their own (capacity) or none (see renderAttributes).
-	out.IntValue, out.BoolValue, out.StringValue, out.VersionValue = in.IntValue, in.BoolValue, in.StringValue, in.VersionValue
+	// The lists have no place here (see deviceStash).
+	*out = DeviceAttribute{IntValue: in.IntValue, BoolValue: in.BoolValue, StringValue: in.StringValue, VersionValue: in.VersionValue}
 	return nil
 }
 
-// renderAttributes splits the hub's attribute list into the attributes and
-// capacity maps. A quantity is a capacity; integer and string lists
-// (v1alpha2 only) have no place here and are kept by the stash. When a name
-// repeats, the last entry wins.
-func renderAttributes(in []hub.DeviceAttribute, out *BasicDevice) {
-	out.Attributes, out.Capacity = nil, nil
-	capacities, attributes := 0, 0
-	for i := range in {
-		switch {
-		case in[i].QuantityValue != nil:
-			capacities++
-		case in[i].IntSliceValue == nil && in[i].StringSliceValue == nil:
+// renderBasic shows a hub device as v1alpha3's basic device: the attributes
+// without a list, and each capacity's value. deviceStash keeps the rest.
+func renderBasic(in *hub.Device, out *BasicDevice) {
+	attributes := 0
+	for _, a := range in.Attributes {
+		if !hasList(&a) {
 			attributes++
 		}
 	}
-	if capacities > 0 {
-		out.Capacity = make(map[QualifiedName]resource.Quantity, capacities)
-	}
+	out.Attributes, out.Capacity = nil, nil
 	if attributes > 0 {
 		out.Attributes = make(map[QualifiedName]DeviceAttribute, attributes)
+		for name, a := range in.Attributes {
+			if !hasList(&a) {
+				out.Attributes[QualifiedName(name)] = DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+			}
+		}
 	}
-	for i := range in {
-		a := &in[i]
-		name := QualifiedName(a.Name)
-		switch {
-		case a.QuantityValue != nil:
-			out.Capacity[name] = *a.QuantityValue
-		case a.IntSliceValue == nil && a.StringSliceValue == nil:
-			out.Attributes[name] = DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+	if len(in.Capacity) > 0 {
+		out.Capacity = make(map[QualifiedName]resource.Quantity, len(in.Capacity))
+		for name, c := range in.Capacity {
+			out.Capacity[QualifiedName(name)] = c.Value
 		}
 	}
 }
 
-// canonicalAttributes reports whether a hub attribute list is exactly what
-// converting v1alpha3 maps gives: plain attributes sorted by name, then
-// capacities sorted by name, with no name twice in either group and no value
-// that the maps cannot hold. Any other list needs the stash.
-func canonicalAttributes(attrs []hub.DeviceAttribute) bool {
-	if attrs != nil && len(attrs) == 0 {
-		return false
+// parseBasic is the inverse of renderBasic.
+func parseBasic(in *BasicDevice, out *hub.Device) {
+	if len(in.Attributes) > 0 {
+		out.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, len(in.Attributes))
+		for name, a := range in.Attributes {
+			out.Attributes[hub.QualifiedName(name)] = hub.DeviceAttribute{IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue}
+		}
 	}
-	inCapacity := false
-	prev := ""
-	for i := range attrs {
-		a := &attrs[i]
-		if a.IntSliceValue != nil || a.StringSliceValue != nil {
-			return false
+	if len(in.Capacity) > 0 {
+		out.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, len(in.Capacity))
+		for name, q := range in.Capacity {
+			out.Capacity[hub.QualifiedName(name)] = hub.DeviceCapacity{Value: q}
 		}
-		isCapacity := a.QuantityValue != nil
-		if isCapacity && (a.IntValue != nil || a.BoolValue != nil || a.StringValue != nil || a.VersionValue != nil) {
-			return false
-		}
-		name := string(a.Name)
-		switch {
-		case isCapacity && !inCapacity:
-			inCapacity = true
-		case !isCapacity && inCapacity:
-			return false
-		case i > 0 && name <= prev:
-			return false
-		}
-		prev = name
 	}
-	return true
 }
 
-func basicEqual(a, b *BasicDevice) bool {
-	if len(a.Attributes) != len(b.Attributes) || len(a.Capacity) != len(b.Capacity) {
-		return false
-	}
-	return apiequality.Semantic.DeepEqual(a.Attributes, b.Attributes) && apiequality.Semantic.DeepEqual(a.Capacity, b.Capacity)
+// hasList reports whether an attribute holds a list, which v1alpha3's
+// attributes cannot.
+func hasList(a *hub.DeviceAttribute) bool {
+	return a.IntValues != nil || a.BoolValues != nil || a.StringValues != nil || a.VersionValues != nil
 }
 
-func sortedKeys[V any](m map[QualifiedName]V) []QualifiedName {
-	keys := make([]QualifiedName, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// deviceStash keeps what v1alpha3 cannot say of the device at index i: the
+// attributes with a list, the capacities with a request policy (whole),
+// every later device field, and the v1alpha2 layout. It is nil when
+// nothing needs keeping.
+func deviceStash(i int, d *hub.Device) *stash.Device {
+	st := stash.Device{Index: i, Name: d.Name,
+		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
+		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources,
+		NamedResources: d.NamedResources}
+	for name, a := range d.Attributes {
+		if hasList(&a) {
+			if st.Attributes == nil {
+				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
+			}
+			st.Attributes[name] = stash.AttributeOf(&a)
+		}
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
+	for name, c := range d.Capacity {
+		if c.RequestPolicy != nil {
+			if st.Capacity == nil {
+				st.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
+			}
+			st.Capacity[name] = c
+		}
+	}
+	if d.ConsumesCounters != nil {
+		st.ConsumesCounters = &d.ConsumesCounters
+	}
+	if d.Taints != nil {
+		st.Taints = &d.Taints
+	}
+	if d.BindingConditions != nil {
+		st.BindingConditions = &d.BindingConditions
+	}
+	if d.BindingFailureConditions != nil {
+		st.BindingFailureConditions = &d.BindingFailureConditions
+	}
+	if st.Attributes == nil && st.Capacity == nil && st.ConsumesCounters == nil && st.NodeName == nil &&
+		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
+		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
+		st.NodeAllocatableResources == nil && st.NamedResources == nil {
+		return nil
+	}
+	return &st
+}
+
+// restoreDevice puts what deviceStash kept back into out, the device
+// converted from v1alpha3. An attribute v1alpha3 now shows under a kept
+// name, or a capacity it no longer shows, is what the user meant (edit
+// wins); a kept request policy goes with the value v1alpha3 shows.
+func restoreDevice(st *stash.Device, out *hub.Device) {
+	for name, a := range st.Attributes {
+		if _, shown := out.Attributes[name]; shown {
+			continue
+		}
+		if out.Attributes == nil {
+			out.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, len(st.Attributes))
+		}
+		out.Attributes[name] = a.Hub()
+	}
+	for name, c := range st.Capacity {
+		if shown, ok := out.Capacity[name]; ok {
+			shown.RequestPolicy = c.RequestPolicy
+			out.Capacity[name] = shown
+		}
+	}
+	if st.ConsumesCounters != nil {
+		out.ConsumesCounters = *st.ConsumesCounters
+	}
+	out.NodeName, out.NodeSelector, out.AllNodes = st.NodeName, st.NodeSelector, st.AllNodes
+	if st.Taints != nil {
+		out.Taints = *st.Taints
+	}
+	out.BindsToNode = st.BindsToNode
+	if st.BindingConditions != nil {
+		out.BindingConditions = *st.BindingConditions
+	}
+	if st.BindingFailureConditions != nil {
+		out.BindingFailureConditions = *st.BindingFailureConditions
+	}
+	out.AllowMultipleAllocations = st.AllowMultipleAllocations
+	out.NodeAllocatableResources = st.NodeAllocatableResources
+	out.NamedResources = st.NamedResources
 }

@@ -83,9 +83,8 @@ const (
 	DeviceTaintEffectNoExecute DeviceTaintEffect = "NoExecute"
 )
 
-// Not registered yet: the client markers (genclient, nonNamespaced) come
-// with the registration, together with the hub type and conversion.
-//
+// +genclient
+// +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // DeviceTaintRule puts one taint on every device its selector matches,

@@ -6,10 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	upstream "k8s.io/api/resource/v1alpha3"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 	"github.com/drakit/drakit/internal/apitest"
 	"github.com/drakit/drakit/internal/fuzzer"
@@ -160,8 +164,7 @@ func TestSetDefaultsResourcePoolStatusRequestSpec(t *testing.T) {
 }
 
 // TestLateKindsDefaultsThroughScheme runs the generated defaulters the way
-// the scheme calls them. RegisterDefaults adds them by Go type, so they
-// apply even though the kinds are not registered in the scheme yet.
+// the scheme calls them.
 func TestLateKindsDefaultsThroughScheme(t *testing.T) {
 	scheme := runtime.NewScheme()
 	if err := v1alpha3.AddToScheme(scheme); err != nil {
@@ -206,5 +209,47 @@ func TestLateKindsDefaultsThroughScheme(t *testing.T) {
 	scheme.Default(request)
 	if got := request.Spec.Limit; got == nil || *got != 100 {
 		t.Errorf("limit: got %v, want 100", got)
+	}
+}
+
+// TestLateKindsRoundTrip: the late kinds have the hub's shape and convert
+// field by field, both ways, without a stash. (The conversion package's
+// round trips take them up once the catalogue lists them.)
+func TestLateKindsRoundTrip(t *testing.T) {
+	scheme := newScheme()
+	pairs := []struct{ versioned, hub func() runtime.Object }{
+		{func() runtime.Object { return &v1alpha3.DeviceTaintRule{} }, func() runtime.Object { return &resource.DeviceTaintRule{} }},
+		{func() runtime.Object { return &v1alpha3.DeviceTaintRuleList{} }, func() runtime.Object { return &resource.DeviceTaintRuleList{} }},
+		{func() runtime.Object { return &v1alpha3.ResourcePoolStatusRequest{} }, func() runtime.Object { return &resource.ResourcePoolStatusRequest{} }},
+		{func() runtime.Object { return &v1alpha3.ResourcePoolStatusRequestList{} }, func() runtime.Object {
+			return &resource.ResourcePoolStatusRequestList{}
+		}},
+	}
+	for i := range fuzzer.Iterations(2000, 200) {
+		f := fuzzer.New(int64(i))
+		for _, p := range pairs {
+			for _, trip := range [][2]func() runtime.Object{{p.versioned, p.hub}, {p.hub, p.versioned}} {
+				in, mid, back := trip[0](), trip[1](), trip[0]()
+				f.Fill(in)
+				in.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+				original := in.DeepCopyObject()
+				if err := scheme.Convert(in, mid, nil); err != nil {
+					t.Fatalf("%T to %T: %v", in, mid, err)
+				}
+				if err := scheme.Convert(mid, back, nil); err != nil {
+					t.Fatalf("%T to %T: %v", mid, back, err)
+				}
+				back.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+				if diff := cmp.Diff(original, back); diff != "" {
+					t.Fatalf("iteration %d: %T through %T changed (-in +out):\n%s", i, in, mid, diff)
+				}
+				if diff := cmp.Diff(original, in); diff != "" {
+					t.Fatalf("iteration %d: converting %T changed its input:\n%s", i, in, diff)
+				}
+				if a, err := meta.Accessor(mid); err == nil && a.GetAnnotations()[resource.StashAnnotation] != "" {
+					t.Fatalf("iteration %d: %T needed a stash", i, mid)
+				}
+			}
+		}
 	}
 }

@@ -49,6 +49,11 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&PodSchedulingContextList{},
 		&ResourceSlice{},
 		&ResourceSliceList{},
+		// The kinds v1alpha3 gained after 1.31, in their 1.37 shape.
+		&DeviceTaintRule{},
+		&DeviceTaintRuleList{},
+		&ResourcePoolStatusRequest{},
+		&ResourcePoolStatusRequestList{},
 		&metav1.Status{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)

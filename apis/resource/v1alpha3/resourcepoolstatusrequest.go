@@ -10,9 +10,8 @@ import (
 // spec.defaultPartitionTypeAttribute and the partition and shareable
 // summaries of a pool).
 
-// Not registered yet: the client markers (genclient, nonNamespaced) come
-// with the registration, together with the hub type and conversion.
-//
+// +genclient
+// +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // ResourcePoolStatusRequest asks once for a report on the resource pools

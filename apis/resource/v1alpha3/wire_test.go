@@ -1,9 +1,11 @@
 package v1alpha3_test
 
 import (
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/apis/resource/install"
@@ -131,9 +133,40 @@ func newScheme() *runtime.Scheme {
 	return scheme
 }
 
+// wireScheme has only the kinds v1alpha3 had in 1.31, whose wire form the
+// tables above and testdata/server (written by a 1.31 API server) hold.
+// The kinds it gained later are checked against k8s.io/api v0.37.2 in
+// late_kinds_test.go.
+func wireScheme() *runtime.Scheme {
+	scheme := runtime.NewScheme()
+	scheme.AddKnownTypes(v1alpha3.SchemeGroupVersion,
+		&v1alpha3.DeviceClass{}, &v1alpha3.DeviceClassList{},
+		&v1alpha3.ResourceClaim{}, &v1alpha3.ResourceClaimList{},
+		&v1alpha3.ResourceClaimTemplate{}, &v1alpha3.ResourceClaimTemplateList{},
+		&v1alpha3.PodSchedulingContext{}, &v1alpha3.PodSchedulingContextList{},
+		&v1alpha3.ResourceSlice{}, &v1alpha3.ResourceSliceList{},
+	)
+	metav1.AddToGroupVersion(scheme, v1alpha3.SchemeGroupVersion)
+	return scheme
+}
+
+// TestWireSchemeHasTheRest: the installed scheme has the 1.31 kinds of
+// wireScheme and the late kinds, nothing else.
+func TestWireSchemeHasTheRest(t *testing.T) {
+	got := apitest.OwnKinds(newScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{})
+	want := apitest.OwnKinds(wireScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{})
+	for kind := range lateKinds {
+		want = append(want, kind)
+	}
+	sort.Strings(want)
+	if diff := apitest.DiffPaths(got, want); diff != "" {
+		t.Errorf("v1alpha3's kinds in the scheme differ from the 1.31 kinds and the late ones:\n%s", diff)
+	}
+}
+
 func suite() apitest.Suite {
 	return apitest.Suite{
-		Scheme:       newScheme(),
+		Scheme:       wireScheme(),
 		GroupVersion: v1alpha3.SchemeGroupVersion,
 		Kinds:        kinds,
 		ServerDir:    "testdata/server",
@@ -205,11 +238,12 @@ func TestDefaulting(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 // TestDefaultingNothingElse checks that defaulting changes nothing in a
-// filled object of any kind, and nothing in an empty one: with no
-// requests there is nothing to default.
+// filled object of any 1.31 kind, and nothing in an empty one: with no
+// requests there is nothing to default. (The late kinds have defaults of
+// their own; see late_kinds_test.go.)
 func TestDefaultingNothingElse(t *testing.T) {
 	scheme := newScheme()
-	for _, k := range apitest.OwnKinds(scheme, v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{}) {
+	for _, k := range apitest.OwnKinds(wireScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{}) {
 		t.Run(k, func(t *testing.T) {
 			for _, filled := range []bool{true, false} {
 				obj, err := scheme.New(v1alpha3.SchemeGroupVersion.WithKind(k))

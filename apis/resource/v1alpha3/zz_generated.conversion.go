@@ -26,6 +26,7 @@ import (
 
 	resource "github.com/drakit/drakit/apis/resource"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
@@ -49,16 +50,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.CELDeviceSelector)(nil), (*CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_CELDeviceSelector_To_v1alpha3_CELDeviceSelector(a.(*resource.CELDeviceSelector), b.(*CELDeviceSelector), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_Device_To_resource_Device(a.(*Device), b.(*resource.Device), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.Device)(nil), (*Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_Device_To_v1alpha3_Device(a.(*resource.Device), b.(*Device), scope)
 	}); err != nil {
 		return err
 	}
@@ -89,11 +80,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*DeviceClaim)(nil), (*resource.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_DeviceClaim_To_resource_DeviceClaim(a.(*DeviceClaim), b.(*resource.DeviceClaim), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaim)(nil), (*DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(a.(*resource.DeviceClaim), b.(*DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
@@ -147,28 +133,8 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceConstraint)(nil), (*DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*DeviceConstraint), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(a.(*DeviceRequest), b.(*resource.DeviceRequest), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequest)(nil), (*DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(a.(*resource.DeviceRequest), b.(*DeviceRequest), scope)
-	}); err != nil {
-		return err
-	}
 	if err := s.AddGeneratedConversionFunc((*DeviceRequestAllocationResult)(nil), (*resource.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(a.(*DeviceRequestAllocationResult), b.(*resource.DeviceRequestAllocationResult), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*DeviceRequestAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
@@ -182,6 +148,66 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(a.(*DeviceTaint), b.(*resource.DeviceTaint), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(a.(*resource.DeviceTaint), b.(*DeviceTaint), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*DeviceTaintRule), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*DeviceTaintRuleList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*DeviceTaintRuleSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*DeviceTaintRuleStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*DeviceTaintSelector), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
@@ -189,6 +215,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*OpaqueDeviceConfiguration), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PartitionTypeStatus)(nil), (*resource.PartitionTypeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(a.(*PartitionTypeStatus), b.(*resource.PartitionTypeStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.PartitionTypeStatus)(nil), (*PartitionTypeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(a.(*resource.PartitionTypeStatus), b.(*PartitionTypeStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -229,6 +265,16 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.PodSchedulingContextStatus)(nil), (*PodSchedulingContextStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(a.(*resource.PodSchedulingContextStatus), b.(*PodSchedulingContextStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*PoolStatus)(nil), (*resource.PoolStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_PoolStatus_To_resource_PoolStatus(a.(*PoolStatus), b.(*resource.PoolStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.PoolStatus)(nil), (*PoolStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_PoolStatus_To_v1alpha3_PoolStatus(a.(*resource.PoolStatus), b.(*PoolStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -302,6 +348,46 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
+	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequest)(nil), (*resource.ResourcePoolStatusRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(a.(*ResourcePoolStatusRequest), b.(*resource.ResourcePoolStatusRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequest)(nil), (*ResourcePoolStatusRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(a.(*resource.ResourcePoolStatusRequest), b.(*ResourcePoolStatusRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestList)(nil), (*resource.ResourcePoolStatusRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(a.(*ResourcePoolStatusRequestList), b.(*resource.ResourcePoolStatusRequestList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestList)(nil), (*ResourcePoolStatusRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(a.(*resource.ResourcePoolStatusRequestList), b.(*ResourcePoolStatusRequestList), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestSpec)(nil), (*resource.ResourcePoolStatusRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(a.(*ResourcePoolStatusRequestSpec), b.(*resource.ResourcePoolStatusRequestSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestSpec)(nil), (*ResourcePoolStatusRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(a.(*resource.ResourcePoolStatusRequestSpec), b.(*ResourcePoolStatusRequestSpec), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestStatus)(nil), (*resource.ResourcePoolStatusRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(a.(*ResourcePoolStatusRequestStatus), b.(*resource.ResourcePoolStatusRequestStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestStatus)(nil), (*ResourcePoolStatusRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(a.(*resource.ResourcePoolStatusRequestStatus), b.(*ResourcePoolStatusRequestStatus), scope)
+	}); err != nil {
+		return err
+	}
 	if err := s.AddGeneratedConversionFunc((*ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_ResourceSliceList_To_resource_ResourceSliceList(a.(*ResourceSliceList), b.(*resource.ResourceSliceList), scope)
 	}); err != nil {
@@ -312,8 +398,23 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*ShareableCapacityStatus)(nil), (*resource.ShareableCapacityStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(a.(*ShareableCapacityStatus), b.(*resource.ShareableCapacityStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ShareableCapacityStatus)(nil), (*ShareableCapacityStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(a.(*resource.ShareableCapacityStatus), b.(*ShareableCapacityStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*ShareableSummaryStatus)(nil), (*resource.ShareableSummaryStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(a.(*ShareableSummaryStatus), b.(*resource.ShareableSummaryStatus), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddGeneratedConversionFunc((*resource.ShareableSummaryStatus)(nil), (*ShareableSummaryStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(a.(*resource.ShareableSummaryStatus), b.(*ShareableSummaryStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -322,13 +423,13 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.BasicDevice)(nil), (*BasicDevice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_BasicDevice_To_v1alpha3_BasicDevice(a.(*resource.BasicDevice), b.(*BasicDevice), scope)
+	if err := s.AddConversionFunc((*resource.DeviceAttribute)(nil), (*DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*DeviceAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.DeviceAttribute)(nil), (*DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*DeviceAttribute), scope)
+	if err := s.AddConversionFunc((*resource.DeviceClaim)(nil), (*DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(a.(*resource.DeviceClaim), b.(*DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
@@ -339,6 +440,26 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddConversionFunc((*resource.DeviceClass)(nil), (*DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_DeviceClass_To_v1alpha3_DeviceClass(a.(*resource.DeviceClass), b.(*DeviceClass), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*resource.DeviceConstraint)(nil), (*DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*DeviceConstraint), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*DeviceRequestAllocationResult), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*resource.DeviceRequest)(nil), (*DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(a.(*resource.DeviceRequest), b.(*DeviceRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*resource.Device)(nil), (*Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_Device_To_v1alpha3_Device(a.(*resource.Device), b.(*Device), scope)
 	}); err != nil {
 		return err
 	}
@@ -372,13 +493,18 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*BasicDevice)(nil), (*resource.BasicDevice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_BasicDevice_To_resource_BasicDevice(a.(*BasicDevice), b.(*resource.BasicDevice), scope)
+	if err := s.AddConversionFunc((*DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(a.(*DeviceClass), b.(*resource.DeviceClass), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(a.(*DeviceClass), b.(*resource.DeviceClass), scope)
+	if err := s.AddConversionFunc((*DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(a.(*DeviceRequest), b.(*resource.DeviceRequest), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_Device_To_resource_Device(a.(*Device), b.(*resource.Device), scope)
 	}); err != nil {
 		return err
 	}
@@ -389,6 +515,11 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddConversionFunc((*ResourceClaim)(nil), (*resource.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(a.(*ResourceClaim), b.(*resource.ResourceClaim), scope)
+	}); err != nil {
+		return err
+	}
+	if err := s.AddConversionFunc((*ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
 	}); err != nil {
 		return err
 	}
@@ -419,20 +550,10 @@ func autoConvert_resource_AllocationResult_To_v1alpha3_AllocationResult(in *reso
 		return err
 	}
 	out.NodeSelector = (*v1.NodeSelector)(unsafe.Pointer(in.NodeSelector))
+	// WARNING: in.AllocationTimestamp requires manual conversion: does not exist in peer-type
 	out.Controller = in.Controller
 	// WARNING: in.ResourceHandles requires manual conversion: does not exist in peer-type
 	// WARNING: in.Shareable requires manual conversion: does not exist in peer-type
-	return nil
-}
-
-func autoConvert_v1alpha3_BasicDevice_To_resource_BasicDevice(in *BasicDevice, out *resource.BasicDevice, s conversion.Scope) error {
-	// WARNING: in.Attributes requires manual conversion: inconvertible types (map[github.com/drakit/drakit/apis/resource/v1alpha3.QualifiedName]github.com/drakit/drakit/apis/resource/v1alpha3.DeviceAttribute vs []github.com/drakit/drakit/apis/resource.DeviceAttribute)
-	// WARNING: in.Capacity requires manual conversion: does not exist in peer-type
-	return nil
-}
-
-func autoConvert_resource_BasicDevice_To_v1alpha3_BasicDevice(in *resource.BasicDevice, out *BasicDevice, s conversion.Scope) error {
-	// WARNING: in.Attributes requires manual conversion: inconvertible types ([]github.com/drakit/drakit/apis/resource.DeviceAttribute vs map[github.com/drakit/drakit/apis/resource/v1alpha3.QualifiedName]github.com/drakit/drakit/apis/resource/v1alpha3.DeviceAttribute)
 	return nil
 }
 
@@ -458,40 +579,26 @@ func Convert_resource_CELDeviceSelector_To_v1alpha3_CELDeviceSelector(in *resour
 
 func autoConvert_v1alpha3_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
 	out.Name = in.Name
-	if in.Basic != nil {
-		in, out := &in.Basic, &out.Basic
-		*out = new(resource.BasicDevice)
-		if err := Convert_v1alpha3_BasicDevice_To_resource_BasicDevice(*in, *out, s); err != nil {
-			return err
-		}
-	} else {
-		out.Basic = nil
-	}
+	// WARNING: in.Basic requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_v1alpha3_Device_To_resource_Device is an autogenerated conversion function.
-func Convert_v1alpha3_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
-	return autoConvert_v1alpha3_Device_To_resource_Device(in, out, s)
 }
 
 func autoConvert_resource_Device_To_v1alpha3_Device(in *resource.Device, out *Device, s conversion.Scope) error {
 	out.Name = in.Name
-	if in.Basic != nil {
-		in, out := &in.Basic, &out.Basic
-		*out = new(BasicDevice)
-		if err := Convert_resource_BasicDevice_To_v1alpha3_BasicDevice(*in, *out, s); err != nil {
-			return err
-		}
-	} else {
-		out.Basic = nil
-	}
+	// WARNING: in.Attributes requires manual conversion: does not exist in peer-type
+	// WARNING: in.Capacity requires manual conversion: does not exist in peer-type
+	// WARNING: in.ConsumesCounters requires manual conversion: does not exist in peer-type
+	// WARNING: in.NodeName requires manual conversion: does not exist in peer-type
+	// WARNING: in.NodeSelector requires manual conversion: does not exist in peer-type
+	// WARNING: in.AllNodes requires manual conversion: does not exist in peer-type
+	// WARNING: in.Taints requires manual conversion: does not exist in peer-type
+	// WARNING: in.BindsToNode requires manual conversion: does not exist in peer-type
+	// WARNING: in.BindingConditions requires manual conversion: does not exist in peer-type
+	// WARNING: in.BindingFailureConditions requires manual conversion: does not exist in peer-type
+	// WARNING: in.AllowMultipleAllocations requires manual conversion: does not exist in peer-type
+	// WARNING: in.NodeAllocatableResources requires manual conversion: does not exist in peer-type
+	// WARNING: in.NamedResources requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_resource_Device_To_v1alpha3_Device is an autogenerated conversion function.
-func Convert_resource_Device_To_v1alpha3_Device(in *resource.Device, out *Device, s conversion.Scope) error {
-	return autoConvert_resource_Device_To_v1alpha3_Device(in, out, s)
 }
 
 func autoConvert_v1alpha3_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
@@ -515,7 +622,18 @@ func Convert_resource_DeviceAllocationConfiguration_To_v1alpha3_DeviceAllocation
 }
 
 func autoConvert_v1alpha3_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
-	*out = *(*resource.DeviceAllocationResult)(unsafe.Pointer(in))
+	if in.Results != nil {
+		in, out := &in.Results, &out.Results
+		*out = make([]resource.DeviceRequestAllocationResult, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Results = nil
+	}
+	out.Config = *(*[]resource.DeviceAllocationConfiguration)(unsafe.Pointer(&in.Config))
 	return nil
 }
 
@@ -525,7 +643,18 @@ func Convert_v1alpha3_DeviceAllocationResult_To_resource_DeviceAllocationResult(
 }
 
 func autoConvert_resource_DeviceAllocationResult_To_v1alpha3_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceAllocationResult)(unsafe.Pointer(in))
+	if in.Results != nil {
+		in, out := &in.Results, &out.Results
+		*out = make([]DeviceRequestAllocationResult, len(*in))
+		for i := range *in {
+			if err := Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Results = nil
+	}
+	out.Config = *(*[]DeviceAllocationConfiguration)(unsafe.Pointer(&in.Config))
 	return nil
 }
 
@@ -548,19 +677,41 @@ func Convert_v1alpha3_DeviceAttribute_To_resource_DeviceAttribute(in *DeviceAttr
 }
 
 func autoConvert_resource_DeviceAttribute_To_v1alpha3_DeviceAttribute(in *resource.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
-	// WARNING: in.Name requires manual conversion: does not exist in peer-type
 	out.IntValue = (*int64)(unsafe.Pointer(in.IntValue))
 	out.BoolValue = (*bool)(unsafe.Pointer(in.BoolValue))
 	out.StringValue = (*string)(unsafe.Pointer(in.StringValue))
 	out.VersionValue = (*string)(unsafe.Pointer(in.VersionValue))
-	// WARNING: in.QuantityValue requires manual conversion: does not exist in peer-type
-	// WARNING: in.IntSliceValue requires manual conversion: does not exist in peer-type
-	// WARNING: in.StringSliceValue requires manual conversion: does not exist in peer-type
+	// WARNING: in.IntValues requires manual conversion: does not exist in peer-type
+	// WARNING: in.BoolValues requires manual conversion: does not exist in peer-type
+	// WARNING: in.StringValues requires manual conversion: does not exist in peer-type
+	// WARNING: in.VersionValues requires manual conversion: does not exist in peer-type
 	return nil
 }
 
 func autoConvert_v1alpha3_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
-	*out = *(*resource.DeviceClaim)(unsafe.Pointer(in))
+	if in.Requests != nil {
+		in, out := &in.Requests, &out.Requests
+		*out = make([]resource.DeviceRequest, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Requests = nil
+	}
+	if in.Constraints != nil {
+		in, out := &in.Constraints, &out.Constraints
+		*out = make([]resource.DeviceConstraint, len(*in))
+		for i := range *in {
+			if err := Convert_v1alpha3_DeviceConstraint_To_resource_DeviceConstraint(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Constraints = nil
+	}
+	out.Config = *(*[]resource.DeviceClaimConfiguration)(unsafe.Pointer(&in.Config))
 	return nil
 }
 
@@ -570,13 +721,30 @@ func Convert_v1alpha3_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *
 }
 
 func autoConvert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
-	*out = *(*DeviceClaim)(unsafe.Pointer(in))
+	if in.Requests != nil {
+		in, out := &in.Requests, &out.Requests
+		*out = make([]DeviceRequest, len(*in))
+		for i := range *in {
+			if err := Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Requests = nil
+	}
+	if in.Constraints != nil {
+		in, out := &in.Constraints, &out.Constraints
+		*out = make([]DeviceConstraint, len(*in))
+		for i := range *in {
+			if err := Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(&(*in)[i], &(*out)[i], s); err != nil {
+				return err
+			}
+		}
+	} else {
+		out.Constraints = nil
+	}
+	out.Config = *(*[]DeviceClaimConfiguration)(unsafe.Pointer(&in.Config))
 	return nil
-}
-
-// Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim is an autogenerated conversion function.
-func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
-	return autoConvert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in, out, s)
 }
 
 func autoConvert_v1alpha3_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
@@ -692,6 +860,7 @@ func Convert_v1alpha3_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClas
 func autoConvert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in *resource.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
 	out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&in.Selectors))
 	out.Config = *(*[]DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
+	// WARNING: in.ExtendedResourceName requires manual conversion: does not exist in peer-type
 	out.SuitableNodes = (*v1.NodeSelector)(unsafe.Pointer(in.SuitableNodes))
 	// WARNING: in.ParametersRef requires manual conversion: does not exist in peer-type
 	// WARNING: in.StructuredParameters requires manual conversion: does not exist in peer-type
@@ -719,7 +888,8 @@ func Convert_resource_DeviceConfiguration_To_v1alpha3_DeviceConfiguration(in *re
 }
 
 func autoConvert_v1alpha3_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
-	*out = *(*resource.DeviceConstraint)(unsafe.Pointer(in))
+	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
+	out.MatchAttribute = (*resource.FullyQualifiedName)(unsafe.Pointer(in.MatchAttribute))
 	return nil
 }
 
@@ -729,37 +899,34 @@ func Convert_v1alpha3_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceCo
 }
 
 func autoConvert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
-	*out = *(*DeviceConstraint)(unsafe.Pointer(in))
+	out.Requests = *(*[]string)(unsafe.Pointer(&in.Requests))
+	out.MatchAttribute = (*FullyQualifiedName)(unsafe.Pointer(in.MatchAttribute))
+	// WARNING: in.DistinctAttribute requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint is an autogenerated conversion function.
-func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
-	return autoConvert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in, out, s)
 }
 
 func autoConvert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
-	*out = *(*resource.DeviceRequest)(unsafe.Pointer(in))
+	out.Name = in.Name
+	// WARNING: in.DeviceClassName requires manual conversion: does not exist in peer-type
+	// WARNING: in.Selectors requires manual conversion: does not exist in peer-type
+	// WARNING: in.AllocationMode requires manual conversion: does not exist in peer-type
+	// WARNING: in.Count requires manual conversion: does not exist in peer-type
+	// WARNING: in.AdminAccess requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceRequest_To_resource_DeviceRequest(in, out, s)
 }
 
 func autoConvert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
-	*out = *(*DeviceRequest)(unsafe.Pointer(in))
+	out.Name = in.Name
+	// WARNING: in.Exactly requires manual conversion: does not exist in peer-type
+	// WARNING: in.FirstAvailable requires manual conversion: does not exist in peer-type
 	return nil
 }
 
-// Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest is an autogenerated conversion function.
-func Convert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
-	return autoConvert_resource_DeviceRequest_To_v1alpha3_DeviceRequest(in, out, s)
-}
-
 func autoConvert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
-	*out = *(*resource.DeviceRequestAllocationResult)(unsafe.Pointer(in))
+	out.Request = in.Request
+	out.Driver = in.Driver
+	out.Pool = in.Pool
+	out.Device = in.Device
 	return nil
 }
 
@@ -769,13 +936,18 @@ func Convert_v1alpha3_DeviceRequestAllocationResult_To_resource_DeviceRequestAll
 }
 
 func autoConvert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceRequestAllocationResult)(unsafe.Pointer(in))
+	out.Request = in.Request
+	out.Driver = in.Driver
+	out.Pool = in.Pool
+	out.Device = in.Device
+	// WARNING: in.AdminAccess requires manual conversion: does not exist in peer-type
+	// WARNING: in.Tolerations requires manual conversion: does not exist in peer-type
+	// WARNING: in.BindingConditions requires manual conversion: does not exist in peer-type
+	// WARNING: in.BindingFailureConditions requires manual conversion: does not exist in peer-type
+	// WARNING: in.ShareID requires manual conversion: does not exist in peer-type
+	// WARNING: in.ConsumedCapacity requires manual conversion: does not exist in peer-type
+	// WARNING: in.SkipNodeOperations requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-// Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult is an autogenerated conversion function.
-func Convert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
-	return autoConvert_resource_DeviceRequestAllocationResult_To_v1alpha3_DeviceRequestAllocationResult(in, out, s)
 }
 
 func autoConvert_v1alpha3_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
@@ -798,6 +970,140 @@ func Convert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in *resource.Dev
 	return autoConvert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in, out, s)
 }
 
+func autoConvert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+	*out = *(*resource.DeviceTaint)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
+	*out = *(*DeviceTaint)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint is an autogenerated conversion function.
+func Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in, out, s)
+}
+
+func autoConvert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	if err := Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(&in.Status, &out.Status, s); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule is an autogenerated conversion function.
+func Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in, out, s)
+}
+
+func autoConvert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]resource.DeviceTaintRule)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]DeviceTaintRule)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList is an autogenerated conversion function.
+func Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in, out, s)
+}
+
+func autoConvert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+	*out = *(*resource.DeviceTaintRuleSpec)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
+	*out = *(*DeviceTaintRuleSpec)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec is an autogenerated conversion function.
+func Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in, out, s)
+}
+
+func autoConvert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+	*out = *(*resource.DeviceTaintRuleStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
+	*out = *(*DeviceTaintRuleStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus is an autogenerated conversion function.
+func Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in, out, s)
+}
+
+func autoConvert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+	*out = *(*resource.DeviceTaintSelector)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector is an autogenerated conversion function.
+func Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+	return autoConvert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in, out, s)
+}
+
+func autoConvert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
+	*out = *(*DeviceTaintSelector)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector is an autogenerated conversion function.
+func Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
+	return autoConvert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in, out, s)
+}
+
 func autoConvert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
@@ -816,6 +1122,26 @@ func autoConvert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConf
 // Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration is an autogenerated conversion function.
 func Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(in, out, s)
+}
+
+func autoConvert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in *PartitionTypeStatus, out *resource.PartitionTypeStatus, s conversion.Scope) error {
+	*out = *(*resource.PartitionTypeStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus is an autogenerated conversion function.
+func Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in *PartitionTypeStatus, out *resource.PartitionTypeStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in, out, s)
+}
+
+func autoConvert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in *resource.PartitionTypeStatus, out *PartitionTypeStatus, s conversion.Scope) error {
+	*out = *(*PartitionTypeStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus is an autogenerated conversion function.
+func Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in *resource.PartitionTypeStatus, out *PartitionTypeStatus, s conversion.Scope) error {
+	return autoConvert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in, out, s)
 }
 
 func autoConvert_v1alpha3_PodSchedulingContext_To_resource_PodSchedulingContext(in *PodSchedulingContext, out *resource.PodSchedulingContext, s conversion.Scope) error {
@@ -910,6 +1236,26 @@ func autoConvert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingCo
 // Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus is an autogenerated conversion function.
 func Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(in *resource.PodSchedulingContextStatus, out *PodSchedulingContextStatus, s conversion.Scope) error {
 	return autoConvert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(in, out, s)
+}
+
+func autoConvert_v1alpha3_PoolStatus_To_resource_PoolStatus(in *PoolStatus, out *resource.PoolStatus, s conversion.Scope) error {
+	*out = *(*resource.PoolStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_PoolStatus_To_resource_PoolStatus is an autogenerated conversion function.
+func Convert_v1alpha3_PoolStatus_To_resource_PoolStatus(in *PoolStatus, out *resource.PoolStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_PoolStatus_To_resource_PoolStatus(in, out, s)
+}
+
+func autoConvert_resource_PoolStatus_To_v1alpha3_PoolStatus(in *resource.PoolStatus, out *PoolStatus, s conversion.Scope) error {
+	*out = *(*PoolStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_PoolStatus_To_v1alpha3_PoolStatus is an autogenerated conversion function.
+func Convert_resource_PoolStatus_To_v1alpha3_PoolStatus(in *resource.PoolStatus, out *PoolStatus, s conversion.Scope) error {
+	return autoConvert_resource_PoolStatus_To_v1alpha3_PoolStatus(in, out, s)
 }
 
 func autoConvert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
@@ -1070,6 +1416,7 @@ func autoConvert_resource_ResourceClaimStatus_To_v1alpha3_ResourceClaimStatus(in
 		out.Allocation = nil
 	}
 	out.ReservedFor = *(*[]ResourceClaimConsumerReference)(unsafe.Pointer(&in.ReservedFor))
+	// WARNING: in.Devices requires manual conversion: does not exist in peer-type
 	out.DeallocationRequested = in.DeallocationRequested
 	// WARNING: in.DriverName requires manual conversion: does not exist in peer-type
 	return nil
@@ -1179,6 +1526,96 @@ func Convert_resource_ResourcePool_To_v1alpha3_ResourcePool(in *resource.Resourc
 	return autoConvert_resource_ResourcePool_To_v1alpha3_ResourcePool(in, out, s)
 }
 
+func autoConvert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in *ResourcePoolStatusRequest, out *resource.ResourcePoolStatusRequest, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	out.Status = (*resource.ResourcePoolStatusRequestStatus)(unsafe.Pointer(in.Status))
+	return nil
+}
+
+// Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest is an autogenerated conversion function.
+func Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in *ResourcePoolStatusRequest, out *resource.ResourcePoolStatusRequest, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in, out, s)
+}
+
+func autoConvert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in *resource.ResourcePoolStatusRequest, out *ResourcePoolStatusRequest, s conversion.Scope) error {
+	out.ObjectMeta = in.ObjectMeta
+	if err := Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(&in.Spec, &out.Spec, s); err != nil {
+		return err
+	}
+	out.Status = (*ResourcePoolStatusRequestStatus)(unsafe.Pointer(in.Status))
+	return nil
+}
+
+// Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest is an autogenerated conversion function.
+func Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in *resource.ResourcePoolStatusRequest, out *ResourcePoolStatusRequest, s conversion.Scope) error {
+	return autoConvert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in, out, s)
+}
+
+func autoConvert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in *ResourcePoolStatusRequestList, out *resource.ResourcePoolStatusRequestList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]resource.ResourcePoolStatusRequest)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList is an autogenerated conversion function.
+func Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in *ResourcePoolStatusRequestList, out *resource.ResourcePoolStatusRequestList, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in, out, s)
+}
+
+func autoConvert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in *resource.ResourcePoolStatusRequestList, out *ResourcePoolStatusRequestList, s conversion.Scope) error {
+	out.ListMeta = in.ListMeta
+	out.Items = *(*[]ResourcePoolStatusRequest)(unsafe.Pointer(&in.Items))
+	return nil
+}
+
+// Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList is an autogenerated conversion function.
+func Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in *resource.ResourcePoolStatusRequestList, out *ResourcePoolStatusRequestList, s conversion.Scope) error {
+	return autoConvert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in, out, s)
+}
+
+func autoConvert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in *ResourcePoolStatusRequestSpec, out *resource.ResourcePoolStatusRequestSpec, s conversion.Scope) error {
+	*out = *(*resource.ResourcePoolStatusRequestSpec)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec is an autogenerated conversion function.
+func Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in *ResourcePoolStatusRequestSpec, out *resource.ResourcePoolStatusRequestSpec, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in, out, s)
+}
+
+func autoConvert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in *resource.ResourcePoolStatusRequestSpec, out *ResourcePoolStatusRequestSpec, s conversion.Scope) error {
+	*out = *(*ResourcePoolStatusRequestSpec)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec is an autogenerated conversion function.
+func Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in *resource.ResourcePoolStatusRequestSpec, out *ResourcePoolStatusRequestSpec, s conversion.Scope) error {
+	return autoConvert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in, out, s)
+}
+
+func autoConvert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in *ResourcePoolStatusRequestStatus, out *resource.ResourcePoolStatusRequestStatus, s conversion.Scope) error {
+	*out = *(*resource.ResourcePoolStatusRequestStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus is an autogenerated conversion function.
+func Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in *ResourcePoolStatusRequestStatus, out *resource.ResourcePoolStatusRequestStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in, out, s)
+}
+
+func autoConvert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in *resource.ResourcePoolStatusRequestStatus, out *ResourcePoolStatusRequestStatus, s conversion.Scope) error {
+	*out = *(*ResourcePoolStatusRequestStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus is an autogenerated conversion function.
+func Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in *resource.ResourcePoolStatusRequestStatus, out *ResourcePoolStatusRequestStatus, s conversion.Scope) error {
+	return autoConvert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in, out, s)
+}
+
 func autoConvert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -1242,9 +1679,13 @@ func autoConvert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *Re
 	if err := Convert_v1alpha3_ResourcePool_To_resource_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
 	}
-	out.NodeName = in.NodeName
+	if err := metav1.Convert_string_To_Pointer_string(&in.NodeName, &out.NodeName, s); err != nil {
+		return err
+	}
 	out.NodeSelector = (*v1.NodeSelector)(unsafe.Pointer(in.NodeSelector))
-	out.AllNodes = in.AllNodes
+	if err := metav1.Convert_bool_To_Pointer_bool(&in.AllNodes, &out.AllNodes, s); err != nil {
+		return err
+	}
 	if in.Devices != nil {
 		in, out := &in.Devices, &out.Devices
 		*out = make([]resource.Device, len(*in))
@@ -1259,19 +1700,18 @@ func autoConvert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *Re
 	return nil
 }
 
-// Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec is an autogenerated conversion function.
-func Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(in, out, s)
-}
-
 func autoConvert_resource_ResourceSliceSpec_To_v1alpha3_ResourceSliceSpec(in *resource.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
 	out.Driver = in.Driver
 	if err := Convert_resource_ResourcePool_To_v1alpha3_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
 	}
-	out.NodeName = in.NodeName
+	if err := metav1.Convert_Pointer_string_To_string(&in.NodeName, &out.NodeName, s); err != nil {
+		return err
+	}
 	out.NodeSelector = (*v1.NodeSelector)(unsafe.Pointer(in.NodeSelector))
-	out.AllNodes = in.AllNodes
+	if err := metav1.Convert_Pointer_bool_To_bool(&in.AllNodes, &out.AllNodes, s); err != nil {
+		return err
+	}
 	if in.Devices != nil {
 		in, out := &in.Devices, &out.Devices
 		*out = make([]Device, len(*in))
@@ -1283,6 +1723,50 @@ func autoConvert_resource_ResourceSliceSpec_To_v1alpha3_ResourceSliceSpec(in *re
 	} else {
 		out.Devices = nil
 	}
+	// WARNING: in.PerDeviceNodeSelection requires manual conversion: does not exist in peer-type
+	// WARNING: in.SharedCounters requires manual conversion: does not exist in peer-type
+	// WARNING: in.PartitionTypeAttribute requires manual conversion: does not exist in peer-type
+	// WARNING: in.SkipNodeOperations requires manual conversion: does not exist in peer-type
 	// WARNING: in.NoResourceModel requires manual conversion: does not exist in peer-type
 	return nil
+}
+
+func autoConvert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in *ShareableCapacityStatus, out *resource.ShareableCapacityStatus, s conversion.Scope) error {
+	*out = *(*resource.ShareableCapacityStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus is an autogenerated conversion function.
+func Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in *ShareableCapacityStatus, out *resource.ShareableCapacityStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in, out, s)
+}
+
+func autoConvert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in *resource.ShareableCapacityStatus, out *ShareableCapacityStatus, s conversion.Scope) error {
+	*out = *(*ShareableCapacityStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus is an autogenerated conversion function.
+func Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in *resource.ShareableCapacityStatus, out *ShareableCapacityStatus, s conversion.Scope) error {
+	return autoConvert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in, out, s)
+}
+
+func autoConvert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in *ShareableSummaryStatus, out *resource.ShareableSummaryStatus, s conversion.Scope) error {
+	*out = *(*resource.ShareableSummaryStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus is an autogenerated conversion function.
+func Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in *ShareableSummaryStatus, out *resource.ShareableSummaryStatus, s conversion.Scope) error {
+	return autoConvert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in, out, s)
+}
+
+func autoConvert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in *resource.ShareableSummaryStatus, out *ShareableSummaryStatus, s conversion.Scope) error {
+	*out = *(*ShareableSummaryStatus)(unsafe.Pointer(in))
+	return nil
+}
+
+// Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus is an autogenerated conversion function.
+func Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in *resource.ShareableSummaryStatus, out *ShareableSummaryStatus, s conversion.Scope) error {
+	return autoConvert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in, out, s)
 }
