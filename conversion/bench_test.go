@@ -241,27 +241,16 @@ func sliceFloor(in *hub.ResourceSlice) *v1alpha3.ResourceSlice {
 	for i := range in.Spec.Devices {
 		d := &in.Spec.Devices[i]
 		out.Spec.Devices[i].Name = d.Name
-		if d.Basic == nil {
-			continue
-		}
-		capacities := 0
-		for j := range d.Basic.Attributes {
-			if d.Basic.Attributes[j].QuantityValue != nil {
-				capacities++
-			}
-		}
 		basic := &basics[i]
-		basic.Attributes = make(map[v1alpha3.QualifiedName]v1alpha3.DeviceAttribute, len(d.Basic.Attributes)-capacities)
-		basic.Capacity = make(map[v1alpha3.QualifiedName]apiresource.Quantity, capacities)
-		for j := range d.Basic.Attributes {
-			a := &d.Basic.Attributes[j]
-			if a.QuantityValue != nil {
-				basic.Capacity[v1alpha3.QualifiedName(a.Name)] = *a.QuantityValue
-				continue
-			}
-			basic.Attributes[v1alpha3.QualifiedName(a.Name)] = v1alpha3.DeviceAttribute{
+		basic.Attributes = make(map[v1alpha3.QualifiedName]v1alpha3.DeviceAttribute, len(d.Attributes))
+		basic.Capacity = make(map[v1alpha3.QualifiedName]apiresource.Quantity, len(d.Capacity))
+		for name, a := range d.Attributes {
+			basic.Attributes[v1alpha3.QualifiedName(name)] = v1alpha3.DeviceAttribute{
 				IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
 			}
+		}
+		for name, c := range d.Capacity {
+			basic.Capacity[v1alpha3.QualifiedName(name)] = c.Value
 		}
 		out.Spec.Devices[i].Basic = basic
 	}

@@ -17,7 +17,7 @@ import (
 
 // unsortedSlice is a 1.30 node's slice of n devices, each with attrs
 // integer attributes in reverse order: v1alpha3's maps cannot say the
-// order, so converting it to v1alpha3 stashes every device's list.
+// order, so converting it to v1alpha3 stashes every device's order of names.
 func unsortedSlice(n, attrs int) *v1alpha2.ResourceSlice {
 	s := &v1alpha2.ResourceSlice{
 		ObjectMeta: metav1.ObjectMeta{Name: "node-1-gpu.example.com"},
@@ -65,7 +65,7 @@ func TestConvertRefusesStashPastAnnotationLimit(t *testing.T) {
 		kind   string
 		object string
 	}{
-		{unsortedSlice(256, 32), "v1alpha3", "ResourceSlice", `"node-1-gpu.example.com"`},
+		{unsortedSlice(512, 32), "v1alpha3", "ResourceSlice", `"node-1-gpu.example.com"`},
 		{claim, "v1alpha1", "ResourceClaim", `"ml/many-gpus"`},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestConvertRefusesStashPastAnnotationLimit(t *testing.T) {
 // TestConvertStashUpToAnnotationLimit: a stash that takes the annotations
 // to the limit exactly converts, and back; one byte more does not.
 func TestConvertStashUpToAnnotationLimit(t *testing.T) {
-	slice := unsortedSlice(128, 32)
+	slice := unsortedSlice(256, 32)
 	out, err := Convert(slice, gv("v1alpha3"))
 	if err != nil {
 		t.Fatal(err)

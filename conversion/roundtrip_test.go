@@ -65,17 +65,84 @@ func filler(seed int64) *randfill.Filler {
 		},
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
 		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
+		namedResourcesInstance,
 	)
+}
+
+// namedResourcesInstance fills a v1alpha2 instance as the 1.30 API server
+// accepts it, and only so: no attribute name twice, and exactly one value
+// in each attribute. Conversion refuses the others (the hub's maps cannot
+// hold them); TestConvertRefusesInvalidInstances has them.
+func namedResourcesInstance(inst *v1alpha2.NamedResourcesInstance, c randfill.Continue) {
+	c.FillNoCustom(inst)
+	seen := map[string]bool{}
+	attrs := inst.Attributes[:0:0]
+	for _, a := range inst.Attributes {
+		if seen[a.Name] {
+			continue
+		}
+		seen[a.Name] = true
+		var v v1alpha2.NamedResourcesAttributeValue
+		switch c.Intn(7) {
+		case 0:
+			c.Fill(&v.QuantityValue)
+		case 1:
+			c.Fill(&v.BoolValue)
+		case 2:
+			c.Fill(&v.IntValue)
+		case 3:
+			c.Fill(&v.IntSliceValue)
+		case 4:
+			c.Fill(&v.StringValue)
+		case 5:
+			c.Fill(&v.StringSliceValue)
+		default:
+			c.Fill(&v.VersionValue)
+		}
+		if v == (v1alpha2.NamedResourcesAttributeValue{}) {
+			s := "1.0.0"
+			v.VersionValue = &s // the filler chose no pointer at all
+		}
+		a.NamedResourcesAttributeValue = v
+		attrs = append(attrs, a)
+	}
+	if inst.Attributes != nil {
+		inst.Attributes = attrs
+	}
 }
 
 // defaulted applies the defaults the API server applies before it stores
 // an object: a version's own (Scheme.Default), or for a hub object the
 // versions' defaults in their hub homes (hub.SetObjectDefaults). Each does
-// nothing to the other's objects.
+// nothing to the other's objects. It also applies what the servers do
+// besides defaulting (normalised).
 func defaulted(obj runtime.Object) runtime.Object {
 	Scheme.Default(obj)
 	hub.SetObjectDefaults(obj)
+	normalised(obj)
 	return obj
+}
+
+// normalised applies to obj what the API servers do to what they store
+// besides defaulting, which conversion therefore gives back that way
+// (docs/conversion.md, "Presence"): a v1alpha3 device without basic is a
+// device with an empty one (the 1.31 server requires basic).
+func normalised(obj runtime.Object) {
+	var slices []v1alpha3.ResourceSlice
+	switch o := obj.(type) {
+	case *v1alpha3.ResourceSlice:
+		slices = []v1alpha3.ResourceSlice{*o}
+		defer func() { *o = slices[0] }()
+	case *v1alpha3.ResourceSliceList:
+		slices = o.Items
+	}
+	for i := range slices {
+		for j := range slices[i].Spec.Devices {
+			if d := &slices[i].Spec.Devices[j]; d.Basic == nil {
+				d.Basic = &v1alpha3.BasicDevice{}
+			}
+		}
+	}
 }
 
 // kindsUnderTest lists every resource.k8s.io kind the scheme knows, per
