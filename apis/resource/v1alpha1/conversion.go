@@ -238,12 +238,14 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 	}
 	st := stash.ClaimStatus{Devices: devices}
 	if !alloc.IsZero() {
-		st.Allocation = &alloc
+		kept := alloc
+		st.Allocation = &kept
 	}
 	if st.IsZero() {
 		return nil
 	}
-	return &st
+	kept := st
+	return &kept
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {

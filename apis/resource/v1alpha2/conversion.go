@@ -126,13 +126,15 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 			alloc.Devices = &devices
 		}
 		if !alloc.IsZero() {
-			st.Allocation = &alloc
+			kept := alloc
+			st.Allocation = &kept
 		}
 	}
 	if st.IsZero() {
 		return nil
 	}
-	return &st
+	kept := st
+	return &kept
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
@@ -248,8 +250,8 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 			for i := range spec.Devices {
 				d := &spec.Devices[i]
 				renderInstance(d, &instances[i])
-				if sd := deviceStash(i, d, instances[i].Attributes); sd != nil {
-					st.Devices = append(st.Devices, *sd)
+				if sd, ok := deviceStash(i, d, instances[i].Attributes); ok {
+					st.Devices = append(st.Devices, sd)
 				}
 			}
 			out.NamedResources.Instances = instances
@@ -260,7 +262,8 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 		st.SkipNodeOperations == nil && st.Devices == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", &payload)
 }
 
 func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
@@ -504,7 +507,8 @@ func layoutOf(attrs []NamedResourcesAttribute) *hub.NamedResourcesLayout {
 	if layout.Order == nil && layout.NullLists == nil {
 		return nil
 	}
-	return &layout
+	kept := layout
+	return &kept
 }
 
 func sameLayout(a, b *hub.NamedResourcesLayout) bool {
@@ -516,9 +520,9 @@ func sameLayout(a, b *hub.NamedResourcesLayout) bool {
 }
 
 // deviceStash keeps what the instance rendered from the device at index i
-// (its attributes, shown) cannot say: see renderInstance. It is nil when
-// nothing needs keeping.
-func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) *stash.Device {
+// (its attributes, shown) cannot say: see renderInstance. It reports false
+// when nothing needs keeping.
+func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) (stash.Device, bool) {
 	st := stash.Device{Index: i, Name: d.Name,
 		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
 		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources}
@@ -527,7 +531,8 @@ func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) *stash.D
 			if st.Attributes == nil {
 				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
 			}
-			st.Attributes[name] = stash.AttributeOf(&a)
+			kept := a // only what is kept escapes
+			st.Attributes[name] = stash.AttributeOf(&kept)
 		}
 	}
 	for name, c := range d.Capacity {
@@ -557,9 +562,9 @@ func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) *stash.D
 		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
 		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
 		st.NodeAllocatableResources == nil && st.NamedResources == nil {
-		return nil
+		return stash.Device{}, false
 	}
-	return &st
+	return st, true
 }
 
 // restoreDevice puts what deviceStash kept back into out, the device parsed

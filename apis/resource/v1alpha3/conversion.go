@@ -41,7 +41,8 @@ func Convert_resource_DeviceClass_To_v1alpha3_DeviceClass(in *hub.DeviceClass, o
 	}
 	st := stash.Class{V: stash.FormatVersion, ParametersRef: spec.ParametersRef, StructuredParameters: spec.StructuredParameters,
 		ExtendedResourceName: spec.ExtendedResourceName}
-	return stash.Write(&out.ObjectMeta, "DeviceClass", &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(&out.ObjectMeta, "DeviceClass", &payload)
 }
 
 func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
@@ -75,7 +76,8 @@ func Convert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in *hub.ResourceCl
 	if st.Spec == nil && st.Status == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, "ResourceClaim", &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(&out.ObjectMeta, "ResourceClaim", &payload)
 }
 
 func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
@@ -102,7 +104,8 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha3_ResourceClaimTemplate(in
 	if st.Spec == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, "ResourceClaimTemplate", &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(&out.ObjectMeta, "ResourceClaimTemplate", &payload)
 }
 
 func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
@@ -146,7 +149,8 @@ func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
 	if st.IsZero() {
 		return nil
 	}
-	return &st
+	kept := st
+	return &kept
 }
 
 // restoreSpec puts what specStash kept (st, nil when nothing was kept)
@@ -340,13 +344,15 @@ func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 			alloc.Devices = &hub.DeviceAllocationResult{Results: a.Devices.Results}
 		}
 		if !alloc.IsZero() {
-			st.Allocation = &alloc
+			kept := alloc
+			st.Allocation = &kept
 		}
 	}
 	if st.IsZero() {
 		return nil
 	}
-	return &st
+	kept := st
+	return &kept
 }
 
 // restoreStatus puts what statusStash kept (st, nil when nothing was kept)
@@ -468,15 +474,16 @@ func Convert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in *hub.ResourceSl
 		st.SkipNodeOperations = &ops
 	}
 	for i := range spec.Devices {
-		if d := deviceStash(i, &spec.Devices[i]); d != nil {
-			st.Devices = append(st.Devices, *d)
+		if d, ok := deviceStash(i, &spec.Devices[i]); ok {
+			st.Devices = append(st.Devices, d)
 		}
 	}
 	if !st.NoResourceModel && st.NodeName == nil && st.AllNodes == nil && st.PerDeviceNodeSelection == nil &&
 		st.SharedCounters == nil && st.PartitionTypeAttribute == nil && st.SkipNodeOperations == nil && st.Devices == nil {
 		return nil
 	}
-	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", &payload)
 }
 
 func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
@@ -638,9 +645,9 @@ func hasList(a *hub.DeviceAttribute) bool {
 
 // deviceStash keeps what v1alpha3 cannot say of the device at index i: the
 // attributes with a list, the capacities with a request policy (whole),
-// every later device field, and the v1alpha2 layout. It is nil when
+// every later device field, and the v1alpha2 layout. It reports false when
 // nothing needs keeping.
-func deviceStash(i int, d *hub.Device) *stash.Device {
+func deviceStash(i int, d *hub.Device) (stash.Device, bool) {
 	st := stash.Device{Index: i, Name: d.Name,
 		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
 		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources,
@@ -650,7 +657,8 @@ func deviceStash(i int, d *hub.Device) *stash.Device {
 			if st.Attributes == nil {
 				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
 			}
-			st.Attributes[name] = stash.AttributeOf(&a)
+			kept := a // only what is kept escapes
+			st.Attributes[name] = stash.AttributeOf(&kept)
 		}
 	}
 	for name, c := range d.Capacity {
@@ -677,9 +685,9 @@ func deviceStash(i int, d *hub.Device) *stash.Device {
 		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
 		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
 		st.NodeAllocatableResources == nil && st.NamedResources == nil {
-		return nil
+		return stash.Device{}, false
 	}
-	return &st
+	return st, true
 }
 
 // restoreDevice puts what deviceStash kept back into out, the device

@@ -32,7 +32,8 @@ func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, hasStr
 	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil && st.ExtendedResourceName == nil {
 		return driver, nil
 	}
-	return driver, stash.Write(meta, "ResourceClass", &st)
+	payload := st // only a stash that is written escapes
+	return driver, stash.Write(meta, "ResourceClass", &payload)
 }
 
 // ClassFromLegacy is the inverse of ClassToLegacy: it takes the stash from
@@ -66,7 +67,8 @@ func WriteClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Resour
 	if st.Spec == nil && st.Status == nil {
 		return nil
 	}
-	return stash.Write(meta, kind, &st)
+	payload := st // only a stash that is written escapes
+	return stash.Write(meta, kind, &payload)
 }
 
 // TakeClaimStash takes the stash written by WriteClaimStash from meta and
@@ -103,7 +105,8 @@ func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 	if st.IsZero() {
 		return nil
 	}
-	return &st
+	kept := st
+	return &kept
 }
 
 // restoreSpec puts what specStash kept back into out, with the class of

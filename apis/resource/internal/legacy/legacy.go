@@ -1,7 +1,7 @@
 // Package legacy holds the legacy shapes: the ways in which v1alpha1 and
-// v1alpha2 say what the hub, built around v1alpha3, says otherwise (a claim's
+// v1alpha2 say what the hub, which has v1's shape, says otherwise (a claim's
 // resourceClassName, a class's driverName, resource handles, a 1.30 slice's
-// pool), on hub types, and the conversion code the two versions share
+// pool), on hub types, what stashed requests leave out (WithoutDefaults), and the conversion code the two versions share
 // (convert.go). The version packages use them both to render a hub value in
 // their own terms and to decide what the stash must keep.
 // docs/conversion.md describes each.

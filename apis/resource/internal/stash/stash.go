@@ -152,7 +152,8 @@ type Device struct {
 	// shows them differently.
 	Attributes map[resource.QualifiedName]Attribute `json:"attributes,omitempty"`
 	// Capacity are the capacities whose request policy the target cannot
-	// show (the versions before 1.34), in full.
+	// show (the versions before 1.34), or that v1alpha2 cannot show because
+	// an attribute has the same name, in full.
 	Capacity                 map[resource.QualifiedName]resource.DeviceCapacity       `json:"capacity,omitempty"`
 	ConsumesCounters         *[]resource.DeviceCounterConsumption                     `json:"consumesCounters,omitempty"`
 	NodeName                 *string                                                  `json:"nodeName,omitempty"`
