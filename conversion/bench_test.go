@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
@@ -163,7 +163,8 @@ func BenchmarkConversion(b *testing.B) {
 // reader see them side by side. The targets are set against the deep copy
 // of obj; the result's deep copy shows what merely building the output
 // costs, which is more where the target version's shape is heavier (the
-// attribute maps of a v1alpha3 ResourceSlice against the hub's lists).
+// hub's attribute and capacity maps against a v1alpha2 ResourceSlice's
+// lists).
 func pair(b *testing.B, obj runtime.Object, convert func() (runtime.Object, error)) {
 	b.Run("deepcopy", func(b *testing.B) {
 		b.ReportAllocs()
@@ -201,58 +202,100 @@ func hasStash(obj runtime.Object) bool {
 }
 
 // BenchmarkResourceSliceFloor measures the least that any conversion of the
-// benchmark slice from the hub to v1alpha3 has to do, next to the hub's deep
-// copy, the real conversion and the deep copy of its result (pair): allocate the devices and, per device, the
-// attribute and capacity maps that the v1alpha3 wire type requires, and
-// insert every entry, sharing the values with the input as the conversion
-// does. Nothing is checked, sorted or stashed.
+// benchmark slice from v1alpha2 to the hub has to do, next to v1alpha2's deep
+// copy, the real conversion and the deep copy of its result (pair): allocate
+// the devices and, per device, the attribute and capacity maps that the hub
+// (v1's shape) requires, and insert every entry, sharing the values with the
+// input as the conversion does. Nothing is checked, sorted or stashed. The
+// same for v1alpha3, whose capacity map holds bare quantities where the
+// hub's holds them with their request policy.
 //
-// A Go map allocates its slots eight at a time, so a device's two maps take
-// about 1.1 KB however few entries they hold, where the hub's one attribute
-// list takes under 0.4 KB. This floor therefore costs 1.8x to 1.9x the hub's
-// deep copy: the 1.5x target for conversions without a stash cannot be met
-// by any conversion into these maps that does not share memory with its
-// input, and this benchmark shows how close the real one comes to the floor.
-// The opposite direction, v1alpha3 to the hub, costs about half a deep copy
-// of its input for the same reason.
+// A Go map allocates its slots eight at a time, so a hub device's two maps
+// take about 2 KB however few entries they hold, where a v1alpha2 instance's
+// attribute list takes under 0.5 KB. The floor from v1alpha2 therefore costs
+// about what the hub's own deep copy costs, several times v1alpha2's: the
+// 1.5x target for conversions without a stash cannot be met by any
+// conversion into these maps that does not share memory with its input.
+// This benchmark shows how close the real one comes to the floor. The
+// opposite direction, the hub to v1alpha2, costs about half a deep copy of
+// its input for the same reason.
 func BenchmarkResourceSliceFloor(b *testing.B) {
-	obj, err := ToHub(decode(&testing.T{}, benchObjects["ResourceSlice"]))
+	h, err := ToHub(decode(&testing.T{}, benchObjects["ResourceSlice"]))
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := obj.(*hub.ResourceSlice)
-	b.Run("floor", func(b *testing.B) {
+	a2obj, err := FromHub(h, "v1alpha2")
+	if err != nil {
+		b.Fatal(err)
+	}
+	a2 := a2obj.(*v1alpha2.ResourceSlice)
+	b.Run("v1alpha2/floor", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			floorSink = sliceFloor(in)
+			floorSink = floorFromInstances(a2.NamedResources.Instances)
 		}
 	})
-	pair(b, in, func() (runtime.Object, error) { return FromHub(in, "v1alpha3") })
+	b.Run("v1alpha2", func(b *testing.B) {
+		pair(b, a2, func() (runtime.Object, error) { return ToHub(a2) })
+	})
+	a3 := decode(&testing.T{}, benchObjects["ResourceSlice"]).(*v1alpha3.ResourceSlice)
+	b.Run("v1alpha3/floor", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			floorSink = floorFromDevices(a3.Spec.Devices)
+		}
+	})
+	b.Run("v1alpha3", func(b *testing.B) {
+		pair(b, a3, func() (runtime.Object, error) { return ToHub(a3) })
+	})
 }
 
 // floorSink keeps the floor's result alive, so that the compiler cannot
 // leave out the work.
-var floorSink *v1alpha3.ResourceSlice
+var floorSink []hub.Device
 
-func sliceFloor(in *hub.ResourceSlice) *v1alpha3.ResourceSlice {
-	out := &v1alpha3.ResourceSlice{ObjectMeta: in.ObjectMeta}
-	out.Spec.Devices = make([]v1alpha3.Device, len(in.Spec.Devices))
-	basics := make([]v1alpha3.BasicDevice, len(in.Spec.Devices))
-	for i := range in.Spec.Devices {
-		d := &in.Spec.Devices[i]
-		out.Spec.Devices[i].Name = d.Name
-		basic := &basics[i]
-		basic.Attributes = make(map[v1alpha3.QualifiedName]v1alpha3.DeviceAttribute, len(d.Attributes))
-		basic.Capacity = make(map[v1alpha3.QualifiedName]apiresource.Quantity, len(d.Capacity))
-		for name, a := range d.Attributes {
-			basic.Attributes[v1alpha3.QualifiedName(name)] = v1alpha3.DeviceAttribute{
+func floorFromInstances(in []v1alpha2.NamedResourcesInstance) []hub.Device {
+	out := make([]hub.Device, len(in))
+	for i := range in {
+		quantities := 0
+		for j := range in[i].Attributes {
+			if in[i].Attributes[j].QuantityValue != nil {
+				quantities++
+			}
+		}
+		d := &out[i]
+		d.Name = in[i].Name
+		d.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, len(in[i].Attributes)-quantities)
+		d.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, quantities)
+		for j := range in[i].Attributes {
+			a := &in[i].Attributes[j]
+			if a.QuantityValue != nil {
+				d.Capacity[hub.QualifiedName(a.Name)] = hub.DeviceCapacity{Value: *a.QuantityValue}
+				continue
+			}
+			d.Attributes[hub.QualifiedName(a.Name)] = hub.DeviceAttribute{
 				IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
 			}
 		}
-		for name, c := range d.Capacity {
-			basic.Capacity[v1alpha3.QualifiedName(name)] = c.Value
+	}
+	return out
+}
+
+func floorFromDevices(in []v1alpha3.Device) []hub.Device {
+	out := make([]hub.Device, len(in))
+	for i := range in {
+		d, basic := &out[i], in[i].Basic
+		d.Name = in[i].Name
+		d.Attributes = make(map[hub.QualifiedName]hub.DeviceAttribute, len(basic.Attributes))
+		d.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, len(basic.Capacity))
+		for name, a := range basic.Attributes {
+			d.Attributes[hub.QualifiedName(name)] = hub.DeviceAttribute{
+				IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
+			}
 		}
-		out.Spec.Devices[i].Basic = basic
+		for name, q := range basic.Capacity {
+			d.Capacity[hub.QualifiedName(name)] = hub.DeviceCapacity{Value: q}
+		}
 	}
 	return out
 }

@@ -443,17 +443,15 @@ func parseInstance(in *NamedResourcesInstance, out *hub.Device) error {
 	for j := range in.Attributes {
 		a := &in.Attributes[j]
 		name := hub.QualifiedName(a.Name)
-		_, isAttribute := out.Attributes[name]
-		_, isCapacity := out.Capacity[name]
-		if isAttribute || isCapacity {
-			return fmt.Errorf("attributes[%d]: the name %q is listed twice in the instance; the 1.30 API server rejects such a slice", j, a.Name)
-		}
 		v := &a.NamedResourcesAttributeValue
 		if v.QuantityValue != nil {
 			if v.BoolValue != nil || v.IntValue != nil || v.IntSliceValue != nil || v.StringValue != nil || v.StringSliceValue != nil || v.VersionValue != nil {
 				return fmt.Errorf("attributes[%d]: %q has a quantity and another value; the 1.30 API server rejects such a slice", j, a.Name)
 			}
-			out.Capacity[name] = hub.DeviceCapacity{Value: *v.QuantityValue}
+			n := len(out.Capacity)
+			if out.Capacity[name] = (hub.DeviceCapacity{Value: *v.QuantityValue}); len(out.Capacity) == n {
+				return listedTwice(in, name)
+			}
 			continue
 		}
 		attr := hub.DeviceAttribute{BoolValue: v.BoolValue, IntValue: v.IntValue, StringValue: v.StringValue, VersionValue: v.VersionValue}
@@ -469,10 +467,36 @@ func parseInstance(in *NamedResourcesInstance, out *hub.Device) error {
 				attr.StringValues = []string{}
 			}
 		}
-		out.Attributes[name] = attr
+		n := len(out.Attributes)
+		if out.Attributes[name] = attr; len(out.Attributes) == n {
+			return listedTwice(in, name)
+		}
+	}
+	// A name that is a quantity and an attribute too.
+	if len(out.Attributes) > 0 {
+		for name := range out.Capacity {
+			if _, ok := out.Attributes[name]; ok {
+				return listedTwice(in, name)
+			}
+		}
 	}
 	out.NamedResources = layoutOf(in.Attributes)
 	return nil
+}
+
+// listedTwice is the error for an instance that lists name twice, at its
+// second entry.
+func listedTwice(in *NamedResourcesInstance, name hub.QualifiedName) error {
+	seen := false
+	for j := range in.Attributes {
+		if in.Attributes[j].Name == string(name) {
+			if seen {
+				return fmt.Errorf("attributes[%d]: the name %q is listed twice in the instance; the 1.30 API server rejects such a slice", j, name)
+			}
+			seen = true
+		}
+	}
+	return fmt.Errorf("the name %q is listed twice in the instance; the 1.30 API server rejects such a slice", name)
 }
 
 // layoutOf is the layout an instance's attribute list has beyond the
