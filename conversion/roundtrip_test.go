@@ -66,6 +66,16 @@ func filler(seed int64) *randfill.Filler {
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
 		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
 		namedResourcesInstance,
+		// The servers stamp a taint without timeAdded with the time of the
+		// request: a default of the clock, not of the object, which two
+		// defaultings a second apart would not agree on.
+		func(taint *v1alpha3.DeviceTaint, c randfill.Continue) {
+			c.FillNoCustom(taint)
+			if taint.TimeAdded == nil {
+				t := fuzzer.Time(c)
+				taint.TimeAdded = &t
+			}
+		},
 	)
 }
 
