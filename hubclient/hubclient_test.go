@@ -169,8 +169,8 @@ func hubClaim(name string) *resource.ResourceClaim {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{"app": "x"}},
 		Spec: resource.ResourceClaimSpec{AllocationMode: resource.AllocationModeWaitForFirstConsumer, Devices: resource.DeviceClaim{
 			Requests: []resource.DeviceRequest{
-				{Name: "gpu", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2},
-				{Name: "nic", DeviceClassName: "nic", AllocationMode: resource.DeviceAllocationModeAll},
+				{Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2}},
+				{Name: "nic", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "nic", AllocationMode: resource.DeviceAllocationModeAll}},
 			},
 			Constraints: []resource.DeviceConstraint{{Requests: []string{"gpu", "nic"}, MatchAttribute: ptr.To(resource.FullyQualifiedName("example.com/numa"))}},
 		}},
@@ -316,22 +316,22 @@ func TestPatch(t *testing.T) {
 			}
 
 			// A JSON patch: change the first request's count.
-			jp := `[{"op":"test","path":"/spec/devices/requests/0/count","value":2},{"op":"replace","path":"/spec/devices/requests/0/count","value":3}]`
+			jp := `[{"op":"test","path":"/spec/devices/requests/0/exactly/count","value":2},{"op":"replace","path":"/spec/devices/requests/0/exactly/count","value":3}]`
 			got, err = claims.Patch(ctx, "c1", types.JSONPatchType, []byte(jp), metav1.PatchOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Spec.Devices.Requests[0].Count != 3 {
-				t.Errorf("JSON patch: count is %d, want 3", got.Spec.Devices.Requests[0].Count)
+			if got.Spec.Devices.Requests[0].Exactly.Count != 3 {
+				t.Errorf("JSON patch: count is %d, want 3", got.Spec.Devices.Requests[0].Exactly.Count)
 			}
 			again, err := claims.Get(ctx, "c1", metav1.GetOptions{})
-			if err != nil || again.Spec.Devices.Requests[0].Count != 3 {
-				t.Errorf("after the JSON patch the stored claim says count %d (%v)", again.Spec.Devices.Requests[0].Count, err)
+			if err != nil || again.Spec.Devices.Requests[0].Exactly.Count != 3 {
+				t.Errorf("after the JSON patch the stored claim says count %d (%v)", again.Spec.Devices.Requests[0].Exactly.Count, err)
 			}
 
 			// A failing test operation changes nothing.
 			n := len(sent)
-			_, err = claims.Patch(ctx, "c1", types.JSONPatchType, []byte(`[{"op":"test","path":"/spec/devices/requests/0/count","value":2}]`), metav1.PatchOptions{})
+			_, err = claims.Patch(ctx, "c1", types.JSONPatchType, []byte(`[{"op":"test","path":"/spec/devices/requests/0/exactly/count","value":2}]`), metav1.PatchOptions{})
 			if err == nil || len(sent) != n {
 				t.Errorf("failing test op: err %v, %d patches sent", err, len(sent)-n)
 			}

@@ -305,7 +305,10 @@ func (o *allocateOptions) candidateNodes(inv *inventory) []*corev1.Node {
 	}
 	var named []string
 	for _, sl := range inv.slices {
-		if n := sl.Spec.NodeName; n != "" && !known[n] {
+		if sl.Spec.NodeName == nil {
+			continue
+		}
+		if n := *sl.Spec.NodeName; n != "" && !known[n] {
 			known[n] = true
 			named = append(named, n)
 		}
