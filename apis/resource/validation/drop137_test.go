@@ -371,10 +371,10 @@ func TestDropClaimStatus137(t *testing.T) {
 		stripOld func(*resourcev1.ResourceClaim)
 	}{
 		{
-			name:     "device status",
-			off:      []features.Name{features.DRAResourceClaimDeviceStatus, features.DRADeviceBindingConditions, features.DRAResourceClaimGranularStatusAuthorization},
-			want:     []string{line137("status.devices", features.DRAResourceClaimDeviceStatus)},
-			clear:    func(c *resourcev1.ResourceClaim) { c.Status.Devices = nil },
+			name:  "device status",
+			off:   []features.Name{features.DRAResourceClaimDeviceStatus, features.DRADeviceBindingConditions, features.DRAResourceClaimGranularStatusAuthorization},
+			want:  []string{line137("status.devices", features.DRAResourceClaimDeviceStatus)},
+			clear: func(c *resourcev1.ResourceClaim) { c.Status.Devices = nil },
 			// The old claim has binding conditions, so that only
 			// status.devices goes.
 			stripOld: func(c *resourcev1.ResourceClaim) { c.Status.Devices = nil },
@@ -408,8 +408,12 @@ func TestDropClaimStatus137(t *testing.T) {
 				line137("status.allocation.devices.results[0].bindingConditions", features.DRADeviceBindingConditions),
 				line137("status.allocation.devices.results[0].bindingFailureConditions", features.DRADeviceBindingConditions),
 			},
-			clear:    func(c *resourcev1.ResourceClaim) { res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil },
-			stripOld: func(c *resourcev1.ResourceClaim) { res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil },
+			clear: func(c *resourcev1.ResourceClaim) {
+				res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil
+			},
+			stripOld: func(c *resourcev1.ResourceClaim) {
+				res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil
+			},
 		},
 		{
 			name:     "optional node operations",
