@@ -21,11 +21,7 @@ step "unit tests"
 DRAKIT_FUZZ_FULL=1 go test ./...
 
 # Suites in separate modules, each with its own runner.
-# hack/allocbench.sh is left out until its upstream side moves to
-# k8s.io/dynamic-resource-allocation v0.37.2 (issue 16): v0.33.13 no longer
-# builds against the apiserver CEL libraries of the main module's line.
-printf '\n== hack/allocbench.sh: not run (waits for its v0.37.2 port, issue 16)\n'
-for runner in hack/consumer.sh hack/upstream-compat.sh hack/kubeconform-test.sh hack/e2e.sh; do
+for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh hack/e2e.sh; do
   step "$runner"
   "$runner"
 done

@@ -3,15 +3,62 @@ package allocbench
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	resourceapi "k8s.io/api/resource/v1beta1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 )
+
+// Implementations are upstream's allocator implementations in
+// k8s.io/dynamic-resource-allocation v0.37.2 (structured/internal/...),
+// each run on its own through structured.EnableAllocators.
+var Implementations = []string{"stable", "incubating", "experimental"}
+
+// UpstreamFeatures are the allocator features (the scheduler derives them
+// from its feature gates) that give Kubernetes 1.31 semantics: only
+// AdminAccess (gate DRAAdminAccess), since adminAccess requests exist in
+// 1.31 and upstream refuses them without it. Everything that came later is
+// off: PrioritizedList, PartitionableDevices, DeviceTaints,
+// DeviceBindingAndStatus, ConsumableCapacity, FractionalCapacityRange,
+// ListTypeAttributes, OptionalNodeOperations, DerivedAttributes,
+// CompatibilityGroups. All three implementations support this set, so
+// none needs a gate beyond it: NewAllocator takes the first enabled
+// implementation whose supported features cover the requested ones, and
+// with EnableAllocators(name) that is exactly the named one.
+var UpstreamFeatures = structured.Features{AdminAccess: true}
+
+// UpstreamCELFeatures configure upstream's CEL environment the 1.31 way:
+// no device.allowMultipleAllocations (DRAConsumableCapacity) and no list
+// attributes (DRAListTypeAttributes).
+var UpstreamCELFeatures = cel.Features{}
+
+// newCELCache is upstream's selector cache, shared like the scheduler's.
+func newCELCache() *cel.Cache { return cel.NewCache(1000, UpstreamCELFeatures) }
+
+// NewUpstreamAllocator builds an allocator of the named implementation.
+// EnableAllocators is process-wide and not thread-safe; the tests and
+// benchmarks of this package run one at a time.
+func NewUpstreamAllocator(ctx context.Context, impl string, in *upstreamInputs, cache *cel.Cache) (structured.Allocator, error) {
+	structured.EnableAllocators(impl)
+	a, err := structured.NewAllocator(ctx, UpstreamFeatures, in.state, in.classes, in.slices, cache)
+	if err != nil {
+		return nil, fmt.Errorf("upstream %s: %w", impl, err)
+	}
+	return a, nil
+}
+
+// implementationOf names the package of an upstream allocator, to check
+// that NewUpstreamAllocator picked the implementation it was asked for.
+func implementationOf(a structured.Allocator) string {
+	path := reflect.TypeOf(a).Elem().PkgPath()
+	return path[strings.LastIndex(path, "/")+1:]
+}
 
 // Inventory is a scenario's classes, slices, nodes and devices in use, in
 // drakit's hub form.
@@ -22,8 +69,8 @@ type Inventory struct {
 	Allocated []allocator.DeviceID
 }
 
-// Runner allocates claims on a node with one of the two allocators and
-// remembers committed devices, so that a benchmark can drive both alike.
+// Runner allocates claims on a node with one of the allocators and
+// remembers committed devices, so that a benchmark can drive all alike.
 type Runner interface {
 	// Allocate allocates the claims together on the node; ok is false when
 	// they cannot be allocated; err is an error of the allocator itself.
@@ -43,7 +90,7 @@ type Claim struct {
 
 // NewClaim translates a hub claim once.
 func NewClaim(c *resource.ResourceClaim) *Claim {
-	return &Claim{Hub: c, Upstream: toV1beta1Claim(c)}
+	return &Claim{Hub: c, Upstream: toV1Claim(c)}
 }
 
 // DrakitRunner drives drakit's allocator.
@@ -97,32 +144,41 @@ func (r *DrakitRunner) Reset() {
 	r.committed = nil
 }
 
-// UpstreamRunner drives k8s.io/dynamic-resource-allocation's structured
-// allocator the way the scheduler does: a new Allocator per attempt, with
-// the slices, the set of allocated devices and a shared CEL cache.
+// UpstreamRunner drives one implementation of upstream's structured
+// allocator the way the scheduler does: one Allocator per pod (built in
+// PreFilter from the devices in use at that time) that Filter then asks
+// node by node, and a CEL cache shared by all. Here "per pod" means: a new
+// Allocator after every change of the devices in use (Commit, Reset).
 type UpstreamRunner struct {
+	impl      string
 	in        *upstreamInputs
 	cache     *cel.Cache
+	current   structured.Allocator
 	committed []structured.DeviceID
 }
 
-// NewUpstreamRunner translates an inventory for upstream's allocator.
-func NewUpstreamRunner(inv *Inventory) *UpstreamRunner {
-	return &UpstreamRunner{in: toUpstream(inv.Classes, inv.Slices, inv.Allocated), cache: cel.NewCache(1000)}
+// NewUpstreamRunner drives the named implementation on an inventory
+// translated by toUpstream. The runner adds its commits to in's set of
+// devices in use and takes them out again on Reset.
+func NewUpstreamRunner(impl string, in *upstreamInputs) *UpstreamRunner {
+	return &UpstreamRunner{impl: impl, in: in, cache: newCELCache()}
 }
 
 func (r *UpstreamRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, [][]allocator.DeviceID, error) {
+	if r.current == nil {
+		a, err := NewUpstreamAllocator(ctx, r.impl, r.in, r.cache)
+		if err != nil {
+			return false, nil, err
+		}
+		r.current = a
+	}
 	up := make([]*resourceapi.ResourceClaim, len(claims))
 	for i, c := range claims {
 		up[i] = c.Upstream
 	}
-	a, err := structured.NewAllocator(ctx, upstreamFeatures, up, r.in.allocated, r.in.classes, r.in.slices, r.cache)
+	results, err := r.current.Allocate(ctx, node, up)
 	if err != nil {
-		return false, nil, err
-	}
-	results, err := a.Allocate(ctx, node)
-	if err != nil {
-		return false, nil, fmt.Errorf("upstream: %w", err)
+		return false, nil, fmt.Errorf("upstream %s: %w", r.impl, err)
 	}
 	if results == nil {
 		return false, nil, nil
@@ -144,9 +200,11 @@ func (r *UpstreamRunner) Commit(devices [][]allocator.DeviceID) {
 			r.committed = append(r.committed, id)
 		}
 	}
+	r.current = nil
 }
 
 func (r *UpstreamRunner) Reset() {
 	r.in.allocated.Delete(r.committed...)
 	r.committed = nil
+	r.current = nil
 }

@@ -20,7 +20,8 @@ type BenchScenario struct {
 	// search is exponential there and is run under a time cap.
 	Impossible bool
 	Inventory  func() *Inventory
-	// Warm runs before timing (both allocators get the same warm-up).
+	// Warm runs before timing in the warm benchmarks (every allocator gets
+	// the same warm-up).
 	Warm func(ctx context.Context, r Runner, inv *Inventory) error
 	// Op runs operation i. exhausted asks for a fresh runner (the
 	// operations used up the free devices).

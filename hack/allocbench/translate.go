@@ -1,7 +1,7 @@
 package allocbench
 
 import (
-	resourceapi "k8s.io/api/resource/v1beta1"
+	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/dynamic-resource-allocation/structured"
 
@@ -9,65 +9,80 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// The scenarios are written once, as drakit hub objects, and translated to
-// v1beta1 for upstream's allocator. The hub mirrors v1alpha3, which has the
-// same fields as v1beta1 apart from the capacity wrapper and the pointer
-// for adminAccess.
+// The scenarios are written once, as drakit hub objects (v1alpha3 of
+// Kubernetes 1.31), and translated to k8s.io/api/resource/v1 for upstream's
+// allocator:
+//
+//   - a request becomes an `exactly` request with the same class, selectors,
+//     mode and count (an unset mode and a zero count defaulted as the API
+//     server does), and adminAccess true becomes a pointer to true;
+//   - a device's `basic` attributes become the flat v1 device's attributes,
+//     except quantities, which become capacities (DeviceCapacity{Value});
+//   - a device without `basic` is left out: 1.31 cannot select such a device
+//     (it is "some future device type"), while in v1 every device is
+//     selectable, so leaving it out keeps the 1.31 meaning;
+//   - nodeName and allNodes become pointers, set only when given.
 
-func toV1beta1Class(c *resource.DeviceClass) *resourceapi.DeviceClass {
+func toV1Class(c *resource.DeviceClass) *resourceapi.DeviceClass {
 	out := &resourceapi.DeviceClass{ObjectMeta: *c.ObjectMeta.DeepCopy()}
 	for _, s := range c.Spec.Selectors {
-		out.Spec.Selectors = append(out.Spec.Selectors, toV1beta1Selector(s))
+		out.Spec.Selectors = append(out.Spec.Selectors, toV1Selector(s))
 	}
 	for _, cfg := range c.Spec.Config {
-		out.Spec.Config = append(out.Spec.Config, resourceapi.DeviceClassConfiguration{DeviceConfiguration: toV1beta1Config(cfg.DeviceConfiguration)})
+		out.Spec.Config = append(out.Spec.Config, resourceapi.DeviceClassConfiguration{DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)})
 	}
 	return out
 }
 
-func toV1beta1Selector(s resource.DeviceSelector) resourceapi.DeviceSelector {
+func toV1Selector(s resource.DeviceSelector) resourceapi.DeviceSelector {
 	if s.CEL == nil {
 		return resourceapi.DeviceSelector{}
 	}
 	return resourceapi.DeviceSelector{CEL: &resourceapi.CELDeviceSelector{Expression: s.CEL.Expression}}
 }
 
-func toV1beta1Config(c resource.DeviceConfiguration) resourceapi.DeviceConfiguration {
+func toV1Config(c resource.DeviceConfiguration) resourceapi.DeviceConfiguration {
 	if c.Opaque == nil {
 		return resourceapi.DeviceConfiguration{}
 	}
 	return resourceapi.DeviceConfiguration{Opaque: &resourceapi.OpaqueDeviceConfiguration{Driver: c.Opaque.Driver, Parameters: *c.Opaque.Parameters.DeepCopy()}}
 }
 
-func toV1beta1Slice(s *resource.ResourceSlice) *resourceapi.ResourceSlice {
+func toV1Slice(s *resource.ResourceSlice) *resourceapi.ResourceSlice {
 	out := &resourceapi.ResourceSlice{ObjectMeta: *s.ObjectMeta.DeepCopy()}
 	out.Spec = resourceapi.ResourceSliceSpec{
-		Driver:   s.Spec.Driver,
-		Pool:     resourceapi.ResourcePool{Name: s.Spec.Pool.Name, Generation: s.Spec.Pool.Generation, ResourceSliceCount: s.Spec.Pool.ResourceSliceCount},
-		NodeName: s.Spec.NodeName,
-		AllNodes: s.Spec.AllNodes,
+		Driver: s.Spec.Driver,
+		Pool:   resourceapi.ResourcePool{Name: s.Spec.Pool.Name, Generation: s.Spec.Pool.Generation, ResourceSliceCount: s.Spec.Pool.ResourceSliceCount},
+	}
+	if s.Spec.NodeName != "" {
+		nodeName := s.Spec.NodeName
+		out.Spec.NodeName = &nodeName
+	}
+	if s.Spec.AllNodes {
+		allNodes := true
+		out.Spec.AllNodes = &allNodes
 	}
 	if s.Spec.NodeSelector != nil {
 		out.Spec.NodeSelector = s.Spec.NodeSelector.DeepCopy()
 	}
 	for _, d := range s.Spec.Devices {
+		if d.Basic == nil {
+			continue // not selectable in 1.31, see above
+		}
 		dev := resourceapi.Device{Name: d.Name}
-		if d.Basic != nil {
-			dev.Basic = &resourceapi.BasicDevice{}
-			for _, a := range d.Basic.Attributes {
-				if a.QuantityValue != nil {
-					if dev.Basic.Capacity == nil {
-						dev.Basic.Capacity = map[resourceapi.QualifiedName]resourceapi.DeviceCapacity{}
-					}
-					dev.Basic.Capacity[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceCapacity{Value: a.QuantityValue.DeepCopy()}
-					continue
+		for _, a := range d.Basic.Attributes {
+			if a.QuantityValue != nil {
+				if dev.Capacity == nil {
+					dev.Capacity = map[resourceapi.QualifiedName]resourceapi.DeviceCapacity{}
 				}
-				if dev.Basic.Attributes == nil {
-					dev.Basic.Attributes = map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{}
-				}
-				dev.Basic.Attributes[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceAttribute{
-					IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
-				}
+				dev.Capacity[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceCapacity{Value: a.QuantityValue.DeepCopy()}
+				continue
+			}
+			if dev.Attributes == nil {
+				dev.Attributes = map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{}
+			}
+			dev.Attributes[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceAttribute{
+				IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
 			}
 		}
 		out.Spec.Devices = append(out.Spec.Devices, dev)
@@ -75,24 +90,24 @@ func toV1beta1Slice(s *resource.ResourceSlice) *resourceapi.ResourceSlice {
 	return out
 }
 
-func toV1beta1Claim(c *resource.ResourceClaim) *resourceapi.ResourceClaim {
+func toV1Claim(c *resource.ResourceClaim) *resourceapi.ResourceClaim {
 	out := &resourceapi.ResourceClaim{ObjectMeta: *c.ObjectMeta.DeepCopy()}
 	for _, r := range c.Spec.Devices.Requests {
-		req := resourceapi.DeviceRequest{Name: r.Name, DeviceClassName: r.DeviceClassName, AllocationMode: resourceapi.DeviceAllocationMode(r.AllocationMode), Count: r.Count}
-		if req.AllocationMode == "" {
-			req.AllocationMode = resourceapi.DeviceAllocationModeExactCount
+		exactly := &resourceapi.ExactDeviceRequest{DeviceClassName: r.DeviceClassName, AllocationMode: resourceapi.DeviceAllocationMode(r.AllocationMode), Count: r.Count}
+		if exactly.AllocationMode == "" {
+			exactly.AllocationMode = resourceapi.DeviceAllocationModeExactCount
 		}
-		if req.AllocationMode == resourceapi.DeviceAllocationModeExactCount && req.Count == 0 {
-			req.Count = 1
+		if exactly.AllocationMode == resourceapi.DeviceAllocationModeExactCount && exactly.Count == 0 {
+			exactly.Count = 1
 		}
 		if r.AdminAccess {
-			t := true
-			req.AdminAccess = &t
+			adminAccess := true
+			exactly.AdminAccess = &adminAccess
 		}
 		for _, s := range r.Selectors {
-			req.Selectors = append(req.Selectors, toV1beta1Selector(s))
+			exactly.Selectors = append(exactly.Selectors, toV1Selector(s))
 		}
-		out.Spec.Devices.Requests = append(out.Spec.Devices.Requests, req)
+		out.Spec.Devices.Requests = append(out.Spec.Devices.Requests, resourceapi.DeviceRequest{Name: r.Name, Exactly: exactly})
 	}
 	for _, con := range c.Spec.Devices.Constraints {
 		nc := resourceapi.DeviceConstraint{Requests: append([]string(nil), con.Requests...)}
@@ -103,7 +118,7 @@ func toV1beta1Claim(c *resource.ResourceClaim) *resourceapi.ResourceClaim {
 		out.Spec.Devices.Constraints = append(out.Spec.Devices.Constraints, nc)
 	}
 	for _, cfg := range c.Spec.Devices.Config {
-		out.Spec.Devices.Config = append(out.Spec.Devices.Config, resourceapi.DeviceClaimConfiguration{Requests: append([]string(nil), cfg.Requests...), DeviceConfiguration: toV1beta1Config(cfg.DeviceConfiguration)})
+		out.Spec.Devices.Config = append(out.Spec.Devices.Config, resourceapi.DeviceClaimConfiguration{Requests: append([]string(nil), cfg.Requests...), DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)})
 	}
 	return out
 }
@@ -130,25 +145,26 @@ type notFound struct{ name string }
 
 func (e *notFound) Error() string { return "deviceclass " + e.name + " not found" }
 
-// upstreamInputs is a scenario's inventory in v1beta1 form.
+// upstreamInputs is a scenario's inventory in v1 form.
 type upstreamInputs struct {
-	classes   classLister
-	slices    []*resourceapi.ResourceSlice
+	classes classLister
+	slices  []*resourceapi.ResourceSlice
+	// allocated is the set of devices in use; state refers to the same set.
 	allocated sets.Set[structured.DeviceID]
+	state     structured.AllocatedState
 }
 
 func toUpstream(classes []*resource.DeviceClass, slices []*resource.ResourceSlice, allocated []allocator.DeviceID) *upstreamInputs {
 	in := &upstreamInputs{classes: classLister{}, allocated: sets.New[structured.DeviceID]()}
 	for _, c := range classes {
-		in.classes[c.Name] = toV1beta1Class(c)
+		in.classes[c.Name] = toV1Class(c)
 	}
 	for _, s := range slices {
-		in.slices = append(in.slices, toV1beta1Slice(s))
+		in.slices = append(in.slices, toV1Slice(s))
 	}
 	for _, id := range allocated {
 		in.allocated.Insert(structured.MakeDeviceID(id.Driver, id.Pool, id.Device))
 	}
+	in.state = structured.AllocatedState{AllocatedDevices: in.allocated}
 	return in
 }
-
-var upstreamFeatures = structured.Features{AdminAccess: true}

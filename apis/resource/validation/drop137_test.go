@@ -1,0 +1,798 @@
+package validation
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/drakit/drakit/apis/resource/features"
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/v1alpha3"
+)
+
+func ref137[T any](v T) *T { return &v }
+
+// allOn137 has every gate that covers a field on.
+func allOn137(t *testing.T) features.Gates {
+	g, err := features.Parse("AllAlpha=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// off137 is allOn137 with the named gates off (ignoring locks).
+func off137(t *testing.T, names ...features.Name) features.Gates {
+	g := allOn137(t)
+	for _, n := range names {
+		g = g.With(n, false)
+	}
+	return g
+}
+
+// line137 is the String of a warning for path and gates.
+func line137(path string, gates ...features.Name) string {
+	return DropWarning{Path: path, Gates: gates}.String()
+}
+
+func lines137(ws []DropWarning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.String()
+	}
+	return out
+}
+
+func expectWarnings137(t *testing.T, got []DropWarning, want []string) {
+	t.Helper()
+	g := lines137(got)
+	if strings.Join(g, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n  %s\nwant:\n  %s", strings.Join(g, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func expectEqual137(t *testing.T, got, want any) {
+	t.Helper()
+	if !equality.Semantic.DeepEqual(got, want) {
+		t.Errorf("object after dropping:\n%+v\nwant:\n%+v", got, want)
+	}
+}
+
+func TestDropWarningString(t *testing.T) {
+	for _, tc := range []struct {
+		w    DropWarning
+		want string
+	}{
+		{DropWarning{Path: "spec.devices.requests[0].firstAvailable", Gates: []features.Name{features.DRAPrioritizedList}},
+			"spec.devices.requests[0].firstAvailable: dropped: the DRAPrioritizedList feature gate is off on this cluster"},
+		{DropWarning{Path: "spec.devices[0].bindsToNode", Gates: []features.Name{features.DRADeviceBindingConditions, features.DRAResourceClaimDeviceStatus}},
+			"spec.devices[0].bindsToNode: dropped: the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates are off on this cluster"},
+		{DropWarning{Path: "status.devices[1]", Reason: reasonNoLongerAllocated137},
+			"status.devices[1]: dropped: the device is no longer allocated to the claim"},
+	} {
+		if got := tc.w.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+		if strings.Contains(tc.w.String(), "\n") {
+			t.Errorf("more than one line: %q", tc.w.String())
+		}
+	}
+}
+
+func toleration137() resourcev1.DeviceToleration {
+	return resourcev1.DeviceToleration{Key: "example.com/k", Operator: resourcev1.DeviceTolerationOpExists}
+}
+
+func capacityReq137() *resourcev1.CapacityRequirements {
+	return &resourcev1.CapacityRequirements{Requests: map[resourcev1.QualifiedName]resource.Quantity{"memory": resource.MustParse("1Gi")}}
+}
+
+func derived137() []resourcev1.DeviceDerivedAttribute {
+	return []resourcev1.DeviceDerivedAttribute{{Name: "dra.example.com/x", Expression: `device.attributes["dra.example.com"].model`}}
+}
+
+// fullSpec137 uses every gated field of a claim spec.
+func fullSpec137() resourcev1.ResourceClaimSpec {
+	return resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{
+		Requests: []resourcev1.DeviceRequest{
+			{Name: "a", Exactly: &resourcev1.ExactDeviceRequest{
+				DeviceClassName:   "gpu",
+				AdminAccess:       ref137(true),
+				Tolerations:       []resourcev1.DeviceToleration{toleration137()},
+				Capacity:          capacityReq137(),
+				DerivedAttributes: derived137(),
+			}},
+			{Name: "b", FirstAvailable: []resourcev1.DeviceSubRequest{
+				{Name: "s0", DeviceClassName: "gpu", Tolerations: []resourcev1.DeviceToleration{toleration137()}, Capacity: capacityReq137(), DerivedAttributes: derived137()},
+				{Name: "s1", DeviceClassName: "gpu"},
+			}},
+			{Name: "c", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu"}},
+		},
+		Constraints: []resourcev1.DeviceConstraint{
+			{DistinctAttribute: ref137(resourcev1.FullyQualifiedName("dra.example.com/x"))},
+			{MatchAttribute: ref137(resourcev1.FullyQualifiedName("dra.example.com/y"))},
+		},
+	}}
+}
+
+// specCases137 are the claim spec rules: the gates that are off, the
+// warnings (paths relative to the claim spec) and the expected spec.
+var specCases137 = []struct {
+	name  string
+	off   []features.Name
+	want  [][2]string // path, gate
+	clear func(*resourcev1.ResourceClaimSpec)
+	// stripOld removes the feature from an old object, so that an
+	// update drops as a create does.
+	stripOld func(*resourcev1.ResourceClaimSpec)
+}{
+	{
+		name: "prioritized list",
+		off:  []features.Name{features.DRAPrioritizedList},
+		want: [][2]string{{"devices.requests[1].firstAvailable", "DRAPrioritizedList"}},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[1].FirstAvailable = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) { s.Devices.Requests = s.Devices.Requests[:1] },
+	},
+	{
+		name: "device taints",
+		off:  []features.Name{features.DRADeviceTaints, features.DRADeviceTaintRules},
+		want: [][2]string{
+			{"devices.requests[0].exactly.tolerations", "DRADeviceTaints"},
+			{"devices.requests[1].firstAvailable[0].tolerations", "DRADeviceTaints"},
+		},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[0].Exactly.Tolerations = nil
+			s.Devices.Requests[1].FirstAvailable[0].Tolerations = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[0].Exactly.Tolerations = nil
+			s.Devices.Requests[1].FirstAvailable[0].Tolerations = nil
+		},
+	},
+	{
+		name: "prioritized list first, then taints",
+		off:  []features.Name{features.DRAPrioritizedList, features.DRADeviceTaints, features.DRADeviceTaintRules},
+		want: [][2]string{
+			{"devices.requests[1].firstAvailable", "DRAPrioritizedList"},
+			{"devices.requests[0].exactly.tolerations", "DRADeviceTaints"},
+		},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[1].FirstAvailable = nil
+			s.Devices.Requests[0].Exactly.Tolerations = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests = s.Devices.Requests[:1]
+			s.Devices.Requests[0].Exactly.Tolerations = nil
+		},
+	},
+	{
+		name: "admin access",
+		off:  []features.Name{features.DRAAdminAccess},
+		want: [][2]string{{"devices.requests[0].exactly.adminAccess", "DRAAdminAccess"}},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[0].Exactly.AdminAccess = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) { s.Devices.Requests[0].Exactly.AdminAccess = nil },
+	},
+	{
+		name: "consumable capacity",
+		off:  []features.Name{features.DRAConsumableCapacity, features.DRAFractionalCapacityRange},
+		want: [][2]string{
+			{"devices.constraints[0].distinctAttribute", "DRAConsumableCapacity"},
+			{"devices.requests[0].exactly.capacity", "DRAConsumableCapacity"},
+			{"devices.requests[1].firstAvailable[0].capacity", "DRAConsumableCapacity"},
+		},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Constraints[0].DistinctAttribute = nil
+			s.Devices.Requests[0].Exactly.Capacity = nil
+			s.Devices.Requests[1].FirstAvailable[0].Capacity = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Constraints[0].DistinctAttribute = nil
+			s.Devices.Requests[0].Exactly.Capacity = nil
+			s.Devices.Requests[1].FirstAvailable[0].Capacity = nil
+		},
+	},
+	{
+		name: "derived attributes",
+		off:  []features.Name{features.DRADerivedAttributes},
+		want: [][2]string{
+			{"devices.requests[0].exactly.derivedAttributes", "DRADerivedAttributes"},
+			{"devices.requests[1].firstAvailable[0].derivedAttributes", "DRADerivedAttributes"},
+		},
+		clear: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[0].Exactly.DerivedAttributes = nil
+			s.Devices.Requests[1].FirstAvailable[0].DerivedAttributes = nil
+		},
+		stripOld: func(s *resourcev1.ResourceClaimSpec) {
+			s.Devices.Requests[0].Exactly.DerivedAttributes = nil
+			s.Devices.Requests[1].FirstAvailable[0].DerivedAttributes = nil
+		},
+	},
+}
+
+func TestDropClaimSpec137(t *testing.T) {
+	claimOf := func(s resourcev1.ResourceClaimSpec) *resourcev1.ResourceClaim {
+		return &resourcev1.ResourceClaim{Spec: s}
+	}
+	templateOf := func(s resourcev1.ResourceClaimSpec) *resourcev1.ResourceClaimTemplate {
+		return &resourcev1.ResourceClaimTemplate{Spec: resourcev1.ResourceClaimTemplateSpec{Spec: s}}
+	}
+	// Both kinds, through their own function and through the dispatcher.
+	type kind struct {
+		prefix string
+		drop   func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning)
+	}
+	kinds := []kind{
+		{"spec.", func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning) {
+			c := claimOf(*spec)
+			var o *resourcev1.ResourceClaim
+			if old != nil {
+				o = claimOf(*old)
+			}
+			return c.Spec, DropDisabledResourceClaimFieldsV1(c, o, g)
+		}},
+		{"spec.spec.", func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning) {
+			c := templateOf(*spec)
+			var o *resourcev1.ResourceClaimTemplate
+			if old != nil {
+				o = templateOf(*old)
+			}
+			return c.Spec.Spec, DropDisabledResourceClaimTemplateFieldsV1(c, o, g)
+		}},
+		{"spec.", func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning) {
+			c := claimOf(*spec)
+			var w []DropWarning
+			var err error
+			if old != nil {
+				w, err = DropDisabledFieldsV1(c, claimOf(*old), g)
+			} else {
+				w, err = DropDisabledFieldsV1(c, nil, g)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.Spec, w
+		}},
+	}
+
+	for _, k := range kinds {
+		// Everything on: nothing changes.
+		s := fullSpec137()
+		got, w := k.drop(&s, nil, allOn137(t))
+		expectWarnings137(t, w, nil)
+		expectEqual137(t, got, fullSpec137())
+
+		for _, tc := range specCases137 {
+			t.Run(k.prefix+tc.name, func(t *testing.T) {
+				g := off137(t, tc.off...)
+				var want []string
+				for _, w := range tc.want {
+					want = append(want, line137(k.prefix+w[0], features.Name(w[1])))
+				}
+				wantSpec := fullSpec137()
+				tc.clear(&wantSpec)
+
+				// Create.
+				s := fullSpec137()
+				got, w := k.drop(&s, nil, g)
+				expectWarnings137(t, w, want)
+				expectEqual137(t, got, wantSpec)
+
+				// Update whose old object does not use the feature.
+				old := fullSpec137()
+				tc.stripOld(&old)
+				s = fullSpec137()
+				got, w = k.drop(&s, &old, g)
+				expectWarnings137(t, w, want)
+				expectEqual137(t, got, wantSpec)
+
+				// Update whose old object uses it: kept.
+				old = fullSpec137()
+				s = fullSpec137()
+				got, w = k.drop(&s, &old, g)
+				expectWarnings137(t, w, nil)
+				expectEqual137(t, got, fullSpec137())
+			})
+		}
+	}
+}
+
+// The old object is looked at as a whole: a feature used by another
+// request keeps the field in every request.
+func TestDropClaimSpecInUseAnywhere137(t *testing.T) {
+	old := &resourcev1.ResourceClaim{Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{
+		{Name: "z", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu", AdminAccess: ref137(false)}},
+	}}}}
+	claim := &resourcev1.ResourceClaim{Spec: fullSpec137()}
+	w := DropDisabledResourceClaimFieldsV1(claim, old, off137(t, features.DRAAdminAccess))
+	expectWarnings137(t, w, nil)
+	if claim.Spec.Devices.Requests[0].Exactly.AdminAccess == nil {
+		t.Error("adminAccess dropped although the old claim uses admin access")
+	}
+	// Default gates drop nothing from a claim.
+	claim = &resourcev1.ResourceClaim{Spec: fullSpec137()}
+	w = DropDisabledResourceClaimFieldsV1(claim, nil, features.Defaults().With(features.DRADerivedAttributes, true))
+	expectWarnings137(t, w, nil)
+	// An empty list is cleared too, with a warning.
+	claim = &resourcev1.ResourceClaim{Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{
+		{Name: "a", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu", DerivedAttributes: []resourcev1.DeviceDerivedAttribute{}}},
+	}}}}
+	w = DropDisabledResourceClaimFieldsV1(claim, nil, features.Defaults())
+	expectWarnings137(t, w, []string{line137("spec.devices.requests[0].exactly.derivedAttributes", features.DRADerivedAttributes)})
+	if claim.Spec.Devices.Requests[0].Exactly.DerivedAttributes != nil {
+		t.Error("empty derivedAttributes kept")
+	}
+}
+
+// fullStatusClaim137 uses every gated status field.
+func fullStatusClaim137() *resourcev1.ResourceClaim {
+	return &resourcev1.ResourceClaim{
+		Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{
+			{Name: "a", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu"}},
+			{Name: "b", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu"}},
+		}}},
+		Status: resourcev1.ResourceClaimStatus{
+			Allocation: &resourcev1.AllocationResult{Devices: resourcev1.DeviceAllocationResult{Results: []resourcev1.DeviceRequestAllocationResult{
+				{
+					Request: "a", Driver: "dra.example.com", Pool: "p", Device: "dev0",
+					AdminAccess:              ref137(true),
+					ShareID:                  ref137(types.UID("u1")),
+					ConsumedCapacity:         map[resourcev1.QualifiedName]resource.Quantity{"memory": resource.MustParse("1Gi")},
+					BindingConditions:        []string{"ready"},
+					BindingFailureConditions: []string{"failed"},
+					SkipNodeOperations:       []resourcev1.SkipNodeOperation{resourcev1.SkipNodeOperationAll},
+				},
+				{Request: "b", Driver: "dra.example.com", Pool: "p", Device: "dev1"},
+			}}},
+			Devices: []resourcev1.AllocatedDeviceStatus{
+				{Driver: "dra.example.com", Pool: "p", Device: "dev0", ShareID: ref137("u1")},
+				{Driver: "dra.example.com", Pool: "p", Device: "dev1"},
+			},
+		},
+	}
+}
+
+func TestDropClaimStatus137(t *testing.T) {
+	res := func(c *resourcev1.ResourceClaim) *resourcev1.DeviceRequestAllocationResult {
+		return &c.Status.Allocation.Devices.Results[0]
+	}
+	tests := []struct {
+		name     string
+		off      []features.Name
+		want     []string
+		clear    func(*resourcev1.ResourceClaim)
+		stripOld func(*resourcev1.ResourceClaim)
+	}{
+		{
+			name:  "device status",
+			off:   []features.Name{features.DRAResourceClaimDeviceStatus, features.DRADeviceBindingConditions, features.DRAResourceClaimGranularStatusAuthorization},
+			want:  []string{line137("status.devices", features.DRAResourceClaimDeviceStatus)},
+			clear: func(c *resourcev1.ResourceClaim) { c.Status.Devices = nil },
+			// The old claim has binding conditions, so that only
+			// status.devices goes.
+			stripOld: func(c *resourcev1.ResourceClaim) { c.Status.Devices = nil },
+		},
+		{
+			name:     "admin access",
+			off:      []features.Name{features.DRAAdminAccess},
+			want:     []string{line137("status.allocation.devices.results[0].adminAccess", features.DRAAdminAccess)},
+			clear:    func(c *resourcev1.ResourceClaim) { res(c).AdminAccess = nil },
+			stripOld: func(c *resourcev1.ResourceClaim) { res(c).AdminAccess = nil },
+		},
+		{
+			name: "consumable capacity",
+			off:  []features.Name{features.DRAConsumableCapacity, features.DRAFractionalCapacityRange},
+			want: []string{
+				line137("status.allocation.devices.results[0].shareID", features.DRAConsumableCapacity),
+				line137("status.allocation.devices.results[0].consumedCapacity", features.DRAConsumableCapacity),
+				line137("status.devices[0].shareID", features.DRAConsumableCapacity),
+			},
+			clear: func(c *resourcev1.ResourceClaim) {
+				res(c).ShareID, res(c).ConsumedCapacity, c.Status.Devices[0].ShareID = nil, nil, nil
+			},
+			stripOld: func(c *resourcev1.ResourceClaim) {
+				res(c).ShareID, res(c).ConsumedCapacity, c.Status.Devices[0].ShareID = nil, nil, nil
+			},
+		},
+		{
+			name: "binding conditions",
+			off:  []features.Name{features.DRADeviceBindingConditions},
+			want: []string{
+				line137("status.allocation.devices.results[0].bindingConditions", features.DRADeviceBindingConditions),
+				line137("status.allocation.devices.results[0].bindingFailureConditions", features.DRADeviceBindingConditions),
+			},
+			clear: func(c *resourcev1.ResourceClaim) {
+				res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil
+			},
+			stripOld: func(c *resourcev1.ResourceClaim) {
+				res(c).BindingConditions, res(c).BindingFailureConditions = nil, nil
+			},
+		},
+		{
+			name:     "optional node operations",
+			off:      []features.Name{features.DRAOptionalNodeOperations},
+			want:     []string{line137("status.allocation.devices.results[0].skipNodeOperations", features.DRAOptionalNodeOperations)},
+			clear:    func(c *resourcev1.ResourceClaim) { res(c).SkipNodeOperations = nil },
+			stripOld: func(c *resourcev1.ResourceClaim) { res(c).SkipNodeOperations = nil },
+		},
+	}
+
+	// Everything on, old = new: nothing changes.
+	claim := fullStatusClaim137()
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, fullStatusClaim137(), allOn137(t)), nil)
+	expectEqual137(t, claim, fullStatusClaim137())
+
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := off137(t, tc.off...)
+			want := fullStatusClaim137()
+			tc.clear(want)
+
+			old := fullStatusClaim137()
+			tc.stripOld(old)
+			claim := fullStatusClaim137()
+			expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, g), tc.want)
+			expectEqual137(t, claim, want)
+
+			// The old claim uses the feature: kept.
+			claim = fullStatusClaim137()
+			expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, fullStatusClaim137(), g), nil)
+			expectEqual137(t, claim, fullStatusClaim137())
+		})
+	}
+
+	// Admin access in the old spec keeps adminAccess in the results.
+	old := fullStatusClaim137()
+	res(old).AdminAccess = nil
+	old.Spec.Devices.Requests[1].Exactly.AdminAccess = ref137(true)
+	claim = fullStatusClaim137()
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, off137(t, features.DRAAdminAccess)), nil)
+
+	// The main resource does not drop status fields.
+	claim = fullStatusClaim137()
+	w, err := DropDisabledFieldsV1(claim, nil, features.Defaults().With(features.DRAAdminAccess, false).With(features.DRAConsumableCapacity, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectWarnings137(t, w, nil)
+	expectEqual137(t, claim, fullStatusClaim137())
+}
+
+func TestPruneDeallocatedDevices137(t *testing.T) {
+	result := func(dev string, share string) resourcev1.DeviceRequestAllocationResult {
+		r := resourcev1.DeviceRequestAllocationResult{Request: "a", Driver: "d", Pool: "p", Device: dev}
+		if share != "" {
+			r.ShareID = ref137(types.UID(share))
+		}
+		return r
+	}
+	status := func(dev string, share string) resourcev1.AllocatedDeviceStatus {
+		s := resourcev1.AllocatedDeviceStatus{Driver: "d", Pool: "p", Device: dev}
+		if share != "" {
+			s.ShareID = ref137(share)
+		}
+		return s
+	}
+	claimWith := func(results []resourcev1.DeviceRequestAllocationResult, devices ...resourcev1.AllocatedDeviceStatus) *resourcev1.ResourceClaim {
+		c := &resourcev1.ResourceClaim{Status: resourcev1.ResourceClaimStatus{Devices: devices}}
+		if results != nil {
+			c.Status.Allocation = &resourcev1.AllocationResult{Devices: resourcev1.DeviceAllocationResult{Results: results}}
+		}
+		return c
+	}
+	pruned := func(i string) string {
+		return DropWarning{Path: "status.devices[" + i + "]", Reason: reasonNoLongerAllocated137}.String()
+	}
+
+	old := claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", ""), result("dev1", ""), result("dev2", "")})
+	claim := claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", "")},
+		status("dev0", ""), status("dev1", ""), status("dev2", ""), status("other", ""))
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, features.Defaults()), []string{pruned("1"), pruned("2")})
+	expectEqual137(t, claim.Status.Devices, []resourcev1.AllocatedDeviceStatus{status("dev0", ""), status("other", "")})
+
+	// Deallocation: every entry of the old allocation goes.
+	claim = claimWith(nil, status("dev0", ""), status("dev1", ""))
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, features.Defaults()), []string{pruned("0"), pruned("1")})
+	if claim.Status.Devices != nil {
+		t.Errorf("devices %v, want nil", claim.Status.Devices)
+	}
+
+	// Shares of one device are devices of their own.
+	old = claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", "u1"), result("dev0", "u2")})
+	claim = claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", "u1")}, status("dev0", "u1"), status("dev0", "u2"), status("dev0", ""))
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, features.Defaults()), []string{pruned("1")})
+	expectEqual137(t, claim.Status.Devices, []resourcev1.AllocatedDeviceStatus{status("dev0", "u1"), status("dev0", "")})
+
+	// With DRAResourceClaimDeviceStatus off, pruning happens only if the
+	// old claim has device status (else the whole list is dropped).
+	noStatus := features.Defaults().With(features.DRAResourceClaimDeviceStatus, false)
+	old = claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", ""), result("dev1", "")}, status("dev0", ""))
+	claim = claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", "")}, status("dev0", ""), status("dev1", ""))
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, noStatus), []string{pruned("1")})
+	old.Status.Devices = nil
+	claim = claimWith([]resourcev1.DeviceRequestAllocationResult{result("dev0", "")}, status("dev0", ""), status("dev1", ""))
+	expectWarnings137(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, noStatus), []string{line137("status.devices", features.DRAResourceClaimDeviceStatus)})
+}
+
+func fullSlice137() *resourcev1.ResourceSlice {
+	return &resourcev1.ResourceSlice{Spec: resourcev1.ResourceSliceSpec{
+		Driver:                 "dra.example.com",
+		Pool:                   resourcev1.ResourcePool{Name: "p", ResourceSliceCount: 1},
+		PerDeviceNodeSelection: ref137(true),
+		SharedCounters: []resourcev1.CounterSet{{Name: "cs", Counters: map[string]resourcev1.Counter{
+			"mem": {Value: resource.MustParse("8Gi")},
+		}}},
+		PartitionTypeAttribute: ref137(resourcev1.FullyQualifiedName("dra.example.com/profile")),
+		SkipNodeOperations:     []resourcev1.SkipNodeOperation{resourcev1.SkipNodeOperationAll},
+		Devices: []resourcev1.Device{
+			{
+				Name: "dev0",
+				Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{
+					"model": {StringValue: ref137("a100")},
+					"names": {StringValues: []string{"x"}},
+					"ids":   {IntValues: []int64{1, 2}},
+				},
+				Capacity: map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{
+					"memory": {Value: resource.MustParse("8Gi"), RequestPolicy: &resourcev1.CapacityRequestPolicy{Default: ref137(resource.MustParse("1Gi"))}},
+					"cores":  {Value: resource.MustParse("4")},
+				},
+				ConsumesCounters: []resourcev1.DeviceCounterConsumption{{
+					CounterSet:          "cs",
+					Counters:            map[string]resourcev1.Counter{"mem": {Value: resource.MustParse("1Gi")}},
+					CompatibilityGroups: []string{"mig"},
+				}},
+				NodeName:                 ref137("node-1"),
+				Taints:                   []resourcev1.DeviceTaint{{Key: "example.com/t", Effect: resourcev1.DeviceTaintEffectNoSchedule}},
+				BindsToNode:              ref137(true),
+				BindingConditions:        []string{"ready"},
+				BindingFailureConditions: []string{"failed"},
+				AllowMultipleAllocations: ref137(true),
+				NodeAllocatableResources: map[corev1.ResourceName]resourcev1.NodeAllocatableResource{"cpu": {}},
+			},
+			{
+				Name:       "dev1",
+				Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"model": {StringValue: ref137("a100")}},
+				AllNodes:   ref137(true),
+			},
+		},
+	}}
+}
+
+func TestDropResourceSlice137(t *testing.T) {
+	dev := func(s *resourcev1.ResourceSlice) *resourcev1.Device { return &s.Spec.Devices[0] }
+	binding := []string{"spec.devices[0].bindingConditions", "spec.devices[0].bindingFailureConditions", "spec.devices[0].bindsToNode"}
+	bindingLines := func(gates ...features.Name) []string {
+		var out []string
+		for _, p := range binding {
+			out = append(out, line137(p, gates...))
+		}
+		return out
+	}
+	clearBinding := func(s *resourcev1.ResourceSlice) {
+		dev(s).BindingConditions, dev(s).BindingFailureConditions, dev(s).BindsToNode = nil, nil, nil
+	}
+	clearPartitionable := func(s *resourcev1.ResourceSlice) {
+		s.Spec.SharedCounters, s.Spec.PerDeviceNodeSelection = nil, nil
+		dev(s).ConsumesCounters, dev(s).NodeName = nil, nil
+		s.Spec.Devices[1].AllNodes = nil
+	}
+	tests := []struct {
+		name  string
+		off   []features.Name
+		want  []string
+		clear func(*resourcev1.ResourceSlice)
+	}{
+		{
+			name:  "taints",
+			off:   []features.Name{features.DRADeviceTaints, features.DRADeviceTaintRules},
+			want:  []string{line137("spec.devices[0].taints", features.DRADeviceTaints)},
+			clear: func(s *resourcev1.ResourceSlice) { dev(s).Taints = nil },
+		},
+		{
+			name: "partitionable devices",
+			off:  []features.Name{features.DRAPartitionableDevices, features.DRADeviceCompatibilityGroups, features.DRAPartitionableDevicesType},
+			want: []string{
+				line137("spec.sharedCounters", features.DRAPartitionableDevices),
+				line137("spec.perDeviceNodeSelection", features.DRAPartitionableDevices),
+				line137("spec.devices[0].consumesCounters", features.DRAPartitionableDevices),
+				line137("spec.devices[0].nodeName", features.DRAPartitionableDevices),
+				line137("spec.devices[1].allNodes", features.DRAPartitionableDevices),
+				// consumesCounters[0].compatibilityGroups went with
+				// consumesCounters.
+				line137("spec.partitionTypeAttribute", features.DRAPartitionableDevicesType),
+			},
+			clear: func(s *resourcev1.ResourceSlice) {
+				clearPartitionable(s)
+				s.Spec.PartitionTypeAttribute = nil
+			},
+		},
+		{
+			name:  "binding conditions",
+			off:   []features.Name{features.DRADeviceBindingConditions},
+			want:  bindingLines(features.DRADeviceBindingConditions),
+			clear: clearBinding,
+		},
+		{
+			name:  "binding conditions without device status",
+			off:   []features.Name{features.DRAResourceClaimDeviceStatus, features.DRAResourceClaimGranularStatusAuthorization, features.DRADeviceBindingConditions},
+			want:  bindingLines(features.DRADeviceBindingConditions, features.DRAResourceClaimDeviceStatus),
+			clear: clearBinding,
+		},
+		{
+			name: "consumable capacity",
+			off:  []features.Name{features.DRAConsumableCapacity, features.DRAFractionalCapacityRange},
+			want: []string{
+				line137("spec.devices[0].allowMultipleAllocations", features.DRAConsumableCapacity),
+				line137("spec.devices[0].capacity[memory].requestPolicy", features.DRAConsumableCapacity),
+			},
+			clear: func(s *resourcev1.ResourceSlice) {
+				dev(s).AllowMultipleAllocations = nil
+				c := dev(s).Capacity["memory"]
+				c.RequestPolicy = nil
+				dev(s).Capacity["memory"] = c
+			},
+		},
+		{
+			name:  "compatibility groups",
+			off:   []features.Name{features.DRADeviceCompatibilityGroups},
+			want:  []string{line137("spec.devices[0].consumesCounters[0].compatibilityGroups", features.DRADeviceCompatibilityGroups)},
+			clear: func(s *resourcev1.ResourceSlice) { dev(s).ConsumesCounters[0].CompatibilityGroups = nil },
+		},
+		{
+			name:  "node allocatable resources",
+			off:   []features.Name{features.DRANodeAllocatableResources},
+			want:  []string{line137("spec.devices[0].nodeAllocatableResources", features.DRANodeAllocatableResources)},
+			clear: func(s *resourcev1.ResourceSlice) { dev(s).NodeAllocatableResources = nil },
+		},
+		{
+			name: "list type attributes",
+			off:  []features.Name{features.DRAListTypeAttributes},
+			want: []string{
+				line137("spec.devices[0].attributes[ids].ints", features.DRAListTypeAttributes),
+				line137("spec.devices[0].attributes[names].strings", features.DRAListTypeAttributes),
+			},
+			clear: func(s *resourcev1.ResourceSlice) {
+				dev(s).Attributes["ids"] = resourcev1.DeviceAttribute{}
+				dev(s).Attributes["names"] = resourcev1.DeviceAttribute{}
+			},
+		},
+		{
+			name:  "partitionable devices type",
+			off:   []features.Name{features.DRAPartitionableDevicesType},
+			want:  []string{line137("spec.partitionTypeAttribute", features.DRAPartitionableDevicesType)},
+			clear: func(s *resourcev1.ResourceSlice) { s.Spec.PartitionTypeAttribute = nil },
+		},
+		{
+			name:  "optional node operations",
+			off:   []features.Name{features.DRAOptionalNodeOperations},
+			want:  []string{line137("spec.skipNodeOperations", features.DRAOptionalNodeOperations)},
+			clear: func(s *resourcev1.ResourceSlice) { s.Spec.SkipNodeOperations = nil },
+		},
+	}
+
+	slice := fullSlice137()
+	expectWarnings137(t, DropDisabledResourceSliceFieldsV1(slice, nil, allOn137(t)), nil)
+	expectEqual137(t, slice, fullSlice137())
+
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := off137(t, tc.off...)
+			if err := g.Validate(); err != nil {
+				t.Fatalf("test gates: %v", err)
+			}
+			want := fullSlice137()
+			tc.clear(want)
+
+			// Create, through the dispatcher.
+			slice := fullSlice137()
+			w, err := DropDisabledFieldsV1(slice, nil, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expectWarnings137(t, w, tc.want)
+			expectEqual137(t, slice, want)
+
+			// Update from a slice without the features: as a create.
+			old := fullSlice137()
+			tc.clear(old)
+			slice = fullSlice137()
+			expectWarnings137(t, DropDisabledResourceSliceFieldsV1(slice, old, g), tc.want)
+			expectEqual137(t, slice, want)
+
+			// Update from a slice that uses them: kept.
+			slice = fullSlice137()
+			expectWarnings137(t, DropDisabledResourceSliceFieldsV1(slice, fullSlice137(), g), nil)
+			expectEqual137(t, slice, fullSlice137())
+		})
+	}
+
+	// With the 1.37 defaults, the alpha fields go.
+	slice = fullSlice137()
+	expectWarnings137(t, DropDisabledResourceSliceFieldsV1(slice, nil, features.Defaults()), []string{
+		line137("spec.devices[0].consumesCounters[0].compatibilityGroups", features.DRADeviceCompatibilityGroups),
+		line137("spec.devices[0].nodeAllocatableResources", features.DRANodeAllocatableResources),
+		line137("spec.devices[0].attributes[ids].ints", features.DRAListTypeAttributes),
+		line137("spec.devices[0].attributes[names].strings", features.DRAListTypeAttributes),
+		line137("spec.partitionTypeAttribute", features.DRAPartitionableDevicesType),
+		line137("spec.skipNodeOperations", features.DRAOptionalNodeOperations),
+	})
+	// A device on another old device keeps the field on every device.
+	old := fullSlice137()
+	old.Spec.Devices[0].Taints = nil
+	old.Spec.Devices[1].Taints = []resourcev1.DeviceTaint{{Key: "k", Effect: resourcev1.DeviceTaintEffectNoExecute}}
+	slice = fullSlice137()
+	w := DropDisabledResourceSliceFieldsV1(slice, old, features.Defaults().With(features.DRADeviceTaints, false).With(features.DRADeviceTaintRules, false).With(features.DRAListTypeAttributes, true).With(features.DRADeviceCompatibilityGroups, true).With(features.DRANodeAllocatableResources, true).With(features.DRAResourcePoolStatus, true).With(features.DRAPartitionableDevicesType, true).With(features.DRAOptionalNodeOperations, true))
+	expectWarnings137(t, w, nil)
+}
+
+func TestDropDeviceClass137(t *testing.T) {
+	full := func() *resourcev1.DeviceClass {
+		return &resourcev1.DeviceClass{Spec: resourcev1.DeviceClassSpec{ExtendedResourceName: ref137("example.com/gpu")}}
+	}
+	off := features.Defaults().With(features.DRAExtendedResource, false)
+	c := full()
+	w, err := DropDisabledFieldsV1(c, nil, off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectWarnings137(t, w, []string{line137("spec.extendedResourceName", features.DRAExtendedResource)})
+	if c.Spec.ExtendedResourceName != nil {
+		t.Error("kept")
+	}
+	c = full()
+	expectWarnings137(t, DropDisabledDeviceClassFieldsV1(c, full(), off), nil)
+	c = full()
+	expectWarnings137(t, DropDisabledDeviceClassFieldsV1(c, nil, features.Defaults()), nil)
+	if c.Spec.ExtendedResourceName == nil {
+		t.Error("dropped with the gate on")
+	}
+}
+
+func TestDropResourcePoolStatusRequest137(t *testing.T) {
+	full := func() *v1alpha3.ResourcePoolStatusRequest {
+		r := &v1alpha3.ResourcePoolStatusRequest{}
+		r.Spec.DefaultPartitionTypeAttribute = ref137("dra.example.com/profile")
+		return r
+	}
+	r := full()
+	expectWarnings137(t, DropDisabledResourcePoolStatusRequestFieldsV1alpha3(r, nil, features.Defaults()), []string{line137("spec.defaultPartitionTypeAttribute", features.DRAPartitionableDevicesType)})
+	if r.Spec.DefaultPartitionTypeAttribute != nil {
+		t.Error("kept")
+	}
+	r = full()
+	expectWarnings137(t, DropDisabledResourcePoolStatusRequestFieldsV1alpha3(r, full(), features.Defaults()), nil)
+	on, err := features.Parse("DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = full()
+	expectWarnings137(t, DropDisabledResourcePoolStatusRequestFieldsV1alpha3(r, nil, on), nil)
+}
+
+func TestDropDisabledFieldsV1Dispatch(t *testing.T) {
+	g := features.Defaults()
+	// No gated fields.
+	if w, err := DropDisabledFieldsV1(&resourcev1.DeviceTaintRule{}, &resourcev1.DeviceTaintRule{}, g); w != nil || err != nil {
+		t.Errorf("DeviceTaintRule: %v, %v", w, err)
+	}
+	// A typed nil old object is a create.
+	slice := fullSlice137()
+	w, err := DropDisabledFieldsV1(slice, (*resourcev1.ResourceSlice)(nil), g)
+	if err != nil || len(w) == 0 {
+		t.Errorf("typed nil old: %v, %v", w, err)
+	}
+	// Mismatched and unsupported types.
+	if _, err := DropDisabledFieldsV1(fullSlice137(), &resourcev1.ResourceClaim{}, g); err == nil || !strings.Contains(err.Error(), "old object is *v1.ResourceClaim, new object *v1.ResourceSlice") {
+		t.Errorf("mismatch: %v", err)
+	}
+	if _, err := DropDisabledFieldsV1(&v1alpha3.ResourcePoolStatusRequest{}, nil, g); err == nil || !strings.Contains(err.Error(), "not a resource.k8s.io/v1 kind") {
+		t.Errorf("v1alpha3: %v", err)
+	}
+}
