@@ -305,7 +305,7 @@ metadata:
   name: c
   namespace: ns
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{"deviceClassName":"","selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}],"count":2}}],"constraints":[{"requests":["gpus"],"matchAttribute":"gpu.example.com/numa"}],"controller":"gpu.example.com"}}'
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{"selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"a100\""}}],"count":2}}],"constraints":[{"requests":["gpus"],"matchAttribute":"gpu.example.com/numa"}],"controller":"gpu.example.com"}}'
 spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 `,
 	}, {
@@ -390,7 +390,7 @@ metadata:
   name: c
   namespace: ns
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{"deviceClassName":""}},{"name":"nics","exactly":{"deviceClassName":"nic","count":2}}]}}'
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{}},{"name":"nics","exactly":{"deviceClassName":"nic","count":2}}]}}'
 spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 `,
 		back: `
@@ -695,7 +695,7 @@ metadata:
   name: c
   namespace: ns
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{"deviceClassName":"","allocationMode":"ExactCount","count":2}}]}}'
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpus","exactly":{"allocationMode":"ExactCount","count":2}}]}}'
 spec: {resourceClassName: edited-class}
 `)
 		sameJSON(t, convertOK(t, a1, "v1alpha3"), `
@@ -1207,7 +1207,7 @@ metadata:
   name: c
   namespace: ns
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"resource","exactly":{"deviceClassName":"","adminAccess":true}}]}}'
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"resource","exactly":{"adminAccess":true}}]}}'
 spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
 `,
 		}})
@@ -1467,7 +1467,7 @@ kind: ResourceSlice
 metadata:
   name: s
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"pool":{"name":"pool","generation":0,"resourceSliceCount":2},"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"],"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}]}'
+    conversion.drakit.io/stash: '{"v":1,"pool":{"name":"pool","resourceSliceCount":2},"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"],"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}]}'
 driverName: gpu.example.com
 namedResources:
   instances: [{name: gpu-0-half, attributes: [{name: profile, string: half}]}]

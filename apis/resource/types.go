@@ -71,7 +71,7 @@ type ResourceSliceSpec struct {
 	// Usable as a field selector. Immutable.
 	//
 	// +required
-	Driver string `json:"driver"`
+	Driver string `json:"driver,omitempty"`
 
 	// Pool identifies the pool these devices belong to and carries the
 	// pool's generation and slice count.
@@ -190,7 +190,7 @@ type CounterSet struct {
 	// Name of the counter set, a DNS label unique in the pool.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 
 	// Counters are the counters of the set, keyed by DNS-label names, at
 	// most 32. Must not be empty.
@@ -207,7 +207,7 @@ type ResourcePool struct {
 	// selector. Immutable in a ResourceSlice.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 
 	// Generation is changed by the driver in all slices of the pool
 	// whenever the pool changes. Consumers use only the slices with the
@@ -215,14 +215,14 @@ type ResourcePool struct {
 	// pool follows. Must not be negative.
 	//
 	// +required
-	Generation int64 `json:"generation"`
+	Generation int64 `json:"generation,omitempty"`
 
 	// ResourceSliceCount is how many slices make up this pool at this
 	// generation; consumers use it to see whether they have all of them.
 	// Must be positive.
 	//
 	// +required
-	ResourceSliceCount int64 `json:"resourceSliceCount"`
+	ResourceSliceCount int64 `json:"resourceSliceCount,omitempty"`
 }
 
 // Device is one device of a pool, described by its attributes and
@@ -231,7 +231,7 @@ type Device struct {
 	// Name of the device, a DNS label unique within the pool.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 
 	// Attributes are the device's properties, keyed by qualified name.
 	// Attributes and capacity together may have at most 32 entries, and
@@ -428,7 +428,7 @@ type DeviceCounterConsumption struct {
 	// a DNS label.
 	//
 	// +required
-	CounterSet string `json:"counterSet"`
+	CounterSet string `json:"counterSet,omitempty"`
 
 	// Counters are the amounts used up, keyed by counter name, at most 32.
 	// Must not be empty.
@@ -486,7 +486,7 @@ type CapacityRequestPolicy struct {
 	// null when unset.
 	//
 	// +optional
-	Default *apiresource.Quantity `json:"default"`
+	Default *apiresource.Quantity `json:"default,omitempty"`
 
 	// ValidValues are the amounts a request may consume, ascending, unique,
 	// at most 10, none above the capacity; default must be one of them. A
@@ -610,7 +610,7 @@ type DeviceTaint struct {
 	// Key of the taint, a label name.
 	//
 	// +required
-	Key string `json:"key"`
+	Key string `json:"key,omitempty"`
 
 	// Value of the taint, a label value.
 	//
@@ -623,7 +623,7 @@ type DeviceTaint struct {
 	// effects they do not know like None.
 	//
 	// +required
-	Effect DeviceTaintEffect `json:"effect"`
+	Effect DeviceTaintEffect `json:"effect,omitempty"`
 
 	// TimeAdded is when the taint was added or, in a DeviceTaintRule, when
 	// its effect last changed. Set to the current time on create or update
@@ -839,7 +839,7 @@ type DeviceRequest struct {
 	// whichever alternative was chosen. A DNS label.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 
 	// Exactly is a request that must be met as stated.
 	//
@@ -868,7 +868,7 @@ type ExactDeviceRequest struct {
 	// what may be requested through the classes they install.
 	//
 	// +required
-	DeviceClassName string `json:"deviceClassName"`
+	DeviceClassName string `json:"deviceClassName,omitempty"`
 
 	// Selectors are extra conditions a device must meet, in addition to
 	// those of the class. All must match. At most 32.
@@ -943,13 +943,13 @@ type DeviceSubRequest struct {
 	// config refer to it as "<request>/<name>". A DNS label.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 
 	// DeviceClassName is the DeviceClass whose selectors and config apply
 	// to this alternative. A DNS subdomain; required.
 	//
 	// +required
-	DeviceClassName string `json:"deviceClassName"`
+	DeviceClassName string `json:"deviceClassName,omitempty"`
 
 	// Selectors are extra conditions a device must meet, in addition to
 	// those of the class. All must match. At most 32.
@@ -1049,7 +1049,7 @@ type CELDeviceSelector struct {
 	// attempt. At most 10 Ki characters, and its estimated cost is limited.
 	//
 	// +required
-	Expression string `json:"expression"`
+	Expression string `json:"expression,omitempty"`
 }
 
 // DeviceDerivedAttribute is an attribute a request computes for each
@@ -1062,7 +1062,7 @@ type DeviceDerivedAttribute struct {
 	// least one constraint.
 	//
 	// +required
-	Name FullyQualifiedName `json:"name"`
+	Name FullyQualifiedName `json:"name,omitempty"`
 
 	// Expression is CEL evaluated for a device that passed the request's
 	// selectors, with the same `device` variable as a selector. It must
@@ -1072,7 +1072,7 @@ type DeviceDerivedAttribute struct {
 	// limited, and so is the sum over all derived attributes of the claim.
 	//
 	// +required
-	Expression string `json:"expression"`
+	Expression string `json:"expression,omitempty"`
 }
 
 // DeviceConstraint is a condition across the devices of several requests.
@@ -1141,7 +1141,7 @@ type OpaqueDeviceConfiguration struct {
 	// them, other drivers ignore them. Must be a valid driver name.
 	//
 	// +required
-	Driver string `json:"driver"`
+	Driver string `json:"driver,omitempty"`
 
 	// Parameters is the driver's configuration, a JSON object of at most
 	// 10 Ki; a driver usually uses a versioned type with apiVersion and
@@ -1255,15 +1255,15 @@ type ResourceClaimConsumerReference struct {
 	// Resource is the consumer's resource type, for example "pods".
 	//
 	// +required
-	Resource string `json:"resource"`
+	Resource string `json:"resource,omitempty"`
 	// Name of the consumer.
 	//
 	// +required
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 	// UID of the consumer; it tells apart objects with the same name.
 	//
 	// +required
-	UID types.UID `json:"uid"`
+	UID types.UID `json:"uid,omitempty"`
 }
 
 // AllocationResult describes what was allocated for a claim.
@@ -1329,24 +1329,24 @@ type DeviceRequestAllocationResult struct {
 	// used. A request may have several devices.
 	//
 	// +required
-	Request string `json:"request"`
+	Request string `json:"request,omitempty"`
 
 	// Driver is the driver whose kubelet plugin prepares the device. Must
 	// be a valid driver name.
 	//
 	// +required
-	Driver string `json:"driver"`
+	Driver string `json:"driver,omitempty"`
 
 	// Pool is the name of the device's pool within the driver; at most 253
 	// characters, DNS subdomains separated by slashes.
 	//
 	// +required
-	Pool string `json:"pool"`
+	Pool string `json:"pool,omitempty"`
 
 	// Device is the device's name within the pool. A DNS label.
 	//
 	// +required
-	Device string `json:"device"`
+	Device string `json:"device,omitempty"`
 
 	// AdminAccess, when true, says the device was allocated for admin
 	// access (see the request field). Needs the DRAAdminAccess feature gate
@@ -1421,7 +1421,7 @@ type DeviceAllocationConfiguration struct {
 	// administrator, not by the claim's author) or FromClaim.
 	//
 	// +required
-	Source AllocationConfigSource `json:"source"`
+	Source AllocationConfigSource `json:"source,omitempty"`
 
 	// Requests names the requests the entry is for; empty means all
 	// requests of the claim. An entry is "<request>" or
@@ -1591,18 +1591,18 @@ type AllocatedDeviceStatus struct {
 	// Driver is the driver of the device. Must be a valid driver name.
 	//
 	// +required
-	Driver string `json:"driver"`
+	Driver string `json:"driver,omitempty"`
 
 	// Pool is the name of the device's pool within the driver; at most 253
 	// characters, DNS subdomains separated by slashes.
 	//
 	// +required
-	Pool string `json:"pool"`
+	Pool string `json:"pool,omitempty"`
 
 	// Device is the device's name within the pool. A DNS label.
 	//
 	// +required
-	Device string `json:"device"`
+	Device string `json:"device,omitempty"`
 
 	// ShareID is the shareID of the allocation this entry is about, for a
 	// device that allows multiple allocations; a lowercase RFC 4122 UUID.
@@ -2012,7 +2012,7 @@ type ResourcePoolStatusRequestSpec struct {
 	// are reported. A DNS subdomain, such as "gpu.example.com".
 	//
 	// +required
-	Driver string `json:"driver"`
+	Driver string `json:"driver,omitempty"`
 
 	// PoolName, when set, limits the report to the pool of that name; it
 	// must then be a valid, non-empty pool name (DNS subdomains joined
@@ -2093,7 +2093,7 @@ type PoolStatus struct {
 	// are left unset. Not negative.
 	//
 	// +required
-	Generation int64 `json:"generation"`
+	Generation int64 `json:"generation,omitempty"`
 
 	// ResourceSliceCount is the number of ResourceSlices of the pool, at
 	// least 1. May be unset when validationError is set.
