@@ -17,9 +17,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/drakit/drakit/apis/resource"
+	v1 "github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/apis/resource/v1alpha1"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
+	"github.com/drakit/drakit/apis/resource/v1beta1"
+	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // Releases is a range of Kubernetes 1.x minor releases, both ends included:
@@ -58,6 +61,19 @@ type Kind struct {
 	// Served are the releases whose API server served this kind in this
 	// version.
 	Served Releases
+	// Rules, when not 0, is the release whose rules apply to this kind
+	// where it differs from its version's: v1alpha3's DeviceTaintRule and
+	// ResourcePoolStatusRequest are 1.37 kinds in a version whose other
+	// kinds drakit has in their 1.31 shape.
+	Rules int
+}
+
+// RulesOf is the release whose rules apply to objects of kind k of v.
+func (v Version) RulesOf(k Kind) int {
+	if k.Rules != 0 {
+		return k.Rules
+	}
+	return v.Rules
 }
 
 // ListName is the name of the kind's list type ("ResourceClassList").
@@ -138,10 +154,11 @@ var Versions = []Version{
 		},
 	},
 	{
-		// v1alpha3 in its 1.31 shape. 1.32 and 1.33 served its four
-		// structured kinds in another shape, which drakit does not have.
+		// v1alpha3: its four 1.31 kinds in their 1.31 shape (1.32 and 1.33
+		// served them in another shape, which drakit does not have), and
+		// the two kinds it served later in their 1.37 shape.
 		Name:        "v1alpha3",
-		Served:      Releases{31, 31},
+		Served:      Releases{31, 37},
 		Rules:       31,
 		AddToScheme: v1alpha3.AddToScheme,
 		Kinds: []Kind{
@@ -150,6 +167,49 @@ var Versions = []Version{
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}},
 			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}},
 			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37},
+			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37},
+		},
+	},
+	{
+		// v1beta1 as 1.37 serves it (1.32-1.37; off by default from 1.33).
+		Name:        "v1beta1",
+		Served:      Releases{32, 37},
+		Rules:       37,
+		AddToScheme: v1beta1.AddToScheme,
+		Kinds: []Kind{
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{32, 37}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{32, 37}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{32, 37}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{32, 37}},
+		},
+	},
+	{
+		// v1beta2 as 1.37 serves it (1.33-1.37).
+		Name:        "v1beta2",
+		Served:      Releases{33, 37},
+		Rules:       37,
+		AddToScheme: v1beta2.AddToScheme,
+		Kinds: []Kind{
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{33, 37}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{33, 37}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{33, 37}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}},
+		},
+	},
+	{
+		// v1, served since 1.34 and enabled by default.
+		Name:        "v1",
+		Served:      Releases{34, 37},
+		Rules:       37,
+		AddToScheme: v1.AddToScheme,
+		Kinds: []Kind{
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{34, 37}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{34, 37}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{34, 37}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}},
 		},
 	},
 }
