@@ -29,7 +29,7 @@ func TestEveryCatalogueKindHasRules(t *testing.T) {
 			r, ok := registry[typ]
 			if !ok {
 				t.Errorf("%s %s: no validation rules registered", v.Name, k.Name)
-			} else if wantRelease := release("1." + strconv.Itoa(v.Rules)); r.release != wantRelease {
+			} else if wantRelease := release("1." + strconv.Itoa(v.RulesOf(k))); r.release != wantRelease {
 				t.Errorf("%s %s: rules of %s, the catalogue says %s", v.Name, k.Name, r.release, wantRelease)
 			}
 			if _, ok := listRegistry[reflect.TypeOf(list)]; !ok {

@@ -128,6 +128,9 @@ type envV1 struct {
 	// an InternalError, as the registry does when it cannot get the
 	// namespace.
 	namespaceLabels func(namespace string) (map[string]string, error)
+	// fromOptions takes gates and namespaceLabels from the Options of each
+	// validation instead: the registered rules are built once, at init.
+	fromOptions bool
 }
 
 // checkerV1 is the checker with the 1.37 environment.
@@ -136,7 +139,12 @@ type checkerV1 struct {
 	env envV1
 }
 
-func (e envV1) on(c *checker) *checkerV1 { return &checkerV1{checker: c, env: e} }
+func (e envV1) on(c *checker) *checkerV1 {
+	if e.fromOptions {
+		e.gates, e.namespaceLabels = c.opts.FeatureGates, c.opts.NamespaceLabels
+	}
+	return &checkerV1{checker: c, env: e}
+}
 
 func (c *checkerV1) enabled(gate features.Name) bool { return c.env.gates.Enabled(gate) }
 

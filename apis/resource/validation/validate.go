@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/conversion"
 )
 
@@ -19,6 +20,16 @@ type Options struct {
 	// (the quirks listed in the package documentation). Errors that only
 	// Strict reports say so in their message.
 	Strict bool
+	// FeatureGates are the cluster's DRA feature gates, for the versions
+	// checked with the rules of 1.37 (v1beta1, v1beta2, v1 and v1alpha3's
+	// DeviceTaintRule and ResourcePoolStatusRequest). The zero value is
+	// the gates' 1.37 defaults.
+	FeatureGates features.Gates
+	// NamespaceLabels returns the labels of a namespace, for the 1.37
+	// admin-access rule (a request or result with adminAccess needs the
+	// namespace label resource.kubernetes.io/admin-access: "true"). Nil
+	// skips the rule: the namespace is not known.
+	NamespaceLabels func(namespace string) (map[string]string, error)
 }
 
 // DefaultNamespace is the namespace the validators assume for a namespaced
@@ -138,7 +149,11 @@ func rulesOf(t reflect.Type) release {
 	if err != nil {
 		panic(fmt.Sprintf("validation: rules registered for %v: %v", t, err))
 	}
-	return release(fmt.Sprintf("1.%d", v.Rules))
+	k, ok := v.Kind(gvks[0].Kind)
+	if !ok {
+		panic(fmt.Sprintf("validation: rules registered for %v, which the catalogue does not list in %s", t, v.Name))
+	}
+	return release(fmt.Sprintf("1.%d", v.RulesOf(k)))
 }
 
 func itemPointers[T any](items []T) []*T {

@@ -1,0 +1,132 @@
+package validation
+
+import (
+	"fmt"
+	"reflect"
+
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/v1alpha3"
+	"github.com/drakit/drakit/apis/resource/v1beta1"
+	"github.com/drakit/drakit/apis/resource/v1beta2"
+	"github.com/drakit/drakit/conversion"
+)
+
+// The kinds checked with the rules of Kubernetes 1.37. A 1.37 API server
+// converts whatever version it receives to its internal form, which has v1's
+// shape, and validates that; so do these validators: an object of v1beta1,
+// v1beta2 or v1alpha3 (DeviceTaintRule) is converted to v1 and validated with
+// v1's rules, and its errors carry v1's field paths, which are the paths of
+// the server's handwritten validation. (The server's declarative validation
+// runs on the versioned object and reports v1beta1's own paths where they
+// differ; hack/e2e measures where that shows.)
+func init() {
+	rulesV1(envV1{compileCEL: compileCEL137V1, fromOptions: true}).register()
+
+	registerViaV1[*v1beta1.ResourceClaim]()
+	registerViaV1[*v1beta1.ResourceClaimTemplate]()
+	registerViaV1[*v1beta1.DeviceClass]()
+	registerViaV1[*v1beta1.ResourceSlice]()
+	registerList(func(l *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim { return itemPointers(l.Items) })
+	registerList(func(l *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate { return itemPointers(l.Items) })
+	registerList(func(l *v1beta1.DeviceClassList) []*v1beta1.DeviceClass { return itemPointers(l.Items) })
+	registerList(func(l *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice { return itemPointers(l.Items) })
+
+	registerViaV1[*v1beta2.ResourceClaim]()
+	registerViaV1[*v1beta2.ResourceClaimTemplate]()
+	registerViaV1[*v1beta2.DeviceClass]()
+	registerViaV1[*v1beta2.ResourceSlice]()
+	registerViaV1[*v1beta2.DeviceTaintRule]()
+	registerList(func(l *v1beta2.ResourceClaimList) []*v1beta2.ResourceClaim { return itemPointers(l.Items) })
+	registerList(func(l *v1beta2.ResourceClaimTemplateList) []*v1beta2.ResourceClaimTemplate { return itemPointers(l.Items) })
+	registerList(func(l *v1beta2.DeviceClassList) []*v1beta2.DeviceClass { return itemPointers(l.Items) })
+	registerList(func(l *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice { return itemPointers(l.Items) })
+	registerList(func(l *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule { return itemPointers(l.Items) })
+
+	registerViaV1[*v1alpha3.DeviceTaintRule]()
+	registerList(func(l *v1alpha3.DeviceTaintRuleList) []*v1alpha3.DeviceTaintRule { return itemPointers(l.Items) })
+
+	register(rules[*v1alpha3.ResourcePoolStatusRequest]{
+		resetMetaForStatus: true,
+		defaults:           func(o *v1alpha3.ResourcePoolStatusRequest) { v1alpha3.SetObjectDefaults_ResourcePoolStatusRequest(o) },
+		prepareCreate:      func(o *v1alpha3.ResourcePoolStatusRequest) { o.Status = nil },
+		prepareUpdate:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Status = old.Status },
+		prepareStatus:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Spec = old.Spec },
+		create: func(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+			return ValidateResourcePoolStatusRequestV1alpha3(c, o)
+		},
+		update: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
+			return append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
+		},
+		status: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+			return validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old)
+		},
+	})
+	registerList(func(l *v1alpha3.ResourcePoolStatusRequestList) []*v1alpha3.ResourcePoolStatusRequest {
+		return itemPointers(l.Items)
+	})
+}
+
+// registerViaV1 registers a kind of another version whose 1.37 rules are
+// v1's: the object (and the stored one) are converted to v1 and validated
+// by v1's registered rules, with the caller's options.
+func registerViaV1[T object]() {
+	var zero T
+	t := reflect.TypeOf(zero)
+	registry[t] = kindRules{release: rulesOf(t), validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+		v1obj, err := conversion.Convert(obj, resourcev1.SchemeGroupVersion)
+		if err != nil {
+			return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting to v1 for the 1.37 rules: %w", err))}
+		}
+		var v1old runtime.Object
+		if old != nil {
+			if reflect.TypeOf(old) != t {
+				return field.ErrorList{mismatch(obj, old)}
+			}
+			if v1old, err = conversion.Convert(old, resourcev1.SchemeGroupVersion); err != nil {
+				return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting the stored object to v1 for the 1.37 rules: %w", err))}
+			}
+		}
+		r, ok := registry[reflect.TypeOf(v1obj)]
+		if !ok {
+			return field.ErrorList{unsupported(v1obj)}
+		}
+		return r.validate(v1obj, v1old, op, opts)
+	}}
+}
+
+// ValidateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
+// ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
+// rules 1.37 declares (driver name, pool name, limit between 1 and
+// ResourcePoolStatusRequestLimitMax).
+func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+	errs := objectMeta(&o.ObjectMeta, false)
+	p := field.NewPath("spec")
+	errs = append(errs, c.validateDriverName(o.Spec.Driver, p.Child("driver"))...)
+	if o.Spec.PoolName != nil {
+		errs = append(errs, declarativePoolNameV1(*o.Spec.PoolName, p.Child("poolName"))...)
+	}
+	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > v1alpha3.ResourcePoolStatusRequestLimitMax) {
+		errs = append(errs, field.Invalid(p.Child("limit"), *l,
+			fmt.Sprintf("must be between 1 and %d, inclusive", v1alpha3.ResourcePoolStatusRequestLimitMax)))
+	}
+	return errs
+}
+
+// validateResourcePoolStatusRequestStatusUpdateV1alpha3: a status, once
+// written, never changes, and its conditions follow the metav1 rules.
+func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+	errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
+	p := field.NewPath("status")
+	if old.Status != nil {
+		return append(errs, immutable(o.Status, old.Status, p)...)
+	}
+	if o.Status != nil {
+		errs = append(errs, metav1validation.ValidateConditions(o.Status.Conditions, p.Child("conditions"))...)
+	}
+	return errs
+}
