@@ -9,9 +9,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	v1 "github.com/drakit/drakit/apis/resource/v1"
 	a1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	a2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	a3 "github.com/drakit/drakit/apis/resource/v1alpha3"
+	b1 "github.com/drakit/drakit/apis/resource/v1beta1"
+	b2 "github.com/drakit/drakit/apis/resource/v1beta2"
 	"github.com/drakit/drakit/generated/clientset/versioned"
 )
 
@@ -188,6 +191,60 @@ var backends = map[string]map[string]backendFactory{
 		},
 		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
 			return newBackend[*a3.ResourceSlice, *a3.ResourceSliceList](cs.ResourceV1alpha3().ResourceSlices())
+		},
+		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*a3.DeviceTaintRule, *a3.DeviceTaintRuleList](cs.ResourceV1alpha3().DeviceTaintRules())
+		},
+		"ResourcePoolStatusRequest": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*a3.ResourcePoolStatusRequest, *a3.ResourcePoolStatusRequestList](cs.ResourceV1alpha3().ResourcePoolStatusRequests())
+		},
+	},
+	"v1beta1": {
+		"DeviceClass": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*b1.DeviceClass, *b1.DeviceClassList](cs.ResourceV1beta1().DeviceClasses())
+		},
+		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*b1.ResourceClaim, *b1.ResourceClaimList](cs.ResourceV1beta1().ResourceClaims(ns))
+		},
+		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*b1.ResourceClaimTemplate, *b1.ResourceClaimTemplateList](cs.ResourceV1beta1().ResourceClaimTemplates(ns))
+		},
+		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*b1.ResourceSlice, *b1.ResourceSliceList](cs.ResourceV1beta1().ResourceSlices())
+		},
+	},
+	"v1beta2": {
+		"DeviceClass": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*b2.DeviceClass, *b2.DeviceClassList](cs.ResourceV1beta2().DeviceClasses())
+		},
+		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*b2.ResourceClaim, *b2.ResourceClaimList](cs.ResourceV1beta2().ResourceClaims(ns))
+		},
+		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*b2.ResourceClaimTemplate, *b2.ResourceClaimTemplateList](cs.ResourceV1beta2().ResourceClaimTemplates(ns))
+		},
+		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*b2.ResourceSlice, *b2.ResourceSliceList](cs.ResourceV1beta2().ResourceSlices())
+		},
+		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*b2.DeviceTaintRule, *b2.DeviceTaintRuleList](cs.ResourceV1beta2().DeviceTaintRules())
+		},
+	},
+	"v1": {
+		"DeviceClass": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*v1.DeviceClass, *v1.DeviceClassList](cs.ResourceV1().DeviceClasses())
+		},
+		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*v1.ResourceClaim, *v1.ResourceClaimList](cs.ResourceV1().ResourceClaims(ns))
+		},
+		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
+			return newBackend[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList](cs.ResourceV1().ResourceClaimTemplates(ns))
+		},
+		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*v1.ResourceSlice, *v1.ResourceSliceList](cs.ResourceV1().ResourceSlices())
+		},
+		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
+			return newBackend[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](cs.ResourceV1().DeviceTaintRules())
 		},
 	},
 }

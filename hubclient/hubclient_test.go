@@ -117,8 +117,8 @@ func TestNegotiation(t *testing.T) {
 			name: "nothing served", err: "the server serves resource.k8s.io (none), not v1alpha1, v1alpha2, v1alpha3",
 		},
 		{
-			name: "unknown pinned version", served: []map[string][]apiRes{served133}, opts: Options{Version: "v1beta1"},
-			err: `Options.Version "v1beta1" is not a version drakit knows`,
+			name: "unknown pinned version", served: []map[string][]apiRes{served133}, opts: Options{Version: "v2"},
+			err: `Options.Version "v2" is not a version drakit knows`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,7 +154,7 @@ func TestNotServed(t *testing.T) {
 	if !errors.As(err, &ns) {
 		t.Fatalf("got %v, want a *NotServedError", err)
 	}
-	for _, want := range []string{"PodSchedulingContext", "v1alpha3", "DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice"} {
+	for _, want := range []string{"PodSchedulingContext", "v1alpha3", "DeviceClass, DeviceTaintRule, ResourceClaim, ResourceClaimTemplate, ResourceSlice"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
