@@ -31,7 +31,9 @@ func init() {
 	registerViaV1[*v1beta1.DeviceClass]()
 	registerViaV1[*v1beta1.ResourceSlice]()
 	registerList(func(l *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim { return itemPointers(l.Items) })
-	registerList(func(l *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate { return itemPointers(l.Items) })
+	registerList(func(l *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate {
+		return itemPointers(l.Items)
+	})
 	registerList(func(l *v1beta1.DeviceClassList) []*v1beta1.DeviceClass { return itemPointers(l.Items) })
 	registerList(func(l *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice { return itemPointers(l.Items) })
 
@@ -41,7 +43,9 @@ func init() {
 	registerViaV1[*v1beta2.ResourceSlice]()
 	registerViaV1[*v1beta2.DeviceTaintRule]()
 	registerList(func(l *v1beta2.ResourceClaimList) []*v1beta2.ResourceClaim { return itemPointers(l.Items) })
-	registerList(func(l *v1beta2.ResourceClaimTemplateList) []*v1beta2.ResourceClaimTemplate { return itemPointers(l.Items) })
+	registerList(func(l *v1beta2.ResourceClaimTemplateList) []*v1beta2.ResourceClaimTemplate {
+		return itemPointers(l.Items)
+	})
 	registerList(func(l *v1beta2.DeviceClassList) []*v1beta2.DeviceClass { return itemPointers(l.Items) })
 	registerList(func(l *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice { return itemPointers(l.Items) })
 	registerList(func(l *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule { return itemPointers(l.Items) })
