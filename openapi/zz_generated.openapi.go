@@ -34,6 +34,58 @@ import (
 
 func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenAPIDefinition {
 	return map[string]common.OpenAPIDefinition{
+		"github.com/drakit/drakit/apis/resource/v1.AllocatedDeviceStatus":                  schema_drakit_apis_resource_v1_AllocatedDeviceStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1.AllocationResult":                       schema_drakit_apis_resource_v1_AllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1.CELDeviceSelector":                      schema_drakit_apis_resource_v1_CELDeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicy":                  schema_drakit_apis_resource_v1_CapacityRequestPolicy(ref),
+		"github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicyRange":             schema_drakit_apis_resource_v1_CapacityRequestPolicyRange(ref),
+		"github.com/drakit/drakit/apis/resource/v1.CapacityRequirements":                   schema_drakit_apis_resource_v1_CapacityRequirements(ref),
+		"github.com/drakit/drakit/apis/resource/v1.Counter":                                schema_drakit_apis_resource_v1_Counter(ref),
+		"github.com/drakit/drakit/apis/resource/v1.CounterSet":                             schema_drakit_apis_resource_v1_CounterSet(ref),
+		"github.com/drakit/drakit/apis/resource/v1.Device":                                 schema_drakit_apis_resource_v1_Device(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceAllocationConfiguration":          schema_drakit_apis_resource_v1_DeviceAllocationConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceAllocationResult":                 schema_drakit_apis_resource_v1_DeviceAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceAttribute":                        schema_drakit_apis_resource_v1_DeviceAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceCapacity":                         schema_drakit_apis_resource_v1_DeviceCapacity(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClaim":                            schema_drakit_apis_resource_v1_DeviceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClaimConfiguration":               schema_drakit_apis_resource_v1_DeviceClaimConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClass":                            schema_drakit_apis_resource_v1_DeviceClass(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClassConfiguration":               schema_drakit_apis_resource_v1_DeviceClassConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClassList":                        schema_drakit_apis_resource_v1_DeviceClassList(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceClassSpec":                        schema_drakit_apis_resource_v1_DeviceClassSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceConfiguration":                    schema_drakit_apis_resource_v1_DeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceConstraint":                       schema_drakit_apis_resource_v1_DeviceConstraint(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceCounterConsumption":               schema_drakit_apis_resource_v1_DeviceCounterConsumption(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceDerivedAttribute":                 schema_drakit_apis_resource_v1_DeviceDerivedAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceRequest":                          schema_drakit_apis_resource_v1_DeviceRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceRequestAllocationResult":          schema_drakit_apis_resource_v1_DeviceRequestAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceSelector":                         schema_drakit_apis_resource_v1_DeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceSubRequest":                       schema_drakit_apis_resource_v1_DeviceSubRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaint":                            schema_drakit_apis_resource_v1_DeviceTaint(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRule":                        schema_drakit_apis_resource_v1_DeviceTaintRule(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleList":                    schema_drakit_apis_resource_v1_DeviceTaintRuleList(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleSpec":                    schema_drakit_apis_resource_v1_DeviceTaintRuleSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleStatus":                  schema_drakit_apis_resource_v1_DeviceTaintRuleStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceTaintSelector":                    schema_drakit_apis_resource_v1_DeviceTaintSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1.DeviceToleration":                       schema_drakit_apis_resource_v1_DeviceToleration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ExactDeviceRequest":                     schema_drakit_apis_resource_v1_ExactDeviceRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1.NetworkDeviceData":                      schema_drakit_apis_resource_v1_NetworkDeviceData(ref),
+		"github.com/drakit/drakit/apis/resource/v1.NodeAllocatableMapping":                 schema_drakit_apis_resource_v1_NodeAllocatableMapping(ref),
+		"github.com/drakit/drakit/apis/resource/v1.NodeAllocatableOverhead":                schema_drakit_apis_resource_v1_NodeAllocatableOverhead(ref),
+		"github.com/drakit/drakit/apis/resource/v1.NodeAllocatableResource":                schema_drakit_apis_resource_v1_NodeAllocatableResource(ref),
+		"github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration":              schema_drakit_apis_resource_v1_OpaqueDeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaim":                          schema_drakit_apis_resource_v1_ResourceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimConsumerReference":         schema_drakit_apis_resource_v1_ResourceClaimConsumerReference(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimList":                      schema_drakit_apis_resource_v1_ResourceClaimList(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimSpec":                      schema_drakit_apis_resource_v1_ResourceClaimSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimStatus":                    schema_drakit_apis_resource_v1_ResourceClaimStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplate":                  schema_drakit_apis_resource_v1_ResourceClaimTemplate(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplateList":              schema_drakit_apis_resource_v1_ResourceClaimTemplateList(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplateSpec":              schema_drakit_apis_resource_v1_ResourceClaimTemplateSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourcePool":                           schema_drakit_apis_resource_v1_ResourcePool(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceSlice":                          schema_drakit_apis_resource_v1_ResourceSlice(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceSliceList":                      schema_drakit_apis_resource_v1_ResourceSliceList(ref),
+		"github.com/drakit/drakit/apis/resource/v1.ResourceSliceSpec":                      schema_drakit_apis_resource_v1_ResourceSliceSpec(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha1.AllocationResult":                 schema_drakit_apis_resource_v1alpha1_AllocationResult(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha1.PodScheduling":                    schema_drakit_apis_resource_v1alpha1_PodScheduling(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha1.PodSchedulingList":                schema_drakit_apis_resource_v1alpha1_PodSchedulingList(ref),
@@ -146,6 +198,105 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ResourceSliceSpec":                schema_drakit_apis_resource_v1alpha3_ResourceSliceSpec(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableCapacityStatus":          schema_drakit_apis_resource_v1alpha3_ShareableCapacityStatus(ref),
 		"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableSummaryStatus":           schema_drakit_apis_resource_v1alpha3_ShareableSummaryStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.AllocatedDeviceStatus":             schema_drakit_apis_resource_v1beta1_AllocatedDeviceStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.AllocationResult":                  schema_drakit_apis_resource_v1beta1_AllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.BasicDevice":                       schema_drakit_apis_resource_v1beta1_BasicDevice(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.CELDeviceSelector":                 schema_drakit_apis_resource_v1beta1_CELDeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicy":             schema_drakit_apis_resource_v1beta1_CapacityRequestPolicy(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicyRange":        schema_drakit_apis_resource_v1beta1_CapacityRequestPolicyRange(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequirements":              schema_drakit_apis_resource_v1beta1_CapacityRequirements(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.Counter":                           schema_drakit_apis_resource_v1beta1_Counter(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.CounterSet":                        schema_drakit_apis_resource_v1beta1_CounterSet(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.Device":                            schema_drakit_apis_resource_v1beta1_Device(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationConfiguration":     schema_drakit_apis_resource_v1beta1_DeviceAllocationConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationResult":            schema_drakit_apis_resource_v1beta1_DeviceAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAttribute":                   schema_drakit_apis_resource_v1beta1_DeviceAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceCapacity":                    schema_drakit_apis_resource_v1beta1_DeviceCapacity(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaim":                       schema_drakit_apis_resource_v1beta1_DeviceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaimConfiguration":          schema_drakit_apis_resource_v1beta1_DeviceClaimConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClass":                       schema_drakit_apis_resource_v1beta1_DeviceClass(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassConfiguration":          schema_drakit_apis_resource_v1beta1_DeviceClassConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassList":                   schema_drakit_apis_resource_v1beta1_DeviceClassList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassSpec":                   schema_drakit_apis_resource_v1beta1_DeviceClassSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceConfiguration":               schema_drakit_apis_resource_v1beta1_DeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceConstraint":                  schema_drakit_apis_resource_v1beta1_DeviceConstraint(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceCounterConsumption":          schema_drakit_apis_resource_v1beta1_DeviceCounterConsumption(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceDerivedAttribute":            schema_drakit_apis_resource_v1beta1_DeviceDerivedAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequest":                     schema_drakit_apis_resource_v1beta1_DeviceRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequestAllocationResult":     schema_drakit_apis_resource_v1beta1_DeviceRequestAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector":                    schema_drakit_apis_resource_v1beta1_DeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceSubRequest":                  schema_drakit_apis_resource_v1beta1_DeviceSubRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceTaint":                       schema_drakit_apis_resource_v1beta1_DeviceTaint(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration":                  schema_drakit_apis_resource_v1beta1_DeviceToleration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.NetworkDeviceData":                 schema_drakit_apis_resource_v1beta1_NetworkDeviceData(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableMapping":            schema_drakit_apis_resource_v1beta1_NodeAllocatableMapping(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableOverhead":           schema_drakit_apis_resource_v1beta1_NodeAllocatableOverhead(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableResource":           schema_drakit_apis_resource_v1beta1_NodeAllocatableResource(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration":         schema_drakit_apis_resource_v1beta1_OpaqueDeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaim":                     schema_drakit_apis_resource_v1beta1_ResourceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimConsumerReference":    schema_drakit_apis_resource_v1beta1_ResourceClaimConsumerReference(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimList":                 schema_drakit_apis_resource_v1beta1_ResourceClaimList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimSpec":                 schema_drakit_apis_resource_v1beta1_ResourceClaimSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimStatus":               schema_drakit_apis_resource_v1beta1_ResourceClaimStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplate":             schema_drakit_apis_resource_v1beta1_ResourceClaimTemplate(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplateList":         schema_drakit_apis_resource_v1beta1_ResourceClaimTemplateList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplateSpec":         schema_drakit_apis_resource_v1beta1_ResourceClaimTemplateSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourcePool":                      schema_drakit_apis_resource_v1beta1_ResourcePool(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceSlice":                     schema_drakit_apis_resource_v1beta1_ResourceSlice(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceSliceList":                 schema_drakit_apis_resource_v1beta1_ResourceSliceList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta1.ResourceSliceSpec":                 schema_drakit_apis_resource_v1beta1_ResourceSliceSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.AllocatedDeviceStatus":             schema_drakit_apis_resource_v1beta2_AllocatedDeviceStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.AllocationResult":                  schema_drakit_apis_resource_v1beta2_AllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.CELDeviceSelector":                 schema_drakit_apis_resource_v1beta2_CELDeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicy":             schema_drakit_apis_resource_v1beta2_CapacityRequestPolicy(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicyRange":        schema_drakit_apis_resource_v1beta2_CapacityRequestPolicyRange(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequirements":              schema_drakit_apis_resource_v1beta2_CapacityRequirements(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.Counter":                           schema_drakit_apis_resource_v1beta2_Counter(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.CounterSet":                        schema_drakit_apis_resource_v1beta2_CounterSet(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.Device":                            schema_drakit_apis_resource_v1beta2_Device(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationConfiguration":     schema_drakit_apis_resource_v1beta2_DeviceAllocationConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationResult":            schema_drakit_apis_resource_v1beta2_DeviceAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAttribute":                   schema_drakit_apis_resource_v1beta2_DeviceAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceCapacity":                    schema_drakit_apis_resource_v1beta2_DeviceCapacity(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaim":                       schema_drakit_apis_resource_v1beta2_DeviceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaimConfiguration":          schema_drakit_apis_resource_v1beta2_DeviceClaimConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClass":                       schema_drakit_apis_resource_v1beta2_DeviceClass(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassConfiguration":          schema_drakit_apis_resource_v1beta2_DeviceClassConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassList":                   schema_drakit_apis_resource_v1beta2_DeviceClassList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassSpec":                   schema_drakit_apis_resource_v1beta2_DeviceClassSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceConfiguration":               schema_drakit_apis_resource_v1beta2_DeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceConstraint":                  schema_drakit_apis_resource_v1beta2_DeviceConstraint(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceCounterConsumption":          schema_drakit_apis_resource_v1beta2_DeviceCounterConsumption(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceDerivedAttribute":            schema_drakit_apis_resource_v1beta2_DeviceDerivedAttribute(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequest":                     schema_drakit_apis_resource_v1beta2_DeviceRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequestAllocationResult":     schema_drakit_apis_resource_v1beta2_DeviceRequestAllocationResult(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector":                    schema_drakit_apis_resource_v1beta2_DeviceSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceSubRequest":                  schema_drakit_apis_resource_v1beta2_DeviceSubRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaint":                       schema_drakit_apis_resource_v1beta2_DeviceTaint(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRule":                   schema_drakit_apis_resource_v1beta2_DeviceTaintRule(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleList":               schema_drakit_apis_resource_v1beta2_DeviceTaintRuleList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleSpec":               schema_drakit_apis_resource_v1beta2_DeviceTaintRuleSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleStatus":             schema_drakit_apis_resource_v1beta2_DeviceTaintRuleStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintSelector":               schema_drakit_apis_resource_v1beta2_DeviceTaintSelector(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration":                  schema_drakit_apis_resource_v1beta2_DeviceToleration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ExactDeviceRequest":                schema_drakit_apis_resource_v1beta2_ExactDeviceRequest(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.NetworkDeviceData":                 schema_drakit_apis_resource_v1beta2_NetworkDeviceData(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableMapping":            schema_drakit_apis_resource_v1beta2_NodeAllocatableMapping(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableOverhead":           schema_drakit_apis_resource_v1beta2_NodeAllocatableOverhead(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableResource":           schema_drakit_apis_resource_v1beta2_NodeAllocatableResource(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration":         schema_drakit_apis_resource_v1beta2_OpaqueDeviceConfiguration(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaim":                     schema_drakit_apis_resource_v1beta2_ResourceClaim(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimConsumerReference":    schema_drakit_apis_resource_v1beta2_ResourceClaimConsumerReference(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimList":                 schema_drakit_apis_resource_v1beta2_ResourceClaimList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimSpec":                 schema_drakit_apis_resource_v1beta2_ResourceClaimSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimStatus":               schema_drakit_apis_resource_v1beta2_ResourceClaimStatus(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplate":             schema_drakit_apis_resource_v1beta2_ResourceClaimTemplate(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplateList":         schema_drakit_apis_resource_v1beta2_ResourceClaimTemplateList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplateSpec":         schema_drakit_apis_resource_v1beta2_ResourceClaimTemplateSpec(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourcePool":                      schema_drakit_apis_resource_v1beta2_ResourcePool(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceSlice":                     schema_drakit_apis_resource_v1beta2_ResourceSlice(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceSliceList":                 schema_drakit_apis_resource_v1beta2_ResourceSliceList(ref),
+		"github.com/drakit/drakit/apis/resource/v1beta2.ResourceSliceSpec":                 schema_drakit_apis_resource_v1beta2_ResourceSliceSpec(ref),
 		v1.AWSElasticBlockStoreVolumeSource{}.OpenAPIModelName():                           schema_k8sio_api_core_v1_AWSElasticBlockStoreVolumeSource(ref),
 		v1.Affinity{}.OpenAPIModelName():                                                   schema_k8sio_api_core_v1_Affinity(ref),
 		v1.AppArmorProfile{}.OpenAPIModelName():                                            schema_k8sio_api_core_v1_AppArmorProfile(ref),
@@ -448,6 +599,2672 @@ func GetOpenAPIDefinitions(ref common.ReferenceCallback) map[string]common.OpenA
 		runtime.Unknown{}.OpenAPIModelName():                                               schema_k8sio_apimachinery_pkg_runtime_Unknown(ref),
 		intstr.IntOrString{}.OpenAPIModelName():                                            schema_apimachinery_pkg_util_intstr_IntOrString(ref),
 		version.Info{}.OpenAPIModelName():                                                  schema_k8sio_apimachinery_pkg_version_Info(ref),
+	}
+}
+
+func schema_drakit_apis_resource_v1_AllocatedDeviceStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocatedDeviceStatus is what a driver reports about one allocated device. Driver, pool, device and shareID must name an entry of the claim's allocation.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver of the device. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the name of the device's pool within the driver; at most 253 characters, DNS subdomains separated by slashes.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name within the pool. A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID is the shareID of the allocation this entry is about, for a device that allows multiple allocations; a lowercase RFC 4122 UUID. Beta; needs the DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are the latest observations of the device's state, keyed by type, at most 8. A device configured as the class and claim ask should have a True Ready condition. Written as null when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"data": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Data is driver-specific data, a JSON object of at most 10 Ki.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+					"networkData": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NetworkData describes the device's network interface.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.NetworkDeviceData"),
+						},
+					},
+				},
+				Required: []string{"driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.NetworkDeviceData", metav1.Condition{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_AllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocationResult describes what was allocated for a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the allocation made for the device requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceAllocationResult"),
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector limits the nodes on which the allocated devices can be used. Unset means every node.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allocationTimestamp": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationTimestamp is when the devices were allocated; unset means unknown. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceAllocationResult", v1.NodeSelector{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_CELDeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CELDeviceSelector selects devices with a Common Expression Language expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression holds CEL source evaluated against the variable `device`, which has the fields `driver` (string), `attributes` (a map from domain to a map from identifier to value), `capacity` (the same shape, with quantities) and, with the DRAConsumableCapacity feature gate, `allowMultipleAllocations` (bool). Unqualified names are in the driver's domain, and an unknown domain gives an empty map; a missing identifier is an error, so check with has() first. The semver functions and cel.bind are available, and includes() with the DRAListTypeAttributes feature gate. The result must be a boolean: true selects the device; an evaluation error aborts the allocation attempt. At most 10 Ki characters, and its estimated cost is limited.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_CapacityRequestPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicy constrains the amounts of a capacity that one allocation may consume. At most one of validValues and validRange is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"default": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Default is the amount consumed by a request that names no amount for this capacity. Required with validValues or validRange. Written as null when unset.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"validValues": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidValues are the amounts a request may consume, ascending, unique, at most 10, none above the capacity; default must be one of them. A request is rounded up to the next valid value; one above all of them cannot use the device.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"validRange": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidRange is the range of amounts a request may consume; default must lie in it. A request outside it cannot use the device.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicyRange"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicyRange", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_CapacityRequestPolicyRange(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicyRange is a range of consumable amounts. A request below min is raised to min; with a step, a request is rounded up to the next min + n×step; a result above max cannot use the device. Integer arithmetic is used, or milli units when the DRAFractionalCapacityRange feature gate is on and a bound is fractional.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"min": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Min is the smallest amount consumed. Not negative, at most the capacity, and at most the policy's default.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"max": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Max is the largest amount a request may consume: at least min and the default, at most the capacity.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"step": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Step is the spacing of valid amounts above min. Positive; min + step must fit in the capacity, and max and the default must be min plus a multiple of it.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"min"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_CapacityRequirements(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequirements is the capacity a request wants from each device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests are the wanted amounts, keyed by capacity name. A device qualifies only if it has at least that much of each; a request policy may round the amount up, and a device whose policy cannot accommodate it is not used. Capacities not named here are consumed according to the policy, or in full without one. What is consumed is recorded in the allocation result's consumedCapacity.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_Counter(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Counter is an amount of one counter.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the amount.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_CounterSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CounterSet is a named set of counters of a pool. Counters cannot be allocated themselves; allocating a device uses up the part of them the device consumes, which other devices then cannot use.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the counter set, a DNS label unique in the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the counters of the set, keyed by DNS-label names, at most 32. Must not be empty.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.Counter"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_Device(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Device is one device of a pool, described by its attributes and capacities.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the device, a DNS label unique within the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"attributes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Attributes are the device's properties, keyed by qualified name. Attributes and capacity together may have at most 32 entries, and the attributes at most 48 values (a list counts each element).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceAttribute"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity holds the device's quantities, keyed by qualified name. Attributes and capacity together may have at most 32 entries.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceCapacity"),
+									},
+								},
+							},
+						},
+					},
+					"consumesCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumesCounters says which counters of which counter sets of the pool the device uses up when allocated. At most 2 entries, with unique counter sets. A slice with such a device holds at most 64 devices. Beta; needs the DRAPartitionableDevices feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceCounterConsumption"),
+									},
+								},
+							},
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the node the device is local to. Only with spec.perDeviceNodeSelection, and then exactly one of nodeName, nodeSelector and allNodes is set; it must not be empty. Beta; needs the DRAPartitionableDevices feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector lists the nodes the device can be used from; it must hold exactly one term. Only with spec.perDeviceNodeSelection, and then exactly one of nodeName, nodeSelector and allNodes is set. Beta; needs the DRAPartitionableDevices feature gate.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes, when true, means every node can use the device; when set it must be true. Only with spec.perDeviceNodeSelection, and then exactly one of nodeName, nodeSelector and allNodes is set. Beta; needs the DRAPartitionableDevices feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"taints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Taints are taints the driver puts on the device, at most 16. A slice with a tainted device holds at most 64 devices. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaint"),
+									},
+								},
+							},
+						},
+					},
+					"bindsToNode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BindsToNode, when true, ties an allocation of the device to the node chosen while allocating: the scheduler sets the allocation's node selector to that node. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are condition types that must all be True in the claim's device status before a pod using the device is bound to its node. At most 4 valid condition types; set together with bindingFailureConditions, and the two lists must not overlap. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are condition types of the claim's device status of which any one being True means binding failed. At most 4 valid condition types; set together with bindingConditions. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"allowMultipleAllocations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllowMultipleAllocations, when true, lets the device be allocated several times at once; all its capacity then becomes consumable, with or without a request policy. Beta; needs the DRAConsumableCapacity feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"nodeAllocatableResources": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeAllocatableResources says which node-allocatable resources (cpu, memory, hugepages and the like, not extended resources) an allocation of the device accounts for, keyed by resource name. Each entry sets a mapping, an overhead or both. Alpha; needs the DRANodeAllocatableResources feature gate (1.37+).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.NodeAllocatableResource"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceAttribute", "github.com/drakit/drakit/apis/resource/v1.DeviceCapacity", "github.com/drakit/drakit/apis/resource/v1.DeviceCounterConsumption", "github.com/drakit/drakit/apis/resource/v1.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1.NodeAllocatableResource", v1.NodeSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceAllocationConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationConfiguration is one configuration entry in an allocation result.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"source": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Source says where the entry came from: FromClass (set by an administrator, not by the claim's author) or FromClaim.\n\n\nPossible enum values:\n - `\"FromClaim\"` marks configuration taken from the ResourceClaim.\n - `\"FromClass\"` marks configuration taken from a DeviceClass.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"FromClaim", "FromClass"},
+						},
+					},
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the entry is for; empty means all requests of the claim. An entry is \"<request>\" or \"<request>/<alternative>\".",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+				Required: []string{"source"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationResult lists the allocated devices and their configuration.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"results": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Results has one entry per allocated device, at most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceRequestAllocationResult"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is the configuration for the allocated devices, taken from the classes and from the claim, at most 64 entries. It includes entries for drivers without allocated devices; drivers ignore what they do not know.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceAllocationConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceAllocationConfiguration", "github.com/drakit/drakit/apis/resource/v1.DeviceRequestAllocationResult"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAttribute is the value of one device attribute; one field, and only one, is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"int": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValue is an integer value.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"bool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValue is a boolean value.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"string": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValue is a string value of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValue is a semantic version (semver.org 2.0.0) of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValues is a non-empty list of integers. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"integer"},
+										Format: "int64",
+									},
+								},
+							},
+						},
+					},
+					"bools": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValues is a non-empty list of booleans. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"boolean"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"strings": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValues is a non-empty list of strings, each of at most 64 characters. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"versions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValues is a non-empty list of semantic versions, each of at most 64 characters. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceCapacity(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCapacity is one quantity of a device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the device's total of this capacity. It does not change as capacity is consumed; the scheduler tracks consumption apart.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"requestPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequestPolicy says how shares of a device that allows multiple allocations consume this capacity; only allowed when allowMultipleAllocations is true. Unset means any amount may be requested as long as the total stays within value, and a request that names no amount takes all of it. Beta; needs the DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicy"),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CapacityRequestPolicy", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaim groups what a claim asks for: the requests, the constraints between them and the configuration for the allocated devices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests are the individual device requests, at most 32, with unique names. All must be satisfied for the claim to be allocated. Written as null when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceRequest"),
+									},
+								},
+							},
+						},
+					},
+					"constraints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Constraints must hold across the devices picked for several requests. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceConstraint"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for the devices of some or all requests, passed to the drivers. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceClaimConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceClaimConfiguration", "github.com/drakit/drakit/apis/resource/v1.DeviceConstraint", "github.com/drakit/drakit/apis/resource/v1.DeviceRequest"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClaimConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaimConfiguration is configuration from a claim for the devices of some of its requests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the configuration is for; empty means all requests of the claim. An entry is \"<request>\" or \"<request>/<alternative>\". At most 32 unique names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClass(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClass is a set of devices chosen by selectors, with configuration that applies to them. Claims refer to a class by name.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec holds the selectors and configuration of the class. It may change at any time; an allocation uses the class as it was when the allocation was made. Any change increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceClassSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceClassSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClassConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassConfiguration is one configuration entry of a DeviceClass.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClassList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassList is a list of DeviceClasses.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceClasses of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceClass"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceClass", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceClassSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassSpec defines the devices of a class and their configuration.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors must all match for a device to belong to the class. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for every device allocated through the class, one driver per entry. At most 32. It is passed to the drivers and plays no part in allocation; claim configuration may override it, since the drivers apply class entries first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceClassConfiguration"),
+									},
+								},
+							},
+						},
+					},
+					"extendedResourceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExtendedResourceName is the extended resource name (as in a pod's resource requests) that devices of this class can satisfy. It should be unique among classes; on a clash the newest class wins, and of classes created at the same time the first by name. Needs the DRAExtendedResource feature gate (GA in 1.37).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceClassConfiguration", "github.com/drakit/drakit/apis/resource/v1.DeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConfiguration is one piece of device configuration; one field, and only one, is set. It is embedded in other types, so its field names must not clash with theirs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceConstraint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConstraint is a condition across the devices of several requests. Besides requests, one field is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the constraint covers; empty means all requests of the claim. An entry is \"<request>\" (all its alternatives) or \"<request>/<alternative>\". At most 32 unique names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"matchAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MatchAttribute is a fully qualified attribute name that every covered device must have, with the same type and value on all of them; devices lacking it are not used. With the DRAListTypeAttributes feature gate, lists match when all of them share an element (a scalar counts as a list of one).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"distinctAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DistinctAttribute is a fully qualified attribute name that every covered device must have, with a different value on each, for example to get two NICs on different physical cards. With the DRAListTypeAttributes feature gate, lists must be pairwise disjoint. Beta; needs the DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceCounterConsumption(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCounterConsumption is what a device uses up from one counter set when it is allocated.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"counterSet": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CounterSet names the counter set of the pool the counters come from, a DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the amounts used up, keyed by counter name, at most 32. Must not be empty.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.Counter"),
+									},
+								},
+							},
+						},
+					},
+					"compatibilityGroups": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "CompatibilityGroups are opaque group names, meaningful within the driver's pool. Devices consuming from the same counter set can be allocated together only if all of them share at least one group; no groups (unset or empty) is compatible only with no groups. At most 2 unique DNS labels. Alpha; needs the DRADeviceCompatibilityGroups feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"counterSet", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceDerivedAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceDerivedAttribute is an attribute a request computes for each candidate device with CEL.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the attribute, a fully qualified name such as \"derived/numaNode\", used by constraints. A name equal to a real attribute of a device hides that attribute in constraints; a domain no driver uses (such as \"derived\") avoids that. It must be used by at least one constraint.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is CEL evaluated for a device that passed the request's selectors, with the same `device` variable as a selector. It must give a string, integer, boolean or semver, or a list of one of those; any other result, or an evaluation error, fails the scheduling attempt. At most 10 Ki characters; its estimated cost is limited, and so is the sum over all derived attributes of the claim.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name", "expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequest asks for devices for a claim: either exactly one kind of device (exactly) or the first satisfiable of several alternatives (firstAvailable). Exactly one of the two is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the request within the claim; containers (pod.spec.containers[].resources.claims), constraints and config refer to it. With firstAvailable, a reference to the name means whichever alternative was chosen. A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"exactly": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Exactly is a request that must be met as stated.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ExactDeviceRequest"),
+						},
+					},
+					"firstAvailable": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FirstAvailable lists alternatives in order of preference, at most 8 with unique names; the scheduler uses the first one it can satisfy. There is no scoring: the first set of devices satisfying the whole claim is taken, which need not be the best one in the cluster. Needs the DRAPrioritizedList feature gate (GA in 1.36).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceSubRequest"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceSubRequest", "github.com/drakit/drakit/apis/resource/v1.ExactDeviceRequest"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceRequestAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequestAllocationResult names one device allocated for one request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"request": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Request is the claim request this device was allocated for, or \"<request>/<alternative>\" when an alternative of firstAvailable was used. A request may have several devices.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver whose kubelet plugin prepares the device. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the name of the device's pool within the driver; at most 253 characters, DNS subdomains separated by slashes.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name within the pool. A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess, when true, says the device was allocated for admin access (see the request field). Needs the DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are the request's tolerations as they were when the device was allocated. At most 16. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are the device's bindingConditions as they were when it was allocated. At most 4. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are the device's bindingFailureConditions as they were when it was allocated. At most 4. Beta; needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID tells apart concurrent allocations of a device that allows multiple allocations; a lowercase RFC 4122 UUID. Beta; needs the DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"consumedCapacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumedCapacity is how much of each capacity this allocation uses: the requested amount rounded up by the request policy. Set only for devices that allow multiple allocations, with every capacity listed (zero included); the total over all allocations stays within the device's capacity. Beta; needs the DRAConsumableCapacity feature gate.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations is the slice's skipNodeOperations as it was when the device was allocated. Alpha; needs the DRAOptionalNodeOperations feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"request", "driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceToleration", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSelector is one condition on a device; one field, and only one, is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cel": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CEL selects devices with a CEL expression.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.CELDeviceSelector"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CELDeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceSubRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSubRequest is one alternative of a firstAvailable list. It is an ExactDeviceRequest without adminAccess.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the alternative within its request; constraints and config refer to it as \"<request>/<name>\". A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this alternative. A DNS subdomain; required.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted, as in ExactDeviceRequest; ExactCount is the default.\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. It must be 0 for All.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the alternative use devices with matching taints, as in ExactDeviceRequest. At most 16. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is the amount of each capacity wanted from every allocated device, as in ExactDeviceRequest. Beta; needs the DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are attributes computed per candidate device by CEL, as in ExactDeviceRequest. At most 32. Alpha; needs the DRADerivedAttributes feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "deviceClassName"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaint marks a device so that claims which do not tolerate it, and the pods using such claims, are affected as the effect says.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the taint, a label name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value of the taint, a label value.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is what the taint does to claims that do not tolerate it: None (informational only), NoSchedule (no new allocations) or NoExecute (also evict pods already using the device). Consumers treat effects they do not know like None.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods that do not tolerate the taint.\n - `\"NoSchedule\"` keeps the device from being allocated for new pods that do not tolerate it; pods already running, or started by the kubelet without the scheduler, are left alone.\n - `\"None\"` has no effect; the taint only informs.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"timeAdded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeAdded is when the taint was added or, in a DeviceTaintRule, when its effect last changed. Set to the current time on create or update when empty; in a DeviceTaintRule the server also replaces an unchanged value when the effect changes.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"key", "effect"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaintRule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRule puts one taint on every device its selector matches, as if the driver had listed the taint on those devices in their ResourceSlices. Served in v1 from 1.37.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec holds the selector and the taint. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status reports on the evictions the rule causes.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleStatus"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleSpec", "github.com/drakit/drakit/apis/resource/v1.DeviceTaintRuleStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaintRuleList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleList is a list of DeviceTaintRules.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceTaintRules of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaintRule"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceTaintRule", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaintRuleSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleSpec is the selector and the taint of a DeviceTaintRule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"deviceSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceSelector picks the devices to taint; every field set in it must match. An empty selector matches all devices, no selector matches none.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaintSelector"),
+						},
+					},
+					"taint": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Taint is the taint put on the matching devices.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceTaint"),
+						},
+					},
+				},
+				Required: []string{"taint"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1.DeviceTaintSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaintRuleStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleStatus reports on the evictions a DeviceTaintRule causes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions describe the rule's current state, keyed by type, at most 8. The defined type is EvictionInProgress: True while pods still have to be evicted, False otherwise, with a human-readable message about pending and evicted pods. For effect None it is set once per spec change and tells what NoExecute would do.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceTaintSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintSelector picks devices by driver, pool and device name. Every field that is set must match.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver, when set, matches only devices of this driver (a slice's spec.driver).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool, when set, matches only devices of pools with this name. Pools of different drivers may share a name (node-local pools often are the node name), so driver may be set too.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device, when set, matches only devices with this name (a slice's spec.devices[].name); driver and pool may be needed to single one out.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_DeviceToleration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceToleration lets a request use devices whose taints match it by key, value and effect, compared with the operator.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key is the taint key tolerated, a label name; empty matches every key and then needs operator Exists.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"operator": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Operator compares the value: Equal (the default) or Exists, which matches any value.\n\n\nPossible enum values:\n - `\"Equal\"` matches an equal value.\n - `\"Exists\"` matches any value.",
+							Default:     "Equal",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Equal", "Exists"},
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the taint value tolerated, a label value; empty with operator Exists.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is the taint effect tolerated; empty matches every effect.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods that do not tolerate the taint.\n - `\"NoSchedule\"` keeps the device from being allocated for new pods that do not tolerate it; pods already running, or started by the kubelet without the scheduler, are left alone.\n - `\"None\"` has no effect; the taint only informs.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"tolerationSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TolerationSeconds, only for NoExecute, is how long after the taint's timeAdded the pods may keep running; unset means forever, zero or less means evict at once.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ExactDeviceRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ExactDeviceRequest asks for one or more devices of one device class. A device must match the class and every selector of the request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this request. A DNS subdomain; required. Administrators can limit what may be requested through the classes they install.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted: ExactCount (the default) allocates exactly count devices; All allocates every matching device in the pool, needs at least one, and fails if one of them is already in use (unless adminAccess is set). Clients must refuse modes they do not know.\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. It must be 0 for All.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess, when true, asks for admin-mode use of the devices (for monitoring or management): they may be allocated even if already in use, and are not counted as used. Only in namespaces labelled with DRAAdminNamespaceLabelKey. Needs the DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the request use devices with matching taints: a NoSchedule or NoExecute taint must be tolerated for the device to be allocated. When an allocated device later gets a NoExecute taint that is not tolerated, the pods using the claim are evicted and the claim deallocated. At most 16. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is the amount of each capacity wanted from every allocated device; devices that cannot provide it are not used. Unset amounts of a shareable device follow its request policy, or take the whole capacity. Beta; needs the DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are attributes computed per candidate device by CEL, for use in matchAttribute and distinctAttribute constraints (to line up devices of drivers that publish different attributes, say). They are not visible to selectors. Each must be used by a constraint. At most 32. Alpha; needs the DRADerivedAttributes feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"deviceClassName"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_NetworkDeviceData(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NetworkDeviceData describes the network interface of an allocated device, as filled in by the driver or another component.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"interfaceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "InterfaceName is the name of the (physical or virtual) network interface set up in the pod, at most 256 bytes.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ips": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IPs are the interface's addresses with prefix length, IPv4 or IPv6 (e.g. \"192.0.2.5/24\", \"2001:db8::5/64\"). At most 16, unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"hardwareAddress": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HardwareAddress is the interface's hardware (e.g. MAC) address, at most 128 bytes.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_NodeAllocatableMapping(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableMapping computes the node resource amount of an allocation either from the consumed capacity (capacityKey with capacityMultiplier) or from the number of allocated devices (deviceMultiplier); exactly one of the two ways is used. The kubelet adds the amount to the pod's cgroup requests and limits and to the limits of every container using the claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"capacityKey": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityKey names an entry of the device's capacity. The amount is the allocation's consumedCapacity for that key times capacityMultiplier, which must then be set too.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"capacityMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityMultiplier multiplies the consumed capacity named by capacityKey; only valid, and then required, with capacityKey. Must be positive.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"deviceMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceMultiplier is the amount per allocated device of the claim. Only valid without capacityKey and capacityMultiplier. Must be positive.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_NodeAllocatableOverhead(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableOverhead is extra node resource used because a device is allocated: a fixed amount per pod, an amount per container using the claim, or both. A pod's total is perPod + perContainer × (containers using the claim); each such container's limit gets perPod + perContainer.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"perPod": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerPod is used once by every pod on the node that uses the claim. Must not be negative.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"perContainer": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerContainer is used once per container reference to the claim. Must not be negative.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_NodeAllocatableResource(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableResource translates an allocation of a device into an amount of one node-allocatable resource. At least one of mapping and overhead is set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"mapping": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Mapping is for devices that model the node resource itself (a CPU driver's cores, say). The amount is counted once per claim on the node, and such claims cannot be shared by several pods.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.NodeAllocatableMapping"),
+						},
+					},
+					"overhead": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overhead is node resource used on the side by devices that are not that resource (host memory of a GPU, say). It is counted for every pod using the claim and always taken from the node's general allocatable amount, even when a mapping is set too.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.NodeAllocatableOverhead"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.NodeAllocatableMapping", "github.com/drakit/drakit/apis/resource/v1.NodeAllocatableOverhead"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_OpaqueDeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "OpaqueDeviceConfiguration is driver-specific configuration that only the named driver interprets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver the parameters are for; its kubelet plugin gets them, other drivers ignore them. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"parameters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parameters is the driver's configuration, a JSON object of at most 10 Ki; a driver usually uses a versioned type with apiVersion and kind.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"driver", "parameters"},
+			},
+		},
+		Dependencies: []string{
+			runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaim asks for devices for use by workloads, for example an accelerator with certain properties. The spec states what is wanted; the status records whether and how the request was satisfied.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what is requested and how it is configured. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the allocation state of the claim.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimStatus"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceClaimSpec", "github.com/drakit/drakit/apis/resource/v1.ResourceClaimStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimConsumerReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimConsumerReference points to an object that uses a claim. The object must be in the claim's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiGroup": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIGroup of the consumer; empty for the core group.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the consumer's resource type, for example \"pods\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the consumer.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UID of the consumer; it tells apart objects with the same name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"resource", "name", "uid"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimList is a list of ResourceClaims.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaims of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaim"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceClaim", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimSpec is the request part of a ResourceClaim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices lists the device requests, constraints and configuration.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.DeviceClaim"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.DeviceClaim"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimStatus records the allocation, the users and the device status of a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allocation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Allocation is the result of a successful allocation. Once set, it cannot be changed.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.AllocationResult"),
+						},
+					},
+					"reservedFor": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"uid",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "uid",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedFor lists the consumers (usually pods) that may use the allocated devices, keyed by uid, at most 256. A pod not listed is not started, and a claim with entries is not deallocated. A non-empty list requires an allocation; no entries may be added while the claim is being deleted. Concurrent schedulers race to add their pod; the losing update fails and its pod is retried.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimConsumerReference"),
+									},
+								},
+							},
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"driver",
+									"device",
+									"pool",
+									"shareID",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the status of allocated devices as their drivers report it, one entry per (driver, device, pool, shareID); each driver owns its entries. Needs the DRAResourceClaimDeviceStatus feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.AllocatedDeviceStatus"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.AllocatedDeviceStatus", "github.com/drakit/drakit/apis/resource/v1.AllocationResult", "github.com/drakit/drakit/apis/resource/v1.ResourceClaimConsumerReference"},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplate is a blueprint from which a ResourceClaim is created for a pod.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec describes the claim to create. Immutable: claims already created from the template are not updated.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplateSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplateSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimTemplateList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateList is a list of ResourceClaimTemplates.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaimTemplates of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplate"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceClaimTemplate", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceClaimTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateSpec is the metadata and spec of the claims made from a template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObjectMeta holds labels and annotations copied into each created claim. No other metadata fields are allowed.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is copied unchanged into each created claim and is validated like a claim spec.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourceClaimSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceClaimSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourcePool(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePool names a pool of devices and describes its current state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the pool, unique per driver; often the node name for node-local pools. At most 253 characters; it may contain slashes, and every part between them must be a DNS subdomain. Usable as a field selector. Immutable in a ResourceSlice.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is changed by the driver in all slices of the pool whenever the pool changes. Consumers use only the slices with the highest generation. Drivers may reset it, provided every slice of the pool follows. Must not be negative.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"resourceSliceCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourceSliceCount is how many slices make up this pool at this generation; consumers use it to see whether they have all of them. Must be positive.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+				Required: []string{"name", "generation", "resourceSliceCount"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceSlice(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSlice is published by a driver and carries part of one pool of devices, or all of it. A pool may be split over several slices; every slice says how many slices the pool has, so consumers can tell when they have seen the whole pool.\n\nA device is identified by the triple (driver, pool name, device name), and device names are unique within a pool across all its slices. When a driver changes a pool it bumps the pool generation in all of the pool's slices; consumers use only the slices with the newest generation.\n\nNode-local devices name their node; other devices say where they can be reached with a node selector, by being available on all nodes, or device by device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what the driver publishes in this slice. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourceSliceSpec"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceSliceSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceSliceList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceList is a list of ResourceSlices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceSlices of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.ResourceSlice"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.ResourceSlice", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1_ResourceSliceSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceSpec is the content of one ResourceSlice.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver names the DRA driver owning the devices in this slice. It must be a DNS subdomain of at most 63 characters once lower-cased, should end in a domain the driver's vendor owns and should be lower case. Usable as a field selector. Immutable.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool identifies the pool these devices belong to and carries the pool's generation and slice count.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1.ResourcePool"),
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is set when the devices are local to one node; it is that node's name, and usable as a field selector. When set it must not be empty. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set. Immutable.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector lists the nodes the devices can be used from, when they are not tied to a single node. It must hold exactly one term. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes, when true, means the devices can be used from every node. When set it must be true. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices are the devices of the pool published in this slice, with names unique in the pool. At most 128, or 64 when any device has taints, consumes counters or has list-valued attributes. A slice carries devices or sharedCounters, not both.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.Device"),
+									},
+								},
+							},
+						},
+					},
+					"perDeviceNodeSelection": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerDeviceNodeSelection, when true, means every device says itself where it is available (its nodeName, nodeSelector or allNodes). When set it must be true. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set. Beta; needs the DRAPartitionableDevices feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"sharedCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SharedCounters are the counter sets of the pool, which devices (possibly in other slices of the pool) consume from. Set names are unique in the pool; at most 8 sets. A slice carries devices or sharedCounters, not both. Beta; needs the DRAPartitionableDevices feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1.CounterSet"),
+									},
+								},
+							},
+						},
+					},
+					"partitionTypeAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PartitionTypeAttribute is the fully qualified name of a string attribute whose value tells each partitionable device's partition type (for example \"Full\" or \"Half\"). When set, every device of the slice that consumes counters must carry it as a string attribute, and devices with the same value consume the same counters. Only allowed when some device consumes counters. Alpha; needs the DRAPartitionableDevicesType feature gate (1.37+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations names kubelet plugin calls that the devices of this slice do not need; a call is skipped for a claim when every device of the driver in that claim skips it. NodePrepareResources may only be listed together with NodeUnprepareResources or \"*\". The kubelet ignores values it does not know. Alpha; needs the DRAOptionalNodeOperations feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"driver", "pool"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1.CounterSet", "github.com/drakit/drakit/apis/resource/v1.Device", "github.com/drakit/drakit/apis/resource/v1.ResourcePool", v1.NodeSelector{}.OpenAPIModelName()},
 	}
 }
 
@@ -5337,6 +8154,5135 @@ func schema_drakit_apis_resource_v1alpha3_ShareableSummaryStatus(ref common.Refe
 		},
 		Dependencies: []string{
 			"github.com/drakit/drakit/apis/resource/v1alpha3.ShareableCapacityStatus"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_AllocatedDeviceStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocatedDeviceStatus is what a driver reports about one allocated device (or one share of a shared device).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver owns the device; a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the device's pool; a valid pool name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name within the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID tells which allocation of a shared device the entry is for; a UUID equal to the result's shareID. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are the device's conditions, keyed by type, at most 8; \"Ready\" should be True once the device is configured. Binding conditions are reported here too. Always written, as null when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"data": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Data is driver-specific status of the device, a JSON object of at most 10 Ki.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+					"networkData": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NetworkData is the network state of a device that is a network interface.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.NetworkDeviceData"),
+						},
+					},
+				},
+				Required: []string{"driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.NetworkDeviceData", metav1.Condition{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_AllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocationResult describes what was allocated for a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the allocation made for the device requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationResult"),
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector limits the nodes on which the allocated devices can be used. Unset means every node.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allocationTimestamp": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationTimestamp is when the allocation was made, set by the scheduler; unset means the time is unknown. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationResult", v1.NodeSelector{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_BasicDevice(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "BasicDevice describes a device: its attributes and capacities, the counters it consumes, where it is reachable, its taints and how it is bound and shared.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"attributes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Attributes are the device's properties, keyed by qualified name. Attributes and capacity together may have at most 32 entries, and the attribute values (list elements counted one by one) at most 48.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceAttribute"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity holds the device's capacities, keyed by qualified name. Attributes and capacity together may have at most 32 entries.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceCapacity"),
+									},
+								},
+							},
+						},
+					},
+					"consumesCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumesCounters says which counters of the pool's counter sets the device uses up when allocated; at most 2 entries, one per counter set. Needs the DRAPartitionableDevices feature gate (beta in 1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceCounterConsumption"),
+									},
+								},
+							},
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the node the device is local to. Only with perDeviceNodeSelection in the slice, and then exactly one of nodeName, nodeSelector and allNodes must be set. Needs the DRAPartitionableDevices feature gate (beta in 1.36+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector lists the nodes the device can be used from, in one term. Only with perDeviceNodeSelection in the slice, and then exactly one of nodeName, nodeSelector and allNodes must be set. (Its use is gated by DRAPartitionableDevices like its siblings, although v1beta1 carries no marker for it.)",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes, when true, means the device can be used from every node. Only with perDeviceNodeSelection in the slice, and then exactly one of nodeName, nodeSelector and allNodes must be set. Needs the DRAPartitionableDevices feature gate (beta in 1.36+).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"taints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Taints are the device's taints, at most 16; claims must tolerate them to get the device. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceTaint"),
+									},
+								},
+							},
+						},
+					},
+					"bindsToNode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BindsToNode, when true, ties an allocation of the device to the node chosen by the scheduler: the allocation's node selector is narrowed to that node. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are condition types that must become True in the claim's device status before the pod using the device is bound to its node; at most 4. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are condition types that, once True in the claim's device status, mean binding failed and the scheduler should try again; at most 4. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"allowMultipleAllocations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllowMultipleAllocations, when true, lets the device be allocated to several claims at once, each consuming part of its capacity. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"nodeAllocatableResources": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeAllocatableResources maps node-allocatable resources that are not extended resources (cpu, memory, hugepages, ...) to what an allocation of this device accounts for on the node. Alpha; needs the DRANodeAllocatableResources feature gate (1.37+).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableResource"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAttribute", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceCapacity", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceCounterConsumption", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableResource", v1.NodeSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_CELDeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CELDeviceSelector selects devices with a Common Expression Language expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression holds CEL source evaluated against the variable `device`, which has the fields `driver` (string), `attributes` (a map from domain to a map from identifier to value), `capacity` (the same shape, with quantities) and `allowMultipleAllocations` (bool). Unqualified names are in the driver's domain, and an unknown domain gives an empty map. The result must be a boolean: true selects the device; an evaluation error aborts the allocation attempt. At most 10 Ki long; its estimated cost must stay within the limit.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_CapacityRequestPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicy limits the amounts of a capacity that a request may consume. At most one of validValues and validRange may be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"default": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Default is consumed by a request that asks for no amount of this capacity. Required when validValues or validRange is set, and must then be allowed by it.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"validValues": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidValues are the allowed amounts, ascending, at most 10. A request is rounded up to the next allowed amount; above the largest one the device cannot be used.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"validRange": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidRange is the allowed range of amounts; a request outside it cannot use the device.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicyRange"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicyRange", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_CapacityRequestPolicyRange(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicyRange is a range of allowed amounts. A request below min is raised to min, one between steps is raised to the next min + n*step, and one above max does not fit. With fractional bounds and the DRAFractionalCapacityRange feature gate the arithmetic is done in milli-units; otherwise in whole units.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"min": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Min is the smallest amount; not negative, at most the capacity value and at most the policy default.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"max": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Max is the largest amount; at most the capacity value and at least min and the policy default.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"step": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Step is the granularity above min; max and the policy default must be multiples of it, and min + step must fit in the capacity.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"min"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_CapacityRequirements(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequirements are the capacity amounts a request needs from each allocated device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests maps capacity names to the amount needed. A device must have at least that much (after rounding up by its request policy) to be chosen; on a shared device the amount is consumed and recorded in the allocation result. Capacities not named here consume the policy default, or all of the capacity without a policy.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_Counter(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Counter is an amount held by a counter set or consumed by a device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the amount.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_CounterSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CounterSet is a named set of counters that devices of the pool consume from. The counters are not allocated themselves: allocating a device takes its consumption away from the set, and a device whose consumption does not fit any more cannot be allocated.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the set, a DNS label unique among the sets of the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the counters of the set, keyed by DNS label; at least one, at most 32.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.Counter"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_Device(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Device is one device of a pool. Besides the name, one device type field (and only one) has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the device, a DNS label unique within the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"basic": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Basic holds every property of the device. It is the only device type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.BasicDevice"),
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.BasicDevice"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceAllocationConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationConfiguration is one configuration entry in an allocation result.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"source": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Source says where the entry came from: FromClass or FromClaim.\n\n\nPossible enum values:\n - `\"FromClaim\"` marks configuration taken from the ResourceClaim.\n - `\"FromClass\"` marks configuration taken from a DeviceClass.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"FromClaim", "FromClass"},
+						},
+					},
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the entry is for; empty means all requests of the claim. At most 32 unique names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format. It is the only configuration type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+				Required: []string{"source"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationResult lists the allocated devices and their configuration.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"results": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Results has one entry per allocated device, at most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequestAllocationResult"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is the configuration for the allocated devices, taken from the classes and from the claim, at most 64 entries. Drivers use the entries meant for them, class entries before claim entries.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceAllocationConfiguration", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequestAllocationResult"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAttribute is the value of one device attribute; one field, and only one, has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"int": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValue is an integer value.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"bool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValue is a boolean value.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"string": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValue is a string value of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValue is a semantic version (semver.org 2.0.0) of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValues is a non-empty list of integers. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"integer"},
+										Format: "int64",
+									},
+								},
+							},
+						},
+					},
+					"bools": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValues is a non-empty list of booleans. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"boolean"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"strings": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValues is a non-empty list of strings of at most 64 characters each. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"versions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValues is a non-empty list of semantic versions of at most 64 characters each. Alpha; needs the DRAListTypeAttributes feature gate (1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceCapacity(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCapacity is one capacity of a device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the device's total amount of this capacity. It does not change when parts of it are allocated.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"requestPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequestPolicy says which amounts an allocation of a shared device (allowMultipleAllocations) may consume; only for such devices. Unset means any amount, as long as the sum stays within value; a request that names no amount then takes all of it. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicy"),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequestPolicy", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaim groups what a claim asks for: the requests, the constraints between them and the configuration for the allocated devices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests are the individual device requests. At most 32, with unique names. All must be satisfied for the claim to be allocated.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequest"),
+									},
+								},
+							},
+						},
+					},
+					"constraints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Constraints must hold across the devices picked for several requests. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceConstraint"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for the devices of some or all requests, passed to the drivers. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaimConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaimConfiguration", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceConstraint", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceRequest"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClaimConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaimConfiguration is configuration from a claim for the devices of some of its requests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the configuration is for (\"<request>\" or \"<request>/<sub-request>\"); empty means all requests of the claim. At most 32 unique names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format. It is the only configuration type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClass(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClass is a set of devices chosen by selectors, with configuration that applies to them. Claims refer to a class by name.\n\nBeta (served 1.32-1.37, disabled by default).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec holds the selectors and configuration of the class. It may change at any time; an allocation uses the class as it was when the allocation was made. Any change increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClassConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassConfiguration is one configuration entry of a DeviceClass.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format. It is the only configuration type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClassList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassList is a list of DeviceClasses.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceClasses of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceClass"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClass", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceClassSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassSpec defines the devices of a class and their configuration.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors must all match for a device to belong to the class. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for every device allocated through the class. At most 32. Claim configuration may override it, since the drivers apply class entries first.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassConfiguration"),
+									},
+								},
+							},
+						},
+					},
+					"extendedResourceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExtendedResourceName is the extended resource name pods can request to get a device of this class without writing a claim. It should be unique among classes; on a clash the newest class is used (the name sorting first when created at the same time). Unset, the class is still reachable under ResourceDeviceClassPrefix plus its name. Needs the DRAExtendedResource feature gate (GA in 1.37).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClassConfiguration", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConfiguration is one piece of device configuration; one field, and only one, has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format. It is the only configuration type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceConstraint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConstraint is a condition across the devices of several requests. One of matchAttribute and distinctAttribute must be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the constraint covers (\"<request>\" or \"<request>/<sub-request>\"); empty means all requests of the claim. At most 32 unique names.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"matchAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MatchAttribute is a fully qualified attribute name that every covered device must have, with the same type and value on all of them; devices lacking it are not used.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"distinctAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DistinctAttribute is a fully qualified attribute name whose value must differ between all covered devices. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceCounterConsumption(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCounterConsumption is what a device takes from one counter set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"counterSet": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CounterSet names the counter set of the pool the counters are taken from.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the amounts taken, keyed by counter name; at least one, at most 32.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.Counter"),
+									},
+								},
+							},
+						},
+					},
+					"compatibilityGroups": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "CompatibilityGroups are opaque group names, at most 2 and unique. Devices drawing on the same counter set can only be allocated together when they share at least one group; no groups (unset or empty) only goes together with no groups. Alpha; needs the DRADeviceCompatibilityGroups feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"counterSet", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceDerivedAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceDerivedAttribute is an attribute computed for each candidate device by a CEL expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the fully qualified name constraints use for the attribute. When it equals a driver attribute, it hides that attribute in constraints; a domain no driver uses (for example \"derived/x\") avoids that.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is CEL over the variable `device` (as in a selector), evaluated after the request's selectors matched. It must yield a string, integer, boolean or semver, or a list of one of these. An evaluation error aborts scheduling of the pod. At most 10 Ki long; its cost counts against a budget shared by the claim.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name", "expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequest asks for devices, either of one device class directly (deviceClassName with the fields that go with it) or through an ordered list of alternatives (firstAvailable). Exactly one of deviceClassName and firstAvailable must be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the request within the claim; constraints, config and allocation results refer to it (for a sub-request as \"<request>/<sub-request>\"). A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this request; a DNS subdomain. Exactly one of deviceClassName and firstAvailable must be set; the fields below, up to firstAvailable, are only allowed with deviceClassName. Always written, as \"\" when unset.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted: ExactCount (the default) allocates exactly Count devices; All allocates every matching device in the pools considered, and fails if none match or one of them is already in use (unless adminAccess is set).\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. It must be 0 for All.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess requests admin-mode use of the devices: they may be allocated even if already in use, and are not counted as used. Only in namespaces labelled with DRAAdminNamespaceLabelKey. Needs the DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"firstAvailable": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FirstAvailable lists alternative sub-requests, most preferred first; the first one that can be satisfied is used. At most 8 with unique names. Exactly one of deviceClassName and firstAvailable must be set. Needs the DRAPrioritizedList feature gate (GA in 1.36).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceSubRequest"),
+									},
+								},
+							},
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the request use devices with matching taints; at most 16. A NoExecute taint added after allocation evicts the pods of the claim unless tolerated. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is the amount of each capacity every allocated device must provide (and, on a shared device, gives up to this request). Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are attributes computed per candidate device by CEL, for use in the claim's matchAttribute and distinctAttribute constraints (each must be used by one); selectors do not see them. At most 32. Alpha; needs the DRADerivedAttributes feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceSubRequest", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceRequestAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequestAllocationResult names one device allocated for one request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"request": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Request refers to the claim request this device was allocated for: \"<request>\", or \"<request>/<sub-request>\" for a prioritized list.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver that owns the device. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the name of the device's pool within the driver.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name within the pool. A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess tells whether the device was allocated for admin access; copied from the request. Unset means false. Needs the DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are the request's tolerations at allocation time, at most 16. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are copied from the device; at most 4. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are copied from the device; at most 4. Needs the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID is a UUID telling apart the allocations of one shared device (allowMultipleAllocations); unset for other devices. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"consumedCapacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumedCapacity is the capacity this allocation takes from a shared device, keyed by capacity name. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations is copied from the device's slice and tells the kubelet which node-local calls may be skipped. Alpha; needs the DRAOptionalNodeOperations feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"request", "driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSelector is one condition on a device; one field, and only one, has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cel": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CEL selects devices with a CEL expression. It is the only selector type in this version and must be set.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.CELDeviceSelector"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CELDeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceSubRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSubRequest is one alternative in a request's firstAvailable list: a request of one device class, without admin access and without alternatives of its own.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the sub-request within its request; results name it as \"<request>/<sub-request>\". A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this sub-request; a DNS subdomain.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted: ExactCount (the default) or All, as for a request.\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. It must be 0 for All.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the sub-request use devices with matching taints; at most 16. Needs the DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is the amount of each capacity every allocated device must provide. Needs the DRAConsumableCapacity feature gate (beta in 1.36+).",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are attributes computed per candidate device by CEL, for use in the claim's constraints. At most 32. Alpha; needs the DRADerivedAttributes feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "deviceClassName"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1beta1.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceTaint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaint marks a device so that claims which do not tolerate it (and the pods using such claims) are affected as its effect says.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the taint, a label name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value of the taint, a label value.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is what the taint does to claims that do not tolerate it: None, NoSchedule or NoExecute. Unknown effects are to be treated as None.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods whose claims do not tolerate the taint.\n - `\"NoSchedule\"` keeps the device from being allocated to claims that do not tolerate the taint; pods already using it keep running.\n - `\"None\"` only informs; the taint has no effect (1.35+).",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"timeAdded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeAdded is when the taint was added. Defaulted to the current time, to the second, when empty.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"key", "effect"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_DeviceToleration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceToleration lets a request use devices with a matching taint.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key is the taint key the toleration applies to, a label name. Empty matches every key, and then the operator must be Exists.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"operator": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Operator compares the taint value: Equal (the default) requires the value to match, Exists accepts any value (value must then be empty).\n\n\nPossible enum values:\n - `\"Equal\"` matches the toleration's value.\n - `\"Exists\"` matches any value.",
+							Default:     "Equal",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Equal", "Exists"},
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the taint value matched by Equal, a label value.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is the taint effect matched: NoSchedule or NoExecute, or empty to match every effect.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods whose claims do not tolerate the taint.\n - `\"NoSchedule\"` keeps the device from being allocated to claims that do not tolerate the taint; pods already using it keep running.\n - `\"None\"` only informs; the taint has no effect (1.35+).",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"tolerationSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TolerationSeconds is how long a NoExecute taint is tolerated, from the taint's timeAdded, before pods are evicted; unset means forever, zero or less means at once. Ignored unless the effect is NoExecute.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_NetworkDeviceData(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NetworkDeviceData describes the network interface a device provides.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"interfaceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "InterfaceName is the interface's name in the pod's network namespace (or the host's), at most 256 characters. Empty when the device has no such interface.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ips": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IPs are the interface's addresses in CIDR notation, IPv4 or IPv6, at most 16 and unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"hardwareAddress": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HardwareAddress is the interface's MAC address, at most 128 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_NodeAllocatableMapping(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableMapping turns an allocation into an amount of a node resource, either from a consumed capacity (capacityKey with capacityMultiplier) or from the number of allocated devices (deviceMultiplier), not both.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"capacityKey": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityKey names one of the device's capacities; the amount consumed of it by the allocation, times capacityMultiplier, is the amount of the node resource. Requires capacityMultiplier.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"capacityMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityMultiplier multiplies the consumed capacity named by capacityKey. Only together with capacityKey.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"deviceMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceMultiplier is the amount of the node resource per allocated device. Only when capacityKey and capacityMultiplier are unset.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_NodeAllocatableOverhead(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableOverhead is extra use of a node resource caused by an allocated device, per pod, per container reference, or both.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"perPod": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerPod is counted once for each pod that uses the claim.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"perContainer": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerContainer is counted for each container that refers to the claim; a pod accounts perPod plus perContainer times its references.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_NodeAllocatableResource(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableResource says how an allocation of a device counts against one node-allocatable resource. At least one of mapping and overhead must be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"mapping": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Mapping is for devices that stand for the resource itself (for example CPUs of a CPU driver). It is counted once per claim on the node, and such claims cannot be shared by several pods.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableMapping"),
+						},
+					},
+					"overhead": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overhead is extra use of the resource caused by the device (for example host memory of a GPU), counted per pod using the claim and always taken from the node's general allocatable amount.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableOverhead"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableMapping", "github.com/drakit/drakit/apis/resource/v1beta1.NodeAllocatableOverhead"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_OpaqueDeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "OpaqueDeviceConfiguration is driver-specific configuration that only the named driver interprets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver the parameters are for; other drivers ignore them. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"parameters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parameters is the driver's configuration, a JSON object of at most 10 Ki; a driver usually uses a versioned type with apiVersion and kind.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"driver", "parameters"},
+			},
+		},
+		Dependencies: []string{
+			runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaim asks for devices for use by workloads, for example an accelerator with certain properties. The spec states what is wanted; the status records whether and how the request was satisfied.\n\nBeta (served 1.32-1.37, disabled by default).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what is requested and how it is configured. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the allocation state of the claim.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimStatus"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimSpec", "github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimConsumerReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimConsumerReference points to an object that uses a claim. The object must be in the claim's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiGroup": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIGroup of the consumer; empty for the core group.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the consumer's resource type, for example \"pods\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the consumer.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UID of the consumer; it tells apart objects with the same name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"resource", "name", "uid"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimList is a list of ResourceClaims.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaims of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaim"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaim", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimSpec is the request part of a ResourceClaim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices lists the device requests, constraints and configuration.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaim"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.DeviceClaim"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimStatus records the allocation and the users of a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allocation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Allocation is the result of a successful allocation. Once set, it cannot be changed.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.AllocationResult"),
+						},
+					},
+					"reservedFor": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"uid",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "uid",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedFor lists the consumers (usually pods) that may use the allocated devices, keyed by uid, at most 256. A non-empty list requires an allocation. No entries may be added while the claim is being deleted. Deallocation is only possible when the list is empty.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimConsumerReference"),
+									},
+								},
+							},
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"driver",
+									"device",
+									"pool",
+									"shareID",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the status the drivers report for the allocated devices, one entry per driver, pool, device and share ID, each for a device of the allocation. Needs the DRAResourceClaimDeviceStatus feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.AllocatedDeviceStatus"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.AllocatedDeviceStatus", "github.com/drakit/drakit/apis/resource/v1beta1.AllocationResult", "github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimConsumerReference"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplate is a blueprint from which a ResourceClaim is created for a pod.\n\nBeta (served 1.32-1.37, disabled by default).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec describes the claim to create. Immutable: claims already created from the template are not updated.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplateSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplateSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimTemplateList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateList is a list of ResourceClaimTemplates.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaimTemplates of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplate"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimTemplate", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceClaimTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateSpec is the metadata and spec of the claims made from a template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObjectMeta holds labels and annotations copied into each created claim. No other metadata fields are allowed.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is copied unchanged into each created claim and is validated like a claim spec.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceClaimSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourcePool(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePool names a pool of devices and describes its current state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the pool, unique per driver. At most 253 characters; it may contain slashes, and every part between them must be a DNS subdomain. Often the node name for node-local pools. Immutable in a ResourceSlice.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is bumped by the driver whenever the pool changes. Slices with a lower generation than the newest one are outdated and must be ignored. Must not be negative.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"resourceSliceCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourceSliceCount is how many slices make up this pool at this generation. Has to be positive.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+				Required: []string{"name", "generation", "resourceSliceCount"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceSlice(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSlice is published by a driver and carries part or all of one pool's devices (or the counters shared by a pool's devices). A pool may be split over several slices; the number of slices is part of every slice, so consumers can tell when they have seen the whole pool.\n\nA device is identified by the triple (driver, pool name, device name), and device names are unique within a pool across all its slices. When a driver changes a pool it bumps the pool generation in all of the pool's slices; consumers use only the slices with the newest generation.\n\nNode-local devices name their node; other devices say where they are reachable with a node selector or by being available on all nodes, or each device says so itself (perDeviceNodeSelection).\n\nBeta (served 1.32-1.37, disabled by default).",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what the driver publishes in this slice. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceSliceSpec"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceSliceSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceSliceList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceList is a list of ResourceSlices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceSlices of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourceSlice"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.ResourceSlice", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta1_ResourceSliceSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceSpec is the content of one ResourceSlice.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver names the DRA driver owning the devices in this slice. It must be a DNS subdomain of at most 63 characters (lower case is expected; upper case only draws a warning). Immutable.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool identifies the pool these devices belong to and carries the pool's generation and slice count.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta1.ResourcePool"),
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is set when the devices are local to one node; it is that node's name. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set. Immutable. Empty means unset.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector lists the nodes the devices can be used from. It must hold exactly one term. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes means the devices can be used from every node of the cluster. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set. False means unset.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices are the devices of the pool published in this slice, at most 128 (64 when a device has taints, consumes counters or has a list-valued attribute), with names unique in the pool. A slice carries devices or sharedCounters, not both.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.Device"),
+									},
+								},
+							},
+						},
+					},
+					"perDeviceNodeSelection": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerDeviceNodeSelection, when true, means that each device says itself where it is reachable (its nodeName, nodeSelector or allNodes). Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set; false is not allowed. Needs the DRAPartitionableDevices feature gate (beta in 1.36+).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"sharedCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SharedCounters are named sets of counters that devices of the pool draw from (see BasicDevice.consumesCounters). At most 8 sets with names unique in the pool, and at most 32 counters per set. A slice carries devices or sharedCounters, not both. Needs the DRAPartitionableDevices feature gate (beta in 1.36+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta1.CounterSet"),
+									},
+								},
+							},
+						},
+					},
+					"partitionTypeAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PartitionTypeAttribute is the fully qualified name of a string attribute whose value tells the partition type of each partitionable device (for example \"Full\" or \"Half\"). When set, every device of the slice that consumes counters must have it, and devices with the same value must consume the same counters. Alpha; needs the DRAPartitionableDevicesType feature gate (1.37+).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations lists node-local driver calls that the kubelet may skip for the devices of this slice; a call is skipped for a claim when every device of the driver allocated to it skips it. Values: \"NodePrepareResources\" (only together with \"NodeUnprepareResources\" or \"*\"), \"NodeUnprepareResources\" and \"*\" (all). Unknown values are ignored by the kubelet. Alpha; needs the DRAOptionalNodeOperations feature gate (1.37+).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"driver", "pool"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta1.CounterSet", "github.com/drakit/drakit/apis/resource/v1beta1.Device", "github.com/drakit/drakit/apis/resource/v1beta1.ResourcePool", v1.NodeSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_AllocatedDeviceStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocatedDeviceStatus is a driver's report on one allocated device. Its driver, pool, device and shareID must match an allocation result.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver of the device. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the pool of the device. At most 253 characters, DNS subdomains separated by slashes.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name in the pool, a DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID is the share of the device the status is for, matching the allocation result's shareID. Beta; DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions are the latest observations of the device, keyed by type, at most 8; Ready should be True once the device is configured as the class and claim ask. Note that this field is written as null when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"data": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Data is driver-specific data, at most 10 Ki.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+					"networkData": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NetworkData is the device's network configuration.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.NetworkDeviceData"),
+						},
+					},
+				},
+				Required: []string{"driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.NetworkDeviceData", metav1.Condition{}.OpenAPIModelName(), runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_AllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "AllocationResult describes what was allocated for a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the allocation made for the device requests.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationResult"),
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector limits the nodes on which the allocated devices can be used. Unset means every node.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allocationTimestamp": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationTimestamp is when the devices were allocated; it may be missing. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationResult", v1.NodeSelector{}.OpenAPIModelName(), metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_CELDeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CELDeviceSelector selects devices with a Common Expression Language expression.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression holds CEL source evaluated against the variable `device`, which has the fields `driver` (string), `attributes` (a map from domain to a map from identifier to value), `capacity` (the same shape, with quantities) and `allowMultipleAllocations` (bool, with DRAConsumableCapacity). An unknown domain gives an empty map; an unknown field is an evaluation error. cel.bind and the semver functions are available, and includes() with DRAListTypeAttributes. The result must be a boolean: true selects the device; an evaluation error aborts the allocation. At most 10 Ki, and its estimated cost is limited.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_CapacityRequestPolicy(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicy limits how requests consume a capacity. At most one of validValues and validRange may be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"default": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Default is consumed by a request that does not ask for this capacity. Note that this field is written as null when unset.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"validValues": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidValues are the amounts a request may consume, ascending, at most 10, including default (which must then be set). A request is rounded up to the next valid value; above the largest it cannot be satisfied by this device.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"validRange": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ValidRange is the range of amounts a request may consume; default must be set and inside it. A request outside the range cannot be satisfied by this device.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicyRange"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicyRange", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_CapacityRequestPolicyRange(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequestPolicyRange is a range of valid capacity requests. A request below min is raised to min; with step it is rounded up to min + n×step; above max (after rounding) it cannot be satisfied. The comparisons use integers, or milli-units when the DRAFractionalCapacityRange feature gate is on and a bound is fractional.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"min": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Min is the smallest amount a request consumes: at least zero, at most the capacity value and at most the policy default.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"max": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Max is the largest amount a request may consume: at most the capacity value, and not below min or the policy default.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"step": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Step is the granularity of amounts above min; max and the policy default must be multiples of it, and min + step must not exceed the capacity value.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"min"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_CapacityRequirements(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CapacityRequirements are the capacity amounts a request asks of each allocated device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests maps capacity names to the amount wanted. A device must have at least that much (after rounding up by its request policy) or it is not eligible. Capacities not named here are consumed by the policy's default, or fully without a policy. For shared devices the sum over all allocations must stay within the capacity value.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_Counter(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Counter is an amount of one counter.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the amount.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_CounterSet(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "CounterSet is a named set of counters of a pool. Counters are not allocated themselves; devices consume parts of them, and what an allocated device consumes is no longer available to other devices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the counter set, a DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the counters of the set, keyed by a DNS label unique in the set. At most 32.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.Counter"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_Device(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "Device is one device of a pool, described by its attributes and capacities and, for partitionable devices, the counters it consumes and where it is available.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the device, a DNS label unique within the pool.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"attributes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Attributes are the device's properties, keyed by qualified name. Attributes and capacity together may have at most 32 entries.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceAttribute"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity holds the device's quantities, keyed by qualified name. Attributes and capacity together may have at most 32 entries.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceCapacity"),
+									},
+								},
+							},
+						},
+					},
+					"consumesCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumesCounters says which counter sets of the pool the device draws from and how much of each counter. At most 2 entries, at most one per counter set. Beta; DRAPartitionableDevices feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceCounterConsumption"),
+									},
+								},
+							},
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is the node on which the device is available. Only with spec.perDeviceNodeSelection; at most one of nodeName, nodeSelector and allNodes. Beta; DRAPartitionableDevices feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector selects the nodes on which the device is available; exactly one term. Only with spec.perDeviceNodeSelection; at most one of nodeName, nodeSelector and allNodes. Beta; DRAPartitionableDevices feature gate.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes means the device is available on every node. Only with spec.perDeviceNodeSelection; at most one of nodeName, nodeSelector and allNodes. Beta; DRAPartitionableDevices feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"taints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Taints are the driver's taints on the device. At most 16; a slice with any tainted device holds at most 64 devices. DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaint"),
+									},
+								},
+							},
+						},
+					},
+					"bindsToNode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BindsToNode, when true, limits an allocation of this device to the node chosen at allocation time: the scheduler sets the allocation's node selector to that node. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are condition types that must all be True in the claim's device status before a pod using the device is bound to its node. At most 4 valid condition types. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are condition types that, when any is True in the claim's device status, mean binding failed. At most 4 valid condition types. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"allowMultipleAllocations": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllowMultipleAllocations, when true, lets the device be allocated to several requests at once; all its capacity is then consumable. Beta; DRAConsumableCapacity feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"nodeAllocatableResources": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeAllocatableResources maps node-allocatable resources that are not extended resources (\"cpu\", \"memory\", \"ephemeral-storage\", hugepages) to what an allocation of this device takes of them, so that they can be requested through claims. Alpha (1.37); DRANodeAllocatableResources feature gate.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableResource"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAttribute", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceCapacity", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceCounterConsumption", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableResource", v1.NodeSelector{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceAllocationConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationConfiguration is configuration in an allocation result, with where it came from.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"source": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Source says whether the configuration came from a class (FromClass, which ordinary users cannot set) or from the claim (FromClaim).\n\n\nPossible enum values:\n - `\"FromClaim\"` is configuration from the claim.\n - `\"FromClass\"` is configuration from a DeviceClass.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"FromClaim", "FromClass"},
+						},
+					},
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the configuration is for (\"<request>\" or \"<request>/<subrequest>\"); empty means all requests. At most 32, unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+				Required: []string{"source"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAllocationResult lists the allocated devices and their configuration.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"results": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Results has one entry per allocated device. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequestAllocationResult"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is all configuration from the claim and its classes, marked by source, including that for drivers without allocated devices (drivers ignore what they do not know). At most 64.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceAllocationConfiguration", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequestAllocationResult"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceAttribute is the value of one device attribute; one field, and only one, has to be set. The Go names carry a Value suffix; the wire names do not.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"int": {
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValue is an integer value.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"bool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValue is a boolean value.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"string": {
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValue is a string value of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"version": {
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValue is a semantic version (semver.org 2.0.0) of at most 64 characters.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IntValues is a non-empty list of integers. Alpha; DRAListTypeAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"integer"},
+										Format: "int64",
+									},
+								},
+							},
+						},
+					},
+					"bools": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BoolValues is a non-empty list of booleans. Alpha; DRAListTypeAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"boolean"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"strings": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "StringValues is a non-empty list of strings of at most 64 characters each. Alpha; DRAListTypeAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"versions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "VersionValues is a non-empty list of semantic versions of at most 64 characters each. Alpha; DRAListTypeAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceCapacity(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCapacity is one quantity of a device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the device's total amount. It does not change when parts of it are consumed; the scheduler tracks consumption separately.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"requestPolicy": {
+						SchemaProps: spec.SchemaProps{
+							Description: "RequestPolicy says how a shared device's capacity may be consumed (only with allowMultipleAllocations). Without it a request may take any amount up to what is left, and the full value when it asks for none. Beta; DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicy"),
+						},
+					},
+				},
+				Required: []string{"value"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequestPolicy", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaim groups what a claim asks for: the requests, the constraints between them and the configuration for the allocated devices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests are the individual device requests. At most 32, with unique names. All must be satisfied; none means nothing is allocated. Note that this field is written as null when unset.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequest"),
+									},
+								},
+							},
+						},
+					},
+					"constraints": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Constraints must hold across the devices allocated for the claim. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceConstraint"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for the drivers that may serve the requests; it is passed on but not used for allocation. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaimConfiguration"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaimConfiguration", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceConstraint", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceRequest"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClaimConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClaimConfiguration is configuration from a claim for the devices of some of its requests.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the configuration is for (\"<request>\" or \"<request>/<subrequest>\"); empty means all requests of the claim. At most 32, unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClass(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClass is a cluster-scoped set of selectors and configuration, provided by a vendor or administrator, that device requests refer to.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec says which devices the class admits and how they are configured. It may change at any time; an allocation uses the class as it was at allocation time. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClassConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassConfiguration is one configuration entry of a DeviceClass.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClassList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassList is a list of DeviceClasses.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceClasses of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceClass"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClass", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceClassSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceClassSpec is the content of a DeviceClass.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors must all be met by every device claimed through the class. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"config": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Config is configuration for each device claimed through the class, one entry per driver; passed on but not used for allocation. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassConfiguration"),
+									},
+								},
+							},
+						},
+					},
+					"extendedResourceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ExtendedResourceName is the extended resource name (same format as a pod's) through which pods can request devices of this class. It should be unique among classes; on a clash the newest class wins, and among classes created at the same time the first by name. DRAExtendedResource feature gate (GA in 1.37).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClassConfiguration", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConfiguration is one piece of device configuration; one field, and only one, has to be set. It is inlined into other types, so its field names must not clash with theirs.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"opaque": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Opaque is configuration for one driver, in the driver's own format.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.OpaqueDeviceConfiguration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceConstraint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceConstraint is a condition across the devices of several requests; besides requests, one field, and only one, has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"requests": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Requests names the requests the constraint covers (\"<request>\" for all alternatives of a request, or \"<request>/<subrequest>\"); empty means all requests of the claim. At most 32, unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"matchAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "MatchAttribute is a fully qualified attribute name that every covered device must have, with the same type and value on all of them; devices lacking it are not used. With DRAListTypeAttributes, values compare as sets and match when all of them intersect.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"distinctAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DistinctAttribute is a fully qualified attribute name that every covered device must have, with a different value on each (with DRAListTypeAttributes, pairwise disjoint sets); for example to get two interfaces on different NICs. Beta; DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceCounterConsumption(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceCounterConsumption is what a device consumes from one counter set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"counterSet": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CounterSet names the counter set (a DNS label) the counters are taken from.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"counters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Counters are the amounts consumed, keyed by counter name. At most 32.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.Counter"),
+									},
+								},
+							},
+						},
+					},
+					"compatibilityGroups": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "CompatibilityGroups are opaque group names (DNS labels, at most 2, unique). Devices drawing from the same counter set can only be allocated together when all of them share at least one group; no groups (unset or empty) is only compatible with no groups. Alpha (1.37); DRADeviceCompatibilityGroups feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"counterSet", "counters"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.Counter"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceDerivedAttribute(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceDerivedAttribute is a virtual attribute computed by CEL for each candidate device of a request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name is the attribute's fully qualified name, used in constraints. A name equal to a driver attribute shadows it in constraints; a domain no driver uses (such as \"derived/\") avoids that.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"expression": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Expression is CEL evaluated against `device` (as in a CELDeviceSelector) after the request's selectors matched. It must give a string, integer, boolean or semver, or a list of one of those; an evaluation error fails the pod's scheduling. At most 10 Ki; all derived attributes of a claim share one cost budget.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"name", "expression"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequest is one request of a claim: either one exact request for one or more identical devices, or a prioritized list of alternatives. Exactly one of exactly and firstAvailable must be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the request within the claim; container resource claims, constraints, config and allocation results refer to it. With firstAvailable, the name stands for whichever alternative was chosen. A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"exactly": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Exactly is a request for devices that must match it exactly.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ExactDeviceRequest"),
+						},
+					},
+					"firstAvailable": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "FirstAvailable lists alternatives in order of preference; the scheduler uses the first one it can satisfy (it does not score, so the result need not be the best possible). At most 8, with unique names. DRAPrioritizedList feature gate (GA in 1.36).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceSubRequest"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceSubRequest", "github.com/drakit/drakit/apis/resource/v1beta2.ExactDeviceRequest"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceRequestAllocationResult(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceRequestAllocationResult is one device allocated for a request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"request": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Request is the request the device was allocated for, as \"<request>/<subrequest>\" when an alternative of firstAvailable was chosen. A request may have several results.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver whose kubelet plugin prepares the device. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool is the pool of the device; with driver and device it names the device as <driver>/<pool>/<device>. At most 253 characters, DNS subdomains separated by slashes.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device is the device's name in the pool, a DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess records that the device was allocated for admin access (see ExactDeviceRequest.AdminAccess). DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations are the request's tolerations at allocation time. At most 16. DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"bindingConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingConditions are the device's binding conditions at allocation time. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"bindingFailureConditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "BindingFailureConditions are the device's binding failure conditions at allocation time. Beta; DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"shareID": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ShareID tells apart concurrent allocations of a device that allows multiple allocations. Beta; DRAConsumableCapacity feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"consumedCapacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ConsumedCapacity is how much of each capacity this allocation takes (the request rounded up by the request policy), for devices that allow multiple allocations only, with every capacity listed. Beta; DRAConsumableCapacity feature gate.",
+							Type:        []string{"object"},
+							AdditionalProperties: &spec.SchemaOrBool{
+								Allows: true,
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(resource.Quantity{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations is the slice's skipNodeOperations at allocation time. Alpha (1.37); DRAOptionalNodeOperations feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"request", "driver", "pool", "device"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration", resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSelector is one condition on a device; one field, and only one, has to be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"cel": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CEL selects devices with a CEL expression.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.CELDeviceSelector"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CELDeviceSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceSubRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceSubRequest is one alternative of a request's firstAvailable list. It is like ExactDeviceRequest without adminAccess.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name identifies the alternative; references use \"<request>/<subrequest>\". A DNS label.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this alternative; required.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted: ExactCount (the default) or All, as in ExactDeviceRequest.\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. Only used with ExactCount.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the alternative use devices with matching taints, as in ExactDeviceRequest. At most 16. DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is how much of each capacity every allocated device must provide and consumes, as in ExactDeviceRequest. Beta; DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are virtual attributes for the claim's constraints, as in ExactDeviceRequest. At most 32. Alpha (1.37); DRADerivedAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"name", "deviceClassName"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaint(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaint marks a device: claims that do not tolerate the taint, and the pods using them, are subject to its effect.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key of the taint, a label name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value of the taint, a label value.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect on claims that do not tolerate the taint: None, NoSchedule or NoExecute (PreferNoSchedule is not valid here). More may be added; consumers treat unknown effects like None.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods that do not tolerate the taint.\n - `\"NoSchedule\"` keeps new pods that do not tolerate the taint from being scheduled with the device; pods already running, or started without the scheduler, are left alone.\n - `\"None\"` has no effect; the taint is informational.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"timeAdded": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TimeAdded is when the taint was added or, in a DeviceTaintRule, when its effect last changed. Set on create and update when empty; in a DeviceTaintRule the server also replaces an unchanged value when the effect changes.",
+							Ref:         ref(metav1.Time{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"key", "effect"},
+			},
+		},
+		Dependencies: []string{
+			metav1.Time{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaintRule(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRule puts one taint on every device its selector matches, with the same effect as if the driver had published the taint in its ResourceSlice. Part of v1beta2 since 1.36.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is the selector and the taint. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status reports on what the spec caused.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleStatus"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleSpec", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRuleStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaintRuleList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleList is a list of DeviceTaintRules.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the DeviceTaintRules of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRule"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintRule", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaintRuleSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleSpec is the selector and the taint of a DeviceTaintRule.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"deviceSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceSelector picks the tainted devices; a device must meet every criterion. An empty selector matches all devices; no selector matches none.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintSelector"),
+						},
+					},
+					"taint": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Taint is put on the matching devices.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaint"),
+						},
+					},
+				},
+				Required: []string{"taint"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaint", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceTaintSelector"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaintRuleStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintRuleStatus reports on the evictions a DeviceTaintRule causes.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"conditions": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"type",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "type",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Conditions describe the rule's state, keyed by type; at most 8. Defined type: EvictionInProgress, True while pods still have to be evicted (the message counts pending and evicted pods). For effect None it is set once per spec change and tells what NoExecute would do.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref(metav1.Condition{}.OpenAPIModelName()),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			metav1.Condition{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceTaintSelector(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceTaintSelector picks the devices a DeviceTaintRule applies to. The empty selector matches every device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver, when set, selects only devices of that driver (slice spec.driver).",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool, when set, selects only devices of pools with that name, of any driver unless driver is set too.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"device": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Device, when set, selects only devices with that name (slice spec.devices[].name); driver and pool may be needed to make it unambiguous.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_DeviceToleration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "DeviceToleration lets a claim use devices with a matching taint: the taint's key, value and effect are compared using the operator.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"key": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Key is the taint key to match, a label name; empty matches every key and then needs operator Exists.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"operator": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Operator is Equal (the default: the value must be equal) or Exists (any value).\n\n\nPossible enum values:\n - `\"Equal\"` matches an equal value.\n - `\"Exists\"` matches any value.",
+							Default:     "Equal",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"Equal", "Exists"},
+						},
+					},
+					"value": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Value is the taint value to match, a label value; empty with Exists.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"effect": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Effect is the taint effect to match (NoSchedule or NoExecute); empty matches every effect.\n\n\nPossible enum values:\n - `\"NoExecute\"` also evicts running pods that do not tolerate the taint.\n - `\"NoSchedule\"` keeps new pods that do not tolerate the taint from being scheduled with the device; pods already running, or started without the scheduler, are left alone.\n - `\"None\"` has no effect; the taint is informational.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"NoExecute", "NoSchedule", "None"},
+						},
+					},
+					"tolerationSeconds": {
+						SchemaProps: spec.SchemaProps{
+							Description: "TolerationSeconds is, for NoExecute only, how long after the taint was added the pods may keep running; unset means forever, zero or less means evict at once.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ExactDeviceRequest(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ExactDeviceRequest asks for one or more identical devices of one device class. A device must match the class and every selector of the request.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"deviceClassName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceClassName is the DeviceClass whose selectors and config apply to this request; required. Administrators can limit what may be requested by the classes they install.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"selectors": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Selectors are extra conditions a device must meet, in addition to those of the class. All must match. At most 32.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector"),
+									},
+								},
+							},
+						},
+					},
+					"allocationMode": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllocationMode says how many devices are wanted: ExactCount (the default) allocates exactly count devices; All allocates every matching device in the pool, needs at least one, and fails if one of them is already allocated (unless adminAccess is set). Clients must refuse requests with modes they do not know.\n\n\nPossible enum values:\n - `\"All\"` allocates every matching device.\n - `\"ExactCount\"` allocates exactly the requested count of devices.",
+							Type:        []string{"string"},
+							Format:      "",
+							Enum:        []interface{}{"All", "ExactCount"},
+						},
+					},
+					"count": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Count is the number of devices for ExactCount; it must be positive there and defaults to 1. Only used with ExactCount.",
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"adminAccess": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AdminAccess, when true, requests the devices for administration (monitoring, management): ordinary allocations of the devices are ignored and the request does not count as using them. Needs the admin-access label on the namespace. DRAAdminAccess feature gate (GA in 1.36).",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"tolerations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Tolerations let the request use devices with matching taints. A NoSchedule or NoExecute taint must be tolerated for the device to be allocated; a NoExecute taint that appears later and is not tolerated evicts the claim's pods, after which the claim is deallocated. At most 16. DRADeviceTaints feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration"),
+									},
+								},
+							},
+						},
+					},
+					"capacity": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Capacity is how much of each capacity every allocated device must provide and consumes. Unset, a shared device's capacities are consumed by their request policy's default, or fully without one. Beta; DRAConsumableCapacity feature gate.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequirements"),
+						},
+					},
+					"derivedAttributes": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "DerivedAttributes are virtual attributes computed by CEL for each candidate device, for use in the claim's matchAttribute and distinctAttribute constraints (every one must be used there); they are not visible to selectors. At most 32. Alpha (1.37); DRADerivedAttributes feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceDerivedAttribute"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"deviceClassName"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CapacityRequirements", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceDerivedAttribute", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceSelector", "github.com/drakit/drakit/apis/resource/v1beta2.DeviceToleration"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_NetworkDeviceData(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NetworkDeviceData describes the network interface of an allocated device, as set by its driver or other components.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"interfaceName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "InterfaceName is the name of the (physical or virtual) network interface in the pod. At most 256 bytes.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"ips": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "IPs are the interface's addresses in CIDR notation (for example \"192.0.2.5/24\" or \"2001:db8::5/64\"). At most 16, unique.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+									},
+								},
+							},
+						},
+					},
+					"hardwareAddress": {
+						SchemaProps: spec.SchemaProps{
+							Description: "HardwareAddress is the interface's hardware (for example MAC) address. At most 128 bytes.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_NodeAllocatableMapping(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableMapping computes the node resource quantity of an allocation, either from the number of allocated devices (deviceMultiplier) or from a consumed capacity (capacityKey with capacityMultiplier); the two ways exclude each other.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"capacityKey": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityKey names a capacity of the device; the amount consumed of it by the allocation (results[].consumedCapacity) times capacityMultiplier is the node resource quantity. Needs capacityMultiplier.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"capacityMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "CapacityMultiplier multiplies the consumed capacity named by capacityKey. Only valid with capacityKey.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"deviceMultiplier": {
+						SchemaProps: spec.SchemaProps{
+							Description: "DeviceMultiplier multiplies the number of devices allocated to the claim. Only valid without capacityKey and capacityMultiplier.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_NodeAllocatableOverhead(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableOverhead is node resource use that comes with allocating a device: fixed per pod, per container using the claim, or both.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"perPod": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerPod is charged once for every pod that uses the claim on the node.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+					"perContainer": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerContainer is charged for every container reference to the claim; a pod is charged perPod + perContainer × references, and each such container's limit grows by perPod + perContainer.",
+							Ref:         ref(resource.Quantity{}.OpenAPIModelName()),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			resource.Quantity{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_NodeAllocatableResource(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "NodeAllocatableResource says how an allocation of a device translates into a node-allocatable resource. At least one of mapping and overhead must be set.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"mapping": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Mapping is for devices that are themselves a node resource (for example CPUs of a CPU driver). It is counted once per claim on the node, and such claims cannot be shared by several pods.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableMapping"),
+						},
+					},
+					"overhead": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Overhead is node resource use that comes with the device without being the device (for example host memory for a GPU). It is counted per pod using the claim and is always taken from the node's general allocatable amount.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableOverhead"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableMapping", "github.com/drakit/drakit/apis/resource/v1beta2.NodeAllocatableOverhead"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_OpaqueDeviceConfiguration(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "OpaqueDeviceConfiguration is driver-specific configuration that only the named driver interprets.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver is the driver (its kubelet plugin) the parameters are for; other drivers ignore them. Must be a valid driver name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"parameters": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Parameters is the driver's configuration, at most 10 Ki; the driver validates and versions it, usually as a type with apiVersion and kind.",
+							Ref:         ref(runtime.RawExtension{}.OpenAPIModelName()),
+						},
+					},
+				},
+				Required: []string{"driver", "parameters"},
+			},
+		},
+		Dependencies: []string{
+			runtime.RawExtension{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaim(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaim asks for devices for use by workloads, for example an accelerator with certain properties. The spec states what is wanted; the status records whether and how the request was satisfied.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what is requested and how it is configured. Immutable.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimSpec"),
+						},
+					},
+					"status": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Status is the allocation state of the claim.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimStatus"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimSpec", "github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimStatus", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimConsumerReference(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimConsumerReference points to an object that uses a claim. The object must be in the claim's namespace.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"apiGroup": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIGroup of the consumer; empty for the core group.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"resource": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Resource is the consumer's resource type, for example \"pods\".",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the consumer.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"uid": {
+						SchemaProps: spec.SchemaProps{
+							Description: "UID of the consumer; it tells apart objects with the same name.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+				},
+				Required: []string{"resource", "name", "uid"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimList is a list of ResourceClaims.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaims of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaim"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaim", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimSpec is the request part of a ResourceClaim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"devices": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices lists the device requests, constraints and configuration.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaim"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.DeviceClaim"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimStatus(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimStatus records the allocation, the users and the device state of a claim.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"allocation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Allocation is the result of a successful allocation. Once set, it cannot be changed.",
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.AllocationResult"),
+						},
+					},
+					"reservedFor": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"uid",
+								},
+								"x-kubernetes-list-type":       "map",
+								"x-kubernetes-patch-merge-key": "uid",
+								"x-kubernetes-patch-strategy":  "merge",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "ReservedFor lists the consumers (usually pods) that may use the allocated devices, keyed by uid, at most 256. A pod not listed is not started, and a reserved claim must not be deallocated. When schedulers race for the last free slot, the first update stored wins and the other retries.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimConsumerReference"),
+									},
+								},
+							},
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-map-keys": []interface{}{
+									"driver",
+									"device",
+									"pool",
+									"shareID",
+								},
+								"x-kubernetes-list-type": "map",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices is the state of allocated devices as reported by their drivers, one entry per driver, pool, device and share ID; each driver owns its entries. DRAResourceClaimDeviceStatus feature gate (GA in 1.37).",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.AllocatedDeviceStatus"),
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.AllocatedDeviceStatus", "github.com/drakit/drakit/apis/resource/v1beta2.AllocationResult", "github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimConsumerReference"},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimTemplate(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplate is the blueprint from which the control plane creates a ResourceClaim for a pod.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec describes the claims to create. Immutable; a claim made from it is not updated afterwards.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplateSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplateSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimTemplateList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateList is a list of ResourceClaimTemplates.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceClaimTemplates of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplate"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimTemplate", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceClaimTemplateSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceClaimTemplateSpec is the metadata and spec of the claims made from a template.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ObjectMeta holds labels and annotations copied into each claim; other metadata fields are rejected.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is copied unchanged into each claim; it is validated as a claim spec.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimSpec"),
+						},
+					},
+				},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceClaimSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourcePool(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourcePool names a pool of devices and describes its current state.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"name": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Name of the pool, often the node name for node-local devices. At most 253 characters; one or more DNS subdomains separated by slashes. Usable as a field selector (1.37+). Immutable.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"generation": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Generation is changed by the driver, in all of the pool's slices, whenever the pool changes. Consumers use only the slices with the highest generation; a driver may reset it if it rewrites or deletes all slices of the pool.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+					"resourceSliceCount": {
+						SchemaProps: spec.SchemaProps{
+							Description: "ResourceSliceCount is how many slices make up the pool at this generation; greater than zero. Consumers use it to tell whether they have seen the whole pool.",
+							Default:     0,
+							Type:        []string{"integer"},
+							Format:      "int64",
+						},
+					},
+				},
+				Required: []string{"name", "generation", "resourceSliceCount"},
+			},
+		},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceSlice(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSlice is published by a driver and carries part or all of one pool's devices, or (with partitionable devices) the pool's shared counter sets. A pool may be split over several slices; the number of slices is part of every slice, so consumers can tell when they have seen the whole pool.\n\nA device is identified by the triple (driver, pool name, device name), and device names are unique within a pool across all its slices. When a driver changes a pool it bumps the pool generation in all of the pool's slices; consumers use only the slices with the newest generation.\n\nNode-local devices name their node; other devices say where they are reachable with a node selector, by being available on all nodes, or per device.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the object.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ObjectMeta{}.OpenAPIModelName()),
+						},
+					},
+					"spec": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Spec is what the driver publishes in this slice. Any change to it increments metadata.generation.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceSliceSpec"),
+						},
+					},
+				},
+				Required: []string{"spec"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceSliceSpec", metav1.ObjectMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceSliceList(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceList is a list of ResourceSlices.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"kind": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"apiVersion": {
+						SchemaProps: spec.SchemaProps{
+							Description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"metadata": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Metadata of the list.",
+							Default:     map[string]interface{}{},
+							Ref:         ref(metav1.ListMeta{}.OpenAPIModelName()),
+						},
+					},
+					"items": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Items are the ResourceSlices of the list.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourceSlice"),
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"items"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.ResourceSlice", metav1.ListMeta{}.OpenAPIModelName()},
+	}
+}
+
+func schema_drakit_apis_resource_v1beta2_ResourceSliceSpec(ref common.ReferenceCallback) common.OpenAPIDefinition {
+	return common.OpenAPIDefinition{
+		Schema: spec.Schema{
+			SchemaProps: spec.SchemaProps{
+				Description: "ResourceSliceSpec is the content of one ResourceSlice.",
+				Type:        []string{"object"},
+				Properties: map[string]spec.Schema{
+					"driver": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Driver names the DRA driver owning the devices in this slice. It must be a DNS subdomain of at most 63 characters, should end in a domain the vendor owns and should be lower case. Usable as a field selector. Immutable.",
+							Default:     "",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"pool": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Pool identifies the pool the slice belongs to and carries the pool's generation and slice count.",
+							Default:     map[string]interface{}{},
+							Ref:         ref("github.com/drakit/drakit/apis/resource/v1beta2.ResourcePool"),
+						},
+					},
+					"nodeName": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeName is set when the devices are local to one node; it is that node's name. Usable as a field selector, and lets a node be limited to its own slices. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set. Immutable.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"nodeSelector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "NodeSelector lists the nodes the devices can be used from, for pools not bound to one node. It must hold exactly one term. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set.",
+							Ref:         ref(v1.NodeSelector{}.OpenAPIModelName()),
+						},
+					},
+					"allNodes": {
+						SchemaProps: spec.SchemaProps{
+							Description: "AllNodes means the devices can be used from every node. Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"devices": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "Devices are the devices of the pool published in this slice. At most 128, or 64 when any device uses taints, counters or list attributes. A slice carries devices or sharedCounters, not both.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.Device"),
+									},
+								},
+							},
+						},
+					},
+					"perDeviceNodeSelection": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PerDeviceNodeSelection, when true, means every device of the slice says itself where it is available (device nodeName, nodeSelector or allNodes). Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection must be set. Beta; DRAPartitionableDevices feature gate.",
+							Type:        []string{"boolean"},
+							Format:      "",
+						},
+					},
+					"sharedCounters": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "atomic",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SharedCounters are named counter sets that devices of the pool draw from (see Device.ConsumesCounters). At most 8, with names unique in the pool. A slice carries devices or sharedCounters, not both. Beta; DRAPartitionableDevices feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Ref: ref("github.com/drakit/drakit/apis/resource/v1beta2.CounterSet"),
+									},
+								},
+							},
+						},
+					},
+					"partitionTypeAttribute": {
+						SchemaProps: spec.SchemaProps{
+							Description: "PartitionTypeAttribute is the fully qualified name of a string attribute whose value gives each partitionable device its partition type (for example \"Full\" or \"Half\"). When set, every device of the slice that consumes counters must have it, and devices with the same value must consume the same counters. Alpha (1.37); DRAPartitionableDevicesType feature gate.",
+							Type:        []string{"string"},
+							Format:      "",
+						},
+					},
+					"skipNodeOperations": {
+						VendorExtensible: spec.VendorExtensible{
+							Extensions: spec.Extensions{
+								"x-kubernetes-list-type": "set",
+							},
+						},
+						SchemaProps: spec.SchemaProps{
+							Description: "SkipNodeOperations lists the node-local driver calls that are not needed for the devices of this slice; a call is skipped for a claim when every device of the driver in it skips it. Values: NodePrepareResources (only together with NodeUnprepareResources or \"*\"), NodeUnprepareResources, or \"*\" for all. The kubelet ignores values it does not know. Alpha (1.37); DRAOptionalNodeOperations feature gate.",
+							Type:        []string{"array"},
+							Items: &spec.SchemaOrArray{
+								Schema: &spec.Schema{
+									SchemaProps: spec.SchemaProps{
+										Type:   []string{"string"},
+										Format: "",
+										Enum:   []interface{}{"*", "NodePrepareResources", "NodeUnprepareResources"},
+									},
+								},
+							},
+						},
+					},
+				},
+				Required: []string{"driver", "pool"},
+			},
+		},
+		Dependencies: []string{
+			"github.com/drakit/drakit/apis/resource/v1beta2.CounterSet", "github.com/drakit/drakit/apis/resource/v1beta2.Device", "github.com/drakit/drakit/apis/resource/v1beta2.ResourcePool", v1.NodeSelector{}.OpenAPIModelName()},
 	}
 }
 

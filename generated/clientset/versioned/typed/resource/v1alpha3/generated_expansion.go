@@ -20,10 +20,14 @@ package v1alpha3
 
 type DeviceClassExpansion interface{}
 
+type DeviceTaintRuleExpansion interface{}
+
 type PodSchedulingContextExpansion interface{}
 
 type ResourceClaimExpansion interface{}
 
 type ResourceClaimTemplateExpansion interface{}
+
+type ResourcePoolStatusRequestExpansion interface{}
 
 type ResourceSliceExpansion interface{}
