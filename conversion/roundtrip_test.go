@@ -2,10 +2,13 @@ package conversion
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -17,8 +20,11 @@ import (
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	v1 "github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
+	"github.com/drakit/drakit/apis/resource/v1beta1"
+	"github.com/drakit/drakit/apis/resource/v1beta2"
 	"github.com/drakit/drakit/internal/fuzzer"
 )
 
@@ -63,20 +69,65 @@ func filler(seed int64) *randfill.Filler {
 				*s = v1alpha3.DeviceSelector{CEL: &v1alpha3.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
 			}
 		},
+		func(s *v1beta1.DeviceSelector, c randfill.Continue) {
+			c.FillNoCustom(s)
+			if c.Intn(3) == 0 {
+				*s = v1beta1.DeviceSelector{CEL: &v1beta1.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
+			}
+		},
+		func(s *v1beta2.DeviceSelector, c randfill.Continue) {
+			c.FillNoCustom(s)
+			if c.Intn(3) == 0 {
+				*s = v1beta2.DeviceSelector{CEL: &v1beta2.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
+			}
+		},
+		func(s *v1.DeviceSelector, c randfill.Continue) {
+			c.FillNoCustom(s)
+			if c.Intn(3) == 0 {
+				*s = v1.DeviceSelector{CEL: &v1.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
+			}
+		},
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
+		fuzzer.NilEmptyOrFilled[v1alpha3.DeviceRequest](),
+		fuzzer.NilEmptyOrFilled[v1beta1.Device](),
+		fuzzer.NilEmptyOrFilled[v1beta1.DeviceRequest](),
+		fuzzer.NilEmptyOrFilled[v1beta2.Device](),
+		fuzzer.NilEmptyOrFilled[v1beta2.DeviceRequest](),
+		fuzzer.NilEmptyOrFilled[v1.Device](),
+		fuzzer.NilEmptyOrFilled[v1.DeviceRequest](),
 		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
 		namedResourcesInstance,
 		// The servers stamp a taint without timeAdded with the time of the
 		// request: a default of the clock, not of the object, which two
-		// defaultings a second apart would not agree on.
+		// defaultings a second apart would not agree on. Every version with
+		// taints gets one (v1alpha3's 1.37 kinds and the v1-era versions'
+		// slices and taint rules; the hub leaves timeAdded to the versions).
 		func(taint *v1alpha3.DeviceTaint, c randfill.Continue) {
 			c.FillNoCustom(taint)
-			if taint.TimeAdded == nil {
-				t := fuzzer.Time(c)
-				taint.TimeAdded = &t
-			}
+			taint.TimeAdded = timeAdded(taint.TimeAdded, c)
+		},
+		func(taint *v1beta1.DeviceTaint, c randfill.Continue) {
+			c.FillNoCustom(taint)
+			taint.TimeAdded = timeAdded(taint.TimeAdded, c)
+		},
+		func(taint *v1beta2.DeviceTaint, c randfill.Continue) {
+			c.FillNoCustom(taint)
+			taint.TimeAdded = timeAdded(taint.TimeAdded, c)
+		},
+		func(taint *v1.DeviceTaint, c randfill.Continue) {
+			c.FillNoCustom(taint)
+			taint.TimeAdded = timeAdded(taint.TimeAdded, c)
 		},
 	)
+}
+
+// timeAdded is t, or a random time when t is nil.
+func timeAdded(t *metav1.Time, c randfill.Continue) *metav1.Time {
+	if t == nil {
+		r := fuzzer.Time(c)
+		t = &r
+	}
+	return t
 }
 
 // namedResourcesInstance fills a v1alpha2 instance as the 1.30 API server
@@ -134,37 +185,106 @@ func defaulted(obj runtime.Object) runtime.Object {
 }
 
 // normalised applies to obj what the API servers do to what they store
-// besides defaulting, which conversion therefore gives back that way
-// (docs/conversion.md, "Presence"): a v1alpha3 device without basic is a
-// device with an empty one (the 1.31 server requires basic).
+// besides their version's defaulting, which conversion therefore gives back
+// that way (docs/conversion.md, "Defaults" and "Presence"):
+//
+//   - a v1alpha3 or v1beta1 device without basic is a device with an empty
+//     one (the 1.31 server requires basic; 1.37's v1beta1 always writes it);
+//   - a v1beta1 request that sets any of the flat exact fields
+//     (deviceClassName, selectors, allocationMode, count, adminAccess,
+//     tolerations, capacity, derivedAttributes) gets v1's defaults, an
+//     empty allocationMode ExactCount and then an ExactCount count of 0 one,
+//     even without a deviceClassName: a 1.37 server stores a v1beta1 claim as
+//     v1, those fields in exactly, and defaults it with v1's
+//     SetDefaults_ExactDeviceRequest when it reads it back, so what it serves
+//     in v1beta1 has them, although v1beta1's own SetDefaults_DeviceRequest
+//     leaves a request without a class alone. A request with none of those
+//     fields (firstAvailable only) has no exactly in v1 and no defaults.
 func normalised(obj runtime.Object) {
-	var slices []v1alpha3.ResourceSlice
 	switch o := obj.(type) {
 	case *v1alpha3.ResourceSlice:
-		slices = []v1alpha3.ResourceSlice{*o}
-		defer func() { *o = slices[0] }()
+		basicA3(o)
 	case *v1alpha3.ResourceSliceList:
-		slices = o.Items
+		for i := range o.Items {
+			basicA3(&o.Items[i])
+		}
+	case *v1beta1.ResourceSlice:
+		basicB1(o)
+	case *v1beta1.ResourceSliceList:
+		for i := range o.Items {
+			basicB1(&o.Items[i])
+		}
+	case *v1beta1.ResourceClaim:
+		requestsB1(&o.Spec)
+	case *v1beta1.ResourceClaimList:
+		for i := range o.Items {
+			requestsB1(&o.Items[i].Spec)
+		}
+	case *v1beta1.ResourceClaimTemplate:
+		requestsB1(&o.Spec.Spec)
+	case *v1beta1.ResourceClaimTemplateList:
+		for i := range o.Items {
+			requestsB1(&o.Items[i].Spec.Spec)
+		}
 	}
-	for i := range slices {
-		for j := range slices[i].Spec.Devices {
-			if d := &slices[i].Spec.Devices[j]; d.Basic == nil {
-				d.Basic = &v1alpha3.BasicDevice{}
-			}
+}
+
+func basicA3(s *v1alpha3.ResourceSlice) {
+	for j := range s.Spec.Devices {
+		if d := &s.Spec.Devices[j]; d.Basic == nil {
+			d.Basic = &v1alpha3.BasicDevice{}
+		}
+	}
+}
+
+func basicB1(s *v1beta1.ResourceSlice) {
+	for j := range s.Spec.Devices {
+		if d := &s.Spec.Devices[j]; d.Basic == nil {
+			d.Basic = &v1beta1.BasicDevice{}
+		}
+	}
+}
+
+func requestsB1(spec *v1beta1.ResourceClaimSpec) {
+	for i := range spec.Devices.Requests {
+		r := &spec.Devices.Requests[i]
+		if r.DeviceClassName == "" && r.Selectors == nil && r.AllocationMode == "" && r.Count == 0 &&
+			r.AdminAccess == nil && r.Tolerations == nil && r.Capacity == nil && r.DerivedAttributes == nil {
+			continue
+		}
+		if r.AllocationMode == "" {
+			r.AllocationMode = v1beta1.DeviceAllocationModeExactCount
+		}
+		if r.AllocationMode == v1beta1.DeviceAllocationModeExactCount && r.Count == 0 {
+			r.Count = 1
 		}
 	}
 }
 
 // kindsUnderTest lists every resource.k8s.io kind the scheme knows, per
 // version, leaving out the meta kinds every version registers; for the
-// hub, the kinds the catalogue's versions convert to, with their lists.
+// hub, the kinds the catalogue's versions convert to, with their lists. A
+// kind of drakit's types that the scheme registers and the catalogue does
+// not list fails the test: the loops, which follow the catalogue, would
+// never exercise it.
 func kindsUnderTest(t *testing.T) map[string][]string {
 	kinds := map[string][]string{}
-	for gvk := range Scheme.AllKnownTypes() {
-		if gvk.Group != hub.GroupName || gvk.Version == runtime.APIVersionInternal {
+	hubKinds := map[string]bool{}
+	for _, k := range catalogue.HubKinds() {
+		hubKinds[k], hubKinds[k+"List"] = true, true
+	}
+	for gvk, typ := range Scheme.AllKnownTypes() {
+		if gvk.Group != hub.GroupName || !strings.HasPrefix(typ.PkgPath(), drakitTypes) {
+			continue // the meta kinds (ListOptions, Status, ...) of every version
+		}
+		if gvk.Version == runtime.APIVersionInternal {
+			if !hubKinds[gvk.Kind] {
+				t.Errorf("the scheme's hub kind %s is not a hub kind of the catalogue: no version converts to it, and no test would", gvk.Kind)
+			}
 			continue
 		}
 		if _, err := HubKind(gvk); err != nil {
+			t.Errorf("the scheme registers %s, which the catalogue does not list: no test would exercise it (%v)", gvk, err)
 			continue
 		}
 		kinds[gvk.Version] = append(kinds[gvk.Version], gvk.Kind)
@@ -185,6 +305,10 @@ func kindsUnderTest(t *testing.T) map[string][]string {
 	}
 	return kinds
 }
+
+// drakitTypes is the import path prefix of the hub's and the versions' Go
+// types.
+const drakitTypes = "github.com/drakit/drakit/apis/resource"
 
 // coverage records which (version, kind, direction) the tests exercised, so
 // that a kind missing from the loops fails the run.
@@ -310,8 +434,21 @@ func TestRoundTripHubVersionHub(t *testing.T) {
 }
 
 // TestRoundTripChains: an object converted through every other version that
-// has its kind, in every order, and back to where it started is unchanged;
-// so is a hub object sent through all of them.
+// has its kind and back to where it started is unchanged; so is a hub object
+// sent through all of them.
+//
+// Six versions have 720 orders, too many to try each with many objects; the
+// test samples them (chainOrders, seeded by DRAKIT_ROUNDTRIP_SEED): every
+// version starts a chain (the random objects are filled in the version a
+// chain starts in), and every ordered pair of versions follows one another
+// in some chain. With the default seed that takes one order per version,
+// the least it can be: 6 for the kinds all six versions have (DeviceClass,
+// ResourceClaim, ResourceClaimTemplate and their lists; 30 ordered pairs), 5
+// for ResourceSlice, 3 for PodSchedulingContext and DeviceTaintRule, and 1
+// for the kinds of one version (of 720, 120, 6 and 1 orders). Each
+// chain converts iterations() objects from its first version and as many
+// hub objects: 300 each quick (30 with -short), 10,000 with
+// DRAKIT_FUZZ_FULL=1.
 func TestRoundTripChains(t *testing.T) {
 	var cov coverage
 	kinds := kindsUnderTest(t)
@@ -322,15 +459,16 @@ func TestRoundTripChains(t *testing.T) {
 				versions = append(versions, gv.Version)
 			}
 		}
-		for _, order := range permutations(versions) {
+		orders := chainOrders(versions, seed(t))
+		n := iterations()
+		for _, order := range orders {
 			name := hubKind
 			for _, v := range order {
 				name += "/" + v
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				f := filler(seed(t) + int64(len(name)))
-				n := iterations()
+				f := filler(seed(t) + nameSeed(name))
 				startKind, _ := KindIn(hubKind, order[0])
 				startGVK := schema.GroupVersion{Group: hub.GroupName, Version: order[0]}.WithKind(startKind)
 				for i := 0; i < n; i++ {
@@ -365,16 +503,47 @@ func TestRoundTripChains(t *testing.T) {
 					}
 				}
 				cov.add("chain "+hubKind, n)
+				cov.add("start "+hubKind+" "+order[0], n)
+				for j := range order {
+					cov.add("pair "+hubKind+" "+order[j]+">"+order[(j+1)%len(order)], n)
+				}
 			})
 		}
 	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			return
+		}
 		for _, k := range kinds[runtime.APIVersionInternal] {
-			if cov.seen["chain "+k] == 0 {
-				t.Errorf("no chain exercised hub kind %s", k)
+			if cov.seen["chain "+k] < iterations() {
+				t.Errorf("chains of hub kind %s converted %d objects, want at least %d", k, cov.seen["chain "+k], iterations())
+			}
+			var versions []string
+			for _, gv := range Versions {
+				if _, err := KindIn(k, gv.Version); err == nil {
+					versions = append(versions, gv.Version)
+				}
+			}
+			for _, a := range versions {
+				if cov.seen["start "+k+" "+a] == 0 {
+					t.Errorf("no chain of %s started in %s", k, a)
+				}
+				for _, b := range versions {
+					if a != b && cov.seen["pair "+k+" "+a+">"+b] == 0 {
+						t.Errorf("no chain of %s went from %s to %s", k, a, b)
+					}
+				}
 			}
 		}
 	})
+}
+
+// nameSeed is a number from a subtest's name, to seed its filler: chains
+// of the same kind differ in their order only.
+func nameSeed(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64() >> 1)
 }
 
 // TestRoundTripUndefaulted: an object without its defaults converts too,
@@ -493,18 +662,50 @@ var hasDefaults = map[string]bool{
 	"ResourceClaim": true, "ResourceClaimList": true, "ResourceClaimTemplate": true, "ResourceClaimTemplateList": true,
 }
 
-func permutations(items []string) [][]string {
-	if len(items) <= 1 {
-		return [][]string{append([]string{}, items...)}
+// chainOrders picks the orders TestRoundTripChains sends a kind through,
+// from seed alone: chain k starts in versions[k mod n], so that every
+// version starts one, and goes on through the others in the one of 64
+// random orders that adds the most ordered pairs (a, b) of versions not yet
+// following one another in a chosen chain (cyclically: a chain ends where it
+// started). It stops when every version has started a chain and every
+// ordered pair has been chosen.
+func chainOrders(versions []string, seed int64) [][]string {
+	n := len(versions)
+	var orders [][]string
+	covered := map[[2]string]bool{}
+	newPairs := func(order []string) int {
+		k := 0
+		for i := range order {
+			if p := [2]string{order[i], order[(i+1)%n]}; p[0] != p[1] && !covered[p] {
+				k++
+			}
+		}
+		return k
 	}
-	var out [][]string
-	for i := range items {
-		rest := append(append([]string{}, items[:i]...), items[i+1:]...)
-		for _, p := range permutations(rest) {
-			out = append(out, append([]string{items[i]}, p...))
+	rng := rand.New(rand.NewPCG(uint64(seed), uint64(n)))
+	for k := 0; k < n || len(covered) < n*(n-1); k++ {
+		start := versions[k%n]
+		var best []string
+		for range 64 {
+			order := []string{start}
+			for _, v := range versions {
+				if v != start {
+					order = append(order, v)
+				}
+			}
+			rng.Shuffle(n-1, func(i, j int) { order[i+1], order[j+1] = order[j+1], order[i+1] })
+			if best == nil || newPairs(order) > newPairs(best) {
+				best = order
+			}
+		}
+		orders = append(orders, best)
+		for i := range best {
+			if p := [2]string{best[i], best[(i+1)%n]}; p[0] != p[1] {
+				covered[p] = true
+			}
 		}
 	}
-	return out
+	return orders
 }
 
 // requireCoverage fails when a versioned kind of the scheme was not
