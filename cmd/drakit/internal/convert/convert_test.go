@@ -244,7 +244,7 @@ spec:
   pool: {name: p, generation: 1, resourceSliceCount: 1}
   devices: []
 ---
-apiVersion: resource.k8s.io/v1beta1
+apiVersion: resource.k8s.io/v2
 kind: ResourceClaim
 metadata:
   name: future
@@ -274,8 +274,8 @@ spec:
 `
 	_, problems, st := run(t, input, Options{Target: gv("v1alpha1"), Strict: true}, printer.YAML)
 	want := []string{
-		`error: in.yaml:1: document 1: ResourceSlice s: cannot convert to resource.k8s.io/v1alpha1: kind ResourceSlice does not exist in v1alpha1; it exists only in: v1alpha2 (as ResourceSlice), v1alpha3 (as ResourceSlice)`,
-		`error: in.yaml:11: document 2: ResourceClaim future: unknown version "v1beta1" of resource.k8s.io: drakit knows v1alpha1, v1alpha2, v1alpha3`,
+		`error: in.yaml:1: document 1: ResourceSlice s: cannot convert to resource.k8s.io/v1alpha1: kind ResourceSlice does not exist in v1alpha1; it exists only in: v1alpha2 (as ResourceSlice), v1alpha3 (as ResourceSlice), v1beta1 (as ResourceSlice), v1beta2 (as ResourceSlice), v1 (as ResourceSlice)`,
+		`error: in.yaml:11: document 2: ResourceClaim future: unknown version "v2" of resource.k8s.io: drakit knows v1alpha1, v1alpha2, v1alpha3, v1beta1, v1beta2, v1`,
 		`error: in.yaml:16: document 3: DeviceClass wrong-version: resource.k8s.io/v1alpha1 has no kind "DeviceClass"`,
 		`error: in.yaml:28: document 4: ResourceClaim ns/typo: spec.alocationMode: unknown field "alocationMode"`,
 		`error: in.yaml:30: document 5: ResourceClaim: apiVersion is not set`,
