@@ -310,6 +310,15 @@ func TestDerivedResults(t *testing.T) {
 		t.Errorf("edited results (-want +got):\n%s", diff)
 	}
 
+	// An empty list is an edit too: results with tolerations: [] are kept.
+	emptyList := v.DeepCopy()
+	emptyList.Status.Allocation.Devices.Results[0].Tolerations = []v1.DeviceToleration{}
+	back = &hub.ResourceClaim{}
+	convert(t, scheme, emptyList, back)
+	if r := back.Status.Allocation.Devices.Results; len(r) != 2 || r[0].Tolerations == nil {
+		t.Errorf("results with an empty tolerations list were dropped: %+v", r)
+	}
+
 	// Without the allocation, the allocation's legacy fields are gone too,
 	// but the status' are kept.
 	removed := v.DeepCopy()

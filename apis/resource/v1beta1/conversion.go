@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/internal/stash"
+	"github.com/drakit/drakit/apis/resource/internal/legacy"
 )
 
 // v1beta1 says what v1 (the hub's shape) says, in three places differently:
@@ -20,8 +20,13 @@ import (
 // upstream's conversion, empty lists and maps stay empty, not nil. Besides,
 // the hub's legacy fields (classic DRA and 1.30's structured parameters),
 // which v1beta1 cannot say, go to the stash, and the structured handles of a
-// 1.30 allocation show as device results. docs/conversion.md has the
-// field-by-field table.
+// 1.30 allocation show as device results: that work is done on hub types in
+// internal/legacy (v1era.go), shared with v1beta2 and v1. docs/conversion.md
+// has the field-by-field table.
+
+// shape: v1beta1's requests are flat, and its slice's nodeName and
+// allNodes plain (see legacy.V1Flat).
+var shape = legacy.V1Flat{Requests: true, Node: true}
 
 // ---------------------------------------------------------------------------
 // DeviceClass
@@ -30,29 +35,14 @@ func Convert_resource_DeviceClass_To_v1beta1_DeviceClass(in *hub.DeviceClass, ou
 	if err := autoConvert_resource_DeviceClass_To_v1beta1_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	spec := &in.Spec
-	if spec.SuitableNodes == nil && spec.ParametersRef == nil && spec.StructuredParameters == nil {
-		return nil
-	}
-	st := stash.Class{V: stash.FormatVersion, SuitableNodes: spec.SuitableNodes,
-		ParametersRef: spec.ParametersRef, StructuredParameters: spec.StructuredParameters}
-	return stash.Write(&out.ObjectMeta, "DeviceClass", &st)
+	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
 }
 
 func Convert_v1beta1_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Class](&out.ObjectMeta, "DeviceClass")
-	if st == nil || err != nil {
-		return err
-	}
-	// Only the legacy fields: what v1beta1 says itself (selectors, config,
-	// extendedResourceName) is never taken from a stash.
-	out.Spec.SuitableNodes = st.SuitableNodes
-	out.Spec.ParametersRef = st.ParametersRef
-	out.Spec.StructuredParameters = st.StructuredParameters
-	return nil
+	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
 }
 
 func Convert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
@@ -68,180 +58,28 @@ func Convert_resource_ResourceClaim_To_v1beta1_ResourceClaim(in *hub.ResourceCla
 	if err := autoConvert_resource_ResourceClaim_To_v1beta1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	spec, status := specStash(&in.Spec), statusStash(&in.Status)
-	if spec == nil && status == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, "ResourceClaim", &stash.Claim{V: stash.FormatVersion, Spec: spec, Status: status})
+	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, shape)
 }
 
 func Convert_v1beta1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaim")
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		st = &stash.Claim{} // no stash: the legacy fields have their defaults
-	}
-	restoreSpec(st.Spec, &out.Spec)
-	restoreStatus(st.Status, &out.Status)
-	return nil
+	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, shape)
 }
 
 func Convert_resource_ResourceClaimTemplate_To_v1beta1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1beta1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	spec := specStash(&in.Spec.Spec)
-	if spec == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, "ResourceClaimTemplate", &stash.Claim{V: stash.FormatVersion, Spec: spec})
+	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, shape)
 }
 
 func Convert_v1beta1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Claim](&out.ObjectMeta, "ResourceClaimTemplate")
-	if err != nil {
-		return err
-	}
-	if st == nil {
-		st = &stash.Claim{} // no stash: the legacy fields have their defaults
-	}
-	restoreSpec(st.Spec, &out.Spec.Spec)
-	return nil
-}
-
-// specStash keeps the legacy spec fields: the claim controller, the
-// parameters reference, and the allocation mode unless it is the one
-// v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreSpec
-// gives back (an empty mode too: it is WaitForFirstConsumer once
-// defaulted). It also names the requests with an empty exactly, which the
-// flat request shows as no exact request at all.
-func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
-	mode := in.AllocationMode
-	if mode == hub.AllocationModeWaitForFirstConsumer {
-		mode = ""
-	}
-	var empty []string
-	for i := range in.Devices.Requests {
-		if r := &in.Devices.Requests[i]; r.Exactly != nil && !hasExactFields(r.Exactly) {
-			empty = append(empty, r.Name)
-		}
-	}
-	if in.Controller == "" && in.ParametersRef == nil && mode == "" && empty == nil {
-		return nil
-	}
-	return &stash.ClaimSpec{Controller: in.Controller, ParametersRef: in.ParametersRef, AllocationMode: mode, EmptyExactly: empty}
-}
-
-// restoreSpec puts the legacy spec fields back: those kept in st (nil when
-// nothing was kept), and the default allocation mode when none was.
-func restoreSpec(st *stash.ClaimSpec, out *hub.ResourceClaimSpec) {
-	out.AllocationMode = hub.AllocationModeWaitForFirstConsumer
-	if st == nil {
-		return
-	}
-	out.Controller = st.Controller
-	out.ParametersRef = st.ParametersRef
-	if st.AllocationMode != "" {
-		out.AllocationMode = st.AllocationMode
-	}
-	// The names are matched in order, each with the next request of that
-	// name; a request that has exact fields now keeps them (edit wins).
-	names := st.EmptyExactly
-	for i := range out.Devices.Requests {
-		if len(names) == 0 {
-			break
-		}
-		if r := &out.Devices.Requests[i]; r.Name == names[0] {
-			names = names[1:]
-			if r.Exactly == nil {
-				r.Exactly = &hub.ExactDeviceRequest{}
-			}
-		}
-	}
-}
-
-// statusStash keeps the legacy status and allocation fields, and notes when
-// the results shown were rendered from structured handles.
-func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	st := stash.ClaimStatus{DriverName: in.DriverName, DeallocationRequested: in.DeallocationRequested}
-	if a := in.Allocation; a != nil && (a.Controller != "" || a.ResourceHandles != nil || a.Shareable) {
-		alloc := stash.Allocation{Controller: a.Controller, Shareable: a.Shareable, DerivedResults: resultsDerived(a)}
-		if a.ResourceHandles != nil {
-			handles := a.ResourceHandles
-			alloc.ResourceHandles = &handles
-		}
-		st.Allocation = &alloc
-	}
-	if st.DriverName == "" && !st.DeallocationRequested && st.Allocation == nil {
-		return nil
-	}
-	return &st
-}
-
-// restoreStatus puts the legacy status and allocation fields back.
-func restoreStatus(st *stash.ClaimStatus, out *hub.ResourceClaimStatus) {
-	if st == nil {
-		return
-	}
-	out.DriverName = st.DriverName
-	out.DeallocationRequested = st.DeallocationRequested
-	a, alloc := st.Allocation, out.Allocation
-	if a == nil || alloc == nil {
-		// No allocation here any more: whoever removed it meant it.
-		return
-	}
-	alloc.Controller = a.Controller
-	alloc.Shareable = a.Shareable
-	if a.ResourceHandles != nil {
-		alloc.ResourceHandles = *a.ResourceHandles
-	}
-	if a.DerivedResults && alloc.ResourceHandles != nil &&
-		sameResults(alloc.Devices.Results, hub.ResultsFromStructuredHandles(alloc.ResourceHandles)) {
-		// The results only showed the structured handles; unless someone
-		// edited them, the hub keeps the handles alone.
-		alloc.Devices.Results = nil
-	}
-}
-
-// resultsDerived reports whether v1beta1 shows the structured handles of a 1.30
-// allocation as results, which it does when the hub has no results of its
-// own.
-func resultsDerived(a *hub.AllocationResult) bool {
-	if a.Devices.Results != nil {
-		return false
-	}
-	for i := range a.ResourceHandles {
-		if a.ResourceHandles[i].StructuredData != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// sameResults reports whether results are exactly the rendering of
-// structured handles: the same devices in the same order, and nothing else
-// set.
-func sameResults(results, rendered []hub.DeviceRequestAllocationResult) bool {
-	if len(results) != len(rendered) {
-		return false
-	}
-	for i := range results {
-		r, w := &results[i], &rendered[i]
-		if r.Request != w.Request || r.Driver != w.Driver || r.Pool != w.Pool || r.Device != w.Device ||
-			r.AdminAccess != nil || r.Tolerations != nil || r.BindingConditions != nil || r.BindingFailureConditions != nil ||
-			r.ShareID != nil || r.ConsumedCapacity != nil || r.SkipNodeOperations != nil {
-			return false
-		}
-	}
-	return true
+	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, shape)
 }
 
 func Convert_resource_ResourceClaimSpec_To_v1beta1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
@@ -262,10 +100,10 @@ func Convert_resource_AllocationResult_To_v1beta1_AllocationResult(in *hub.Alloc
 	if err := autoConvert_resource_AllocationResult_To_v1beta1_AllocationResult(in, out, s); err != nil {
 		return err
 	}
-	if resultsDerived(in) {
+	if legacy.V1ResultsDerived(in) {
 		// A claim allocated by 1.30's structured parameters shows its
 		// devices as v1beta1 does.
-		results := hub.ResultsFromStructuredHandles(in.ResourceHandles)
+		results := legacy.ResultsFromHandles(in.ResourceHandles)
 		out.Devices.Results = make([]DeviceRequestAllocationResult, len(results))
 		for i, r := range results {
 			out.Devices.Results[i] = DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
@@ -281,50 +119,14 @@ func Convert_resource_ResourceSlice_To_v1beta1_ResourceSlice(in *hub.ResourceSli
 	if err := autoConvert_resource_ResourceSlice_To_v1beta1_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: in.Spec.NoResourceModel}
-	// A set "" or false reads back as unset; the stash keeps it set.
-	if p := in.Spec.NodeName; p != nil && *p == "" {
-		st.NodeName = p
-	}
-	if p := in.Spec.AllNodes; p != nil && !*p {
-		st.AllNodes = p
-	}
-	for i := range in.Spec.Devices {
-		if d := &in.Spec.Devices[i]; d.NamedResources != nil {
-			st.Devices = append(st.Devices, stash.Device{Index: i, Name: d.Name, NamedResources: d.NamedResources})
-		}
-	}
-	if !st.NoResourceModel && st.Devices == nil && st.NodeName == nil && st.AllNodes == nil {
-		return nil
-	}
-	return stash.Write(&out.ObjectMeta, "ResourceSlice", &st)
+	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
 func Convert_v1beta1_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	st, err := stash.Take[stash.Slice](&out.ObjectMeta, "ResourceSlice")
-	if st == nil || err != nil {
-		return err
-	}
-	out.Spec.NoResourceModel = st.NoResourceModel
-	// Only while v1beta1 still says "unset": a name or true set since then
-	// wins.
-	if p := st.NodeName; p != nil && *p == "" && in.Spec.NodeName == "" {
-		out.Spec.NodeName = p
-	}
-	if p := st.AllNodes; p != nil && !*p && !in.Spec.AllNodes {
-		out.Spec.AllNodes = p
-	}
-	for _, sd := range st.Devices {
-		// The layout belongs to the device it was kept for: a device that
-		// is no longer there, or another one in its place, gets none.
-		if sd.NamedResources != nil && sd.Index >= 0 && sd.Index < len(out.Spec.Devices) && out.Spec.Devices[sd.Index].Name == sd.Name {
-			out.Spec.Devices[sd.Index].NamedResources = sd.NamedResources
-		}
-	}
-	return nil
+	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
 func Convert_resource_ResourceSliceSpec_To_v1beta1_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
@@ -406,7 +208,7 @@ func Convert_v1beta1_Device_To_resource_Device(in *Device, out *hub.Device, s co
 
 // Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest flattens exactly
 // into the request. An exactly with nothing in it shows as no exact request
-// at all; the stash names it (see specStash).
+// at all; the stash names it (legacy.WriteV1ClaimStash).
 func Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in *hub.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in, out, s); err != nil {
 		return err
@@ -437,6 +239,7 @@ func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, 
 	}
 	if in.DeviceClassName == "" && in.Selectors == nil && in.AllocationMode == "" && in.Count == 0 &&
 		in.AdminAccess == nil && in.Tolerations == nil && in.Capacity == nil && in.DerivedAttributes == nil {
+		// The fields of legacy.HasExactFields, here on the flat request.
 		out.Exactly = nil
 		return nil
 	}
@@ -451,11 +254,4 @@ func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, 
 		DerivedAttributes: *(*[]hub.DeviceDerivedAttribute)(unsafe.Pointer(&in.DerivedAttributes)),
 	}
 	return nil
-}
-
-// hasExactFields reports whether an exact request says anything, that is
-// whether v1beta1's flat request shows it.
-func hasExactFields(e *hub.ExactDeviceRequest) bool {
-	return e.DeviceClassName != "" || e.Selectors != nil || e.AllocationMode != "" || e.Count != 0 ||
-		e.AdminAccess != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil
 }

@@ -1,0 +1,278 @@
+package legacy
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
+)
+
+// The conversion code that v1beta1, v1beta2 and v1 share. The three say what
+// the hub says apart from its legacy fields (classic DRA and 1.30's
+// structured parameters), which they cannot say and which go to the stash;
+// v1beta1 says three things in other places (flat requests, basic devices,
+// a slice's plain nodeName and allNodes), which its own conversion.go moves.
+// Each version package keeps the conversion functions under the names
+// conversion-gen gives them and calls these for the work, all on hub types,
+// so that one copy of the logic serves the three versions.
+
+// V1Flat says how a v1-era version shows what has no place in it besides
+// the hub's legacy fields.
+type V1Flat struct {
+	// Requests: the version's request is flat (v1beta1), so an exactly
+	// with nothing in it shows as no exact request, and the stash names
+	// such requests (stash.ClaimSpec.EmptyExactly).
+	Requests bool
+	// Node: the slice's nodeName and allNodes are a plain string and bool
+	// (v1beta1), so a set "" or false shows as unset, and the stash keeps
+	// them set.
+	Node bool
+}
+
+// WriteV1ClassStash keeps in the stash of meta (the metadata of the
+// converted DeviceClass) the legacy fields of in: suitableNodes,
+// parametersRef and structuredParameters.
+func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec) error {
+	if in.SuitableNodes == nil && in.ParametersRef == nil && in.StructuredParameters == nil {
+		return nil
+	}
+	st := stash.Class{V: stash.FormatVersion, SuitableNodes: in.SuitableNodes,
+		ParametersRef: in.ParametersRef, StructuredParameters: in.StructuredParameters}
+	return stash.Write(meta, "DeviceClass", &st)
+}
+
+// TakeV1ClassStash takes the stash WriteV1ClassStash wrote from meta (the hub
+// class's metadata) and puts the legacy fields back into out. What the
+// version says itself (selectors, config, extendedResourceName) is never
+// taken from a stash.
+func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec) error {
+	st, err := stash.Take[stash.Class](meta, "DeviceClass")
+	if st == nil || err != nil {
+		return err
+	}
+	out.SuitableNodes = st.SuitableNodes
+	out.ParametersRef = st.ParametersRef
+	out.StructuredParameters = st.StructuredParameters
+	return nil
+}
+
+// WriteV1ClaimStash keeps in the stash of meta (the metadata of the
+// converted ResourceClaim or ResourceClaimTemplate, named by kind) the
+// legacy fields of spec and status (nil for a template), and, for flat
+// requests, the names of the requests whose exactly is empty.
+func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
+	st := stash.Claim{V: stash.FormatVersion, Spec: v1SpecStash(spec, flat)}
+	if status != nil {
+		st.Status = v1StatusStash(status)
+	}
+	if st.Spec == nil && st.Status == nil {
+		return nil
+	}
+	payload := st // only a stash that is written escapes
+	return stash.Write(meta, kind, &payload)
+}
+
+// TakeV1ClaimStash takes the stash WriteV1ClaimStash wrote from meta (the
+// hub claim's or template's metadata) and puts what it kept back into spec
+// and status (nil for a template). Without a stash the legacy fields have
+// their defaults: the allocation mode WaitForFirstConsumer.
+func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
+	st, err := stash.Take[stash.Claim](meta, kind)
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		st = &stash.Claim{}
+	}
+	restoreV1Spec(st.Spec, spec, flat)
+	if status != nil {
+		restoreV1Status(st.Status, status)
+	}
+	return nil
+}
+
+// v1SpecStash keeps the legacy spec fields: the claim controller, the
+// parameters reference, and the allocation mode unless it is the one
+// v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreV1Spec
+// gives back (an empty mode too: it is WaitForFirstConsumer once
+// defaulted). For flat requests it also names the requests with an empty
+// exactly, which the flat request shows as no exact request at all.
+func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat) *stash.ClaimSpec {
+	mode := in.AllocationMode
+	if mode == resource.AllocationModeWaitForFirstConsumer {
+		mode = ""
+	}
+	var empty []string
+	if flat.Requests {
+		for i := range in.Devices.Requests {
+			if r := &in.Devices.Requests[i]; r.Exactly != nil && !HasExactFields(r.Exactly) {
+				empty = append(empty, r.Name)
+			}
+		}
+	}
+	if in.Controller == "" && in.ParametersRef == nil && mode == "" && empty == nil {
+		return nil
+	}
+	return &stash.ClaimSpec{Controller: in.Controller, ParametersRef: in.ParametersRef, AllocationMode: mode, EmptyExactly: empty}
+}
+
+// restoreV1Spec puts the legacy spec fields back: those kept in st (nil when
+// nothing was kept), and the default allocation mode when none was.
+func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat V1Flat) {
+	out.AllocationMode = resource.AllocationModeWaitForFirstConsumer
+	if st == nil {
+		return
+	}
+	out.Controller = st.Controller
+	out.ParametersRef = st.ParametersRef
+	if st.AllocationMode != "" {
+		out.AllocationMode = st.AllocationMode
+	}
+	if !flat.Requests {
+		return
+	}
+	// The names are matched in order, each with the next request of that
+	// name; a request that has exact fields now keeps them (edit wins).
+	names := st.EmptyExactly
+	for i := range out.Devices.Requests {
+		if len(names) == 0 {
+			break
+		}
+		if r := &out.Devices.Requests[i]; r.Name == names[0] {
+			names = names[1:]
+			if r.Exactly == nil {
+				r.Exactly = &resource.ExactDeviceRequest{}
+			}
+		}
+	}
+}
+
+// HasExactFields reports whether an exact request says anything, that is
+// whether v1beta1's flat request shows it: the fields that upstream's
+// v1beta1 conversion looks at to decide whether a request has an exactly
+// (1.37's hasAnyMainRequestFieldsSet).
+func HasExactFields(e *resource.ExactDeviceRequest) bool {
+	return e.DeviceClassName != "" || e.Selectors != nil || e.AllocationMode != "" || e.Count != 0 ||
+		e.AdminAccess != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil
+}
+
+// v1StatusStash keeps the legacy status and allocation fields, and notes
+// when the results shown were rendered from structured handles.
+func v1StatusStash(in *resource.ResourceClaimStatus) *stash.ClaimStatus {
+	st := stash.ClaimStatus{DriverName: in.DriverName, DeallocationRequested: in.DeallocationRequested}
+	if a := in.Allocation; a != nil && (a.Controller != "" || a.ResourceHandles != nil || a.Shareable) {
+		alloc := stash.Allocation{Controller: a.Controller, Shareable: a.Shareable, DerivedResults: V1ResultsDerived(a)}
+		if a.ResourceHandles != nil {
+			handles := a.ResourceHandles
+			alloc.ResourceHandles = &handles
+		}
+		st.Allocation = &alloc
+	}
+	if st.IsZero() {
+		return nil
+	}
+	kept := st
+	return &kept
+}
+
+// restoreV1Status puts the legacy status and allocation fields back.
+func restoreV1Status(st *stash.ClaimStatus, out *resource.ResourceClaimStatus) {
+	if st == nil {
+		return
+	}
+	out.DriverName = st.DriverName
+	out.DeallocationRequested = st.DeallocationRequested
+	a, alloc := st.Allocation, out.Allocation
+	if a == nil || alloc == nil {
+		// No allocation here any more: whoever removed it meant it.
+		return
+	}
+	alloc.Controller = a.Controller
+	alloc.Shareable = a.Shareable
+	if a.ResourceHandles != nil {
+		alloc.ResourceHandles = *a.ResourceHandles
+	}
+	if a.DerivedResults && alloc.ResourceHandles != nil &&
+		onlyRendered(alloc.Devices.Results, ResultsFromHandles(alloc.ResourceHandles)) {
+		// The results only showed the structured handles; unless someone
+		// edited them, the hub keeps the handles alone.
+		alloc.Devices.Results = nil
+	}
+}
+
+// V1ResultsDerived reports whether a v1-era version shows the structured
+// handles of a 1.30 allocation as device results (ResultsFromHandles),
+// which it does when the hub has no results of its own.
+func V1ResultsDerived(a *resource.AllocationResult) bool {
+	return a.Devices.Results == nil && HasStructuredHandles(a.ResourceHandles)
+}
+
+// onlyRendered reports whether results are exactly the rendering of
+// structured handles: the same devices in the same order, and nothing else
+// set, not even an empty list.
+func onlyRendered(results, rendered []resource.DeviceRequestAllocationResult) bool {
+	if len(results) != len(rendered) {
+		return false
+	}
+	for i := range results {
+		r, w := &results[i], &rendered[i]
+		if r.Request != w.Request || r.Driver != w.Driver || r.Pool != w.Pool || r.Device != w.Device || !OnlyDevice(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteV1SliceStash keeps in the stash of meta (the metadata of the
+// converted ResourceSlice) the legacy fields of in (noResourceModel, each
+// device's namedResources layout) and, for a plain node name, a set "" or
+// false.
+func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, flat V1Flat) error {
+	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: in.NoResourceModel}
+	if flat.Node {
+		if p := in.NodeName; p != nil && *p == "" {
+			st.NodeName = p
+		}
+		if p := in.AllNodes; p != nil && !*p {
+			st.AllNodes = p
+		}
+	}
+	for i := range in.Devices {
+		if d := &in.Devices[i]; d.NamedResources != nil {
+			st.Devices = append(st.Devices, stash.Device{Index: i, Name: d.Name, NamedResources: d.NamedResources})
+		}
+	}
+	if !st.NoResourceModel && st.Devices == nil && st.NodeName == nil && st.AllNodes == nil {
+		return nil
+	}
+	payload := st // only a stash that is written escapes
+	return stash.Write(meta, "ResourceSlice", &payload)
+}
+
+// TakeV1SliceStash takes the stash WriteV1SliceStash wrote from meta (the
+// hub slice's metadata) and puts what it kept back into out.
+func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, flat V1Flat) error {
+	st, err := stash.Take[stash.Slice](meta, "ResourceSlice")
+	if st == nil || err != nil {
+		return err
+	}
+	out.NoResourceModel = st.NoResourceModel
+	if flat.Node {
+		// Only while the version still says "unset": a name or true set
+		// since then wins.
+		if p := st.NodeName; p != nil && *p == "" && out.NodeName == nil {
+			out.NodeName = p
+		}
+		if p := st.AllNodes; p != nil && !*p && out.AllNodes == nil {
+			out.AllNodes = p
+		}
+	}
+	for _, sd := range st.Devices {
+		// The layout belongs to the device it was kept for: a device that
+		// is no longer there, or another one in its place, gets none.
+		if sd.NamedResources != nil && sd.Index >= 0 && sd.Index < len(out.Devices) && out.Devices[sd.Index].Name == sd.Name {
+			out.Devices[sd.Index].NamedResources = sd.NamedResources
+		}
+	}
+	return nil
+}
