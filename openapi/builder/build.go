@@ -104,7 +104,7 @@ func V3(version string) (*spec3.OpenAPI, error) {
 		return nil, fmt.Errorf("routes of %s/%s: %w", GroupName, v.Version, err)
 	}
 	config := v3Config(newNamer(scheme, kindsOf(v)))
-	config.PostProcessSpec = asServedBy(v.release)
+	config.PostProcessSpec = asServedBy(v.release, v.shared)
 	return builder3.BuildOpenAPISpecFromRoutes([]common.RouteContainer{c}, config)
 }
 

@@ -99,6 +99,7 @@ func TestOperations(t *testing.T) {
 		params                            []string
 	}
 	listParams := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds", "watch"}
+	listParams137 := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "shardSelector", "timeoutSeconds", "watch"}
 	for _, tc := range []op{
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims", "get", "listResourceV1alpha3NamespacedResourceClaim", "list", listParams},
 		// 1.26 did not have sendInitialEvents yet.
@@ -111,6 +112,18 @@ func TestOperations(t *testing.T) {
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims/{name}/status", "put", "replaceResourceV1alpha3NamespacedResourceClaimStatus", "put", []string{"dryRun", "fieldManager", "fieldValidation"}},
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/deviceclasses", "post", "createResourceV1alpha3DeviceClass", "post", []string{"dryRun", "fieldManager", "fieldValidation"}},
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/watch/resourceclaims", "get", "watchResourceV1alpha3ResourceClaimListForAllNamespaces", "watchlist", nil},
+		// v1alpha3's 1.31 kinds keep 1.31's parameters; its 1.37 kinds
+		// have 1.37's (ignoreStoreReadErrorWithClusterBreakingPotential
+		// from 1.32, shardSelector from 1.36).
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/deviceclasses/{name}", "delete", "deleteResourceV1alpha3DeviceClass", "delete", []string{"dryRun", "gracePeriodSeconds", "orphanDependents", "propagationPolicy"}},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}", "delete", "deleteResourceV1alpha3DeviceTaintRule", "delete", []string{"dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential", "orphanDependents", "propagationPolicy"}},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests", "get", "listResourceV1alpha3ResourcePoolStatusRequest", "list", listParams137},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests/{name}/status", "put", "replaceResourceV1alpha3ResourcePoolStatusRequestStatus", "put", []string{"dryRun", "fieldManager", "fieldValidation"}},
+		{"v1beta1", "/apis/resource.k8s.io/v1beta1/namespaces/{namespace}/resourceclaims", "get", "listResourceV1beta1NamespacedResourceClaim", "list", listParams137},
+		{"v1beta2", "/apis/resource.k8s.io/v1beta2/devicetaintrules/{name}/status", "patch", "patchResourceV1beta2DeviceTaintRuleStatus", "patch", []string{"dryRun", "fieldManager", "fieldValidation", "force"}},
+		{"v1", "/apis/resource.k8s.io/v1/devicetaintrules/{name}", "delete", "deleteResourceV1DeviceTaintRule", "delete", []string{"dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential", "orphanDependents", "propagationPolicy"}},
+		{"v1", "/apis/resource.k8s.io/v1/resourceslices", "delete", "deleteResourceV1CollectionResourceSlice", "deletecollection",
+			[]string{"continue", "dryRun", "fieldSelector", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential", "labelSelector", "limit", "orphanDependents", "propagationPolicy", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "shardSelector", "timeoutSeconds"}},
 	} {
 		doc, err := V3(tc.version)
 		if err != nil {
@@ -166,9 +179,59 @@ func TestOptionParamsPerRelease(t *testing.T) {
 	}
 }
 
+// TestDeleteResponses: a DELETE of one object answers with the object,
+// except for 1.37's v1 DeviceTaintRule, whose storage returns a Status
+// (v1beta2's and v1alpha3's legacy storage returns the object).
+func TestDeleteResponses(t *testing.T) {
+	for _, tc := range []struct{ version, path, want string }{
+		{"v1", "/apis/resource.k8s.io/v1/devicetaintrules/{name}", "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status"},
+		{"v1beta2", "/apis/resource.k8s.io/v1beta2/devicetaintrules/{name}", "#/components/schemas/io.k8s.api.resource.v1beta2.DeviceTaintRule"},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}", "#/components/schemas/io.k8s.api.resource.v1alpha3.DeviceTaintRule"},
+		{"v1", "/apis/resource.k8s.io/v1/resourceslices/{name}", "#/components/schemas/io.k8s.api.resource.v1.ResourceSlice"},
+		{"v1", "/apis/resource.k8s.io/v1/namespaces/{namespace}/resourceclaims/{name}", "#/components/schemas/io.k8s.api.resource.v1.ResourceClaim"},
+	} {
+		doc, err := V3(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := operation(doc, tc.path, "delete")
+		if o == nil {
+			t.Errorf("delete %s: no such operation", tc.path)
+			continue
+		}
+		for _, code := range []int{200, 202} {
+			r := o.Responses.StatusCodeResponses[code]
+			if r == nil || r.Content["application/json"] == nil || r.Content["application/json"].Schema == nil {
+				t.Errorf("delete %s: no %d response", tc.path, code)
+				continue
+			}
+			if got := r.Content["application/json"].Schema.Ref.String(); got != tc.want {
+				t.Errorf("delete %s: %d response %s, want %s", tc.path, code, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestSharedDefinitionsPerDocument: the shared definitions of a version's
+// document are those of the newest release of its kinds: 1.31's lacked
+// DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (1.32),
+// v1alpha3 (1.31 kinds and two 1.37 kinds) and v1 have it.
+func TestSharedDefinitionsPerDocument(t *testing.T) {
+	for version, want := range map[string]bool{"v1alpha1": false, "v1alpha2": false, "v1alpha3": true, "v1beta1": true, "v1": true} {
+		doc, err := V3(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, has := doc.Components.Schemas["io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"].Properties["ignoreStoreReadErrorWithClusterBreakingPotential"]
+		if has != want {
+			t.Errorf("%s: DeleteOptions has ignoreStoreReadErrorWithClusterBreakingPotential: %v, want %v", version, has, want)
+		}
+	}
+}
+
 func TestV3UnknownVersion(t *testing.T) {
-	if _, err := V3("v1"); err == nil || !strings.Contains(err.Error(), "v1alpha1 v1alpha2 v1alpha3") {
-		t.Errorf("V3(v1) error = %v, want one naming the versions", err)
+	if _, err := V3("v2"); err == nil || !strings.Contains(err.Error(), "v1alpha1 v1alpha2 v1alpha3 v1beta1 v1beta2 v1]") {
+		t.Errorf("V3(v2) error = %v, want one naming the versions", err)
 	}
 }
 

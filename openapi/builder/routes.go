@@ -217,7 +217,7 @@ func (b *routeBuilder) op(method, path, verb, rest, action, kind, description st
 
 // resource is every route of one REST resource.
 func (b *routeBuilder) resource(res resourceInfo, obj, list model) []*route {
-	rel := b.version.release
+	rel := res.release
 	kind := res.Kind
 	scope, collectionPath, watchPath := "", b.prefix+"/"+res.Resource, b.prefix+"/watch/"+res.Resource
 	var collectionParams []*param
@@ -280,7 +280,11 @@ func (b *routeBuilder) resource(res resourceInfo, obj, list model) []*route {
 
 		if sub == "" {
 			r = b.op("DELETE", path, "delete", rest, "delete", kind, "delete "+what, objectParams)
-			add(r, withBody(false, optionParams(rel, metav1.DeleteOptions{})), deleteOptionModel, ok(obj), accepted(obj))
+			deleted := obj
+			if res.deleteReturnsStatus {
+				deleted = statusModel
+			}
+			add(r, withBody(false, optionParams(rel, metav1.DeleteOptions{})), deleteOptionModel, ok(deleted), accepted(deleted))
 		}
 	}
 

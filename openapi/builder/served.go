@@ -34,10 +34,20 @@ var documentDetails = map[int]release{
 	26: {minor: 26, statusKind: true},
 	30: {minor: 30, statusKind: true, bodyRequiredInV3: true},
 	31: {minor: 31, bodyRequiredInV3: true},
-	// 1.37 registers no Status kind in the group either; drakit's
-	// documents of the v1 era are checked against the 1.37 server in
-	// hack/e2e once it runs one.
+	// 1.37 registers no Status kind in the group either
+	// (hack/kubeconform-test/servercompare checks these details against
+	// the documents of 1.37.2).
 	37: {minor: 37, bodyRequiredInV3: true},
+}
+
+// deleteReturnsStatus lists the resources ("<version>/<resource>") whose
+// storage answers a DELETE of one object with a Status instead of the
+// deleted object (the registry's ReturnDeletedObject is false), which the
+// API server's documents show as the response of that operation. 1.37's
+// v1 DeviceTaintRule storage is the only one (NewRESTv1; v1alpha3 and
+// v1beta2 use NewRESTLegacy, which returns the object).
+var deleteReturnsStatus = map[string]bool{
+	"v1/devicetaintrules": true,
 }
 
 // resourceInfo is one REST resource of a version: the kind it serves, its
@@ -47,13 +57,30 @@ type resourceInfo struct {
 	Resource   string
 	Namespaced bool
 	Status     bool
+	// release is the release whose API server served the kind as drakit
+	// has it: the version's, except for the kinds a version gained later
+	// (v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest, 1.37).
+	// The query parameters of its operations are that release's.
+	release release
+	// deleteReturnsStatus: see the variable of that name.
+	deleteReturnsStatus bool
 }
 
 // servedVersion is a version of resource.k8s.io with the release that
 // served it and the resources its API server installed.
 type servedVersion struct {
-	Version   string
-	release   release
+	Version string
+	// release is the version's release (the catalogue's Rules): it
+	// decides which meta kinds the group version registers and whether
+	// request bodies are marked required.
+	release release
+	// shared is the newest release of the version's kinds: the document
+	// describes the shared definitions (meta/v1, core/v1) as that
+	// release's API server did, so that they agree with the newest
+	// operations (a DeleteOptions body with the fields of the query
+	// parameters beside it). For v1alpha3 it is 1.37, for its two 1.37
+	// kinds; its 1.31 kinds keep 1.31's operations.
+	shared    release
 	Resources []resourceInfo
 }
 
@@ -68,11 +95,26 @@ func servedVersions() []servedVersion {
 		if !ok {
 			continue // TestEveryVersionHasDetails
 		}
-		sv := servedVersion{Version: v.Name, release: rel}
+		sv := servedVersion{Version: v.Name, release: rel, shared: rel}
+		complete := true
 		for _, k := range v.Kinds {
-			sv.Resources = append(sv.Resources, resourceInfo{Kind: k.Name, Resource: k.Resource, Namespaced: k.Namespaced, Status: k.Status})
+			kindRel, ok := documentDetails[v.RulesOf(k)]
+			if !ok {
+				complete = false // TestEveryVersionHasDetails
+				break
+			}
+			if kindRel.minor > sv.shared.minor {
+				sv.shared = kindRel
+			}
+			sv.Resources = append(sv.Resources, resourceInfo{
+				Kind: k.Name, Resource: k.Resource, Namespaced: k.Namespaced, Status: k.Status,
+				release:             kindRel,
+				deleteReturnsStatus: deleteReturnsStatus[v.Name+"/"+k.Resource],
+			})
 		}
-		out = append(out, sv)
+		if complete {
+			out = append(out, sv)
+		}
 	}
 	return out
 }

@@ -66,10 +66,10 @@ func setPropertyDefault(schemas map[string]*spec.Schema, definition, property st
 // OpenAPI v2 document, which holds all of them, describes the shared types
 // as that release did.
 func newestRelease() release {
-	newest := served[0].release
+	newest := served[0].shared
 	for _, v := range served[1:] {
-		if v.release.minor > newest.minor {
-			newest = v.release
+		if v.shared.minor > newest.minor {
+			newest = v.shared
 		}
 	}
 	return newest
@@ -86,14 +86,15 @@ func applySharedChanges(rel release, schemas map[string]*spec.Schema) {
 }
 
 // asServedBy returns the post-processing that makes a version's OpenAPI v3
-// document describe what the API server of rel served.
-func asServedBy(rel release) func(*spec3.OpenAPI) (*spec3.OpenAPI, error) {
+// document describe what the API server of rel served, with the shared
+// definitions of release shared (see servedVersion).
+func asServedBy(rel, shared release) func(*spec3.OpenAPI) (*spec3.OpenAPI, error) {
 	return func(doc *spec3.OpenAPI) (*spec3.OpenAPI, error) {
 		if !rel.bodyRequiredInV3 {
 			dropBodyRequired(doc)
 		}
 		if doc.Components != nil {
-			applySharedChanges(rel, doc.Components.Schemas)
+			applySharedChanges(shared, doc.Components.Schemas)
 		}
 		return doc, nil
 	}
