@@ -100,11 +100,12 @@ func TestDriver(t *testing.T) {
 	if len(slices.Items) != 1 {
 		t.Fatalf("hub listed %d ResourceSlices, want 1", len(slices.Items))
 	}
-	attrs := slices.Items[0].Spec.Devices[0].Basic.Attributes
-	// The hub lists a v1alpha3 device's attributes first, then its capacities.
-	if len(attrs) != 2 || attrs[0].Name != "model" || ptr.Deref(attrs[0].StringValue, "") != "a100" ||
-		attrs[1].Name != "memory" || attrs[1].QuantityValue == nil || attrs[1].QuantityValue.String() != "40Gi" {
-		t.Errorf("hub device attributes = %+v, want model=a100 then memory=40Gi", attrs)
+	// The hub has v1's shape: a v1alpha3 device's basic attributes and
+	// capacities are the device's own maps.
+	dev := slices.Items[0].Spec.Devices[0]
+	if len(dev.Attributes) != 1 || ptr.Deref(dev.Attributes["model"].StringValue, "") != "a100" ||
+		len(dev.Capacity) != 1 || !dev.Capacity["memory"].Value.Equal(apiresource.MustParse("40Gi")) {
+		t.Errorf("hub device = %+v, want attribute model=a100 and capacity memory=40Gi", dev)
 	}
 	class, err := hub.DeviceClasses().Get(ctx, "gpu", metav1.GetOptions{})
 	if err != nil {
@@ -119,7 +120,7 @@ func TestDriver(t *testing.T) {
 	if _, err := hub.ResourceClaims("default").Create(ctx, &resource.ResourceClaim{
 		ObjectMeta: metav1.ObjectMeta{Name: "claim", Namespace: "default"},
 		Spec: resource.ResourceClaimSpec{Devices: resource.DeviceClaim{Requests: []resource.DeviceRequest{{
-			Name: "gpu", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1,
+			Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1},
 		}}}},
 	}, metav1.CreateOptions{FieldManager: manager}); err != nil {
 		t.Fatalf("hub create ResourceClaim: %v", err)

@@ -234,9 +234,9 @@ func (p *program) resourceClaim(t *testing.T) {
 		Spec: resource.ResourceClaimSpec{
 			Devices: resource.DeviceClaim{
 				Requests: []resource.DeviceRequest{
-					{Name: "gpu", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2,
-						Selectors: []resource.DeviceSelector{{CEL: &resource.CELDeviceSelector{Expression: `device.attributes["gpu.example.com"].model == "a100"`}}}},
-					{Name: "nic", DeviceClassName: "nic", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1},
+					{Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 2,
+						Selectors: []resource.DeviceSelector{{CEL: &resource.CELDeviceSelector{Expression: `device.attributes["gpu.example.com"].model == "a100"`}}}}},
+					{Name: "nic", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "nic", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}},
 				},
 				Constraints: []resource.DeviceConstraint{{Requests: []string{"gpu", "nic"}, MatchAttribute: ptr.To(resource.FullyQualifiedName("example.com/numa"))}},
 				Config: []resource.DeviceClaimConfiguration{{Requests: []string{"gpu"}, DeviceConfiguration: resource.DeviceConfiguration{
@@ -379,7 +379,7 @@ func (p *program) resourceClaimTemplate(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"from": "template"}},
 			Spec: resource.ResourceClaimSpec{
 				Devices: resource.DeviceClaim{Requests: []resource.DeviceRequest{
-					{Name: "gpu", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeAll},
+					{Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeAll}},
 				}},
 				AllocationMode: resource.AllocationModeImmediate,
 			},
@@ -407,27 +407,28 @@ func (p *program) resourceSlice(t *testing.T) {
 		t.Skip("the server serves no ResourceSlice")
 	}
 	node := p.name("node")
-	attr := func(name string, v resource.DeviceAttribute) resource.DeviceAttribute {
-		v.Name = resource.QualifiedName(name)
-		return v
-	}
 	slice := &resource.ResourceSlice{
 		ObjectMeta: p.meta(p.name("slice"), ""),
 		Spec: resource.ResourceSliceSpec{
 			Driver:   "gpu.example.com",
-			NodeName: node,
+			NodeName: ptr.To(node),
 			// The pool a 1.30 slice stands for: one slice per node.
 			Pool: resource.ResourcePool{Name: node, Generation: 0, ResourceSliceCount: 1},
 			Devices: []resource.Device{
-				{Name: "gpu-0", Basic: &resource.BasicDevice{Attributes: []resource.DeviceAttribute{
-					attr("index", resource.DeviceAttribute{IntValue: ptr.To[int64](0)}),
-					attr("model", resource.DeviceAttribute{StringValue: ptr.To("a100")}),
-					// A list only v1alpha2 can say; v1alpha3 keeps it in the stash.
-					attr("numa", resource.DeviceAttribute{IntSliceValue: &resource.IntSlice{Ints: []int64{0, 1}}}),
-					attr("memory", resource.DeviceAttribute{QuantityValue: ptr.To(apiresource.MustParse("16Gi"))}),
-				}}},
-				// basic set even when empty: drift.SliceDeviceBasicAlwaysSet.
-				{Name: "gpu-1", Basic: &resource.BasicDevice{}},
+				{
+					Name: "gpu-0",
+					Attributes: map[resource.QualifiedName]resource.DeviceAttribute{
+						"index": {IntValue: ptr.To[int64](0)},
+						"model": {StringValue: ptr.To("a100")},
+						// A list: v1alpha2's intSlice, which v1alpha3 keeps in the stash.
+						"numa": {IntValues: []int64{0, 1}},
+					},
+					// A v1alpha2 quantity attribute is a capacity.
+					Capacity: map[resource.QualifiedName]resource.DeviceCapacity{"memory": {Value: apiresource.MustParse("16Gi")}},
+				},
+				// No attributes at all: v1alpha3 still writes basic
+				// (drift.SliceDeviceBasicAlwaysSet).
+				{Name: "gpu-1"},
 			},
 		},
 	}
@@ -436,9 +437,9 @@ func (p *program) resourceSlice(t *testing.T) {
 		t.Fatal(err)
 	}
 	same(t, "create", slice, created)
-	created.Spec.Devices = append(created.Spec.Devices, resource.Device{Name: "gpu-2", Basic: &resource.BasicDevice{Attributes: []resource.DeviceAttribute{
-		attr("model", resource.DeviceAttribute{StringValue: ptr.To("h100")}),
-	}}})
+	created.Spec.Devices = append(created.Spec.Devices, resource.Device{Name: "gpu-2", Attributes: map[resource.QualifiedName]resource.DeviceAttribute{
+		"model": {StringValue: ptr.To("h100")},
+	}})
 	updated, err := slices.Update(ctx, created.DeepCopy(), metav1.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
