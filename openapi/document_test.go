@@ -13,14 +13,21 @@ import (
 	"github.com/drakit/drakit/openapi"
 )
 
-var groupVersions = []string{"resource.k8s.io/v1alpha1", "resource.k8s.io/v1alpha2", "resource.k8s.io/v1alpha3"}
+// groupVersions in Kubernetes' version order: alphas, betas, then GA.
+var groupVersions = []string{
+	"resource.k8s.io/v1alpha1", "resource.k8s.io/v1alpha2", "resource.k8s.io/v1alpha3",
+	"resource.k8s.io/v1beta1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1",
+}
 
 // kindsOf are the kinds of each version that have manifests, List kinds
 // left out.
 var kindsOf = map[string][]string{
 	"resource.k8s.io/v1alpha1": {"PodScheduling", "ResourceClaim", "ResourceClaimTemplate", "ResourceClass"},
 	"resource.k8s.io/v1alpha2": {"PodSchedulingContext", "ResourceClaim", "ResourceClaimParameters", "ResourceClaimTemplate", "ResourceClass", "ResourceClassParameters", "ResourceSlice"},
-	"resource.k8s.io/v1alpha3": {"DeviceClass", "PodSchedulingContext", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"},
+	"resource.k8s.io/v1alpha3": {"DeviceClass", "DeviceTaintRule", "PodSchedulingContext", "ResourceClaim", "ResourceClaimTemplate", "ResourcePoolStatusRequest", "ResourceSlice"},
+	"resource.k8s.io/v1beta1":  {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"},
+	"resource.k8s.io/v1beta2":  {"DeviceClass", "DeviceTaintRule", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"},
+	"resource.k8s.io/v1":       {"DeviceClass", "DeviceTaintRule", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"},
 }
 
 func TestGroupVersions(t *testing.T) {
@@ -186,7 +193,9 @@ func TestDocumentJSONSchema(t *testing.T) {
 
 func TestDocumentErrors(t *testing.T) {
 	for _, tc := range []struct{ gv, format, want string }{
-		{"resource.k8s.io/v1", "v3", `no documents for group version "resource.k8s.io/v1"; the published ones are resource.k8s.io/v1alpha1, resource.k8s.io/v1alpha2, resource.k8s.io/v1alpha3`},
+		{"resource.k8s.io/v2", "v3", `no documents for group version "resource.k8s.io/v2"; the published ones are resource.k8s.io/v1alpha1, resource.k8s.io/v1alpha2, resource.k8s.io/v1alpha3, resource.k8s.io/v1beta1, resource.k8s.io/v1beta2, resource.k8s.io/v1`},
+		{"resource.k8s.io/v1beta3", "jsonschema", `no documents for group version "resource.k8s.io/v1beta3"`},
+		{"resource.k8s.io/V1", "v3", `no documents for group version "resource.k8s.io/V1"`},
 		{"v1alpha3", "v3", `no documents for group version "v1alpha3"`},
 		{"", "v2", `no documents for group version ""`},
 		{"resource.k8s.io/v1alpha3/x", "v3", "no documents"},
@@ -259,8 +268,31 @@ func TestSchema(t *testing.T) {
 		t.Errorf("ResourceClaim requires %v, want [spec]", got)
 	}
 
+	// From 1.33 on the claim's spec is optional; a v1 DeviceTaintRule
+	// requires one, and its spec the taint.
+	root, _, err = openapi.Schema("resource.k8s.io/v1", "resourceclaim")
+	if err != nil {
+		t.Fatalf("v1 resourceclaim: %v", err)
+	}
+	if got := root.Required; len(got) != 0 {
+		t.Errorf("v1 ResourceClaim requires %v, want nothing", got)
+	}
+	root, defs, err = openapi.Schema("resource.k8s.io/v1", "devicetaintrule")
+	if err != nil {
+		t.Fatalf("v1 devicetaintrule: %v", err)
+	}
+	if got := root.Required; len(got) != 1 || got[0] != "spec" {
+		t.Errorf("v1 DeviceTaintRule requires %v, want [spec]", got)
+	}
+	if spec := defs["io.k8s.api.resource.v1.DeviceTaintRuleSpec"]; spec == nil || len(spec.Required) != 1 || spec.Required[0] != "taint" {
+		t.Errorf("v1 DeviceTaintRuleSpec is %v, want one that requires the taint", spec)
+	}
+
 	for _, tc := range []struct{ gv, kind, want string }{
-		{"resource.k8s.io/v1alpha3", "ResourceClass", `no kind "ResourceClass"; the kinds are DeviceClass, DeviceClassList, PodSchedulingContext`},
+		{"resource.k8s.io/v1alpha3", "ResourceClass", `no kind "ResourceClass"; the kinds are DeviceClass, DeviceClassList, DeviceTaintRule, DeviceTaintRuleList, PodSchedulingContext, PodSchedulingContextList, ResourceClaim, ResourceClaimList, ResourceClaimTemplate, ResourceClaimTemplateList, ResourcePoolStatusRequest, ResourcePoolStatusRequestList, ResourceSlice, ResourceSliceList`},
+		{"resource.k8s.io/v1beta1", "DeviceTaintRule", `no kind "DeviceTaintRule"; the kinds are DeviceClass, DeviceClassList, ResourceClaim, ResourceClaimList, ResourceClaimTemplate, ResourceClaimTemplateList, ResourceSlice, ResourceSliceList`},
+		{"resource.k8s.io/v1", "PodSchedulingContext", `no kind "PodSchedulingContext"; the kinds are DeviceClass, DeviceClassList, DeviceTaintRule, DeviceTaintRuleList, ResourceClaim`},
+		{"resource.k8s.io/v1", "ResourcePoolStatusRequest", `no kind "ResourcePoolStatusRequest"`},
 		{"resource.k8s.io/v1alpha3", "Status", `no kind "Status"`},
 		{"resource.k8s.io/v1alpha3", "", `no kind ""`},
 		{"resource.k8s.io/v2", "ResourceClaim", "no documents for group version"},

@@ -12,8 +12,11 @@ import (
 )
 
 // The facts below are those of the API reference of each release (see
-// /work/shared/spec/api-facts.md, sections 1, 2 and 6): the kinds and how
-// they are served, the fields of every type with their JSON types, the
+// /work/shared/spec/api-facts.md, sections 1, 2 and 6, for v1alpha1,
+// v1alpha2 and v1alpha3's 1.31 kinds, and ga-facts.md, sections 1, 3 and
+// 10, for v1beta1, v1beta2 and v1 as 1.37 serves them and v1alpha3's
+// DeviceTaintRule and ResourcePoolStatusRequest): the kinds and how they
+// are served, the fields of every type with their JSON types, the
 // required fields, the list and patch semantics and the defaults that the
 // OpenAPI v3 documents of the real API servers show. The test checks the
 // published documents against them without any network access;
@@ -189,6 +192,9 @@ ResourceSlice.driverName: ""`,
 			{"ResourceClaimTemplate", "resourceclaimtemplates", true, false},
 			{"PodSchedulingContext", "podschedulingcontexts", true, true},
 			{"ResourceSlice", "resourceslices", false, false},
+			// The kinds v1alpha3 gained after 1.31, as 1.37 serves them.
+			{"DeviceTaintRule", "devicetaintrules", false, true},
+			{"ResourcePoolStatusRequest", "resourcepoolstatusrequests", false, true},
 		},
 		types: `
 AllocationResult: devices:r nodeSelector:r controller:s
@@ -225,7 +231,21 @@ ResourceClaimTemplateSpec: metadata:r spec:r
 ResourcePool: name:s generation:i resourceSliceCount:i
 ResourceSlice: @object spec:r
 ResourceSliceList: @list
-ResourceSliceSpec: driver:s pool:r nodeName:s nodeSelector:r allNodes:b devices:a`,
+ResourceSliceSpec: driver:s pool:r nodeName:s nodeSelector:r allNodes:b devices:a
+DeviceTaint: key:s value:s effect:s timeAdded:r
+DeviceTaintRule: @object spec:r status:r
+DeviceTaintRuleList: @list
+DeviceTaintRuleSpec: deviceSelector:r taint:r
+DeviceTaintRuleStatus: conditions:a
+DeviceTaintSelector: driver:s pool:s device:s
+PartitionTypeStatus: attribute:s type:s total:i allocatable:i
+PoolStatus: driver:s poolName:s generation:i resourceSliceCount:i totalDevices:i allocatedDevices:i availableDevices:i unavailableDevices:i nodeName:s validationError:s partitionSummary:a shareableSummary:r
+ResourcePoolStatusRequest: @object spec:r status:r
+ResourcePoolStatusRequestList: @list
+ResourcePoolStatusRequestSpec: driver:s poolName:s limit:i defaultPartitionTypeAttribute:s
+ResourcePoolStatusRequestStatus: poolCount:i pools:a conditions:a
+ShareableCapacityStatus: name:s total:r consumed:r available:r
+ShareableSummaryStatus: fullyAvailableDevices:i partiallyAvailableDevices:i capacity:a`,
 		required: `
 CELDeviceSelector: expression
 Device: name
@@ -242,7 +262,17 @@ ResourceClaimTemplate: spec
 ResourceClaimTemplateSpec: spec
 ResourcePool: name generation resourceSliceCount
 ResourceSlice: spec
-ResourceSliceSpec: driver pool`,
+ResourceSliceSpec: driver pool
+DeviceTaint: key effect
+DeviceTaintRule: spec
+DeviceTaintRuleSpec: taint
+PartitionTypeStatus: attribute type total allocatable
+PoolStatus: driver poolName generation
+ResourcePoolStatusRequest: metadata spec
+ResourcePoolStatusRequestSpec: driver
+ResourcePoolStatusRequestStatus: poolCount
+ShareableCapacityStatus: name total consumed available
+ShareableSummaryStatus: fullyAvailableDevices partiallyAvailableDevices`,
 		lists: `
 DeviceAllocationConfiguration.requests: atomic
 DeviceAllocationResult.config: atomic
@@ -259,15 +289,232 @@ PodSchedulingContextSpec.potentialNodes: atomic
 PodSchedulingContextStatus.resourceClaims: map name
 ResourceClaimSchedulingStatus.unsuitableNodes: atomic
 ResourceClaimStatus.reservedFor: map uid merge=uid
-ResourceSliceSpec.devices: atomic`,
+ResourceSliceSpec.devices: atomic
+DeviceTaintRuleStatus.conditions: map type merge=type
+PoolStatus.partitionSummary: atomic
+ResourcePoolStatusRequestStatus.conditions: map type merge=type
+ResourcePoolStatusRequestStatus.pools: atomic
+ShareableSummaryStatus.capacity: atomic`,
 		defaults: `
 DeviceRequest.adminAccess: false
 DeviceRequest.name: ""
 DeviceRequest.deviceClassName: ""
 ResourceClaimSpec.devices: {}
-ResourcePool.generation: 0`,
+ResourcePool.generation: 0
+DeviceTaint.effect: ""
+DeviceTaintRuleSpec.taint: {}
+PoolStatus.generation: 0
+ResourcePoolStatusRequestSpec.limit: 100`,
+	},
+	{
+		version:  "v1beta1",
+		kinds:    v1EraKinds[:4],
+		types:    v1beta1Types,
+		required: v1beta1Required,
+		lists:    v1beta1Lists,
+		defaults: v1beta1Defaults,
+	},
+	{
+		version:  "v1beta2",
+		kinds:    v1EraKinds,
+		types:    v1Types,
+		required: v1Required,
+		lists:    v1Lists,
+		defaults: v1Defaults,
+	},
+	{
+		version:  "v1",
+		kinds:    v1EraKinds,
+		types:    v1Types,
+		required: v1Required,
+		lists:    v1Lists,
+		defaults: v1Defaults,
 	},
 }
+
+// The facts of the v1 era (ga-facts.md, sections 1 and 3). v1beta2 and v1
+// have the same types in 1.37 (section 3.2); v1beta1 differs in the
+// request (flat, no ExactDeviceRequest), the device (basic) and has no
+// DeviceTaintRule (section 3.3).
+var v1EraKinds = []servedKind{
+	{"DeviceClass", "deviceclasses", false, false},
+	{"ResourceClaim", "resourceclaims", true, true},
+	{"ResourceClaimTemplate", "resourceclaimtemplates", true, false},
+	{"ResourceSlice", "resourceslices", false, false},
+	{"DeviceTaintRule", "devicetaintrules", false, true},
+}
+
+// v1CommonTypes are the types v1beta1, v1beta2 and v1 share.
+const v1CommonTypes = `
+AllocatedDeviceStatus: driver:s pool:s device:s shareID:s conditions:a data:r networkData:r
+AllocationResult: devices:r nodeSelector:r allocationTimestamp:r
+CELDeviceSelector: expression:s
+CapacityRequestPolicy: default:r validValues:a validRange:r
+CapacityRequestPolicyRange: min:r max:r step:r
+CapacityRequirements: requests:o
+Counter: value:r
+CounterSet: name:s counters:o
+DeviceAllocationConfiguration: source:s requests:a opaque:r
+DeviceAllocationResult: results:a config:a
+DeviceAttribute: int:i bool:b string:s version:s ints:a bools:a strings:a versions:a
+DeviceCapacity: value:r requestPolicy:r
+DeviceClaim: requests:a constraints:a config:a
+DeviceClaimConfiguration: requests:a opaque:r
+DeviceClass: @object spec:r
+DeviceClassConfiguration: opaque:r
+DeviceClassList: @list
+DeviceClassSpec: selectors:a config:a extendedResourceName:s
+DeviceConstraint: requests:a matchAttribute:s distinctAttribute:s
+DeviceCounterConsumption: counterSet:s counters:o compatibilityGroups:a
+DeviceDerivedAttribute: name:s expression:s
+DeviceRequestAllocationResult: request:s driver:s pool:s device:s adminAccess:b tolerations:a bindingConditions:a bindingFailureConditions:a shareID:s consumedCapacity:o skipNodeOperations:a
+DeviceSelector: cel:r
+DeviceSubRequest: name:s deviceClassName:s selectors:a allocationMode:s count:i tolerations:a capacity:r derivedAttributes:a
+DeviceTaint: key:s value:s effect:s timeAdded:r
+DeviceToleration: key:s operator:s value:s effect:s tolerationSeconds:i
+NetworkDeviceData: interfaceName:s ips:a hardwareAddress:s
+NodeAllocatableMapping: capacityKey:s capacityMultiplier:r deviceMultiplier:r
+NodeAllocatableOverhead: perPod:r perContainer:r
+NodeAllocatableResource: mapping:r overhead:r
+OpaqueDeviceConfiguration: driver:s parameters:r
+ResourceClaim: @object spec:r status:r
+ResourceClaimConsumerReference: apiGroup:s resource:s name:s uid:s
+ResourceClaimList: @list
+ResourceClaimSpec: devices:r
+ResourceClaimStatus: allocation:r reservedFor:a devices:a
+ResourceClaimTemplate: @object spec:r
+ResourceClaimTemplateList: @list
+ResourceClaimTemplateSpec: metadata:r spec:r
+ResourcePool: name:s generation:i resourceSliceCount:i
+ResourceSlice: @object spec:r
+ResourceSliceList: @list
+ResourceSliceSpec: driver:s pool:r nodeName:s nodeSelector:r allNodes:b devices:a perDeviceNodeSelection:b sharedCounters:a partitionTypeAttribute:s skipNodeOperations:a`
+
+const v1Types = v1CommonTypes + `
+Device: name:s attributes:o capacity:o consumesCounters:a nodeName:s nodeSelector:r allNodes:b taints:a bindsToNode:b bindingConditions:a bindingFailureConditions:a allowMultipleAllocations:b nodeAllocatableResources:o
+DeviceRequest: name:s exactly:r firstAvailable:a
+DeviceTaintRule: @object spec:r status:r
+DeviceTaintRuleList: @list
+DeviceTaintRuleSpec: deviceSelector:r taint:r
+DeviceTaintRuleStatus: conditions:a
+DeviceTaintSelector: driver:s pool:s device:s
+ExactDeviceRequest: deviceClassName:s selectors:a allocationMode:s count:i adminAccess:b tolerations:a capacity:r derivedAttributes:a`
+
+const v1beta1Types = v1CommonTypes + `
+BasicDevice: attributes:o capacity:o consumesCounters:a nodeName:s nodeSelector:r allNodes:b taints:a bindsToNode:b bindingConditions:a bindingFailureConditions:a allowMultipleAllocations:b nodeAllocatableResources:o
+Device: name:s basic:r
+DeviceRequest: name:s deviceClassName:s selectors:a allocationMode:s count:i adminAccess:b firstAvailable:a tolerations:a capacity:r derivedAttributes:a`
+
+// Required: the fields marked +required. ResourceClaim, DeviceClass and
+// ResourceClaimTemplate mark spec optional from 1.33 on (1.31's v1alpha3
+// required it).
+const v1CommonRequired = `
+AllocatedDeviceStatus: driver pool device
+CELDeviceSelector: expression
+CapacityRequestPolicyRange: min
+Counter: value
+CounterSet: name counters
+DeviceAllocationConfiguration: source
+DeviceCapacity: value
+DeviceCounterConsumption: counterSet counters
+DeviceDerivedAttribute: name expression
+DeviceRequestAllocationResult: request driver pool device
+DeviceSubRequest: name deviceClassName
+DeviceTaint: key effect
+OpaqueDeviceConfiguration: driver parameters
+ResourceClaimConsumerReference: resource name uid
+ResourcePool: name generation resourceSliceCount
+ResourceSlice: spec
+ResourceSliceSpec: driver pool`
+
+const v1Required = v1CommonRequired + `
+Device: name
+DeviceRequest: name
+DeviceTaintRule: spec
+DeviceTaintRuleSpec: taint
+ExactDeviceRequest: deviceClassName`
+
+// v1beta1's deviceClassName is optional since 1.33 (a request may use
+// firstAvailable instead).
+const v1beta1Required = v1CommonRequired + `
+Device: name
+DeviceRequest: name`
+
+const v1CommonLists = `
+AllocatedDeviceStatus.conditions: map type
+CapacityRequestPolicy.validValues: atomic
+DeviceAllocationConfiguration.requests: atomic
+DeviceAllocationResult.config: atomic
+DeviceAllocationResult.results: atomic
+DeviceAttribute.bools: atomic
+DeviceAttribute.ints: atomic
+DeviceAttribute.strings: atomic
+DeviceAttribute.versions: atomic
+DeviceClaim.config: atomic
+DeviceClaim.constraints: atomic
+DeviceClaim.requests: atomic
+DeviceClaimConfiguration.requests: atomic
+DeviceClassSpec.config: atomic
+DeviceClassSpec.selectors: atomic
+DeviceConstraint.requests: atomic
+DeviceCounterConsumption.compatibilityGroups: atomic
+DeviceRequestAllocationResult.bindingConditions: atomic
+DeviceRequestAllocationResult.bindingFailureConditions: atomic
+DeviceRequestAllocationResult.skipNodeOperations: set
+DeviceRequestAllocationResult.tolerations: atomic
+DeviceSubRequest.derivedAttributes: atomic
+DeviceSubRequest.selectors: atomic
+DeviceSubRequest.tolerations: atomic
+NetworkDeviceData.ips: atomic
+ResourceClaimStatus.devices: map driver device pool shareID
+ResourceClaimStatus.reservedFor: map uid merge=uid
+ResourceSliceSpec.devices: atomic
+ResourceSliceSpec.sharedCounters: atomic
+ResourceSliceSpec.skipNodeOperations: set`
+
+const v1Lists = v1CommonLists + `
+Device.bindingConditions: atomic
+Device.bindingFailureConditions: atomic
+Device.consumesCounters: atomic
+Device.taints: atomic
+DeviceRequest.firstAvailable: atomic
+DeviceTaintRuleStatus.conditions: map type merge=type
+ExactDeviceRequest.derivedAttributes: atomic
+ExactDeviceRequest.selectors: atomic
+ExactDeviceRequest.tolerations: atomic`
+
+const v1beta1Lists = v1CommonLists + `
+BasicDevice.bindingConditions: atomic
+BasicDevice.bindingFailureConditions: atomic
+BasicDevice.consumesCounters: atomic
+BasicDevice.taints: atomic
+DeviceRequest.derivedAttributes: atomic
+DeviceRequest.firstAvailable: atomic
+DeviceRequest.selectors: atomic
+DeviceRequest.tolerations: atomic`
+
+// Defaults: +default markers (the toleration operator), a non-pointer
+// struct field's empty object, and the zero value of scalars the JSON
+// always carries (section 3.0).
+const v1CommonDefaults = `
+AllocationResult.devices: {}
+DeviceRequestAllocationResult.request: ""
+DeviceTaint.effect: ""
+DeviceTaint.key: ""
+DeviceToleration.operator: "Equal"
+ResourceClaim.spec: {}
+ResourceClaimSpec.devices: {}
+ResourcePool.generation: 0
+ResourceSliceSpec.pool: {}`
+
+const v1Defaults = v1CommonDefaults + `
+DeviceTaintRuleSpec.taint: {}
+ExactDeviceRequest.deviceClassName: ""`
+
+// v1beta1's deviceClassName has no omitempty: a request that only uses
+// firstAvailable carries "deviceClassName": "".
+const v1beta1Defaults = v1CommonDefaults + `
+DeviceRequest.deviceClassName: ""`
 
 // v3Doc is the part of an OpenAPI v3 document the test reads.
 type v3Doc struct {
@@ -537,9 +784,12 @@ func TestFactsKindsAndPaths(t *testing.T) {
 
 // TestFactsV2DefinitionCounts: the OpenAPI v2 part of each version has as
 // many resource.k8s.io definitions as the release's swagger.json (18, 39
-// and 35), and no defaults, as the API server prunes them.
+// and 35 in 1.26, 1.30 and 1.31; 46, 51 and 51 for v1beta1, v1beta2 and v1
+// in 1.37), and no defaults, as the API server prunes them. v1alpha3 has
+// its 35 of 1.31 and the 14 that 1.37's swagger.json has for
+// DeviceTaintRule and ResourcePoolStatusRequest.
 func TestFactsV2DefinitionCounts(t *testing.T) {
-	want := map[string]int{"v1alpha1": 18, "v1alpha2": 39, "v1alpha3": 35}
+	want := map[string]int{"v1alpha1": 18, "v1alpha2": 39, "v1alpha3": 35 + 14, "v1beta1": 46, "v1beta2": 51, "v1": 51}
 	for version, n := range want {
 		data, err := openapi.Document("resource.k8s.io/"+version, "v2")
 		if err != nil {
@@ -560,8 +810,58 @@ func TestFactsV2DefinitionCounts(t *testing.T) {
 		if got != n {
 			t.Errorf("%s: %d definitions in the OpenAPI v2 document, want %d", version, got, n)
 		}
-		if strings.Contains(string(data), `"default":`) {
-			t.Errorf("%s: the OpenAPI v2 document has defaults", version)
+		var generic interface{}
+		if err := json.Unmarshal(data, &generic); err != nil {
+			t.Fatal(err)
+		}
+		if where := defaultsIn(generic, ""); len(where) > 0 {
+			t.Errorf("%s: the OpenAPI v2 document has defaults at %v", version, where)
+		}
+		// The walk finds the defaults the v3 document has.
+		var v3 interface{}
+		if err := json.Unmarshal(mustDocument(t, version, "v3"), &v3); err != nil {
+			t.Fatal(err)
+		}
+		if len(defaultsIn(v3, "")) == 0 {
+			t.Errorf("%s: no defaults found in the OpenAPI v3 document", version)
 		}
 	}
+}
+
+// defaultsIn lists the JSON pointers of the defaults in a decoded document.
+// A property called "default" (CapacityRequestPolicy's) is no default.
+func defaultsIn(v interface{}, pointer string) []string {
+	var out []string
+	switch t := v.(type) {
+	case map[string]interface{}:
+		for k, item := range t {
+			p := pointer + "/" + k
+			if k == "default" {
+				out = append(out, p)
+			}
+			if k == "properties" {
+				if props, ok := item.(map[string]interface{}); ok {
+					for name, prop := range props {
+						out = append(out, defaultsIn(prop, p+"/"+name)...)
+					}
+					continue
+				}
+			}
+			out = append(out, defaultsIn(item, p)...)
+		}
+	case []interface{}:
+		for i, item := range t {
+			out = append(out, defaultsIn(item, fmt.Sprintf("%s/%d", pointer, i))...)
+		}
+	}
+	return out
+}
+
+func mustDocument(t *testing.T, version, format string) []byte {
+	t.Helper()
+	data, err := openapi.Document("resource.k8s.io/"+version, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
