@@ -10,7 +10,9 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// Small builders for hub objects.
+// Small builders for hub objects (v1's shape: flat devices with attribute
+// and capacity maps, `exactly` requests, pointers for a slice's nodeName
+// and allNodes and for adminAccess).
 
 func Class(name string, selectors ...string) *resource.DeviceClass {
 	c := &resource.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}}
@@ -28,54 +30,98 @@ func Node(name string, labels map[string]string) *corev1.Node {
 	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}
 }
 
-func IntAttr(name string, v int64) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), IntValue: &v}
+// Entry is one attribute or capacity of a device, for Device: exactly one
+// of attribute and capacity is set.
+type Entry struct {
+	name      resource.QualifiedName
+	attribute *resource.DeviceAttribute
+	capacity  *resource.DeviceCapacity
 }
 
-func BoolAttr(name string, v bool) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), BoolValue: &v}
+func IntAttr(name string, v int64) Entry {
+	return Entry{name: resource.QualifiedName(name), attribute: &resource.DeviceAttribute{IntValue: &v}}
 }
 
-func StringAttr(name, v string) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), StringValue: &v}
+func BoolAttr(name string, v bool) Entry {
+	return Entry{name: resource.QualifiedName(name), attribute: &resource.DeviceAttribute{BoolValue: &v}}
 }
 
-func VersionAttr(name, v string) resource.DeviceAttribute {
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), VersionValue: &v}
+func StringAttr(name, v string) Entry {
+	return Entry{name: resource.QualifiedName(name), attribute: &resource.DeviceAttribute{StringValue: &v}}
 }
 
-func Capacity(name, v string) resource.DeviceAttribute {
-	q := apiresource.MustParse(v)
-	return resource.DeviceAttribute{Name: resource.QualifiedName(name), QuantityValue: &q}
+func VersionAttr(name, v string) Entry {
+	return Entry{name: resource.QualifiedName(name), attribute: &resource.DeviceAttribute{VersionValue: &v}}
 }
 
-func Device(name string, attrs ...resource.DeviceAttribute) resource.Device {
-	return resource.Device{Name: name, Basic: &resource.BasicDevice{Attributes: attrs}}
+func Capacity(name, v string) Entry {
+	return Entry{name: resource.QualifiedName(name), capacity: &resource.DeviceCapacity{Value: apiresource.MustParse(v)}}
 }
 
-// Slice is a slice alone in its pool (generation 0).
+// Device is a device with the attributes and capacities (none: a device
+// without attributes, which every selector that does not look at them
+// accepts).
+func Device(name string, entries ...Entry) resource.Device {
+	d := resource.Device{Name: name}
+	for _, e := range entries {
+		switch {
+		case e.attribute != nil:
+			if d.Attributes == nil {
+				d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
+			}
+			d.Attributes[e.name] = *e.attribute
+		case e.capacity != nil:
+			if d.Capacity == nil {
+				d.Capacity = map[resource.QualifiedName]resource.DeviceCapacity{}
+			}
+			d.Capacity[e.name] = *e.capacity
+		}
+	}
+	return d
+}
+
+// Slice is a slice alone in its pool (generation 0), reached by no node
+// until OnNode, OnAllNodes or a node selector says otherwise.
 func Slice(name, driver, pool string, devices []resource.Device) *resource.ResourceSlice {
 	return &resource.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: resource.ResourceSliceSpec{
 		Driver: driver, Pool: resource.ResourcePool{Name: pool, ResourceSliceCount: 1}, Devices: devices}}
 }
 
-type RequestOpt func(*resource.DeviceRequest)
+// OnNode makes the slice's devices local to the node.
+func OnNode(s *resource.ResourceSlice, node string) *resource.ResourceSlice {
+	s.Spec.NodeName = &node
+	return s
+}
 
-func Count(n int64) RequestOpt { return func(r *resource.DeviceRequest) { r.Count = n } }
+// OnAllNodes makes the slice's devices reachable from every node.
+func OnAllNodes(s *resource.ResourceSlice) *resource.ResourceSlice {
+	allNodes := true
+	s.Spec.AllNodes = &allNodes
+	return s
+}
+
+// RequestOpt changes the exact request Request makes.
+type RequestOpt func(*resource.ExactDeviceRequest)
+
+func Count(n int64) RequestOpt { return func(r *resource.ExactDeviceRequest) { r.Count = n } }
 func All() RequestOpt {
-	return func(r *resource.DeviceRequest) { r.AllocationMode = resource.DeviceAllocationModeAll; r.Count = 0 }
+	return func(r *resource.ExactDeviceRequest) { r.AllocationMode = resource.DeviceAllocationModeAll; r.Count = 0 }
 }
-func Admin() RequestOpt { return func(r *resource.DeviceRequest) { r.AdminAccess = true } }
+func Admin() RequestOpt {
+	return func(r *resource.ExactDeviceRequest) { adminAccess := true; r.AdminAccess = &adminAccess }
+}
 func Select(expr string) RequestOpt {
-	return func(r *resource.DeviceRequest) { r.Selectors = append(r.Selectors, CEL(expr)) }
+	return func(r *resource.ExactDeviceRequest) { r.Selectors = append(r.Selectors, CEL(expr)) }
 }
 
+// Request is an `exactly` request for one device of the class (ExactCount,
+// count 1, as the API server defaults it), changed by opts.
 func Request(name, class string, opts ...RequestOpt) resource.DeviceRequest {
-	r := resource.DeviceRequest{Name: name, DeviceClassName: class, AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}
+	r := &resource.ExactDeviceRequest{DeviceClassName: class, AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}
 	for _, o := range opts {
-		o(&r)
+		o(r)
 	}
-	return r
+	return resource.DeviceRequest{Name: name, Exactly: r}
 }
 
 func ResourceClaim(name string, reqs ...resource.DeviceRequest) *resource.ResourceClaim {

@@ -18,8 +18,8 @@
 //     that changed after 1.31, and upstream's own ways), and each listed
 //     difference must still show in its example.
 //
-// The scenarios are written once as hub objects and translated to v1
-// (translate.go). It is a module of its own so that drakit never depends on
+// The scenarios are written once as hub objects, which have v1's shape,
+// and translated to v1 by a near field-by-field copy (translate.go). It is a module of its own so that drakit never depends on
 // upstream's allocator. Run it with hack/allocbench.sh (vet and tests) or
 // hack/allocbench.sh bench.
 package allocbench

@@ -12,7 +12,10 @@ import (
 // The random scenarios of the differential test. Scenario s is
 // generate(rand.New(rand.NewSource(s))): a seed names one scenario for good,
 // as long as this generator does not change (it is the one written for
-// v0.33.13).
+// v0.33.13, building v1-shaped hub objects since the hub has v1's shape: it
+// draws the same numbers and builds the same scenarios, except that the
+// device it once wrote without `basic`, one in twenty, is now a device
+// without attributes; see randomDevices).
 
 // diffScenario is one random scenario.
 type diffScenario struct {
@@ -30,7 +33,10 @@ func (sc *diffScenario) describe() map[string]any {
 var (
 	drivers = []string{"gpu.example.com", "net.example.com"}
 	models  = []string{"a", "b", "c"}
-	// Selectors that are safe on every device (driver-guarded or generic).
+	// Selectors that are safe on every device with the generator's
+	// attributes (driver-guarded or generic). On a device without
+	// attributes (randomDevices), those that read an attribute fail, in
+	// drakit and upstream alike.
 	safeSelectors = []string{
 		`device.driver == "gpu.example.com"`,
 		`device.driver == "net.example.com"`,
@@ -98,11 +104,11 @@ func generate(rng *rand.Rand) *diffScenario {
 			s.Spec.Pool.ResourceSliceCount = int64(sliceCount)
 			switch where {
 			case 0:
-				s.Spec.NodeName = onNode
+				OnNode(s, onNode)
 			case 1:
 				s.Spec.NodeSelector = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{zone}}}}}}
 			default:
-				s.Spec.AllNodes = true
+				OnAllNodes(s)
 			}
 			sc.inv.Slices = append(sc.inv.Slices, s)
 		}
@@ -182,10 +188,13 @@ func randomDevices(rng *rand.Rand, driver string, next *int, n int) []resource.D
 		idx := *next
 		*next++
 		if rng.Intn(20) == 0 {
-			out = append(out, resource.Device{Name: name("dev%d", idx)}) // no basic description
+			// Written for 1.31 as a device without `basic`, which 1.31
+			// could not select; the hub reads such a device as one without
+			// attributes (v1's flat device), which both allocators select.
+			out = append(out, Device(name("dev%d", idx)))
 			continue
 		}
-		attrs := []resource.DeviceAttribute{
+		attrs := []Entry{
 			IntAttr("numa", int64(rng.Intn(2))),
 			IntAttr("index", int64(idx)),
 			VersionAttr("version", name("1.%d.0", rng.Intn(3))),

@@ -38,6 +38,18 @@ type knownDifference struct {
 // condition holds explains the disagreement, and one that none explains
 // fails the test.
 //
+// Since the hub has v1's shape, the generator's device without `basic`
+// (which 1.31 cannot select, and which the translation to v1 used to leave
+// out) is a device without attributes, which drakit and upstream both
+// select. No entry changed with that: the selectors that read an attribute
+// fail on such a device in both, so cel-error shows more often (60 of the
+// 3,000 scenarios of seeds 1 to 3000 rather than 9 with incubating and
+// experimental; stable, which visits pools in map order, varies from run to
+// run, as it always did), and the one scenario that showed
+// all-constraint-abort no longer does (its example still does). With those
+// devices taken out, the scenarios give the outcomes they gave before the
+// hub changed.
+//
 // Listed for v0.33.13 and gone in v0.37.2, hence no longer here:
 // all-no-undo (an All request that met a taken device left its devices
 // behind; v0.37.2 rolls them back) and admin-duplicates (an adminAccess
@@ -131,8 +143,7 @@ var knownDifferences = []knownDifference{
 // the class "any", and claims to allocate together.
 func exampleScenario(devices []resource.Device, claims ...*resource.ResourceClaim) *diffScenario {
 	node := Node("n0", nil)
-	s := Slice("n0-gpu", gpuDriver, "n0", devices)
-	s.Spec.NodeName = "n0"
+	s := OnNode(Slice("n0-gpu", gpuDriver, "n0", devices), "n0")
 	return &diffScenario{
 		inv:    &Inventory{Classes: []*resource.DeviceClass{Class("any")}, Slices: []*resource.ResourceSlice{s}, Nodes: []*corev1.Node{node}},
 		node:   node,
@@ -213,7 +224,7 @@ func (c *diffCase) onlyIncompletePoolsServe() bool {
 func (c *diffCase) drakitHasEmptyAll() bool {
 	for i, cl := range c.sc.claims {
 		for _, r := range cl.Spec.Devices.Requests {
-			if r.AllocationMode != resource.DeviceAllocationModeAll {
+			if r.Exactly == nil || r.Exactly.AllocationMode != resource.DeviceAllocationModeAll {
 				continue
 			}
 			n := 0
@@ -239,7 +250,7 @@ func (c *diffCase) drakitSharesAsIn131() bool {
 	for i, cl := range c.sc.claims {
 		admin := map[string]bool{}
 		for _, r := range cl.Spec.Devices.Requests {
-			admin[r.Name] = r.AdminAccess
+			admin[r.Name] = r.Exactly != nil && valueOf(r.Exactly.AdminAccess)
 		}
 		inClaim := map[allocator.DeviceID]bool{}
 		for _, d := range c.drakit[i].Allocation.Devices.Results {

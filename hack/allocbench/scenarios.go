@@ -74,7 +74,7 @@ func schedulerGPUs() BenchScenario {
 				nn := name("n%04d", n)
 				inv.Nodes = append(inv.Nodes, Node(nn, map[string]string{"kubernetes.io/hostname": nn}))
 				s := Slice(nn+"-gpu", gpuDriver, nn, gpuDevices(perNode))
-				s.Spec.NodeName = nn
+				OnNode(s, nn)
 				inv.Slices = append(inv.Slices, s)
 				used := perNode / 2
 				if n%2 == 0 {
@@ -131,7 +131,7 @@ func numaClaims() BenchScenario {
 				nn := name("n%03d", n)
 				inv.Nodes = append(inv.Nodes, Node(nn, nil))
 				s := Slice(nn+"-gpu", gpuDriver, nn, gpuDevices(perNode))
-				s.Spec.NodeName = nn
+				OnNode(s, nn)
 				inv.Slices = append(inv.Slices, s)
 				for d := 0; d < perNode; d++ {
 					if rng.Intn(100) < 40 {
@@ -186,7 +186,7 @@ func networkAll() BenchScenario {
 						idx++
 					}
 					sl := Slice(name("net-p%d-s%d", p, s), netDriver, name("p%d", p), devices)
-					sl.Spec.AllNodes = true
+					OnAllNodes(sl)
 					sl.Spec.Pool.ResourceSliceCount = 8
 					inv.Slices = append(inv.Slices, sl)
 				}
@@ -250,7 +250,7 @@ func celHeavy() BenchScenario {
 					idx++
 				}
 				sl := Slice(name("n0-gpu-%d", s), gpuDriver, "n0", devices)
-				sl.Spec.NodeName = "n0"
+				OnNode(sl, "n0")
 				sl.Spec.Pool.ResourceSliceCount = 4
 				inv.Slices = append(inv.Slices, sl)
 			}
@@ -293,7 +293,7 @@ func impossibleCount(n int) BenchScenario {
 					end = n
 				}
 				sl := Slice(name("n0-gpu-%d", s), gpuDriver, "n0", devices[s*128:end])
-				sl.Spec.NodeName = "n0"
+				OnNode(sl, "n0")
 				sl.Spec.Pool.ResourceSliceCount = int64(slices)
 				inv.Slices = append(inv.Slices, sl)
 			}
@@ -331,7 +331,7 @@ func impossibleMatchAttribute() BenchScenario {
 				devices = append(devices, Device(name("gpu%d", i), IntAttr("index", int64(i)), StringAttr("group", group)))
 			}
 			sl := Slice("n0-gpu", gpuDriver, "n0", devices)
-			sl.Spec.NodeName = "n0"
+			OnNode(sl, "n0")
 			inv.Slices = append(inv.Slices, sl)
 			return inv
 		},

@@ -1,7 +1,9 @@
 package allocbench
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/dynamic-resource-allocation/structured"
 
@@ -9,29 +11,44 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// The scenarios are written once, as drakit hub objects (v1alpha3 of
-// Kubernetes 1.31), and translated to k8s.io/api/resource/v1 for upstream's
-// allocator:
+// The scenarios are written once, as drakit hub objects, and translated to
+// k8s.io/api/resource/v1 for upstream's allocator. The hub has v1's shape,
+// so the translation is a near field-by-field copy of every field v1 has
+// (metadata, and the spec of classes, slices and claims; a claim's status
+// is left out, since the allocators read only the spec), keeping nil apart
+// from empty lists and maps. It differs from a plain copy in two ways only:
 //
-//   - a request becomes an `exactly` request with the same class, selectors,
-//     mode and count (an unset mode and a zero count defaulted as the API
-//     server does), and adminAccess true becomes a pointer to true;
-//   - a device's `basic` attributes become the flat v1 device's attributes,
-//     except quantities, which become capacities (DeviceCapacity{Value});
-//   - a device without `basic` is left out: 1.31 cannot select such a device
-//     (it is "some future device type"), while in v1 every device is
-//     selectable, so leaving it out keeps the 1.31 meaning;
-//   - nodeName and allNodes become pointers, set only when given.
+//   - an `exactly` request and each firstAvailable alternative get the
+//     defaults the API server gives them: an unset allocation mode becomes
+//     ExactCount, and an ExactCount request without a count asks for one
+//     device (upstream's allocator expects defaulted objects; drakit's
+//     applies the same defaults itself);
+//   - the hub's legacy fields, which only the alpha versions before 1.31
+//     can say, have no home in v1 and are left out: a class's
+//     suitableNodes, parametersRef and structuredParameters, a claim's
+//     controller, parametersRef and allocationMode, a slice's
+//     noResourceModel and a device's namedResources layout. No scenario
+//     sets them (drakit refuses the claims and classes that rely on
+//     controllers or parameter objects as Unsupported).
+//
+// A device in the hub is v1's flat device; 1.31's device without `basic`
+// reads as a device without attributes (as the hub reads v1alpha3 and
+// v1beta1), which both drakit and upstream can select, so no device is
+// left out any more. TestTranslateIsACopy checks on random hub objects that
+// the translation equals the hub object read as v1 from its JSON, defaults
+// aside.
 
 func toV1Class(c *resource.DeviceClass) *resourceapi.DeviceClass {
-	out := &resourceapi.DeviceClass{ObjectMeta: *c.ObjectMeta.DeepCopy()}
-	for _, s := range c.Spec.Selectors {
-		out.Spec.Selectors = append(out.Spec.Selectors, toV1Selector(s))
+	return &resourceapi.DeviceClass{
+		ObjectMeta: *c.ObjectMeta.DeepCopy(),
+		Spec: resourceapi.DeviceClassSpec{
+			Selectors: copyList(c.Spec.Selectors, toV1Selector),
+			Config: copyList(c.Spec.Config, func(cfg resource.DeviceClassConfiguration) resourceapi.DeviceClassConfiguration {
+				return resourceapi.DeviceClassConfiguration{DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)}
+			}),
+			ExtendedResourceName: copyPtr(c.Spec.ExtendedResourceName),
+		},
 	}
-	for _, cfg := range c.Spec.Config {
-		out.Spec.Config = append(out.Spec.Config, resourceapi.DeviceClassConfiguration{DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)})
-	}
-	return out
 }
 
 func toV1Selector(s resource.DeviceSelector) resourceapi.DeviceSelector {
@@ -49,79 +66,231 @@ func toV1Config(c resource.DeviceConfiguration) resourceapi.DeviceConfiguration 
 }
 
 func toV1Slice(s *resource.ResourceSlice) *resourceapi.ResourceSlice {
-	out := &resourceapi.ResourceSlice{ObjectMeta: *s.ObjectMeta.DeepCopy()}
-	out.Spec = resourceapi.ResourceSliceSpec{
-		Driver: s.Spec.Driver,
-		Pool:   resourceapi.ResourcePool{Name: s.Spec.Pool.Name, Generation: s.Spec.Pool.Generation, ResourceSliceCount: s.Spec.Pool.ResourceSliceCount},
+	return &resourceapi.ResourceSlice{
+		ObjectMeta: *s.ObjectMeta.DeepCopy(),
+		Spec: resourceapi.ResourceSliceSpec{
+			Driver:                 s.Spec.Driver,
+			Pool:                   resourceapi.ResourcePool{Name: s.Spec.Pool.Name, Generation: s.Spec.Pool.Generation, ResourceSliceCount: s.Spec.Pool.ResourceSliceCount},
+			NodeName:               copyPtr(s.Spec.NodeName),
+			NodeSelector:           s.Spec.NodeSelector.DeepCopy(),
+			AllNodes:               copyPtr(s.Spec.AllNodes),
+			Devices:                copyList(s.Spec.Devices, toV1Device),
+			PerDeviceNodeSelection: copyPtr(s.Spec.PerDeviceNodeSelection),
+			SharedCounters: copyList(s.Spec.SharedCounters, func(cs resource.CounterSet) resourceapi.CounterSet {
+				return resourceapi.CounterSet{Name: cs.Name, Counters: copyMap[string, string](cs.Counters, toV1Counter)}
+			}),
+			PartitionTypeAttribute: castPtr[resource.FullyQualifiedName, resourceapi.FullyQualifiedName](s.Spec.PartitionTypeAttribute),
+			SkipNodeOperations:     castList[resource.SkipNodeOperation, resourceapi.SkipNodeOperation](s.Spec.SkipNodeOperations),
+		},
 	}
-	if s.Spec.NodeName != "" {
-		nodeName := s.Spec.NodeName
-		out.Spec.NodeName = &nodeName
-	}
-	if s.Spec.AllNodes {
-		allNodes := true
-		out.Spec.AllNodes = &allNodes
-	}
-	if s.Spec.NodeSelector != nil {
-		out.Spec.NodeSelector = s.Spec.NodeSelector.DeepCopy()
-	}
-	for _, d := range s.Spec.Devices {
-		if d.Basic == nil {
-			continue // not selectable in 1.31, see above
-		}
-		dev := resourceapi.Device{Name: d.Name}
-		for _, a := range d.Basic.Attributes {
-			if a.QuantityValue != nil {
-				if dev.Capacity == nil {
-					dev.Capacity = map[resourceapi.QualifiedName]resourceapi.DeviceCapacity{}
+}
+
+func toV1Device(d resource.Device) resourceapi.Device {
+	return resourceapi.Device{
+		Name:       d.Name,
+		Attributes: copyMap[resource.QualifiedName, resourceapi.QualifiedName](d.Attributes, toV1Attribute),
+		Capacity:   copyMap[resource.QualifiedName, resourceapi.QualifiedName](d.Capacity, toV1Capacity),
+		ConsumesCounters: copyList(d.ConsumesCounters, func(c resource.DeviceCounterConsumption) resourceapi.DeviceCounterConsumption {
+			return resourceapi.DeviceCounterConsumption{
+				CounterSet:          c.CounterSet,
+				Counters:            copyMap[string, string](c.Counters, toV1Counter),
+				CompatibilityGroups: castList[string, string](c.CompatibilityGroups),
+			}
+		}),
+		NodeName:     copyPtr(d.NodeName),
+		NodeSelector: d.NodeSelector.DeepCopy(),
+		AllNodes:     copyPtr(d.AllNodes),
+		Taints: copyList(d.Taints, func(t resource.DeviceTaint) resourceapi.DeviceTaint {
+			return resourceapi.DeviceTaint{Key: t.Key, Value: t.Value, Effect: resourceapi.DeviceTaintEffect(t.Effect), TimeAdded: t.TimeAdded.DeepCopy()}
+		}),
+		BindsToNode:              copyPtr(d.BindsToNode),
+		BindingConditions:        castList[string, string](d.BindingConditions),
+		BindingFailureConditions: castList[string, string](d.BindingFailureConditions),
+		AllowMultipleAllocations: copyPtr(d.AllowMultipleAllocations),
+		NodeAllocatableResources: copyMap[corev1.ResourceName, corev1.ResourceName](d.NodeAllocatableResources, func(r resource.NodeAllocatableResource) resourceapi.NodeAllocatableResource {
+			var out resourceapi.NodeAllocatableResource
+			if m := r.Mapping; m != nil {
+				out.Mapping = &resourceapi.NodeAllocatableMapping{
+					CapacityKey:        castPtr[resource.QualifiedName, resourceapi.QualifiedName](m.CapacityKey),
+					CapacityMultiplier: copyQuantity(m.CapacityMultiplier),
+					DeviceMultiplier:   copyQuantity(m.DeviceMultiplier),
 				}
-				dev.Capacity[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceCapacity{Value: a.QuantityValue.DeepCopy()}
-				continue
 			}
-			if dev.Attributes == nil {
-				dev.Attributes = map[resourceapi.QualifiedName]resourceapi.DeviceAttribute{}
+			if o := r.Overhead; o != nil {
+				out.Overhead = &resourceapi.NodeAllocatableOverhead{PerPod: copyQuantity(o.PerPod), PerContainer: copyQuantity(o.PerContainer)}
 			}
-			dev.Attributes[resourceapi.QualifiedName(a.Name)] = resourceapi.DeviceAttribute{
-				IntValue: a.IntValue, BoolValue: a.BoolValue, StringValue: a.StringValue, VersionValue: a.VersionValue,
-			}
+			return out
+		}),
+	}
+}
+
+func toV1Attribute(a resource.DeviceAttribute) resourceapi.DeviceAttribute {
+	return resourceapi.DeviceAttribute{
+		IntValue:      copyPtr(a.IntValue),
+		BoolValue:     copyPtr(a.BoolValue),
+		StringValue:   copyPtr(a.StringValue),
+		VersionValue:  copyPtr(a.VersionValue),
+		IntValues:     copyList(a.IntValues, same[int64]),
+		BoolValues:    copyList(a.BoolValues, same[bool]),
+		StringValues:  castList[string, string](a.StringValues),
+		VersionValues: castList[string, string](a.VersionValues),
+	}
+}
+
+func toV1Capacity(c resource.DeviceCapacity) resourceapi.DeviceCapacity {
+	out := resourceapi.DeviceCapacity{Value: c.Value.DeepCopy()}
+	if p := c.RequestPolicy; p != nil {
+		out.RequestPolicy = &resourceapi.CapacityRequestPolicy{
+			Default:     copyQuantity(p.Default),
+			ValidValues: copyList(p.ValidValues, apiresource.Quantity.DeepCopy),
 		}
-		out.Spec.Devices = append(out.Spec.Devices, dev)
+		if r := p.ValidRange; r != nil {
+			out.RequestPolicy.ValidRange = &resourceapi.CapacityRequestPolicyRange{Min: copyQuantity(r.Min), Max: copyQuantity(r.Max), Step: copyQuantity(r.Step)}
+		}
 	}
 	return out
 }
 
+func toV1Counter(c resource.Counter) resourceapi.Counter {
+	return resourceapi.Counter{Value: c.Value.DeepCopy()}
+}
+
 func toV1Claim(c *resource.ResourceClaim) *resourceapi.ResourceClaim {
-	out := &resourceapi.ResourceClaim{ObjectMeta: *c.ObjectMeta.DeepCopy()}
-	for _, r := range c.Spec.Devices.Requests {
-		exactly := &resourceapi.ExactDeviceRequest{DeviceClassName: r.DeviceClassName, AllocationMode: resourceapi.DeviceAllocationMode(r.AllocationMode), Count: r.Count}
-		if exactly.AllocationMode == "" {
-			exactly.AllocationMode = resourceapi.DeviceAllocationModeExactCount
-		}
-		if exactly.AllocationMode == resourceapi.DeviceAllocationModeExactCount && exactly.Count == 0 {
-			exactly.Count = 1
-		}
-		if r.AdminAccess {
-			adminAccess := true
-			exactly.AdminAccess = &adminAccess
-		}
-		for _, s := range r.Selectors {
-			exactly.Selectors = append(exactly.Selectors, toV1Selector(s))
-		}
-		out.Spec.Devices.Requests = append(out.Spec.Devices.Requests, resourceapi.DeviceRequest{Name: r.Name, Exactly: exactly})
+	return &resourceapi.ResourceClaim{
+		ObjectMeta: *c.ObjectMeta.DeepCopy(),
+		Spec: resourceapi.ResourceClaimSpec{Devices: resourceapi.DeviceClaim{
+			Requests: copyList(c.Spec.Devices.Requests, toV1Request),
+			Constraints: copyList(c.Spec.Devices.Constraints, func(con resource.DeviceConstraint) resourceapi.DeviceConstraint {
+				return resourceapi.DeviceConstraint{
+					Requests:          castList[string, string](con.Requests),
+					MatchAttribute:    castPtr[resource.FullyQualifiedName, resourceapi.FullyQualifiedName](con.MatchAttribute),
+					DistinctAttribute: castPtr[resource.FullyQualifiedName, resourceapi.FullyQualifiedName](con.DistinctAttribute),
+				}
+			}),
+			Config: copyList(c.Spec.Devices.Config, func(cfg resource.DeviceClaimConfiguration) resourceapi.DeviceClaimConfiguration {
+				return resourceapi.DeviceClaimConfiguration{Requests: castList[string, string](cfg.Requests), DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)}
+			}),
+		}},
 	}
-	for _, con := range c.Spec.Devices.Constraints {
-		nc := resourceapi.DeviceConstraint{Requests: append([]string(nil), con.Requests...)}
-		if con.MatchAttribute != nil {
-			a := resourceapi.FullyQualifiedName(*con.MatchAttribute)
-			nc.MatchAttribute = &a
+}
+
+func toV1Request(r resource.DeviceRequest) resourceapi.DeviceRequest {
+	out := resourceapi.DeviceRequest{Name: r.Name}
+	if e := r.Exactly; e != nil {
+		out.Exactly = &resourceapi.ExactDeviceRequest{
+			DeviceClassName:   e.DeviceClassName,
+			Selectors:         copyList(e.Selectors, toV1Selector),
+			AllocationMode:    resourceapi.DeviceAllocationMode(e.AllocationMode),
+			Count:             e.Count,
+			AdminAccess:       copyPtr(e.AdminAccess),
+			Tolerations:       copyList(e.Tolerations, toV1Toleration),
+			Capacity:          toV1CapacityRequirements(e.Capacity),
+			DerivedAttributes: copyList(e.DerivedAttributes, toV1DerivedAttribute),
 		}
-		out.Spec.Devices.Constraints = append(out.Spec.Devices.Constraints, nc)
+		defaultModeAndCount(&out.Exactly.AllocationMode, &out.Exactly.Count)
 	}
-	for _, cfg := range c.Spec.Devices.Config {
-		out.Spec.Devices.Config = append(out.Spec.Devices.Config, resourceapi.DeviceClaimConfiguration{Requests: append([]string(nil), cfg.Requests...), DeviceConfiguration: toV1Config(cfg.DeviceConfiguration)})
+	out.FirstAvailable = copyList(r.FirstAvailable, func(s resource.DeviceSubRequest) resourceapi.DeviceSubRequest {
+		sub := resourceapi.DeviceSubRequest{
+			Name:              s.Name,
+			DeviceClassName:   s.DeviceClassName,
+			Selectors:         copyList(s.Selectors, toV1Selector),
+			AllocationMode:    resourceapi.DeviceAllocationMode(s.AllocationMode),
+			Count:             s.Count,
+			Tolerations:       copyList(s.Tolerations, toV1Toleration),
+			Capacity:          toV1CapacityRequirements(s.Capacity),
+			DerivedAttributes: copyList(s.DerivedAttributes, toV1DerivedAttribute),
+		}
+		defaultModeAndCount(&sub.AllocationMode, &sub.Count)
+		return sub
+	})
+	return out
+}
+
+// defaultModeAndCount gives a request the API server's defaults: an unset
+// mode is ExactCount, and ExactCount without a count asks for one device.
+func defaultModeAndCount(mode *resourceapi.DeviceAllocationMode, count *int64) {
+	if *mode == "" {
+		*mode = resourceapi.DeviceAllocationModeExactCount
+	}
+	if *mode == resourceapi.DeviceAllocationModeExactCount && *count == 0 {
+		*count = 1
+	}
+}
+
+func toV1Toleration(t resource.DeviceToleration) resourceapi.DeviceToleration {
+	return resourceapi.DeviceToleration{
+		Key:               t.Key,
+		Operator:          resourceapi.DeviceTolerationOperator(t.Operator),
+		Value:             t.Value,
+		Effect:            resourceapi.DeviceTaintEffect(t.Effect),
+		TolerationSeconds: copyPtr(t.TolerationSeconds),
+	}
+}
+
+func toV1CapacityRequirements(c *resource.CapacityRequirements) *resourceapi.CapacityRequirements {
+	if c == nil {
+		return nil
+	}
+	return &resourceapi.CapacityRequirements{Requests: copyMap[resource.QualifiedName, resourceapi.QualifiedName](c.Requests, apiresource.Quantity.DeepCopy)}
+}
+
+func toV1DerivedAttribute(a resource.DeviceDerivedAttribute) resourceapi.DeviceDerivedAttribute {
+	return resourceapi.DeviceDerivedAttribute{Name: resourceapi.FullyQualifiedName(a.Name), Expression: a.Expression}
+}
+
+// Copies that keep nil apart from empty.
+
+func copyList[T, U any](in []T, f func(T) U) []U {
+	if in == nil {
+		return nil
+	}
+	out := make([]U, len(in))
+	for i := range in {
+		out[i] = f(in[i])
 	}
 	return out
 }
+
+func castList[T, U ~string](in []T) []U {
+	return copyList(in, func(s T) U { return U(s) })
+}
+
+func copyMap[K, L ~string, V, W any](in map[K]V, f func(V) W) map[L]W {
+	if in == nil {
+		return nil
+	}
+	out := make(map[L]W, len(in))
+	for k, v := range in {
+		out[L(k)] = f(v)
+	}
+	return out
+}
+
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func castPtr[T, U ~string](p *T) *U {
+	if p == nil {
+		return nil
+	}
+	v := U(*p)
+	return &v
+}
+
+func copyQuantity(q *apiresource.Quantity) *apiresource.Quantity {
+	if q == nil {
+		return nil
+	}
+	v := q.DeepCopy()
+	return &v
+}
+
+func same[T any](v T) T { return v }
 
 // classLister serves classes to upstream's allocator.
 type classLister map[string]*resourceapi.DeviceClass
