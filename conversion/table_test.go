@@ -7,15 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/v1beta1"
 )
 
 // Each case is one row of docs/conversion.md: an object in one version, what
@@ -1732,5 +1735,738 @@ status:
 			}
 			sameJSON(t, back, manifest)
 		})
+	}
+}
+
+// The v1-era versions (v1beta1, v1beta2, v1): a case per row of their
+// columns in docs/conversion.md. v1beta2 and v1 say the same, so each hub
+// case for v1 runs for v1beta2 too (gaRows).
+
+// gaRows returns rows with, after each row for v1, the same row for
+// v1beta2.
+func gaRows(rows []hubRow) []hubRow {
+	var out []hubRow
+	for _, r := range rows {
+		out = append(out, r)
+		if r.to == "v1" {
+			b2 := r
+			b2.to = "v1beta2"
+			b2.want = strings.Replace(r.want, "apiVersion: resource.k8s.io/v1\n", "apiVersion: resource.k8s.io/v1beta2\n", 1)
+			out = append(out, b2)
+		}
+	}
+	return out
+}
+
+func TestConvertV1EraClasses(t *testing.T) {
+	class := func(set func(*hub.DeviceClassSpec)) *hub.DeviceClass {
+		c := &hub.DeviceClass{
+			ObjectMeta: metav1.ObjectMeta{Name: "gpu"},
+			Spec:       hub.DeviceClassSpec{Selectors: []hub.DeviceSelector{hub.DriverSelector("gpu.example.com")}},
+		}
+		if set != nil {
+			set(&c.Spec)
+		}
+		return c
+	}
+	full := class(func(s *hub.DeviceClassSpec) {
+		s.Config = []hub.DeviceClassConfiguration{{DeviceConfiguration: hub.DeviceConfiguration{Opaque: &hub.OpaqueDeviceConfiguration{
+			Driver: "gpu.example.com", Parameters: runtime.RawExtension{Raw: []byte(`{"sharing":"exclusive"}`)}}}}}
+		s.ExtendedResourceName = ptrTo("example.com/gpu")
+	})
+	suitable := class(func(s *hub.DeviceClassSpec) {
+		s.SuitableNodes = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "gpu", Operator: corev1.NodeSelectorOpExists}}}}}
+	})
+	params := class(func(s *hub.DeviceClassSpec) {
+		s.ParametersRef = &hub.ResourceClassParametersReference{APIGroup: "gpu.example.com", Kind: "GPUClassParameters", Name: "big", Namespace: "drivers"}
+	})
+	structured := class(func(s *hub.DeviceClassSpec) { s.StructuredParameters = ptrTo(true) })
+	var rows []hubRow
+	for _, to := range []string{"v1beta1", "v1"} {
+		rows = append(rows, hubRow{
+			name: "selectors, config and extendedResourceName are copied",
+			in:   full,
+			to:   to,
+			want: `
+apiVersion: resource.k8s.io/` + to + `
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+  config: [{opaque: {driver: gpu.example.com, parameters: {sharing: exclusive}}}]
+  extendedResourceName: example.com/gpu
+`,
+		}, hubRow{
+			name: "suitableNodes is stashed",
+			in:   suitable,
+			to:   to,
+			want: `
+apiVersion: resource.k8s.io/` + to + `
+kind: DeviceClass
+metadata:
+  name: gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"suitableNodes":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"gpu","operator":"Exists"}]}]}}'
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+		}, hubRow{
+			name: "parametersRef is stashed",
+			in:   params,
+			to:   to,
+			want: `
+apiVersion: resource.k8s.io/` + to + `
+kind: DeviceClass
+metadata:
+  name: gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"parametersRef":{"apiGroup":"gpu.example.com","kind":"GPUClassParameters","name":"big","namespace":"drivers"}}'
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+		}, hubRow{
+			name: "structuredParameters is stashed",
+			in:   structured,
+			to:   to,
+			want: `
+apiVersion: resource.k8s.io/` + to + `
+kind: DeviceClass
+metadata:
+  name: gpu
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"structuredParameters":true}'
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+`,
+		})
+	}
+	runHubRows(t, gaRows(rows))
+}
+
+func TestConvertV1EraClaims(t *testing.T) {
+	q := apiresource.MustParse
+	rich := hubClaim(
+		exactly("gpu", "gpu", hub.ExactDeviceRequest{
+			Selectors:      []hub.DeviceSelector{{CEL: &hub.CELDeviceSelector{Expression: `device.attributes["gpu.example.com"].model == "a100"`}}},
+			AllocationMode: hub.DeviceAllocationModeAll,
+			AdminAccess:    ptrTo(true),
+			Tolerations:    []hub.DeviceToleration{{Key: "example.com/maintenance", Operator: hub.DeviceTolerationOpExists}},
+			Capacity:       &hub.CapacityRequirements{Requests: map[hub.QualifiedName]apiresource.Quantity{"memory": q("8Gi")}},
+		}),
+		hub.DeviceRequest{Name: "nic", FirstAvailable: []hub.DeviceSubRequest{
+			{Name: "fast", DeviceClassName: "fast-nic", AllocationMode: hub.DeviceAllocationModeExactCount, Count: 1},
+			{Name: "slow", DeviceClassName: "slow-nic", AllocationMode: hub.DeviceAllocationModeExactCount, Count: 2},
+		}},
+	)
+	rich.Spec.Devices.Constraints = []hub.DeviceConstraint{
+		{Requests: []string{"gpu", "nic"}, MatchAttribute: ptrTo(hub.FullyQualifiedName("example.com/numa"))},
+		{Requests: []string{"gpu"}, DistinctAttribute: ptrTo(hub.FullyQualifiedName("example.com/card"))},
+	}
+	rich.Spec.Devices.Config = []hub.DeviceClaimConfiguration{{Requests: []string{"gpu"}, DeviceConfiguration: hub.DeviceConfiguration{
+		Opaque: &hub.OpaqueDeviceConfiguration{Driver: "gpu.example.com", Parameters: runtime.RawExtension{Raw: []byte(`{"sharing":"timeSliced"}`)}}}}}
+	legacyClaim := hubClaim(exactly("gpu", "gpu", hub.ExactDeviceRequest{}))
+	legacyClaim.Spec.Controller = "gpu.example.com"
+	legacyClaim.Spec.ParametersRef = &hub.ResourceClaimParametersReference{APIGroup: "gpu.example.com", Kind: "GPUClaimParameters", Name: "two"}
+	legacyClaim.Spec.AllocationMode = hub.AllocationModeImmediate
+	emptyExactly := hubClaim(exactly("gpu", "gpu", hub.ExactDeviceRequest{}), hub.DeviceRequest{Name: "empty", Exactly: &hub.ExactDeviceRequest{}})
+
+	runHubRows(t, gaRows([]hubRow{{
+		name: "requests, constraints and config are copied",
+		in:   rich,
+		to:   "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+        allocationMode: All
+        adminAccess: true
+        tolerations: [{key: example.com/maintenance, operator: Exists}]
+        capacity: {requests: {memory: 8Gi}}
+    - name: nic
+      firstAvailable:
+      - {name: fast, deviceClassName: fast-nic, allocationMode: ExactCount, count: 1}
+      - {name: slow, deviceClassName: slow-nic, allocationMode: ExactCount, count: 2}
+    constraints:
+    - {requests: [gpu, nic], matchAttribute: example.com/numa}
+    - {requests: [gpu], distinctAttribute: example.com/card}
+    config: [{requests: [gpu], opaque: {driver: gpu.example.com, parameters: {sharing: timeSliced}}}]
+`,
+	}, {
+		name: "exactly is flat on the request; firstAvailable, constraints and config are copied",
+		in:   rich,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: gpu
+      selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+      allocationMode: All
+      adminAccess: true
+      tolerations: [{key: example.com/maintenance, operator: Exists}]
+      capacity: {requests: {memory: 8Gi}}
+    - name: nic
+      deviceClassName: ""
+      firstAvailable:
+      - {name: fast, deviceClassName: fast-nic, allocationMode: ExactCount, count: 1}
+      - {name: slow, deviceClassName: slow-nic, allocationMode: ExactCount, count: 2}
+    constraints:
+    - {requests: [gpu, nic], matchAttribute: example.com/numa}
+    - {requests: [gpu], distinctAttribute: example.com/card}
+    config: [{requests: [gpu], opaque: {driver: gpu.example.com, parameters: {sharing: timeSliced}}}]
+`,
+	}, {
+		name: "an exactly with nothing in it is named in the stash",
+		in:   emptyExactly,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"emptyExactly":["empty"]}}'
+spec:
+  devices:
+    requests:
+    - {name: gpu, deviceClassName: gpu, allocationMode: ExactCount, count: 1}
+    - {name: empty, deviceClassName: ""}
+`,
+	}, {
+		name: "controller, parametersRef and allocationMode are stashed",
+		in:   legacyClaim,
+		to:   "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"controller":"gpu.example.com","parametersRef":{"apiGroup":"gpu.example.com","kind":"GPUClaimParameters","name":"two"},"allocationMode":"Immediate"}}'
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 1}}]
+`,
+	}, {
+		name: "controller, parametersRef and allocationMode are stashed",
+		in:   legacyClaim,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"controller":"gpu.example.com","parametersRef":{"apiGroup":"gpu.example.com","kind":"GPUClaimParameters","name":"two"},"allocationMode":"Immediate"}}'
+spec:
+  devices:
+    requests: [{name: gpu, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}}))
+
+	runRows(t, []row{{
+		name: "allocationMode WaitForFirstConsumer, the default, needs no stash",
+		in: `
+apiVersion: resource.k8s.io/v1alpha2
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {resourceClassName: gpu, allocationMode: WaitForFirstConsumer}
+`,
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests: [{name: resource, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 1}}]
+`,
+	}, {
+		name: "a v1beta1 request with exact fields and no class has an exactly, defaulted as a 1.37 server stores it",
+		in: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - {name: any, deviceClassName: "", selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}], allocationMode: ExactCount, count: 1}
+`,
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: any
+      exactly: {deviceClassName: "", selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}], allocationMode: ExactCount, count: 1}
+`,
+	}, {
+		name: "a v1beta1 request with firstAvailable only has no exactly",
+		in: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata: {name: c, namespace: ns}
+spec:
+  metadata: {}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: ""
+        firstAvailable: [{name: big, deviceClassName: big-gpu, allocationMode: ExactCount, count: 1}]
+`,
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: c, namespace: ns}
+spec:
+  metadata: {}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable: [{name: big, deviceClassName: big-gpu, allocationMode: ExactCount, count: 1}]
+`,
+	}})
+}
+
+func TestConvertV1EraStatus(t *testing.T) {
+	allocated := hubClaim(exactly(hub.LegacyRequestName, "gpu", hub.ExactDeviceRequest{}))
+	allocated.Status = hub.ResourceClaimStatus{
+		DriverName: "gpu.example.com",
+		Allocation: &hub.AllocationResult{
+			Devices: hub.DeviceAllocationResult{
+				Results: []hub.DeviceRequestAllocationResult{{
+					Request: "resource", Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-0",
+					AdminAccess: ptrTo(false), ShareID: ptrTo(types.UID("4c5d")), BindingConditions: []string{"attached"},
+					Tolerations: []hub.DeviceToleration{{Key: "example.com/maintenance", Operator: hub.DeviceTolerationOpExists}},
+				}},
+				Config: []hub.DeviceAllocationConfiguration{{Source: hub.AllocationConfigSourceClaim, DeviceConfiguration: hub.DeviceConfiguration{
+					Opaque: &hub.OpaqueDeviceConfiguration{Driver: "gpu.example.com", Parameters: runtime.RawExtension{Raw: []byte(`{"sharing":"timeSliced"}`)}}}}},
+			},
+			NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+				MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{"node-1"}}}}}},
+			AllocationTimestamp: ptrTo(metav1.Unix(1767322800, 0)),
+			Controller:          "gpu.example.com",
+			Shareable:           true,
+		},
+		Devices: []hub.AllocatedDeviceStatus{{Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-0",
+			NetworkData: &hub.NetworkDeviceData{InterfaceName: "eth1"}}},
+		ReservedFor:           []hub.ResourceClaimConsumerReference{{Resource: "pods", Name: "trainer-0", UID: "0b0c3e5e"}},
+		DeallocationRequested: true,
+	}
+	handles := hubClaim(exactly(hub.LegacyRequestName, "gpu", hub.ExactDeviceRequest{}))
+	handles.Status.Allocation = &hub.AllocationResult{ResourceHandles: []hub.ResourceHandle{{
+		DriverName: "gpu.example.com",
+		StructuredData: &hub.StructuredResourceHandle{NodeName: "node-1", Results: []hub.DriverAllocationResult{{
+			AllocationResultModel: hub.AllocationResultModel{NamedResources: &hub.NamedResourcesAllocationResult{Name: "gpu-0"}},
+		}}},
+	}}}
+	both := handles.DeepCopy()
+	both.Status.Allocation.Devices.Results = []hub.DeviceRequestAllocationResult{{Request: "gpu", Driver: "gpu.example.com", Pool: "pool-a", Device: "gpu-3"}}
+	var rows []hubRow
+	for _, tc := range []struct{ to, requests string }{
+		{"v1", `[{name: resource, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 1}}]`},
+		{"v1beta1", `[{name: resource, deviceClassName: gpu, allocationMode: ExactCount, count: 1}]`},
+	} {
+		rows = append(rows, hubRow{
+			name: "driverName, deallocationRequested, controller and shareable are stashed; the rest is copied",
+			in:   allocated,
+			to:   tc.to,
+			want: `
+apiVersion: resource.k8s.io/` + tc.to + `
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"driverName":"gpu.example.com","allocation":{"controller":"gpu.example.com","shareable":true},"deallocationRequested":true}}'
+spec:
+  devices:
+    requests: ` + tc.requests + `
+status:
+  allocation:
+    devices:
+      results:
+      - request: resource
+        driver: gpu.example.com
+        pool: node-1
+        device: gpu-0
+        adminAccess: false
+        tolerations: [{key: example.com/maintenance, operator: Exists}]
+        bindingConditions: [attached]
+        shareID: 4c5d
+      config: [{source: FromClaim, opaque: {driver: gpu.example.com, parameters: {sharing: timeSliced}}}]
+    nodeSelector:
+      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]
+    allocationTimestamp: "2026-01-02T03:00:00Z"
+  reservedFor: [{resource: pods, name: trainer-0, uid: 0b0c3e5e}]
+  devices: [{driver: gpu.example.com, pool: node-1, device: gpu-0, networkData: {interfaceName: eth1}}]
+`,
+		}, hubRow{
+			name: "structured handles without results show as results",
+			in:   handles,
+			to:   tc.to,
+			want: `
+apiVersion: resource.k8s.io/` + tc.to + `
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"resourceHandles":[{"driverName":"gpu.example.com","structuredData":{"vendorClassParameters":null,"vendorClaimParameters":null,"nodeName":"node-1","results":[{"vendorRequestParameters":null,"namedResources":{"name":"gpu-0"}}]}}],"derivedResults":true}}}'
+spec:
+  devices:
+    requests: ` + tc.requests + `
+status:
+  allocation:
+    devices:
+      results: [{request: resource, driver: gpu.example.com, pool: node-1, device: gpu-0}]
+`,
+		}, hubRow{
+			name: "structured handles beside results are stashed; the results are copied",
+			in:   both,
+			to:   tc.to,
+			want: `
+apiVersion: resource.k8s.io/` + tc.to + `
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"status":{"allocation":{"resourceHandles":[{"driverName":"gpu.example.com","structuredData":{"vendorClassParameters":null,"vendorClaimParameters":null,"nodeName":"node-1","results":[{"vendorRequestParameters":null,"namedResources":{"name":"gpu-0"}}]}}]}}}'
+spec:
+  devices:
+    requests: ` + tc.requests + `
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: pool-a, device: gpu-3}]
+`,
+		})
+	}
+	runHubRows(t, gaRows(rows))
+}
+
+func TestConvertV1EraSlices(t *testing.T) {
+	q := apiresource.MustParse
+	unset := &hub.ResourceSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "s"},
+		Spec: hub.ResourceSliceSpec{Driver: "gpu.example.com", Pool: hub.ResourcePool{Name: "gpu.example.com", ResourceSliceCount: 1},
+			NodeName: ptrTo(""), AllNodes: ptrTo(false)},
+	}
+	full := &hub.ResourceSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "s"},
+		Spec: hub.ResourceSliceSpec{
+			Driver: "gpu.example.com", Pool: hub.ResourcePool{Name: "pool", Generation: 3, ResourceSliceCount: 2},
+			NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+				MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "gpu", Operator: corev1.NodeSelectorOpExists}}}}},
+			PerDeviceNodeSelection: ptrTo(true),
+			SharedCounters:         []hub.CounterSet{{Name: "gpu-0", Counters: map[string]hub.Counter{"memory": {Value: q("40Gi")}}}},
+			PartitionTypeAttribute: ptrTo(hub.FullyQualifiedName("gpu.example.com/profile")),
+			SkipNodeOperations:     []hub.SkipNodeOperation{hub.SkipNodeOperationAll},
+			Devices: []hub.Device{{
+				Name: "gpu-0-half",
+				Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
+					"profile": {StringValue: ptrTo("half")},
+					"cores":   {IntValues: []int64{0, 1}},
+				},
+				Capacity: map[hub.QualifiedName]hub.DeviceCapacity{"memory": {Value: q("20Gi"),
+					RequestPolicy: &hub.CapacityRequestPolicy{Default: ptrTo(q("1Gi"))}}},
+				ConsumesCounters: []hub.DeviceCounterConsumption{{CounterSet: "gpu-0",
+					Counters: map[string]hub.Counter{"memory": {Value: q("20Gi")}}}},
+				NodeName:                 ptrTo("node-1"),
+				Taints:                   []hub.DeviceTaint{{Key: "example.com/maintenance", Effect: hub.DeviceTaintEffectNoSchedule, TimeAdded: ptrTo(metav1.Unix(1767322800, 0))}},
+				BindsToNode:              ptrTo(true),
+				BindingConditions:        []string{"attached"},
+				BindingFailureConditions: []string{"failed"},
+				AllowMultipleAllocations: ptrTo(true),
+			}, {
+				Name:         "anywhere",
+				AllNodes:     ptrTo(true),
+				NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: corev1.NodeSelectorOpExists}}}}},
+				NodeAllocatableResources: map[corev1.ResourceName]hub.NodeAllocatableResource{
+					"memory": {Overhead: &hub.NodeAllocatableOverhead{PerPod: ptrTo(q("1Gi"))}},
+				},
+			}, {
+				Name: "empty",
+			}},
+		},
+	}
+	named := &hub.ResourceSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "s"},
+		Spec: hub.ResourceSliceSpec{
+			Driver: "gpu.example.com", Pool: hub.ResourcePool{Name: "node-1", ResourceSliceCount: 1}, NodeName: ptrTo("node-1"),
+			NoResourceModel: true,
+			Devices: []hub.Device{{
+				Name:           "gpu-0",
+				Attributes:     map[hub.QualifiedName]hub.DeviceAttribute{"a": {IntValue: ptrTo[int64](1)}, "b": {IntValue: ptrTo[int64](2)}},
+				NamedResources: &hub.NamedResourcesLayout{Order: []hub.QualifiedName{"b", "a"}},
+			}},
+		},
+	}
+	runHubRows(t, gaRows([]hubRow{{
+		name: "a set empty nodeName and a false allNodes are stashed",
+		in:   unset,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"nodeName":"","allNodes":false}'
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu.example.com, generation: 0, resourceSliceCount: 1}
+`,
+	}, {
+		name: "a set empty nodeName and a false allNodes are copied",
+		in:   unset,
+		to:   "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: gpu.example.com, generation: 0, resourceSliceCount: 1}
+  nodeName: ""
+  allNodes: false
+`,
+	}, {
+		name: "every slice and device field is copied",
+		in:   full,
+		to:   "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: pool, generation: 3, resourceSliceCount: 2}
+  nodeSelector:
+    nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]
+  perDeviceNodeSelection: true
+  sharedCounters: [{name: gpu-0, counters: {memory: {value: 40Gi}}}]
+  partitionTypeAttribute: gpu.example.com/profile
+  skipNodeOperations: ["*"]
+  devices:
+  - name: gpu-0-half
+    attributes: {profile: {string: half}, cores: {ints: [0, 1]}}
+    capacity: {memory: {value: 20Gi, requestPolicy: {default: 1Gi}}}
+    consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 20Gi}}}]
+    nodeName: node-1
+    taints: [{key: example.com/maintenance, effect: NoSchedule, timeAdded: "2026-01-02T03:00:00Z"}]
+    bindsToNode: true
+    bindingConditions: [attached]
+    bindingFailureConditions: [failed]
+    allowMultipleAllocations: true
+  - name: anywhere
+    allNodes: true
+    nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Exists}]}]}
+    nodeAllocatableResources: {memory: {overhead: {perPod: 1Gi}}}
+  - name: empty
+`,
+	}, {
+		name: "the device fields are under basic, which is always written",
+		in:   full,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: pool, generation: 3, resourceSliceCount: 2}
+  nodeSelector:
+    nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]
+  perDeviceNodeSelection: true
+  sharedCounters: [{name: gpu-0, counters: {memory: {value: 40Gi}}}]
+  partitionTypeAttribute: gpu.example.com/profile
+  skipNodeOperations: ["*"]
+  devices:
+  - name: gpu-0-half
+    basic:
+      attributes: {profile: {string: half}, cores: {ints: [0, 1]}}
+      capacity: {memory: {value: 20Gi, requestPolicy: {default: 1Gi}}}
+      consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 20Gi}}}]
+      nodeName: node-1
+      taints: [{key: example.com/maintenance, effect: NoSchedule, timeAdded: "2026-01-02T03:00:00Z"}]
+      bindsToNode: true
+      bindingConditions: [attached]
+      bindingFailureConditions: [failed]
+      allowMultipleAllocations: true
+  - name: anywhere
+    basic:
+      allNodes: true
+      nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Exists}]}]}
+      nodeAllocatableResources: {memory: {overhead: {perPod: 1Gi}}}
+  - {name: empty, basic: {}}
+`,
+	}, {
+		name: "noResourceModel and the named-resources layout are stashed",
+		in:   named,
+		to:   "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"noResourceModel":true,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}]}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices: [{name: gpu-0, attributes: {a: {int: 1}, b: {int: 2}}}]
+`,
+	}, {
+		name: "noResourceModel and the named-resources layout are stashed",
+		in:   named,
+		to:   "v1beta1",
+		want: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"noResourceModel":true,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}]}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices: [{name: gpu-0, basic: {attributes: {a: {int: 1}, b: {int: 2}}}}]
+`,
+	}}))
+
+	runRows(t, []row{{
+		name: "a v1beta1 device without basic comes back with an empty one; nodeName \"\" and allNodes false are unset",
+		in: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 0, resourceSliceCount: 1}
+  nodeName: ""
+  allNodes: false
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]}
+  devices: [{name: gpu-0}]
+`,
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 0, resourceSliceCount: 1}
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]}
+  devices: [{name: gpu-0}]
+`,
+		back: `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 0, resourceSliceCount: 1}
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: gpu, operator: Exists}]}]}
+  devices: [{name: gpu-0, basic: {}}]
+`,
+	}})
+}
+
+// TestConvertV1EraTaintRules: DeviceTaintRule is the same in v1alpha3 (in
+// its 1.37 shape), v1beta2 and v1, and in the hub: every field is copied.
+func TestConvertV1EraTaintRules(t *testing.T) {
+	rule := func(version string) string {
+		return `
+apiVersion: resource.k8s.io/` + version + `
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-1, device: gpu-0}
+  taint: {key: example.com/maintenance, value: planned, effect: NoExecute, timeAdded: "2026-01-02T03:00:00Z"}
+status:
+  conditions: [{type: EvictionInProgress, status: "False", reason: NoPods, message: "", lastTransitionTime: "2026-01-02T03:00:00Z"}]
+`
+	}
+	var rows []row
+	for _, from := range []string{"v1alpha3", "v1beta2", "v1"} {
+		for _, to := range []string{"v1alpha3", "v1beta2", "v1"} {
+			if from != to {
+				rows = append(rows, row{name: from + " to " + to, in: rule(from), to: to, want: rule(to)})
+			}
+		}
+	}
+	runRows(t, rows)
+}
+
+// TestConvertV1Beta1KeepsEmpty: unlike upstream's v1beta1 conversion, which
+// makes empty lists and maps nil, drakit's keeps them apart from none, on
+// Go values (the JSON of most of them leaves both out).
+func TestConvertV1Beta1KeepsEmpty(t *testing.T) {
+	in := &v1beta1.ResourceClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "ns"},
+		Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: []v1beta1.DeviceRequest{{
+			Name: "gpu", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 1,
+			Selectors: []v1beta1.DeviceSelector{}, Tolerations: []v1beta1.DeviceToleration{}, DerivedAttributes: []v1beta1.DeviceDerivedAttribute{},
+		}}}},
+	}
+	slice := &v1beta1.ResourceSlice{
+		ObjectMeta: metav1.ObjectMeta{Name: "s"},
+		Spec: v1beta1.ResourceSliceSpec{Driver: "d", Pool: v1beta1.ResourcePool{Name: "p", ResourceSliceCount: 1}, Devices: []v1beta1.Device{{
+			Name: "gpu-0", Basic: &v1beta1.BasicDevice{
+				Attributes: map[v1beta1.QualifiedName]v1beta1.DeviceAttribute{}, Capacity: map[v1beta1.QualifiedName]v1beta1.DeviceCapacity{},
+				ConsumesCounters: []v1beta1.DeviceCounterConsumption{}, Taints: []v1beta1.DeviceTaint{},
+			},
+		}}},
+	}
+	h, err := ToHub(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := h.(*hub.ResourceClaim).Spec.Devices.Requests[0].Exactly
+	if e == nil || e.Selectors == nil || e.Tolerations == nil || e.DerivedAttributes == nil {
+		t.Errorf("the hub request lost an empty list: %+v", e)
+	}
+	hs, err := ToHub(slice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := hs.(*hub.ResourceSlice).Spec.Devices[0]
+	if d.Attributes == nil || d.Capacity == nil || d.ConsumesCounters == nil || d.Taints == nil {
+		t.Errorf("the hub device lost an empty list or map: %+v", d)
+	}
+	for _, tc := range []struct{ obj, hub runtime.Object }{{in, h}, {slice, hs}} {
+		back, err := FromHub(tc.hub, "v1beta1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clearTypeMeta(back)
+		if d := diff(tc.obj, back); d != "" {
+			t.Errorf("back in v1beta1 (-in +back):\n%s", d)
+		}
 	}
 }
