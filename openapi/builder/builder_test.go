@@ -65,6 +65,11 @@ func TestEveryVersionHasDetails(t *testing.T) {
 		if _, ok := documentDetails[v.Rules]; !ok {
 			t.Errorf("%s: no documentDetails for release 1.%d; add them to served.go", v.Name, v.Rules)
 		}
+		for _, k := range v.Kinds {
+			if _, ok := documentDetails[v.RulesOf(k)]; !ok {
+				t.Errorf("%s %s: no documentDetails for release 1.%d; add them to served.go", v.Name, k.Name, v.RulesOf(k))
+			}
+		}
 	}
 	if len(served) != len(catalogue.Versions) {
 		t.Errorf("documents for %v, the catalogue has %s", Versions(), catalogue.Names())

@@ -10,9 +10,11 @@ import (
 // GroupName is the API group every document of this package describes.
 const GroupName = "resource.k8s.io"
 
-// release is the Kubernetes minor release whose API server served one
-// version of resource.k8s.io. Each release served exactly one of them, and
-// the few details of the documents that changed over time follow it.
+// release is the Kubernetes minor release whose API server served a
+// version of resource.k8s.io (or some of its kinds) as drakit has it: 1.26
+// v1alpha1, 1.30 v1alpha2, 1.31 v1alpha3's first kinds, 1.37 v1beta1,
+// v1beta2, v1 and v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest.
+// The few details of the documents that changed over time follow it.
 type release struct {
 	// minor is the Kubernetes minor version: 26 for 1.26.
 	minor int
@@ -28,8 +30,9 @@ type release struct {
 
 // documentDetails are the details of the documents that changed from
 // release to release, for the releases whose documents drakit reproduces
-// (the catalogue's Rules of each version). A version whose release is
-// missing here fails to build, and TestEveryVersionHasDetails says so.
+// (the catalogue's Rules of each version and kind). A version whose
+// release is missing here has no documents, and TestEveryVersionHasDetails
+// says so.
 var documentDetails = map[int]release{
 	26: {minor: 26, statusKind: true},
 	30: {minor: 30, statusKind: true, bodyRequiredInV3: true},
