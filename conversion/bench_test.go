@@ -18,9 +18,13 @@ import (
 // conversion that needs no stash should cost at most 1.5x the deep copy, one
 // that writes or reads a stash at most 5x. The direction says which:
 // "to-hub" and "from-hub" need none, "to-hub+stash" and "from-hub+stash" do.
+// v1beta2 and v1 have the same shape, and a conversion between the two
+// ("<Kind>/v1beta2-v1/to-v1", ".../to-v1beta2", through the hub as every
+// Convert) should cost at most 1.1x the deep copy.
 
-// benchObjects are realistic objects in v1alpha3, the richest version; the
-// older versions get theirs by conversion, with a stash where they need one.
+// benchObjects are realistic objects in v1alpha3, and, for what only the
+// v1-era versions can say, in v1; every other version gets its object by
+// conversion, with a stash where it needs one.
 var benchObjects = map[string]string{
 	"ResourceClaim": `
 apiVersion: resource.k8s.io/v1alpha3
@@ -101,6 +105,78 @@ status:
   resourceClaims: [{name: gpus, unsuitableNodes: [node-3, node-4]}]
 `,
 	"ResourceSlice": slice(8),
+	// A claim of 1.37 that the alpha versions can only keep in a stash:
+	// prioritized alternatives, tolerations, a capacity request,
+	// distinctAttribute, and a status with later result fields and
+	// devices' status.
+	"ResourceClaimV1Rich": `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: trainer-gpus
+  namespace: ml
+  uid: 0b0c3e5e-3c3c-4e0e-9a51-4ab0c6b2a001
+  resourceVersion: "4711"
+  labels: {app: trainer, team: ml}
+spec:
+  devices:
+    requests:
+    - name: gpus
+      firstAvailable:
+      - name: big
+        deviceClassName: big-gpu.example.com
+        allocationMode: ExactCount
+        count: 1
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]
+      - {name: small, deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 2}
+    - name: nic
+      exactly:
+        deviceClassName: nic.example.com
+        allocationMode: ExactCount
+        count: 1
+        tolerations: [{key: example.com/maintenance, operator: Exists, effect: NoSchedule}]
+        capacity: {requests: {bandwidth: 10G}}
+    constraints:
+    - {requests: [gpus, nic], matchAttribute: example.com/numa}
+    - {requests: [gpus], distinctAttribute: example.com/card}
+    config:
+    - requests: [gpus]
+      opaque: {driver: gpu.example.com, parameters: {sharing: timeSliced, interval: 10ms}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpus/small, driver: gpu.example.com, pool: node-1, device: gpu-0}
+      - {request: gpus/small, driver: gpu.example.com, pool: node-1, device: gpu-1}
+      - request: nic
+        driver: nic.example.com
+        pool: node-1
+        device: nic-0
+        shareID: 7d1f2c3a-0000-4000-8000-000000000001
+        consumedCapacity: {bandwidth: 10G}
+        tolerations: [{key: example.com/maintenance, operator: Exists, effect: NoSchedule}]
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+    allocationTimestamp: "2026-01-02T03:00:00Z"
+  reservedFor:
+  - {resource: pods, name: trainer-0, uid: 0b0c3e5e-3c3c-4e0e-9a51-4ab0c6b2a002}
+  devices:
+  - driver: nic.example.com
+    pool: node-1
+    device: nic-0
+    shareID: 7d1f2c3a-0000-4000-8000-000000000001
+    networkData: {interfaceName: eth1, ips: [10.0.0.7/24], hardwareAddress: "ea:9f:d3:1a:00:01"}
+`,
+	"DeviceTaintRule": `
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: node-1-maintenance, labels: {reason: maintenance}}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-1}
+  taint: {key: example.com/maintenance, value: planned, effect: NoExecute, timeAdded: "2026-01-02T03:00:00Z"}
+status:
+  conditions:
+  - {type: EvictionInProgress, status: "False", reason: Completed, message: "no pods left", lastTransitionTime: "2026-01-02T03:05:00Z", observedGeneration: 1}
+`,
 }
 
 // slice builds a node's slice of n GPUs, each with a few attributes and a
@@ -132,13 +208,15 @@ spec:
 }
 
 func BenchmarkConversion(b *testing.B) {
-	for _, name := range []string{"ResourceClaim", "ResourceClaimRich", "DeviceClass", "DeviceClassRich", "PodSchedulingContext", "ResourceSlice"} {
+	for _, name := range []string{"ResourceClaim", "ResourceClaimRich", "ResourceClaimV1Rich", "DeviceClass", "DeviceClassRich",
+		"PodSchedulingContext", "ResourceSlice", "DeviceTaintRule"} {
 		obj := decode(&testing.T{}, benchObjects[name])
 		hubObj, err := ToHub(obj)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, version := range []string{"v1alpha1", "v1alpha2", "v1alpha3"} {
+		for _, gv := range Versions {
+			version := gv.Version
 			versioned, err := FromHub(hubObj, version)
 			if err != nil {
 				continue // the kind does not exist there
@@ -155,6 +233,22 @@ func BenchmarkConversion(b *testing.B) {
 				pair(b, hubObj, func() (runtime.Object, error) { return FromHub(hubObj, version) })
 			})
 		}
+		// v1beta2 and v1 directly, as a client that reads one and writes the
+		// other converts.
+		b2, err := FromHub(hubObj, "v1beta2")
+		if err != nil {
+			continue
+		}
+		v1obj, err := FromHub(hubObj, "v1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/v1beta2-v1/to-v1", func(b *testing.B) {
+			pair(b, b2, func() (runtime.Object, error) { return Convert(b2, gv("v1")) })
+		})
+		b.Run(name+"/v1beta2-v1/to-v1beta2", func(b *testing.B) {
+			pair(b, v1obj, func() (runtime.Object, error) { return Convert(v1obj, gv("v1beta2")) })
+		})
 	}
 }
 

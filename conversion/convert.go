@@ -87,6 +87,13 @@ func Convert(obj runtime.Object, target schema.GroupVersion) (runtime.Object, er
 		out.GetObjectKind().SetGroupVersionKind(k.gvk)
 		return out, nil
 	}
+	if k.relabel != nil && target.Version == k.relabelTo {
+		// v1beta2 <-> v1: the same object under the other name (relabel.go).
+		if out, ok := k.relabel(obj); ok {
+			out.GetObjectKind().SetGroupVersionKind(target.WithKind(k.gvk.Kind))
+			return out, nil
+		}
+	}
 	hub, err := ToHub(obj)
 	if err != nil {
 		return nil, err
@@ -152,6 +159,10 @@ type typeKinds struct {
 	gvk     schema.GroupVersionKind
 	newHub  func() runtime.Object // for versioned types
 	targets map[string]target     // for hub types, by version
+	// relabel converts a v1beta2 object to v1 or back (relabelTo) without
+	// the hub, where it can.
+	relabel   relabeler
+	relabelTo string
 }
 
 type target struct {
@@ -188,6 +199,9 @@ func kindsOf(obj runtime.Object) (*typeKinds, error) {
 			return nil, err
 		}
 		k.newHub = constructor(resource.SchemeGroupVersion.WithKind(hubKind))
+		if r, ok := relabelers[t]; ok {
+			k.relabel, k.relabelTo = r, map[string]string{"v1beta2": "v1", "v1": "v1beta2"}[gvk.Version]
+		}
 	}
 	typeCache.Store(t, k)
 	return k, nil
