@@ -6,6 +6,7 @@ require (
 	github.com/drakit/drakit v0.0.0
 	k8s.io/apimachinery v0.37.2
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
