@@ -50,6 +50,8 @@ const (
 	adminAcc       = "1.33 made adminAccess a pointer without a default (1.31: a boolean defaulting to false)"
 	shardInfo      = "drakit's documents describe the shared meta/v1 types as apimachinery v0.37 defines them; ShardInfo (ListMeta.shardInfo) came with 1.36 (alpha, ShardedListAndWatch) and is set only for lists asked for with shardSelector, which the documents of 1.26-1.31 do not offer"
 	statusDetails  = "1.27-1.33 marked the details of a Status (an object) with list-type atomic by mistake; apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object"
+	later137       = "drakit's v1alpha3 has DeviceTaintRule and ResourcePoolStatusRequest as 1.37 serves them: the rule's status subresource and the None effect came with 1.35, shardSelector with 1.36, ResourcePoolStatusRequest with 1.36"
+	selector135    = "1.35 removed deviceClassName and selectors from a DeviceTaintRule's selector; drakit's v1alpha3 DeviceTaintRule is the 1.37 one"
 	deleteOpt      = "DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (and its delete query parameter) were added in Kubernetes 1.32"
 )
 
@@ -82,10 +84,8 @@ func expectations(minor int) []expected {
 		expected{"/paths//apis/resource.k8s.io/v1alpha3/watch/podschedulingcontexts", onlyDrakit, classicDRA},
 		expected{s + "DeviceRequest/required", differs, requestReq},
 		expected{s + "DeviceRequest/properties/adminAccess/default", onlyDrakit, adminAcc},
-		expected{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions/properties/ignoreStoreReadErrorWithClusterBreakingPotential", onlyServer, deleteOpt},
 	)
 	for _, name := range []string{"AllocatedDeviceStatus", "Counter", "CounterSet", "DeviceCounterConsumption", "DeviceSubRequest",
-		"DeviceTaint", "DeviceTaintRule", "DeviceTaintRuleList", "DeviceTaintRuleSpec", "DeviceTaintSelector",
 		"DeviceToleration", "NetworkDeviceData",
 		"BasicDevice/properties/allNodes", "BasicDevice/properties/consumesCounters", "BasicDevice/properties/nodeName",
 		"BasicDevice/properties/nodeSelector", "BasicDevice/properties/taints",
@@ -96,11 +96,26 @@ func expectations(minor int) []expected {
 	} {
 		out = append(out, expected{s + name, onlyServer, added133})
 	}
+	// drakit's v1alpha3 has DeviceTaintRule and ResourcePoolStatusRequest
+	// in their 1.37 shape.
 	out = append(out,
-		expected{"/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Condition", onlyServer, added133},
-		expected{"/paths//apis/resource.k8s.io/v1alpha3/devicetaintrules", onlyServer, added133},
-		expected{"/paths//apis/resource.k8s.io/v1alpha3/watch/devicetaintrules", onlyServer, added133},
+		expected{s + "DeviceTaint/properties/effect/enum", differs, later137},
+		expected{s + "DeviceTaintRule/properties/status", onlyDrakit, later137},
+		expected{s + "DeviceTaintRuleStatus", onlyDrakit, later137},
+		expected{s + "DeviceTaintSelector/properties/deviceClassName", onlyServer, selector135},
+		expected{s + "DeviceTaintSelector/properties/selectors", onlyServer, selector135},
+		expected{"/paths//apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}/status", onlyDrakit, later137},
 	)
+	for _, p := range []string{"devicetaintrules/delete", "devicetaintrules/get", "watch/devicetaintrules", "watch/devicetaintrules/{name}"} {
+		out = append(out, expected{"/paths//apis/resource.k8s.io/v1alpha3/" + p + "/parameters[shardSelector]", onlyDrakit, later137})
+	}
+	for _, name := range []string{"ResourcePoolStatusRequest", "ResourcePoolStatusRequestList", "ResourcePoolStatusRequestSpec",
+		"ResourcePoolStatusRequestStatus", "PoolStatus", "PartitionTypeStatus", "ShareableSummaryStatus", "ShareableCapacityStatus"} {
+		out = append(out, expected{s + name, onlyDrakit, later137})
+	}
+	for _, p := range []string{"resourcepoolstatusrequests", "watch/resourcepoolstatusrequests"} {
+		out = append(out, expected{"/paths//apis/resource.k8s.io/v1alpha3/" + p, onlyDrakit, later137})
+	}
 	// The delete-collection and delete operations of every served kind have
 	// the new query parameter.
 	for _, p := range []string{"deviceclasses", "namespaces/{namespace}/resourceclaims", "namespaces/{namespace}/resourceclaimtemplates", "resourceslices"} {
