@@ -13,8 +13,10 @@ import "sort"
 // Entry is one known difference.
 type Entry struct {
 	// Minor is the first release that differs (it holds for the releases
-	// after it that the suite runs).
+	// after it that the suite runs, up to Last).
 	Minor int
+	// Last, when not 0, is the last release that differs.
+	Last int
 	// Reason explains the difference.
 	Reason string
 }
@@ -28,24 +30,29 @@ const classicDRARemoved = "Kubernetes 1.32 removed classic DRA (control-plane co
 // newer does not know.
 var unknownFields = map[string]map[string]Entry{
 	"v1alpha3/DeviceClass": {
-		"spec.suitableNodes": {32, classicDRARemoved},
+		"spec.suitableNodes": {32, 0, classicDRARemoved},
 	},
 	"v1alpha3/ResourceClaim": {
-		"spec.controller":              {32, classicDRARemoved},
-		"status.allocation.controller": {32, classicDRARemoved},
-		"status.deallocationRequested": {32, classicDRARemoved},
+		"spec.controller":              {32, 0, classicDRARemoved},
+		"status.allocation.controller": {32, 0, classicDRARemoved},
+		"status.deallocationRequested": {32, 0, classicDRARemoved},
 	},
 	"v1alpha3/ResourceClaimTemplate": {
-		"spec.spec.controller": {32, classicDRARemoved},
+		"spec.spec.controller": {32, 0, classicDRARemoved},
+	},
+	"v1alpha3/DeviceTaintRule": {
+		"status": {33, 34, taintRuleStatus135},
 	},
 }
+
+const taintRuleStatus135 = "drakit's v1alpha3 DeviceTaintRule is the 1.37 one; its status (and the status subresource) came with 1.35"
 
 // UnknownFields returns the sorted fields of version/kind that a server of
 // the given minor release rejects as unknown under fieldValidation=Strict.
 func UnknownFields(minor int, version, kind string) []string {
 	var out []string
 	for f, e := range unknownFields[version+"/"+kind] {
-		if minor >= e.Minor {
+		if minor >= e.Minor && (e.Last == 0 || minor <= e.Last) {
 			out = append(out, f)
 		}
 	}
@@ -56,7 +63,10 @@ func UnknownFields(minor int, version, kind string) []string {
 // NotServed lists, by minor release, the version/kind pairs drakit has that
 // the server does not serve, with the reason.
 var NotServed = map[int]map[string]string{
-	33: {"v1alpha3/PodSchedulingContext": classicDRARemoved},
+	33: {
+		"v1alpha3/PodSchedulingContext":      classicDRARemoved,
+		"v1alpha3/ResourcePoolStatusRequest": "ResourcePoolStatusRequest came with 1.36",
+	},
 }
 
 // SliceDeviceBasicAlwaysSet: 1.33 stores ResourceSlices in its internal
