@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/generated/clientset/versioned/fake"
 	informers "github.com/drakit/drakit/generated/informers/externalversions"
 )
@@ -48,9 +49,14 @@ type typedClient[T object, L runtime.Object, A any] interface {
 	Patch(context.Context, string, types.PatchType, []byte, metav1.PatchOptions, ...string) (T, error)
 }
 
-// statusUpdater is the extra method of kinds with a status subresource.
+// statusUpdater and statusApplier are the extra methods of kinds with a
+// status subresource.
 type statusUpdater[T any] interface {
 	UpdateStatus(context.Context, T, metav1.UpdateOptions) (T, error)
+}
+
+type statusApplier[T, A any] interface {
+	ApplyStatus(context.Context, A, metav1.ApplyOptions) (T, error)
 }
 
 // listerFuncs adapts a generated lister (cluster-scoped or namespaced).
@@ -75,9 +81,13 @@ type kind[T object, L runtime.Object, A applyConfig[A], C typedClient[T, L, A]] 
 	probe     func(T) string
 	setProbe  func(T, string)
 	// setStatus fills a status field and hasStatus reports whether it is
-	// filled; both are nil for kinds without a status subresource.
-	setStatus func(T)
-	hasStatus func(T) bool
+	// filled; applyStatus returns the apply configuration of name/namespace
+	// that fills it, and extractStatus is Extract<Kind>Status. All four are
+	// nil for kinds without a status subresource.
+	setStatus     func(T)
+	hasStatus     func(T) bool
+	applyStatus   func(name, namespace string) A
+	extractStatus func(T, string) (A, error)
 	// apply returns the apply configuration of name/namespace that sets the
 	// probe to value (namespace is ignored for cluster-scoped kinds).
 	apply func(name, namespace, value string) A
@@ -91,8 +101,15 @@ type kind[T object, L runtime.Object, A applyConfig[A], C typedClient[T, L, A]] 
 type kindTest interface {
 	name() string
 	versionName() string
+	isNamespaced() bool
+	hasStatusSubresource() bool
+	// samples returns the object the tests create with the probe set to
+	// value, and for kinds with a status the same object with the status
+	// the tests write (see valid_test.go).
+	samples(value string) (obj, withStatus runtime.Object)
 	testClient(t *testing.T)
 	testApply(t *testing.T)
+	testApplyStatus(t *testing.T)
 	// informerChecks seeds cs, registers the kind's informer with f, and
 	// returns checks to run once the caches have synced, and once every
 	// informer's watch is established.
@@ -101,6 +118,10 @@ type kindTest interface {
 
 func (k kind[T, L, A, C]) name() string        { return k.version + "/" + k.kind }
 func (k kind[T, L, A, C]) versionName() string { return k.version }
+func (k kind[T, L, A, C]) isNamespaced() bool  { return k.namespaced }
+
+// hasStatusSubresource tells whether the table gives the kind a status.
+func (k kind[T, L, A, C]) hasStatusSubresource() bool { return k.setStatus != nil }
 
 func (k kind[T, L, A, C]) ns(namespace string) string {
 	if k.namespaced {
@@ -130,21 +151,92 @@ func TestServerSideApply(t *testing.T) {
 	}
 }
 
-// TestKindsCovered guards the table: every kind the clientset serves.
+func TestServerSideApplyStatus(t *testing.T) {
+	for _, k := range kinds {
+		if k.hasStatusSubresource() {
+			t.Run(k.name(), k.testApplyStatus)
+		}
+	}
+}
+
+// TestKindsCovered guards the table against the catalogue: the table has
+// one entry for every kind of every version the catalogue lists, in the
+// catalogue's order, with the catalogue's scope and status subresource; and
+// the generated clientset serves exactly the catalogue's versions, each with
+// exactly the catalogue's resources. A kind added to the catalogue without a
+// table entry (or without generated code) fails here.
 func TestKindsCovered(t *testing.T) {
+	table := map[string]kindTest{}
 	var got []string
 	for _, k := range kinds {
+		if _, dup := table[k.name()]; dup {
+			t.Errorf("%s is in the table twice", k.name())
+		}
+		table[k.name()] = k
 		got = append(got, k.name())
 	}
-	want := []string{
-		"v1alpha1/ResourceClass", "v1alpha1/ResourceClaim", "v1alpha1/ResourceClaimTemplate", "v1alpha1/PodScheduling",
-		"v1alpha2/ResourceClass", "v1alpha2/ResourceClaim", "v1alpha2/ResourceClaimTemplate", "v1alpha2/PodSchedulingContext",
-		"v1alpha2/ResourceSlice", "v1alpha2/ResourceClaimParameters", "v1alpha2/ResourceClassParameters",
-		"v1alpha3/DeviceClass", "v1alpha3/ResourceClaim", "v1alpha3/ResourceClaimTemplate", "v1alpha3/PodSchedulingContext",
-		"v1alpha3/ResourceSlice",
+	var want []string
+	for _, v := range catalogue.Versions {
+		for _, ck := range v.Kinds {
+			name := v.Name + "/" + ck.Name
+			want = append(want, name)
+			k, ok := table[name]
+			if !ok {
+				t.Errorf("%s is in the catalogue but has no entry in the table", name)
+				continue
+			}
+			if k.isNamespaced() != ck.Namespaced {
+				t.Errorf("%s: namespaced %v in the table, %v in the catalogue", name, k.isNamespaced(), ck.Namespaced)
+			}
+			if k.hasStatusSubresource() != ck.Status {
+				t.Errorf("%s: status subresource %v in the table, %v in the catalogue", name, k.hasStatusSubresource(), ck.Status)
+			}
+		}
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("kinds = %v, want %v", got, want)
+	for _, name := range got {
+		if !slices.Contains(want, name) {
+			t.Errorf("%s is in the table but not in the catalogue", name)
+		}
+	}
+	if !t.Failed() && !slices.Equal(got, want) {
+		t.Errorf("the table's order %v is not the catalogue's %v", got, want)
+	}
+
+	// The clientset: one Resource<Version>() per version, whose typed
+	// client has one getter per resource (besides RESTClient).
+	served := map[string][]string{}
+	cs := reflect.TypeFor[*fake.Clientset]()
+	for i := range cs.NumMethod() {
+		m := cs.Method(i)
+		ver, ok := strings.CutPrefix(m.Name, "ResourceV")
+		if !ok || m.Type.NumOut() != 1 {
+			continue
+		}
+		var resources []string
+		group := m.Type.Out(0)
+		for j := range group.NumMethod() {
+			if name := group.Method(j).Name; name != "RESTClient" {
+				resources = append(resources, strings.ToLower(name))
+			}
+		}
+		slices.Sort(resources)
+		served["v"+ver] = resources
+	}
+	for _, v := range catalogue.Versions {
+		var resources []string
+		for _, k := range v.Kinds {
+			resources = append(resources, k.Resource)
+		}
+		slices.Sort(resources)
+		if got, ok := served[v.Name]; !ok {
+			t.Errorf("the clientset has no Resource%s%s()", strings.ToUpper(v.Name[:1]), v.Name[1:])
+		} else if !slices.Equal(got, resources) {
+			t.Errorf("the clientset's %s serves %v, the catalogue lists %v", v.Name, got, resources)
+		}
+		delete(served, v.Name)
+	}
+	for ver := range served {
+		t.Errorf("the clientset serves %s, which is not in the catalogue", ver)
 	}
 }
 
@@ -265,6 +357,40 @@ func (k kind[T, L, A, C]) testClient(t *testing.T) {
 		t.Errorf("unexpected watch event %s", ev.Type)
 	default:
 	}
+
+	// Every request went to the catalogue's resource, the status update to
+	// its status subresource.
+	gvr := k.resource(t)
+	statusUpdates := 0
+	for _, a := range cs.Actions() {
+		if a.GetResource() != gvr {
+			t.Errorf("%s of %v, want %v", a.GetVerb(), a.GetResource(), gvr)
+		}
+		switch sub := a.GetSubresource(); {
+		case sub == "":
+		case sub == "status" && a.GetVerb() == "update":
+			statusUpdates++
+		default:
+			t.Errorf("%s of the subresource %q", a.GetVerb(), sub)
+		}
+	}
+	if want := map[bool]int{false: 0, true: 1}[k.setStatus != nil]; statusUpdates != want {
+		t.Errorf("%d updates of the status subresource, want %d", statusUpdates, want)
+	}
+}
+
+// resource is the kind's resource according to the catalogue.
+func (k kind[T, L, A, C]) resource(t *testing.T) schema.GroupVersionResource {
+	t.Helper()
+	v, err := catalogue.Lookup(k.version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, ok := v.Kind(k.kind)
+	if !ok {
+		t.Fatalf("%s is not in the catalogue", k.name())
+	}
+	return v.GroupVersion().WithResource(ck.Resource)
 }
 
 func (k kind[T, L, A, C]) testApply(t *testing.T) {
@@ -361,6 +487,73 @@ func (k kind[T, L, A, C]) testApply(t *testing.T) {
 	}
 }
 
+// testApplyStatus applies a status through the status subresource and
+// reads it back with Extract<Kind>Status.
+func (k kind[T, L, A, C]) testApplyStatus(t *testing.T) {
+	if k.setStatus == nil || k.hasStatus == nil || k.applyStatus == nil || k.extractStatus == nil {
+		t.Fatalf("the table entry has only some of setStatus, hasStatus, applyStatus and extractStatus")
+	}
+	ctx := t.Context()
+	cs := fake.NewClientset()
+	c := k.client(cs, k.ns("ns1"))
+	sa, ok := any(c).(statusApplier[T, A])
+	if !ok {
+		t.Fatalf("%T has no ApplyStatus", c)
+	}
+	const name = "applied"
+	if _, err := c.Apply(ctx, k.apply(name, "ns1", "one"), metav1.ApplyOptions{FieldManager: "a"}); err != nil {
+		t.Fatalf("apply by a: %v", err)
+	}
+	obj, err := sa.ApplyStatus(ctx, k.applyStatus(name, "ns1"), metav1.ApplyOptions{FieldManager: "s"})
+	if err != nil {
+		t.Fatalf("ApplyStatus by s: %v", err)
+	}
+	if !k.hasStatus(obj) || k.probe(obj) != "one" {
+		t.Fatalf("ApplyStatus by s: status set %v, probe %q", k.hasStatus(obj), k.probe(obj))
+	}
+	actions := cs.Actions()
+	if a, ok := actions[len(actions)-1].(clienttesting.PatchActionImpl); !ok || a.GetSubresource() != "status" || a.GetPatchType() != types.ApplyPatchType {
+		t.Fatalf("ApplyStatus sent %#v, want an apply patch of the status subresource", actions[len(actions)-1])
+	}
+
+	// The fake tracker records every apply as one to the main resource
+	// (client-go's testing package does not handle subresources); the API
+	// server records s's fields under the status subresource, which is
+	// where Extract<Kind>Status looks. Record them as the server does.
+	fields := obj.GetManagedFields()
+	for i := range fields {
+		if fields[i].Manager == "s" && fields[i].Subresource == "" {
+			fields[i].Subresource = "status"
+		}
+	}
+	obj.SetManagedFields(fields)
+
+	for _, want := range []struct {
+		manager, extract string
+		probe            *string
+		status           bool
+	}{
+		{"s", "status", nil, true},
+		{"s", "main", nil, false},
+		{"a", "status", nil, false},
+		{"a", "main", ptr("one"), false},
+	} {
+		extract := k.extract
+		if want.extract == "status" {
+			extract = k.extractStatus
+		}
+		cfg, err := extract(obj, want.manager)
+		if err != nil {
+			t.Fatalf("Extract (%s) %s: %v", want.extract, want.manager, err)
+		}
+		gotProbe, gotStatus, gotName := k.extractedProbe(cfg), extractedHasStatus(t, cfg), extractedName(t, cfg)
+		if !reflect.DeepEqual(gotProbe, want.probe) || gotStatus != want.status || gotName != name {
+			t.Errorf("Extract (%s) %s: name %q probe %v status %v, want probe %v status %v",
+				want.extract, want.manager, gotName, deref(gotProbe), gotStatus, deref(want.probe), want.status)
+		}
+	}
+}
+
 func (k kind[T, L, A, C]) informerChecks(t *testing.T, cs *fake.Clientset, f informers.SharedInformerFactory) (synced, live func(*testing.T)) {
 	c1, c2 := k.client(cs, k.ns("ns1")), k.client(cs, k.ns("ns2"))
 	for _, o := range []struct {
@@ -418,12 +611,14 @@ func (k kind[T, L, A, C]) informerChecks(t *testing.T, cs *fake.Clientset, f inf
 	return synced, live
 }
 
-// TestInformers starts one shared informer factory per version over objects
-// created beforehand, waits for the caches to sync, checks the listers, then
-// checks that objects created afterwards reach them through the watch.
+// TestInformers starts one shared informer factory per version of the
+// catalogue over objects created beforehand, waits for the caches to sync,
+// checks the listers, then checks that objects created afterwards reach them
+// through the watch. Each version must start one informer, watching the
+// catalogue's resource, for each of its kinds in the catalogue.
 func TestInformers(t *testing.T) {
-	for _, version := range []string{"v1alpha1", "v1alpha2", "v1alpha3"} {
-		t.Run(version, func(t *testing.T) {
+	for _, version := range catalogue.Versions {
+		t.Run(version.Name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			cs := fake.NewClientset()
 
@@ -450,10 +645,20 @@ func TestInformers(t *testing.T) {
 				synced, live func(*testing.T)
 			}
 			var all []checks
+			want := map[schema.GroupVersionResource]bool{}
+			for _, ck := range version.Kinds {
+				want[version.GroupVersion().WithResource(ck.Resource)] = true
+				i := slices.IndexFunc(kinds, func(k kindTest) bool { return k.name() == version.Name+"/"+ck.Name })
+				if i < 0 {
+					t.Errorf("%s/%s is in the catalogue but has no entry in the table", version.Name, ck.Name)
+					continue
+				}
+				s, l := kinds[i].informerChecks(t, cs, f)
+				all = append(all, checks{ck.Name, s, l})
+			}
 			for _, k := range kinds {
-				if k.versionName() == version {
-					s, l := k.informerChecks(t, cs, f)
-					all = append(all, checks{strings.TrimPrefix(k.name(), version+"/"), s, l})
+				if k.versionName() == version.Name && !slices.ContainsFunc(version.Kinds, func(ck catalogue.Kind) bool { return version.Name+"/"+ck.Name == k.name() }) {
+					t.Errorf("%s is in the table but not in the catalogue", k.name())
 				}
 			}
 			f.Start(ctx.Done())
@@ -462,20 +667,23 @@ func TestInformers(t *testing.T) {
 					t.Fatalf("cache of %v did not sync", typ)
 				}
 			}
-			if got := len(f.WaitForCacheSync(ctx.Done())); got != len(all) {
-				t.Fatalf("%d informers started, want %d", got, len(all))
+			if got := len(f.WaitForCacheSync(ctx.Done())); got != len(version.Kinds) {
+				t.Fatalf("%d informers started, want %d (the catalogue's kinds of %s)", got, len(version.Kinds), version.Name)
 			}
 			for _, c := range all {
 				t.Run(c.name+"/synced", c.synced)
 			}
 
 			seen := map[schema.GroupVersionResource]bool{}
-			for len(seen) < len(all) {
+			for len(seen) < len(want) {
 				select {
 				case gvr := <-watching:
+					if !want[gvr] {
+						t.Fatalf("an informer watches %v, which is not a resource of %s in the catalogue", gvr, version.Name)
+					}
 					seen[gvr] = true
 				case <-time.After(wait.ForeverTestTimeout):
-					t.Fatalf("only %d of %d informers are watching: %v", len(seen), len(all), seen)
+					t.Fatalf("only %d of %d informers are watching: %v", len(seen), len(want), seen)
 				}
 			}
 			for _, c := range all {
@@ -554,6 +762,22 @@ func extractedMeta(t *testing.T, cfg any) (meta struct {
 		meta = *doc.Metadata
 	}
 	return meta
+}
+
+// extractedHasStatus tells whether an apply configuration sets a status.
+func extractedHasStatus(t *testing.T, cfg any) bool {
+	t.Helper()
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Status map[string]any `json:"status"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return len(doc.Status) > 0
 }
 
 func extractedLabels(t *testing.T, cfg any) map[string]string { return extractedMeta(t, cfg).Labels }

@@ -1,7 +1,11 @@
-// Hand-written (not generated): the table of kinds that clients_test.go checks.
+// Hand-written (not generated): the table of kinds that clients_test.go
+// checks; the kinds of v1alpha1 and v1alpha2, and v1alpha3's in their 1.31
+// shape (the others are in kinds_v1_test.go).
 package generated_test
 
 import (
+	"slices"
+
 	r1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	r2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	r3 "github.com/drakit/drakit/apis/resource/v1alpha3"
@@ -15,8 +19,11 @@ import (
 	informers "github.com/drakit/drakit/generated/informers/externalversions"
 )
 
+// kinds is the table: every kind of every version, in the catalogue's order.
+var kinds = slices.Concat(alphaKinds, v1EraKinds)
+
 // Probes (see kind): a spec field of each kind.
-var kinds = []kindTest{
+var alphaKinds = []kindTest{
 	// v1alpha1
 	kind[*r1.ResourceClass, *r1.ResourceClassList, *ac1.ResourceClassApplyConfiguration, tc1.ResourceClassInterface]{
 		version: "v1alpha1", kind: "ResourceClass",
@@ -47,9 +54,16 @@ var kinds = []kindTest{
 		probe:    func(o *r1.ResourceClaim) string { return o.Spec.ResourceClassName },
 		setProbe: func(o *r1.ResourceClaim, v string) { o.Spec.ResourceClassName = v },
 		setStatus: func(o *r1.ResourceClaim) {
+			o.Status.DriverName = "driver.example.com"
+			o.Status.Allocation = &r1.AllocationResult{}
 			o.Status.ReservedFor = []r1.ResourceClaimConsumerReference{{Resource: "pods", Name: "pod-1", UID: "uid-1"}}
 		},
 		hasStatus: func(o *r1.ResourceClaim) bool { return len(o.Status.ReservedFor) == 1 },
+		applyStatus: func(name, ns string) *ac1.ResourceClaimApplyConfiguration {
+			return ac1.ResourceClaim(name, ns).WithStatus(ac1.ResourceClaimStatus().WithReservedFor(
+				ac1.ResourceClaimConsumerReference().WithResource("pods").WithName("pod-1").WithUID("uid-1")))
+		},
+		extractStatus: ac1.ExtractResourceClaimStatus,
 		apply: func(name, ns, v string) *ac1.ResourceClaimApplyConfiguration {
 			return ac1.ResourceClaim(name, ns).WithSpec(ac1.ResourceClaimSpec().WithResourceClassName(v))
 		},
@@ -103,6 +117,11 @@ var kinds = []kindTest{
 			o.Status.ResourceClaims = []r1.ResourceClaimSchedulingStatus{{Name: "claim", UnsuitableNodes: []string{"node-1"}}}
 		},
 		hasStatus: func(o *r1.PodScheduling) bool { return len(o.Status.ResourceClaims) == 1 },
+		applyStatus: func(name, ns string) *ac1.PodSchedulingApplyConfiguration {
+			return ac1.PodScheduling(name, ns).WithStatus(ac1.PodSchedulingStatus().WithResourceClaims(
+				ac1.ResourceClaimSchedulingStatus().WithName("claim").WithUnsuitableNodes("node-1")))
+		},
+		extractStatus: ac1.ExtractPodSchedulingStatus,
 		apply: func(name, ns, v string) *ac1.PodSchedulingApplyConfiguration {
 			return ac1.PodScheduling(name, ns).WithSpec(ac1.PodSchedulingSpec().WithSelectedNode(v))
 		},
@@ -149,9 +168,16 @@ var kinds = []kindTest{
 		probe:    func(o *r2.ResourceClaim) string { return o.Spec.ResourceClassName },
 		setProbe: func(o *r2.ResourceClaim, v string) { o.Spec.ResourceClassName = v },
 		setStatus: func(o *r2.ResourceClaim) {
+			o.Status.DriverName = "driver.example.com"
+			o.Status.Allocation = &r2.AllocationResult{}
 			o.Status.ReservedFor = []r2.ResourceClaimConsumerReference{{Resource: "pods", Name: "pod-1", UID: "uid-1"}}
 		},
 		hasStatus: func(o *r2.ResourceClaim) bool { return len(o.Status.ReservedFor) == 1 },
+		applyStatus: func(name, ns string) *ac2.ResourceClaimApplyConfiguration {
+			return ac2.ResourceClaim(name, ns).WithStatus(ac2.ResourceClaimStatus().WithReservedFor(
+				ac2.ResourceClaimConsumerReference().WithResource("pods").WithName("pod-1").WithUID("uid-1")))
+		},
+		extractStatus: ac2.ExtractResourceClaimStatus,
 		apply: func(name, ns, v string) *ac2.ResourceClaimApplyConfiguration {
 			return ac2.ResourceClaim(name, ns).WithSpec(ac2.ResourceClaimSpec().WithResourceClassName(v))
 		},
@@ -205,6 +231,11 @@ var kinds = []kindTest{
 			o.Status.ResourceClaims = []r2.ResourceClaimSchedulingStatus{{Name: "claim", UnsuitableNodes: []string{"node-1"}}}
 		},
 		hasStatus: func(o *r2.PodSchedulingContext) bool { return len(o.Status.ResourceClaims) == 1 },
+		applyStatus: func(name, ns string) *ac2.PodSchedulingContextApplyConfiguration {
+			return ac2.PodSchedulingContext(name, ns).WithStatus(ac2.PodSchedulingContextStatus().WithResourceClaims(
+				ac2.ResourceClaimSchedulingStatus().WithName("claim").WithUnsuitableNodes("node-1")))
+		},
+		extractStatus: ac2.ExtractPodSchedulingContextStatus,
 		apply: func(name, ns, v string) *ac2.PodSchedulingContextApplyConfiguration {
 			return ac2.PodSchedulingContext(name, ns).WithSpec(ac2.PodSchedulingContextSpec().WithSelectedNode(v))
 		},
@@ -249,8 +280,10 @@ var kinds = []kindTest{
 		},
 		newObject: func() *r2.ResourceClaimParameters {
 			return &r2.ResourceClaimParameters{
-				GeneratedFrom:  &r2.ResourceClaimParametersReference{Kind: "ConfigMap"},
-				DriverRequests: []r2.DriverRequests{{DriverName: "driver.example.com"}},
+				GeneratedFrom: &r2.ResourceClaimParametersReference{Kind: "ConfigMap"},
+				DriverRequests: []r2.DriverRequests{{DriverName: "driver.example.com", Requests: []r2.ResourceRequest{{
+					ResourceRequestModel: r2.ResourceRequestModel{NamedResources: &r2.NamedResourcesRequest{Selector: "true"}},
+				}}}},
 			}
 		},
 		probe:    func(o *r2.ResourceClaimParameters) string { return o.GeneratedFrom.Name },
@@ -279,7 +312,9 @@ var kinds = []kindTest{
 		newObject: func() *r2.ResourceClassParameters {
 			return &r2.ResourceClassParameters{
 				GeneratedFrom: &r2.ResourceClassParametersReference{Kind: "ConfigMap", Namespace: "ns1"},
-				Filters:       []r2.ResourceFilter{{DriverName: "driver.example.com"}},
+				Filters: []r2.ResourceFilter{{DriverName: "driver.example.com",
+					ResourceFilterModel: r2.ResourceFilterModel{NamedResources: &r2.NamedResourcesFilter{Selector: "true"}},
+				}},
 			}
 		},
 		probe:    func(o *r2.ResourceClassParameters) string { return o.GeneratedFrom.Name },
@@ -311,18 +346,18 @@ var kinds = []kindTest{
 			return &r3.DeviceClass{Spec: r3.DeviceClassSpec{Selectors: []r3.DeviceSelector{{CEL: &r3.CELDeviceSelector{}}}}}
 		},
 		// selectors is an atomic list: whoever applies it owns all of it.
-		probe:    func(o *r3.DeviceClass) string { return o.Spec.Selectors[0].CEL.Expression },
-		setProbe: func(o *r3.DeviceClass, v string) { o.Spec.Selectors[0].CEL.Expression = v },
+		probe:    func(o *r3.DeviceClass) string { return fromCEL(o.Spec.Selectors[0].CEL.Expression) },
+		setProbe: func(o *r3.DeviceClass, v string) { o.Spec.Selectors[0].CEL.Expression = toCEL(v) },
 		apply: func(name, _, v string) *ac3.DeviceClassApplyConfiguration {
 			return ac3.DeviceClass(name).WithSpec(ac3.DeviceClassSpec().WithSelectors(
-				ac3.DeviceSelector().WithCEL(ac3.CELDeviceSelector().WithExpression(v))))
+				ac3.DeviceSelector().WithCEL(ac3.CELDeviceSelector().WithExpression(toCEL(v)))))
 		},
 		extract: ac3.ExtractDeviceClass,
 		extractedProbe: func(a *ac3.DeviceClassApplyConfiguration) *string {
 			if a.Spec == nil || len(a.Spec.Selectors) != 1 || a.Spec.Selectors[0].CEL == nil {
 				return nil
 			}
-			return a.Spec.Selectors[0].CEL.Expression
+			return fromCELPtr(a.Spec.Selectors[0].CEL.Expression)
 		},
 		lister: func(f informers.SharedInformerFactory) listerFuncs[*r3.DeviceClass] {
 			l := f.Resource().V1alpha3().DeviceClasses().Lister()
@@ -342,9 +377,17 @@ var kinds = []kindTest{
 		probe:    func(o *r3.ResourceClaim) string { return o.Spec.Controller },
 		setProbe: func(o *r3.ResourceClaim, v string) { o.Spec.Controller = v },
 		setStatus: func(o *r3.ResourceClaim) {
+			o.Status.Allocation = &r3.AllocationResult{Devices: r3.DeviceAllocationResult{Results: []r3.DeviceRequestAllocationResult{
+				{Request: "req", Driver: "driver.example.com", Pool: "pool", Device: "gpu-0"},
+			}}}
 			o.Status.ReservedFor = []r3.ResourceClaimConsumerReference{{Resource: "pods", Name: "pod-1", UID: "uid-1"}}
 		},
 		hasStatus: func(o *r3.ResourceClaim) bool { return len(o.Status.ReservedFor) == 1 },
+		applyStatus: func(name, ns string) *ac3.ResourceClaimApplyConfiguration {
+			return ac3.ResourceClaim(name, ns).WithStatus(ac3.ResourceClaimStatus().WithReservedFor(
+				ac3.ResourceClaimConsumerReference().WithResource("pods").WithName("pod-1").WithUID("uid-1")))
+		},
+		extractStatus: ac3.ExtractResourceClaimStatus,
 		apply: func(name, ns, v string) *ac3.ResourceClaimApplyConfiguration {
 			return ac3.ResourceClaim(name, ns).WithSpec(ac3.ResourceClaimSpec().WithController(v))
 		},
@@ -402,6 +445,11 @@ var kinds = []kindTest{
 			o.Status.ResourceClaims = []r3.ResourceClaimSchedulingStatus{{Name: "claim", UnsuitableNodes: []string{"node-1"}}}
 		},
 		hasStatus: func(o *r3.PodSchedulingContext) bool { return len(o.Status.ResourceClaims) == 1 },
+		applyStatus: func(name, ns string) *ac3.PodSchedulingContextApplyConfiguration {
+			return ac3.PodSchedulingContext(name, ns).WithStatus(ac3.PodSchedulingContextStatus().WithResourceClaims(
+				ac3.ResourceClaimSchedulingStatus().WithName("claim").WithUnsuitableNodes("node-1")))
+		},
+		extractStatus: ac3.ExtractPodSchedulingContextStatus,
 		apply: func(name, ns, v string) *ac3.PodSchedulingContextApplyConfiguration {
 			return ac3.PodSchedulingContext(name, ns).WithSpec(ac3.PodSchedulingContextSpec().WithSelectedNode(v))
 		},
@@ -426,7 +474,7 @@ var kinds = []kindTest{
 			return &r3.ResourceSlice{Spec: r3.ResourceSliceSpec{
 				Pool:     r3.ResourcePool{Name: "pool", ResourceSliceCount: 1},
 				NodeName: "node-1",
-				Devices:  []r3.Device{{Name: "gpu-0"}},
+				Devices:  []r3.Device{{Name: "gpu-0", Basic: &r3.BasicDevice{}}},
 			}}
 		},
 		probe:    func(o *r3.ResourceSlice) string { return o.Spec.Driver },
