@@ -239,7 +239,8 @@ func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, 
 	}
 	if in.DeviceClassName == "" && in.Selectors == nil && in.AllocationMode == "" && in.Count == 0 &&
 		in.AdminAccess == nil && in.Tolerations == nil && in.Capacity == nil && in.DerivedAttributes == nil {
-		// The fields of legacy.HasExactFields, here on the flat request.
+		// The fields the stash's emptyExactly looks at (legacy's
+		// hasExactFields), here on the flat request.
 		out.Exactly = nil
 		return nil
 	}

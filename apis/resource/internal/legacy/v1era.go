@@ -105,7 +105,7 @@ func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat) *stash.ClaimSpec {
 	var empty []string
 	if flat.Requests {
 		for i := range in.Devices.Requests {
-			if r := &in.Devices.Requests[i]; r.Exactly != nil && !HasExactFields(r.Exactly) {
+			if r := &in.Devices.Requests[i]; r.Exactly != nil && !hasExactFields(r.Exactly) {
 				empty = append(empty, r.Name)
 			}
 		}
@@ -147,11 +147,11 @@ func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat V1
 	}
 }
 
-// HasExactFields reports whether an exact request says anything, that is
+// hasExactFields reports whether an exact request says anything, that is
 // whether v1beta1's flat request shows it: the fields that upstream's
 // v1beta1 conversion looks at to decide whether a request has an exactly
 // (1.37's hasAnyMainRequestFieldsSet).
-func HasExactFields(e *resource.ExactDeviceRequest) bool {
+func hasExactFields(e *resource.ExactDeviceRequest) bool {
 	return e.DeviceClassName != "" || e.Selectors != nil || e.AllocationMode != "" || e.Count != 0 ||
 		e.AdminAccess != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil
 }
