@@ -88,7 +88,7 @@ func TestKindIn(t *testing.T) {
 	if !errors.As(err, &notIn) {
 		t.Fatalf("ResourceSlice in v1alpha1: got %v, want a KindNotInVersionError", err)
 	}
-	if want := []string{"v1alpha2 (as ResourceSlice)", "v1alpha3 (as ResourceSlice)"}; !cmp.Equal(notIn.Versions, want) {
+	if want := []string{"v1alpha2 (as ResourceSlice)", "v1alpha3 (as ResourceSlice)", "v1beta1 (as ResourceSlice)", "v1beta2 (as ResourceSlice)", "v1 (as ResourceSlice)"}; !cmp.Equal(notIn.Versions, want) {
 		t.Errorf("versions with ResourceSlice: %v, want %v", notIn.Versions, want)
 	}
 	if _, err := catalogue.KindIn("ResourceSlice", "v9"); err == nil || !strings.Contains(err.Error(), catalogue.Names()) {
@@ -131,11 +131,13 @@ func TestFind(t *testing.T) {
 	for _, tc := range []struct {
 		name, version, wantVersion, wantKind string
 	}{
-		{"resourceclaims", "", "v1alpha3", "ResourceClaim"},
+		{"resourceclaims", "", "v1", "ResourceClaim"},
+		{"resourcepoolstatusrequests", "", "v1alpha3", "ResourcePoolStatusRequest"},
 		{"ResourceClass", "", "v1alpha2", "ResourceClass"},
 		{"podschedulings", "", "v1alpha1", "PodScheduling"},
 		{"resourceclaim", "v1alpha1", "v1alpha1", "ResourceClaim"},
-		{"DEVICECLASSES", "", "v1alpha3", "DeviceClass"},
+		{"DEVICECLASSES", "", "v1", "DeviceClass"},
+		{"deviceclass", "v1alpha3", "v1alpha3", "DeviceClass"},
 	} {
 		v, k, ok := catalogue.Find(tc.name, tc.version)
 		if !ok || v.Name != tc.wantVersion || k.Name != tc.wantKind {
