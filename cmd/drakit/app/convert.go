@@ -23,6 +23,7 @@ type convertOptions struct {
 	defaults      bool
 	inPlace       bool
 	strict        bool
+	skipMissing   bool
 }
 
 func newConvertCommand(s Streams) *cobra.Command {
@@ -42,7 +43,10 @@ comments in front of each document are kept. No defaults are added unless
 Conversion loses nothing: what the target version cannot express is kept in
 the annotation conversion.drakit.io/stash, and converting back restores it.
 A kind that does not exist in the target version (ResourceSlice in
-v1alpha1, say) is an error.
+v1alpha1, say) is an error. With --skip-kinds-not-in-target such documents
+(and such items of a List) are left out of the output instead, each named
+in a warning: PodScheduling and PodSchedulingContext, say, when bringing a
+1.26-1.31 export to v1, where classic DRA's scheduling state has no home.
 
 Unknown and duplicate fields are errors; with --strict=false they are
 warnings and the fields are dropped. Every problem is reported on one line
@@ -58,6 +62,9 @@ with --in-place no file is changed.`,
   # Rewrite files in place (atomically; untouched on any error)
   drakit convert -f manifests/ -R --output-version resource.k8s.io/v1alpha3 --in-place
 
+  # Bring a 1.26 export to the 1.37 API, leaving out what v1 has no kind for
+  drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1 --skip-kinds-not-in-target
+
   # Fill in the defaults of the target version as well
   drakit convert -f claim.yaml --output-version resource.k8s.io/v1alpha3 --defaults`,
 		Args: cobra.NoArgs,
@@ -71,6 +78,7 @@ with --in-place no file is changed.`,
 	cmd.Flags().BoolVar(&o.defaults, "defaults", false, "apply the defaults of the target version")
 	cmd.Flags().BoolVar(&o.inPlace, "in-place", false, "rewrite the files instead of printing; each document keeps its format")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	cmd.Flags().BoolVar(&o.skipMissing, "skip-kinds-not-in-target", false, "leave out, with a warning, the objects whose kind the target version does not have (not with --in-place)")
 	_ = cmd.MarkFlagRequired("output-version")
 	_ = cmd.RegisterFlagCompletionFunc("output-version", completeGroupVersions)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json"))
@@ -86,6 +94,9 @@ func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
 	if err != nil {
 		return &usageError{err: err}
 	}
+	if o.inPlace && o.skipMissing {
+		return usageErrorf("--skip-kinds-not-in-target leaves objects out; with --in-place that would delete them from the files, so convert to standard output instead")
+	}
 	if o.inPlace && cmd.Flags().Changed("output") {
 		return usageErrorf("--in-place writes each document in its own format; leave out -o")
 	}
@@ -95,7 +106,7 @@ func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
 	}
 	rep := newReporter(s.ErrOut)
 	conv := &convert.Converter{
-		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict},
+		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict, SkipKindsNotInTarget: o.skipMissing},
 		Report:  rep.report,
 	}
 	if o.inPlace {

@@ -51,8 +51,11 @@ type goldenCase struct {
 func inputFile(name string) string { return appDir + "/testdata/input/" + name }
 
 var goldenCases = []goldenCase{
-	// convert: the README's first command, and the other directions.
+	// convert: the README's first command (v1alpha1 to v1, skipping), and
+	// the other directions.
 	{name: "convert-v1alpha1-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha1", "-R", "--output-version", "resource.k8s.io/v1alpha3"}},
+	{name: "convert-v1alpha1-to-v1-skip", args: []string{"convert", "-f", "examples/v1alpha1", "-R", "--output-version", "resource.k8s.io/v1", "--skip-kinds-not-in-target"}},
+	{name: "convert-v1-to-v1alpha3", args: []string{"convert", "-f", "examples/v1", "--output-version", "resource.k8s.io/v1alpha3"}},
 	{name: "convert-v1alpha2-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha2", "--output-version", "resource.k8s.io/v1alpha3"}},
 	{name: "convert-v1alpha3-to-v1alpha2", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha2"}},
 	{name: "convert-v1alpha3-to-v1alpha1-slices", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha1"}},
@@ -77,7 +80,8 @@ var goldenCases = []goldenCase{
 	{name: "bad-mixed", args: []string{"convert", "-f", inputFile("mixed.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	// Usage errors: exit 2.
 	{name: "usage-no-output-version", args: []string{"convert", "-f", "examples/v1alpha1"}},
-	{name: "usage-bad-output-version", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1"}},
+	{name: "usage-bad-output-version", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v2"}},
+	{name: "usage-skip-in-place", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1", "--skip-kinds-not-in-target", "--in-place"}},
 	{name: "usage-version-without-group", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "v1alpha3"}},
 	{name: "usage-bad-output", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1alpha3", "-o", "xml"}},
 	{name: "usage-no-input", args: []string{"convert", "--output-version", "resource.k8s.io/v1alpha3"}},

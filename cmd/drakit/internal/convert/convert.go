@@ -46,6 +46,10 @@ type Options struct {
 	// Strict makes unknown and duplicate fields errors; otherwise they are
 	// warnings (and the fields are dropped from converted objects).
 	Strict bool
+	// SkipKindsNotInTarget leaves out a document whose kind the target
+	// version does not have (PodScheduling for v1, say) and reports it as a
+	// warning, instead of failing the run. Nothing else is ever left out.
+	SkipKindsNotInTarget bool
 }
 
 // Stats counts what happened to the documents of a stream.
@@ -59,6 +63,9 @@ type Stats struct {
 	Other int
 	// Failed documents had an error and were not written.
 	Failed int
+	// Skipped documents have a kind the target version lacks and were left
+	// out (Options.SkipKindsNotInTarget).
+	Skipped int
 }
 
 // Add adds the counts of o to s.
@@ -67,6 +74,7 @@ func (s *Stats) Add(o Stats) {
 	s.Unchanged += o.Unchanged
 	s.Other += o.Other
 	s.Failed += o.Failed
+	s.Skipped += o.Skipped
 }
 
 // Converter converts streams.
@@ -142,6 +150,14 @@ func (c *Converter) Document(out *printer.Stream, doc *manifest.Document, st *St
 		result, changed, e = c.object(doc, js, gvk, head, "")
 	}
 	if e != nil {
+		var notIn *resource.KindNotInVersionError
+		if c.SkipKindsNotInTarget && errors.As(e.Err, &notIn) {
+			st.Skipped++
+			left := *e
+			left.Err = fmt.Errorf("left out (--skip-kinds-not-in-target): %w", e.Err)
+			c.report(&left, true)
+			return nil
+		}
 		return c.fail(st, e)
 	}
 	if !changed {
@@ -211,7 +227,7 @@ func (c *Converter) object(doc *manifest.Document, js []byte, gvk schema.GroupVe
 	} else {
 		converted, err = conversion.Convert(obj, c.Target)
 		if err != nil {
-			e := doc.Errorf("cannot convert to %s: %v", c.Target, err)
+			e := doc.Errorf("cannot convert to %s: %w", c.Target, err)
 			var stashErr *resource.MalformedStashError
 			if errors.As(err, &stashErr) {
 				e.Err = stashErr
@@ -252,6 +268,7 @@ func (c *Converter) list(doc *manifest.Document, js []byte, gvk schema.GroupVers
 	itemKind := strings.TrimSuffix(gvk.Kind, "List")
 	changed := false
 	items := make([]any, len(l.Items))
+	var skipped []int // items of a List left out (SkipKindsNotInTarget)
 	for i, raw := range l.Items {
 		at := fmt.Sprintf("items[%d]", i)
 		var head manifest.Head
@@ -295,6 +312,16 @@ func (c *Converter) list(doc *manifest.Document, js []byte, gvk schema.GroupVers
 			}
 			if igv.Group == resource.GroupName {
 				out, itemChanged, e := c.object(doc, raw, igv.WithKind(head.Kind), head, at)
+				var notIn *resource.KindNotInVersionError
+				if e != nil && c.SkipKindsNotInTarget && errors.As(e.Err, &notIn) {
+					// Only this item is left out, not the whole List.
+					left := *e
+					left.Err = fmt.Errorf("left out of the List (--skip-kinds-not-in-target): %w", e.Err)
+					c.report(&left, true)
+					skipped = append(skipped, i)
+					changed = true
+					continue
+				}
 				if e != nil {
 					return nil, false, e
 				}
@@ -317,12 +344,15 @@ func (c *Converter) list(doc *manifest.Document, js []byte, gvk schema.GroupVers
 	if !changed {
 		return nil, false, nil
 	}
+	for k := len(skipped) - 1; k >= 0; k-- {
+		items = append(items[:skipped[k]], items[skipped[k]+1:]...)
+	}
 	out := map[string]any{"apiVersion": l.APIVersion, "kind": l.Kind, "items": items}
 	if typed {
 		hubKind, _ := conversion.HubKind(gvk)
 		kind, err := conversion.KindIn(hubKind, c.Target.Version)
 		if err != nil {
-			e := doc.Errorf("cannot convert to %s: %v", c.Target, err)
+			e := doc.Errorf("cannot convert to %s: %w", c.Target, err)
 			e.Object = gvk.Kind
 			return nil, false, e
 		}

@@ -345,3 +345,44 @@ func objects(t *testing.T, stream string) []map[string]any {
 	}
 	return out
 }
+
+// TestSkipKindsNotInTarget: with the option, a document whose kind the
+// target lacks is left out with a warning, and so is such an item of a
+// List, whose other items stay; without it, both are errors.
+func TestSkipKindsNotInTarget(t *testing.T) {
+	input := `apiVersion: resource.k8s.io/v1alpha1
+kind: PodScheduling
+metadata:
+  name: sched
+  namespace: ns
+spec:
+  selectedNode: node-a
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: resource.k8s.io/v1alpha1
+  kind: PodScheduling
+  metadata: {name: sched-2, namespace: ns}
+- apiVersion: resource.k8s.io/v1alpha1
+  kind: ResourceClaim
+  metadata: {name: kept, namespace: ns}
+  spec: {resourceClassName: gpu.example.com}
+`
+	out, problems, st := run(t, input, Options{Target: gv("v1"), Strict: true, SkipKindsNotInTarget: true}, printer.YAML)
+	if len(problems) != 2 || !strings.HasPrefix(problems[0], "warning: in.yaml:1: document 1: PodScheduling ns/sched: left out") ||
+		!strings.Contains(problems[1], "left out of the List") {
+		t.Errorf("problems: %q", problems)
+	}
+	if st.Skipped != 1 || st.Converted != 1 || st.Failed != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	if strings.Contains(out, "PodScheduling") || !strings.Contains(out, "name: kept") || !strings.Contains(out, "apiVersion: resource.k8s.io/v1\n") {
+		t.Errorf("output:\n%s", out)
+	}
+
+	_, problems, st = run(t, input, Options{Target: gv("v1"), Strict: true}, printer.YAML)
+	if st.Failed != 2 || len(problems) != 2 || !strings.HasPrefix(problems[0], "error: ") {
+		t.Errorf("without the option: stats %+v, problems %q", st, problems)
+	}
+}
