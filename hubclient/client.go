@@ -193,7 +193,7 @@ func (e *NoVersionError) Error() string {
 	if e.Wanted != "" {
 		want = e.Wanted
 	}
-	return fmt.Sprintf("the server serves resource.k8s.io %s, not %s: enable a version drakit knows on the API server (for example --runtime-config=resource.k8s.io/v1alpha3=true with the DynamicResourceAllocation feature gate)",
+	return fmt.Sprintf("the server serves resource.k8s.io %s, not %s: enable a version drakit knows on the API server (1.34 and later serve v1 by default; older releases need, for example, --runtime-config=resource.k8s.io/v1alpha3=true and the DynamicResourceAllocation feature gate)",
 		listOrNone(e.Served), want)
 }
 
