@@ -18,7 +18,10 @@ step "static checks and generated code (hack/verify.sh)"
 hack/verify.sh
 
 step "unit tests"
-DRAKIT_FUZZ_FULL=1 go test ./...
+# The full fuzz counts take the conversion package about 6 to 10 minutes on
+# 2 cores (six versions, 10,000 objects per kind and direction), past go
+# test's default limit of 10 minutes per package.
+DRAKIT_FUZZ_FULL=1 go test -timeout 30m ./...
 
 # Suites in separate modules, each with its own runner.
 for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh hack/e2e.sh; do
