@@ -136,3 +136,71 @@ func TestSameJSONFindsDifferences(t *testing.T) {
 		}
 	}
 }
+
+// The field comparer of SameFields finds a different json tag, protobuf
+// number, Go type and field count, and takes ",inline" and "" as the same.
+// Each variant is a type named Kind of its own function, as drakit's and
+// k8s.io/api's types of a kind share their name.
+func TestSameFieldsFindsDifferences(t *testing.T) {
+	type Inner struct {
+		N int `json:"n" protobuf:"varint,1,opt,name=n"`
+	}
+	base := func() any {
+		type Kind struct {
+			Inner `json:",inline"`
+			A     string `json:"a,omitempty" protobuf:"bytes,2,opt,name=a"`
+		}
+		return &Kind{}
+	}
+	compare := func(ours, theirs any) []error {
+		pkg := reflect.TypeOf(ours).Elem().PkgPath()
+		c := fieldComparer{ours: pkg, theirs: pkg, seen: map[reflect.Type]bool{}}
+		return c.compare("Kind", reflect.TypeOf(ours).Elem(), reflect.TypeOf(theirs).Elem())
+	}
+	if errs := compare(base(), base()); len(errs) != 0 {
+		t.Errorf("equal types: %v", errs)
+	}
+	inline := func() any {
+		type Kind struct {
+			Inner `json:""`
+			A     string `json:"a,omitempty" protobuf:"bytes,2,opt,name=a"`
+		}
+		return &Kind{}
+	}
+	if errs := compare(base(), inline()); len(errs) != 0 {
+		t.Errorf(`json:"" and json:",inline" differ: %v`, errs)
+	}
+	for name, theirs := range map[string]func() any{
+		"json": func() any {
+			type Kind struct {
+				Inner `json:",inline"`
+				A     string `json:"a" protobuf:"bytes,2,opt,name=a"`
+			}
+			return &Kind{}
+		},
+		"protobuf": func() any {
+			type Kind struct {
+				Inner `json:",inline"`
+				A     string `json:"a,omitempty" protobuf:"bytes,3,opt,name=a"`
+			}
+			return &Kind{}
+		},
+		"type": func() any {
+			type Kind struct {
+				Inner `json:",inline"`
+				A     *string `json:"a,omitempty" protobuf:"bytes,2,opt,name=a"`
+			}
+			return &Kind{}
+		},
+		"fields": func() any {
+			type Kind struct {
+				Inner `json:",inline"`
+			}
+			return &Kind{}
+		},
+	} {
+		if errs := compare(base(), theirs()); len(errs) != 1 {
+			t.Errorf("%s: %d differences, want 1: %v", name, len(errs), errs)
+		}
+	}
+}

@@ -95,3 +95,90 @@ func crossesUnchanged(from, to any) error {
 	}
 	return nil
 }
+
+// SameFields walks drakit's and k8s.io/api's type of each kind side by side
+// (pairs of new, empty values, as for SameJSON) and compares every struct
+// of drakit's package it reaches with upstream's field by field: Go field
+// name, Go type (types of the two packages by name, others exactly), json
+// tag (",inline" and "" are the same: both inline a member), protobuf tag
+// and patch tags. SameJSON cannot see the Go names, the protobuf numbers or
+// the patch tags. It returns how many struct types of drakit's package it
+// compared, so that a caller can require all of them.
+func SameFields(t *testing.T, pairs ...[2]any) int {
+	t.Helper()
+	if len(pairs) == 0 {
+		t.Fatal("SameFields needs at least one kind")
+	}
+	c := fieldComparer{
+		ours:   reflect.TypeOf(pairs[0][0]).Elem().PkgPath(),
+		theirs: reflect.TypeOf(pairs[0][1]).Elem().PkgPath(),
+		seen:   map[reflect.Type]bool{},
+	}
+	for _, p := range pairs {
+		ours, theirs := reflect.TypeOf(p[0]).Elem(), reflect.TypeOf(p[1]).Elem()
+		for _, err := range c.compare(ours.Name(), ours, theirs) {
+			t.Error(err)
+		}
+	}
+	return len(c.seen)
+}
+
+type fieldComparer struct {
+	ours, theirs string // package paths
+	seen         map[reflect.Type]bool
+}
+
+// typeName names a type, drakit's and upstream's package alike as "local".
+func (c fieldComparer) typeName(typ reflect.Type) string {
+	switch {
+	case typ.PkgPath() == c.ours || typ.PkgPath() == c.theirs:
+		return "local." + typ.Name()
+	case typ.Name() != "" && typ.PkgPath() != "":
+		return typ.PkgPath() + "." + typ.Name()
+	case typ.Name() != "":
+		return typ.Name()
+	case typ.Kind() == reflect.Pointer:
+		return "*" + c.typeName(typ.Elem())
+	case typ.Kind() == reflect.Slice:
+		return "[]" + c.typeName(typ.Elem())
+	case typ.Kind() == reflect.Map:
+		return "map[" + c.typeName(typ.Key()) + "]" + c.typeName(typ.Elem())
+	}
+	return typ.String()
+}
+
+func (c fieldComparer) compare(path string, ours, theirs reflect.Type) []error {
+	for ours.Kind() == reflect.Pointer || ours.Kind() == reflect.Slice || ours.Kind() == reflect.Map {
+		if theirs.Kind() != ours.Kind() {
+			return []error{fmt.Errorf("%s: drakit has a %s, k8s.io/api a %s", path, ours.Kind(), theirs.Kind())}
+		}
+		ours, theirs = ours.Elem(), theirs.Elem()
+	}
+	if ours.Kind() != reflect.Struct || ours.PkgPath() != c.ours || c.seen[ours] {
+		return nil
+	}
+	c.seen[ours] = true
+	if ours.Name() != theirs.Name() || ours.NumField() != theirs.NumField() {
+		return []error{fmt.Errorf("%s: drakit's %s has %d fields, k8s.io/api's %s has %d", path, ours.Name(), ours.NumField(), theirs.Name(), theirs.NumField())}
+	}
+	var errs []error
+	for i := range ours.NumField() {
+		o, th := ours.Field(i), theirs.Field(i)
+		if got, want := c.describe(o), c.describe(th); got != want {
+			errs = append(errs, fmt.Errorf("%s field %d:\n got %s\nwant %s", path, i, got, want))
+			continue
+		}
+		errs = append(errs, c.compare(path+"."+o.Name, o.Type, th.Type)...)
+	}
+	return errs
+}
+
+// describe is what SameFields compares of one field.
+func (c fieldComparer) describe(f reflect.StructField) string {
+	jsonTag := f.Tag.Get("json")
+	if jsonTag == "" {
+		jsonTag = ",inline"
+	}
+	return fmt.Sprintf("%s %s json:%q protobuf:%q patchStrategy:%q patchMergeKey:%q",
+		f.Name, c.typeName(f.Type), jsonTag, f.Tag.Get("protobuf"), f.Tag.Get("patchStrategy"), f.Tag.Get("patchMergeKey"))
+}

@@ -2,7 +2,6 @@ package v1_test
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 
 	upstream "k8s.io/api/resource/v1"
@@ -173,69 +172,15 @@ func TestDeviceTaintString(t *testing.T) {
 	}
 }
 
-// TestFieldsAsUpstream walks every struct reachable from the kinds and
-// compares it field by field with the k8s.io/api type: Go field name, Go
-// type (named types of the two packages by name), json tag (",inline" and
-// "" are the same), protobuf tag and patch tags. SameJSON cannot see the
-// Go names, the protobuf numbers or the patch tags.
+// TestFieldsAsUpstream compares every struct reachable from the kinds
+// with k8s.io/api's field by field (apitest.SameFields), and requires all
+// 52 struct types of the package to have been compared.
 func TestFieldsAsUpstream(t *testing.T) {
-	ourPkg := reflect.TypeOf(v1.DeviceClass{}).PkgPath()
-	theirPkg := reflect.TypeOf(upstream.DeviceClass{}).PkgPath()
-	var typeName func(reflect.Type) string
-	typeName = func(typ reflect.Type) string {
-		switch {
-		case typ.PkgPath() == ourPkg || typ.PkgPath() == theirPkg:
-			return "local." + typ.Name()
-		case typ.Name() != "" && typ.PkgPath() != "":
-			return typ.PkgPath() + "." + typ.Name()
-		case typ.Name() != "":
-			return typ.Name()
-		case typ.Kind() == reflect.Pointer:
-			return "*" + typeName(typ.Elem())
-		case typ.Kind() == reflect.Slice:
-			return "[]" + typeName(typ.Elem())
-		case typ.Kind() == reflect.Map:
-			return "map[" + typeName(typ.Key()) + "]" + typeName(typ.Elem())
-		}
-		return typ.String()
-	}
-	jsonTag := func(f reflect.StructField) string {
-		if tag := f.Tag.Get("json"); tag != "" {
-			return tag
-		}
-		return ",inline"
-	}
-	seen := map[string]bool{}
-	var walk func(ours, theirs reflect.Type)
-	walk = func(ours, theirs reflect.Type) {
-		for ours.Kind() == reflect.Pointer || ours.Kind() == reflect.Slice || ours.Kind() == reflect.Map {
-			ours, theirs = ours.Elem(), theirs.Elem()
-		}
-		if ours.Kind() != reflect.Struct || ours.PkgPath() != ourPkg || seen[ours.Name()] {
-			return
-		}
-		seen[ours.Name()] = true
-		if ours.Name() != theirs.Name() || ours.NumField() != theirs.NumField() {
-			t.Errorf("%s has %d fields, k8s.io/api's %s has %d", ours.Name(), ours.NumField(), theirs.Name(), theirs.NumField())
-			return
-		}
-		for i := range ours.NumField() {
-			o, th := ours.Field(i), theirs.Field(i)
-			got := fmt.Sprintf("%s %s json:%q protobuf:%q patchStrategy:%q patchMergeKey:%q",
-				o.Name, typeName(o.Type), jsonTag(o), o.Tag.Get("protobuf"), o.Tag.Get("patchStrategy"), o.Tag.Get("patchMergeKey"))
-			want := fmt.Sprintf("%s %s json:%q protobuf:%q patchStrategy:%q patchMergeKey:%q",
-				th.Name, typeName(th.Type), jsonTag(th), th.Tag.Get("protobuf"), th.Tag.Get("patchStrategy"), th.Tag.Get("patchMergeKey"))
-			if got != want {
-				t.Errorf("%s field %d:\n got %s\nwant %s", ours.Name(), i, got, want)
-				continue
-			}
-			walk(o.Type, th.Type)
-		}
-	}
+	var pairs [][2]any
 	for _, p := range sameJSONKinds {
-		walk(reflect.TypeOf(p.ours()), reflect.TypeOf(p.theirs()))
+		pairs = append(pairs, [2]any{p.ours(), p.theirs()})
 	}
-	if len(seen) != 52 {
-		t.Errorf("walked %d struct types, want the 52 of the package: %v", len(seen), seen)
+	if n := apitest.SameFields(t, pairs...); n != 52 {
+		t.Errorf("compared %d struct types, want the 52 of the package", n)
 	}
 }

@@ -94,83 +94,15 @@ func TestKindsAreChecked(t *testing.T) {
 	}
 }
 
-// TestStructTags walks drakit's and k8s.io/api's type of every kind side
-// by side and compares the Go field names, the shape of every field
-// (pointer, slice, map, scalar kind), the json tags and the protobuf field
-// numbers and wire types, which SameJSON cannot see. Inline members
-// compare equal whether written json:",inline" or json:"".
+// TestStructTags compares every struct reachable from the kinds with
+// k8s.io/api's field by field (apitest.SameFields): Go field names and
+// types, json, protobuf and patch tags, which SameJSON cannot see.
 func TestStructTags(t *testing.T) {
-	seen := map[reflect.Type]bool{}
-	for kind, k := range kinds {
-		compareTypes(t, kind, reflect.TypeOf(k.ours()).Elem(), reflect.TypeOf(k.theirs()).Elem(), seen)
+	var pairs [][2]any
+	for _, k := range kinds {
+		pairs = append(pairs, [2]any{k.ours(), k.theirs()})
 	}
-}
-
-func compareTypes(t *testing.T, path string, ours, theirs reflect.Type, seen map[reflect.Type]bool) {
-	t.Helper()
-	if ours.Kind() != theirs.Kind() {
-		t.Errorf("%s: drakit has a %s, k8s.io/api a %s", path, ours.Kind(), theirs.Kind())
-		return
-	}
-	switch ours.Kind() {
-	case reflect.Pointer, reflect.Slice:
-		compareTypes(t, path+"[]", ours.Elem(), theirs.Elem(), seen)
-		return
-	case reflect.Map:
-		compareTypes(t, path+"{key}", ours.Key(), theirs.Key(), seen)
-		compareTypes(t, path+"{}", ours.Elem(), theirs.Elem(), seen)
-		return
-	case reflect.Struct:
-	default:
-		return
-	}
-	if ours.PkgPath() != reflect.TypeOf(v1beta1.DeviceClass{}).PkgPath() {
-		// A type of another package (meta/v1, core/v1, quantities): the
-		// same type on both sides.
-		if ours != theirs {
-			t.Errorf("%s: drakit uses %s, k8s.io/api %s", path, ours, theirs)
-		}
-		return
-	}
-	if ours.Name() != theirs.Name() {
-		t.Errorf("%s: drakit's type is %s, k8s.io/api's %s", path, ours.Name(), theirs.Name())
-	}
-	if seen[ours] {
-		return
-	}
-	seen[ours] = true
-	if ours.NumField() != theirs.NumField() {
-		t.Errorf("%s (%s): drakit has %d fields, k8s.io/api %d", path, ours.Name(), ours.NumField(), theirs.NumField())
-	}
-	for i := 0; i < ours.NumField() && i < theirs.NumField(); i++ {
-		of, tf := ours.Field(i), theirs.Field(i)
-		at := path + "." + of.Name
-		if of.Name != tf.Name {
-			t.Errorf("%s: field %d is %s in drakit, %s in k8s.io/api", path, i, of.Name, tf.Name)
-			continue
-		}
-		if oj, tj := inlineTag(of.Tag.Get("json")), inlineTag(tf.Tag.Get("json")); oj != tj {
-			t.Errorf("%s: json tag %q, k8s.io/api %q", at, of.Tag.Get("json"), tf.Tag.Get("json"))
-		}
-		if op, tp := of.Tag.Get("protobuf"), tf.Tag.Get("protobuf"); op != tp {
-			t.Errorf("%s: protobuf tag %q, k8s.io/api %q", at, op, tp)
-		}
-		for _, key := range []string{"patchStrategy", "patchMergeKey"} {
-			if o, th := of.Tag.Get(key), tf.Tag.Get(key); o != th {
-				t.Errorf("%s: %s tag %q, k8s.io/api %q", at, key, o, th)
-			}
-		}
-		compareTypes(t, at, of.Type, tf.Type, seen)
-	}
-}
-
-// inlineTag makes json:",inline" and json:"" the same; both mean an
-// inlined member to encoding/json.
-func inlineTag(tag string) string {
-	if tag == ",inline" {
-		return ""
-	}
-	return tag
+	apitest.SameFields(t, pairs...)
 }
 
 // TestEmptyJSON pins what empty objects write: the members without
