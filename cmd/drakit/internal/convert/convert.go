@@ -150,12 +150,8 @@ func (c *Converter) Document(out *printer.Stream, doc *manifest.Document, st *St
 		result, changed, e = c.object(doc, js, gvk, head, "")
 	}
 	if e != nil {
-		var notIn *resource.KindNotInVersionError
-		if c.SkipKindsNotInTarget && errors.As(e.Err, &notIn) {
+		if c.leftOut(e, "left out") {
 			st.Skipped++
-			left := *e
-			left.Err = fmt.Errorf("left out (--skip-kinds-not-in-target): %w", e.Err)
-			c.report(&left, true)
 			return nil
 		}
 		return c.fail(st, e)
@@ -312,12 +308,8 @@ func (c *Converter) list(doc *manifest.Document, js []byte, gvk schema.GroupVers
 			}
 			if igv.Group == resource.GroupName {
 				out, itemChanged, e := c.object(doc, raw, igv.WithKind(head.Kind), head, at)
-				var notIn *resource.KindNotInVersionError
-				if e != nil && c.SkipKindsNotInTarget && errors.As(e.Err, &notIn) {
+				if e != nil && c.leftOut(e, "left out of the List") {
 					// Only this item is left out, not the whole List.
-					left := *e
-					left.Err = fmt.Errorf("left out of the List (--skip-kinds-not-in-target): %w", e.Err)
-					c.report(&left, true)
 					skipped = append(skipped, i)
 					changed = true
 					continue
@@ -428,6 +420,20 @@ func joinPath(at, path string) string {
 		return path
 	}
 	return at + "." + path
+}
+
+// leftOut reports whether e is a kind the target version lacks and
+// SkipKindsNotInTarget leaves the object out; if so, it reports e as a
+// warning that says so.
+func (c *Converter) leftOut(e *manifest.Error, what string) bool {
+	var notIn *resource.KindNotInVersionError
+	if !c.SkipKindsNotInTarget || !errors.As(e.Err, &notIn) {
+		return false
+	}
+	left := *e
+	left.Err = fmt.Errorf("%s (--skip-kinds-not-in-target): %w", what, e.Err)
+	c.report(&left, true)
+	return true
 }
 
 func (c *Converter) warn(ws []*manifest.Error) {
