@@ -175,11 +175,11 @@ func versionRoutes(v servedVersion, scheme *runtime.Scheme) (*container, error) 
 	})
 	gv := metav1GroupVersion(v.Version)
 	for _, res := range v.sortedResources() {
-		obj, err := scheme.New(gv.WithKind(res.Kind))
+		obj, err := scheme.New(gv.WithKind(res.Name))
 		if err != nil {
 			return nil, err
 		}
-		list, err := scheme.New(gv.WithKind(res.Kind + "List"))
+		list, err := scheme.New(gv.WithKind(res.ListName()))
 		if err != nil {
 			return nil, err
 		}
@@ -218,7 +218,7 @@ func (b *routeBuilder) op(method, path, verb, rest, action, kind, description st
 // resource is every route of one REST resource.
 func (b *routeBuilder) resource(res resourceInfo, obj, list model) []*route {
 	rel := res.release
-	kind := res.Kind
+	kind := res.Name
 	scope, collectionPath, watchPath := "", b.prefix+"/"+res.Resource, b.prefix+"/watch/"+res.Resource
 	var collectionParams []*param
 	if res.Namespaced {

@@ -53,13 +53,11 @@ var deleteReturnsStatus = map[string]bool{
 	"v1/devicetaintrules": true,
 }
 
-// resourceInfo is one REST resource of a version: the kind it serves, its
-// plural name, its scope and whether it has a status subresource.
+// resourceInfo is one REST resource of a version: the catalogue's kind
+// (its name, plural, scope and status subresource) and what the documents
+// need beyond it.
 type resourceInfo struct {
-	Kind       string
-	Resource   string
-	Namespaced bool
-	Status     bool
+	catalogue.Kind
 	// release is the release whose API server served the kind as drakit
 	// has it: the version's, except for the kinds a version gained later
 	// (v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest, 1.37).
@@ -110,7 +108,7 @@ func servedVersions() []servedVersion {
 				sv.shared = kindRel
 			}
 			sv.Resources = append(sv.Resources, resourceInfo{
-				Kind: k.Name, Resource: k.Resource, Namespaced: k.Namespaced, Status: k.Status,
+				Kind:                k,
 				release:             kindRel,
 				deleteReturnsStatus: deleteReturnsStatus[v.Name+"/"+k.Resource],
 			})
