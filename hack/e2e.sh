@@ -29,13 +29,24 @@ servers=(${DRAKIT_E2E_SERVERS:-v1.30.14 v1.33.13})
 log() { printf '[e2e %4ss] %s\n' "$(( $(date +%s) - script_start ))" "$*" >&2; }
 die() { log "FAIL: $*"; exit 1; }
 
-# served_version maps a Kubernetes release to the resource.k8s.io version
-# the suite enables and tests on it.
-served_version() {
+# served_versions maps a Kubernetes release to the resource.k8s.io
+# versions the suite enables and tests on it, preferred (newest) first.
+served_versions() {
   case "$1" in
     v1.30.*) echo v1alpha2 ;;
     v1.33.*) echo v1alpha3 ;;
-    *) die "no resource.k8s.io version known for kube-apiserver $1; add it to served_version in hack/e2e.sh" ;;
+    v1.37.*) echo v1 v1beta2 v1beta1 v1alpha3 ;;
+    *) die "no resource.k8s.io version known for kube-apiserver $1; add it to served_versions in hack/e2e.sh" ;;
+  esac
+}
+
+# server_gates maps a release to its --feature-gates. 1.37 turns on every
+# DRA gate that keeps a field drakit writes (the alpha ones are off by
+# default; README.md lists which field each keeps).
+server_gates() {
+  case "$1" in
+    v1.37.*) echo "DRAListTypeAttributes=true,DRANodeAllocatableResources=true,DRAResourcePoolStatus=true,DRADerivedAttributes=true,DRADeviceCompatibilityGroups=true,DRAPartitionableDevicesType=true,DRAFractionalCapacityRange=true,NodeDeclaredFeatures=true,DRAOptionalNodeOperations=true" ;;
+    *) echo "DynamicResourceAllocation=true" ;;
   esac
 }
 
@@ -137,8 +148,9 @@ wait_for() {
 # release under $workdir/VERSION and writes env.sh there for the tests.
 start_server() {
   local version=$1 binary=$2 dir="$workdir/$1"
-  local served etcd_port peer_port api_port token
-  served="$(served_version "$version")"
+  local served versions etcd_port peer_port api_port token
+  versions="$(served_versions "$version")"
+  served="${versions%% *}"
   mkdir -p "$dir/certs"
   pick_port etcd_port
   pick_port peer_port
@@ -169,8 +181,9 @@ start_server() {
   printf '%s,drakit-e2e,drakit-e2e-uid,"system:masters"\n' "$token" >"$dir/tokens.csv"
   openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
 
-  local runtime_config feature_gates="DynamicResourceAllocation=true"
-  runtime_config="resource.k8s.io/${served}=true"
+  local runtime_config="" feature_gates v
+  feature_gates="$(server_gates "$version")"
+  for v in $versions; do runtime_config+="${runtime_config:+,}resource.k8s.io/${v}=true"; done
 
   wait_for "http://127.0.0.1:$etcd_port/health" 60 "etcd for $version" "$etcd_pid"
 
@@ -216,10 +229,11 @@ export DRAKIT_E2E_TOKEN=$token
 export DRAKIT_E2E_KUBECONFIG=$dir/kubeconfig
 export DRAKIT_E2E_KUBE_VERSION=$version
 export DRAKIT_E2E_RESOURCE_VERSION=$served
+export DRAKIT_E2E_RESOURCE_VERSIONS="$versions"
 export DRAKIT_E2E_APISERVER_PID=$api_pid
 ENV
   echo "$api_pid" >"$dir/apiserver.pid"
-  log "started kube-apiserver $version (resource.k8s.io/$served) at $host, etcd at 127.0.0.1:$etcd_port"
+  log "started kube-apiserver $version (resource.k8s.io: $versions) at $host, etcd at 127.0.0.1:$etcd_port"
 }
 
 wait_server() {

@@ -23,8 +23,13 @@ import (
 type Server struct {
 	// KubeVersion is the release, e.g. "v1.30.14".
 	KubeVersion string
-	// ResourceVersion is the resource.k8s.io version it serves, e.g. "v1alpha2".
+	// ResourceVersion is the resource.k8s.io version it prefers (the
+	// newest it serves), e.g. "v1alpha2" on 1.30 and "v1" on 1.37.
 	ResourceVersion string
+	// ResourceVersions are all the resource.k8s.io versions it serves,
+	// preferred first: just ResourceVersion on 1.30 and 1.33; v1, v1beta2,
+	// v1beta1 and v1alpha3 on 1.37.
+	ResourceVersions []string
 	// Config reaches the server as a member of system:masters.
 	Config *rest.Config
 	// Clientset is drakit's generated clientset for Config.
@@ -47,7 +52,8 @@ func Get(t testing.TB) *Server {
 	}
 	s := &Server{
 		KubeVersion:     os.Getenv("DRAKIT_E2E_KUBE_VERSION"),
-		ResourceVersion: os.Getenv("DRAKIT_E2E_RESOURCE_VERSION"),
+		ResourceVersion:  os.Getenv("DRAKIT_E2E_RESOURCE_VERSION"),
+		ResourceVersions: strings.Fields(os.Getenv("DRAKIT_E2E_RESOURCE_VERSIONS")),
 		Config: &rest.Config{
 			Host:            host,
 			BearerToken:     os.Getenv("DRAKIT_E2E_TOKEN"),
@@ -59,6 +65,9 @@ func Get(t testing.TB) *Server {
 			Timeout:   30 * time.Second,
 			UserAgent: "drakit-e2e",
 		},
+	}
+	if len(s.ResourceVersions) == 0 && s.ResourceVersion != "" {
+		s.ResourceVersions = []string{s.ResourceVersion}
 	}
 	if s.KubeVersion == "" || s.ResourceVersion == "" {
 		t.Fatal("DRAKIT_E2E_KUBE_VERSION and DRAKIT_E2E_RESOURCE_VERSION must be set with DRAKIT_E2E_HOST (hack/e2e.sh writes them)")
