@@ -51,7 +51,7 @@ func Get(t testing.TB) *Server {
 		t.Skip("no API server: run hack/e2e.sh, which starts kube-apiserver and sets DRAKIT_E2E_HOST")
 	}
 	s := &Server{
-		KubeVersion:     os.Getenv("DRAKIT_E2E_KUBE_VERSION"),
+		KubeVersion:      os.Getenv("DRAKIT_E2E_KUBE_VERSION"),
 		ResourceVersion:  os.Getenv("DRAKIT_E2E_RESOURCE_VERSION"),
 		ResourceVersions: strings.Fields(os.Getenv("DRAKIT_E2E_RESOURCE_VERSIONS")),
 		Config: &rest.Config{
