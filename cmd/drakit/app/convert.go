@@ -24,6 +24,7 @@ type convertOptions struct {
 	inPlace       bool
 	strict        bool
 	skipMissing   bool
+	forCreate     bool
 }
 
 func newConvertCommand(s Streams) *cobra.Command {
@@ -48,6 +49,14 @@ v1alpha1, say) is an error. With --skip-kinds-not-in-target such documents
 in a warning: PodScheduling and PodSchedulingContext, say, when bringing a
 1.26-1.31 export to v1, where classic DRA's scheduling state has no home.
 
+--for-create makes the output of "kubectl get -o yaml" creatable on another
+cluster: it removes what the API server sets (metadata.uid,
+resourceVersion, generation, creationTimestamp, deletionTimestamp,
+deletionGracePeriodSeconds, managedFields, selfLink, and a List's
+resourceVersion and continue) from every document, converted or not.
+Status stays: "kubectl create" ignores it and "kubectl replace
+--subresource=status" of the same file restores it (docs/migration.md).
+
 Unknown and duplicate fields are errors; with --strict=false they are
 warnings and the fields are dropped. Every problem is reported on one line
 with the file, line, document (counted from 1) and field path, and the
@@ -65,6 +74,10 @@ with --in-place no file is changed.`,
   # Bring a 1.26 export to the 1.37 API, leaving out what v1 has no kind for
   drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1 --skip-kinds-not-in-target
 
+  # A 1.30 cluster's export, ready for "kubectl create -f" on a 1.37 cluster
+  kubectl get resourceclaims -A -o yaml >claims.yaml
+  drakit convert -f claims.yaml --output-version resource.k8s.io/v1 --for-create >claims-v1.yaml
+
   # Fill in the defaults of the target version as well
   drakit convert -f claim.yaml --output-version resource.k8s.io/v1alpha3 --defaults`,
 		Args: cobra.NoArgs,
@@ -79,6 +92,7 @@ with --in-place no file is changed.`,
 	cmd.Flags().BoolVar(&o.inPlace, "in-place", false, "rewrite the files instead of printing; each document keeps its format")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.skipMissing, "skip-kinds-not-in-target", false, "leave out, with a warning, the objects whose kind the target version does not have (not with --in-place)")
+	cmd.Flags().BoolVar(&o.forCreate, "for-create", false, "remove the metadata the API server sets (uid, resourceVersion, creationTimestamp, managedFields, ...), so that kubectl create -f takes the output; status stays")
 	_ = cmd.MarkFlagRequired("output-version")
 	_ = cmd.RegisterFlagCompletionFunc("output-version", completeGroupVersions)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json"))
@@ -106,7 +120,7 @@ func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
 	}
 	rep := newReporter(s.ErrOut)
 	conv := &convert.Converter{
-		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict, SkipKindsNotInTarget: o.skipMissing},
+		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict, SkipKindsNotInTarget: o.skipMissing, ForCreate: o.forCreate},
 		Report:  rep.report,
 	}
 	if o.inPlace {

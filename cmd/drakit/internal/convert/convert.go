@@ -50,6 +50,12 @@ type Options struct {
 	// version does not have (PodScheduling for v1, say) and reports it as a
 	// warning, instead of failing the run. Nothing else is ever left out.
 	SkipKindsNotInTarget bool
+	// ForCreate removes the metadata the API server owns (uid,
+	// resourceVersion, generation, creationTimestamp, the deletion fields,
+	// managedFields, selfLink; a list's resourceVersion and continue) from
+	// every document, converted or not, so that objects exported from one
+	// cluster can be created on another. Status stays.
+	ForCreate bool
 }
 
 // Stats counts what happened to the documents of a stream.
@@ -162,10 +168,28 @@ func (c *Converter) Document(out *printer.Stream, doc *manifest.Document, st *St
 		} else {
 			st.Other++
 		}
+		if c.ForCreate {
+			// Written again only when there was something to remove.
+			v, err := decodeUnstructured(js)
+			if err != nil {
+				return c.fail(st, doc.DecodeError(js, err, new(any), ""))
+			}
+			if m, ok := v.(map[string]any); ok && c.forCreate(doc, m) {
+				return c.write(out, src, doc, m)
+			}
+		}
 		return out.Unchanged(src)
 	}
+	if c.ForCreate {
+		c.forCreate(doc, result)
+	}
 	st.Converted++
-	if err := out.Object(src, result); err != nil {
+	return c.write(out, src, doc, result)
+}
+
+// write writes content in place of doc. Only a failing out is an error.
+func (c *Converter) write(out *printer.Stream, src *printer.Source, doc *manifest.Document, content map[string]any) error {
+	if err := out.Object(src, content); err != nil {
 		return fmt.Errorf("%s: document %d: cannot write: %w", doc.Source, doc.Index, err)
 	}
 	return nil
