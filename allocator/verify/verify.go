@@ -4,18 +4,20 @@
 // independent judge: it evaluates every selector directly, recounts every
 // request, recomputes pool visibility and generations, and checks
 // constraints, sharing and configuration from the claim and class objects.
+// The rules that came after Kubernetes 1.31 are checked as far as
+// Inventory.Features switches them on: counters of partitionable devices
+// (counters.go), taints and tolerations (taints.go), consumable capacity
+// with shares (capacity.go), firstAvailable alternatives (requests.go),
+// binding conditions and bindsToNode, adminAccess results.
 package verify
 
 import (
-	"context"
-	"fmt"
 	"reflect"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/cel"
 )
 
 // DeviceID names a device.
@@ -27,10 +29,45 @@ func (d DeviceID) String() string { return d.Driver + "/" + d.Pool + "/" + d.Dev
 type Inventory struct {
 	Classes []*resource.DeviceClass
 	Slices  []*resource.ResourceSlice
-	// InUse are the devices allocated before (to other claims).
+	// InUse are the devices allocated before (to other claims), held whole.
 	InUse map[DeviceID]bool
+	// Allocations are earlier allocations (of other claims): their
+	// non-admin devices are in use, their shares of multi-allocation
+	// devices consume capacity and shareIDs.
+	Allocations []*resource.AllocationResult
+	// TaintRules are DeviceTaintRules in force: their taints count as the
+	// taints of the devices they select (as the scheduler's slice tracker
+	// applies them with the DRADeviceTaintRules gate).
+	TaintRules []*resource.DeviceTaintRule
+	// Features are the rules beyond 1.31's that the allocation followed;
+	// the zero value checks Kubernetes 1.31's.
+	Features Features
 	// Node is the node the allocation is for; nil for none.
 	Node *corev1.Node
+}
+
+// Features switch the rules that came after Kubernetes 1.31, named after
+// the allocator features (structured.Features upstream, allocator.Features
+// in drakit) that bring them. A package of its own judge, verify does not
+// import the allocator's type.
+type Features struct {
+	// AdminAccess: results of adminAccess requests say adminAccess: true
+	// (1.32+).
+	AdminAccess bool
+	// DeviceTaints: NoSchedule and NoExecute taints (the devices' own and
+	// those of Inventory.TaintRules) block unless tolerated, and results
+	// carry the request's tolerations.
+	DeviceTaints bool
+	// PartitionableDevices: counters are not over-consumed, and slices
+	// with perDeviceNodeSelection offer the devices selected for the node.
+	PartitionableDevices bool
+	// ConsumableCapacity: devices with allowMultipleAllocations are
+	// shared, each share with a shareID and consumedCapacity; capacity
+	// requests hold.
+	ConsumableCapacity bool
+	// DeviceBindingAndStatus: results carry the devices' binding
+	// conditions, and bindsToNode narrows the node selector to the node.
+	DeviceBindingAndStatus bool
 }
 
 type device struct {
@@ -38,10 +75,34 @@ type device struct {
 	dev   *resource.Device
 }
 
-// visible lists the devices the node reaches: slices selected for the node,
-// newest generation per pool only.
+type poolID struct{ driver, pool string }
+
+// newestSlices are the slices of each pool's newest generation, whichever
+// node they are for: counter sets and the devices that consume them live
+// there.
+func (inv *Inventory) newestSlices() map[poolID][]*resource.ResourceSlice {
+	newest := map[poolID]int64{}
+	for _, s := range inv.Slices {
+		k := poolID{s.Spec.Driver, s.Spec.Pool.Name}
+		if g, ok := newest[k]; !ok || s.Spec.Pool.Generation > g {
+			newest[k] = s.Spec.Pool.Generation
+		}
+	}
+	out := map[poolID][]*resource.ResourceSlice{}
+	for _, s := range inv.Slices {
+		k := poolID{s.Spec.Driver, s.Spec.Pool.Name}
+		if s.Spec.Pool.Generation == newest[k] {
+			out[k] = append(out[k], s)
+		}
+	}
+	return out
+}
+
+// visible lists the devices the node reaches: slices selected for the node
+// (or, with perDeviceNodeSelection, devices selected for it), newest
+// generation per pool only.
 func (inv *Inventory) visible() map[DeviceID]device {
-	type pk struct{ d, p string }
+	type pk = poolID
 	newest := map[pk]int64{}
 	var seen []*resource.ResourceSlice
 	for _, s := range inv.Slices {
@@ -61,12 +122,16 @@ func (inv *Inventory) visible() map[DeviceID]device {
 			continue
 		}
 		for i := range s.Spec.Devices {
-			id := DeviceID{s.Spec.Driver, s.Spec.Pool.Name, s.Spec.Devices[i].Name}
+			d := &s.Spec.Devices[i]
+			id := DeviceID{s.Spec.Driver, s.Spec.Pool.Name, d.Name}
 			if _, dup := out[id]; dup {
 				// A pool that names a device twice is unusable.
 				invalid[pk{id.Driver, id.Pool}] = true
 			}
-			out[id] = device{s, &s.Spec.Devices[i]}
+			if perDevice(s) && (!inv.Features.PartitionableDevices || !deviceReaches(d, inv.Node)) {
+				continue
+			}
+			out[id] = device{s, d}
 		}
 	}
 	for id := range out {
@@ -77,6 +142,24 @@ func (inv *Inventory) visible() map[DeviceID]device {
 	return out
 }
 
+func perDevice(s *resource.ResourceSlice) bool {
+	return s.Spec.PerDeviceNodeSelection != nil && *s.Spec.PerDeviceNodeSelection
+}
+
+// deviceReaches is node selection on a device of a slice with
+// perDeviceNodeSelection.
+func deviceReaches(d *resource.Device, node *corev1.Node) bool {
+	switch {
+	case d.NodeName != nil && *d.NodeName != "":
+		return node != nil && node.Name == *d.NodeName
+	case d.AllNodes != nil && *d.AllNodes:
+		return true
+	case d.NodeSelector != nil:
+		return node != nil && selectorMatches(d.NodeSelector, node)
+	}
+	return false
+}
+
 func reaches(s *resource.ResourceSlice, node *corev1.Node) bool {
 	switch {
 	case s.Spec.NodeName != nil && *s.Spec.NodeName != "":
@@ -85,6 +168,10 @@ func reaches(s *resource.ResourceSlice, node *corev1.Node) bool {
 		return true
 	case s.Spec.NodeSelector != nil:
 		return node != nil && selectorMatches(s.Spec.NodeSelector, node)
+	case perDevice(s):
+		// Devices are selected one by one (visible); before 1.33 such a
+		// slice reaches no node.
+		return true
 	}
 	return false
 }
@@ -139,213 +226,6 @@ func requirementMatches(r corev1.NodeSelectorRequirement, values map[string]stri
 		return a < b
 	}
 	return false
-}
-
-// Checker checks the allocations of one call. Devices allocated by earlier
-// Check calls count as taken for later ones.
-type Checker struct {
-	inv     *Inventory
-	visible map[DeviceID]device
-	taken   map[DeviceID]string
-}
-
-// NewChecker prepares a checker for an inventory.
-func NewChecker(inv *Inventory) *Checker {
-	return &Checker{inv: inv, visible: inv.visible(), taken: map[DeviceID]string{}}
-}
-
-func (c *Checker) class(name string) *resource.DeviceClass {
-	for _, cl := range c.inv.Classes {
-		if cl.Name == name {
-			return cl
-		}
-	}
-	return nil
-}
-
-func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error) {
-	for _, s := range sels {
-		if s.CEL == nil {
-			return false, fmt.Errorf("selector without CEL")
-		}
-		p, err := cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions)
-		if err != nil {
-			return false, err
-		}
-		ok, err := p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
-		if err != nil || !ok {
-			return false, err
-		}
-	}
-	return true, nil
-}
-
-// Check verifies one claim's allocation. Every problem is reported.
-func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.AllocationResult) []error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if alloc == nil {
-		return []error{fmt.Errorf("no allocation")}
-	}
-	// Only exact requests without tolerations, capacity and derived
-	// attributes have the 1.31 semantics that are checked here.
-	reqs := map[string]*resource.ExactDeviceRequest{}
-	for i := range claim.Spec.Devices.Requests {
-		r := &claim.Spec.Devices.Requests[i]
-		e := r.Exactly
-		if e == nil || len(r.FirstAvailable) > 0 || len(e.Tolerations) > 0 || e.Capacity != nil && len(e.Capacity.Requests) > 0 || len(e.DerivedAttributes) > 0 {
-			bad("request %s: only exact requests without tolerations, capacity and derived attributes can be checked", r.Name)
-			continue
-		}
-		reqs[r.Name] = e
-	}
-	got := map[string][]DeviceID{}
-	owners := map[DeviceID]string{} // non-admin requests of this claim
-	local := false
-	for _, r := range alloc.Devices.Results {
-		id := DeviceID{r.Driver, r.Pool, r.Device}
-		req := reqs[r.Request]
-		if req == nil {
-			bad("result for unknown request %q", r.Request)
-			continue
-		}
-		d, ok := c.visible[id]
-		if !ok {
-			bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
-			continue
-		}
-		if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" {
-			local = true
-		}
-		for _, prev := range got[r.Request] {
-			if prev == id {
-				bad("request %s: device %s allocated twice", r.Request, id)
-			}
-		}
-		got[r.Request] = append(got[r.Request], id)
-		class := c.class(req.DeviceClassName)
-		if class == nil {
-			bad("request %s: class %q does not exist", r.Request, req.DeviceClassName)
-			continue
-		}
-		if ok, err := c.matches(d, class.Spec.Selectors); !ok {
-			bad("request %s: device %s does not pass the selectors of class %s (%v)", r.Request, id, class.Name, err)
-		}
-		if ok, err := c.matches(d, req.Selectors); !ok {
-			bad("request %s: device %s does not pass the request's selectors (%v)", r.Request, id, err)
-		}
-		if !admin(req) {
-			if owner, ok := owners[id]; ok && owner != r.Request {
-				bad("request %s: device %s is also allocated to request %s of the claim", r.Request, id, owner)
-			}
-			owners[id] = r.Request
-			if c.inv.InUse[id] {
-				bad("request %s: device %s was already allocated", r.Request, id)
-			}
-			if owner, ok := c.taken[id]; ok {
-				bad("request %s: device %s is also allocated to %s", r.Request, id, owner)
-			}
-		}
-	}
-	for _, r := range alloc.Devices.Results {
-		if req := reqs[r.Request]; req != nil && !admin(req) {
-			c.taken[DeviceID{r.Driver, r.Pool, r.Device}] = claim.Namespace + "/" + claim.Name + "/" + r.Request
-		}
-	}
-	if len(alloc.Devices.Results) > 32 {
-		bad("%d results, more than 32", len(alloc.Devices.Results))
-	}
-	for name, req := range reqs {
-		n := len(got[name])
-		switch req.AllocationMode {
-		case resource.DeviceAllocationModeAll:
-			class := c.class(req.DeviceClassName)
-			want := 0
-			for id, d := range c.visible {
-				if class == nil {
-					continue
-				}
-				ok1, _ := c.matches(d, class.Spec.Selectors)
-				ok2, _ := c.matches(d, req.Selectors)
-				if ok1 && ok2 {
-					want++
-					found := false
-					for _, g := range got[name] {
-						found = found || g == id
-					}
-					if !found {
-						bad("request %s (All): matching device %s not allocated", name, id)
-					}
-				}
-			}
-			if n != want {
-				bad("request %s (All): %d devices, %d match", name, n, want)
-			}
-		default:
-			count := req.Count
-			if count == 0 {
-				count = 1
-			}
-			if int64(n) != count {
-				bad("request %s: %d devices, asks for %d", name, n, count)
-			}
-		}
-	}
-	for i, con := range claim.Spec.Devices.Constraints {
-		if con.MatchAttribute == nil {
-			continue
-		}
-		var first *resource.DeviceAttribute
-		for _, r := range alloc.Devices.Results {
-			if len(con.Requests) > 0 && !contains(con.Requests, r.Request) {
-				continue
-			}
-			d, ok := c.visible[DeviceID{r.Driver, r.Pool, r.Device}]
-			if !ok {
-				continue
-			}
-			a := lookup(d, *con.MatchAttribute)
-			if a == nil {
-				bad("constraint %d: device %s lacks %s", i, DeviceID{r.Driver, r.Pool, r.Device}, *con.MatchAttribute)
-				continue
-			}
-			if first == nil {
-				first = a
-			} else if !sameValue(first, a) {
-				bad("constraint %d: device %s has a different %s", i, DeviceID{r.Driver, r.Pool, r.Device}, *con.MatchAttribute)
-			}
-		}
-	}
-	// Where the devices can be used.
-	switch {
-	case local:
-		want := &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{
-			Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{c.inv.Node.Name}}}}}}
-		if !reflect.DeepEqual(alloc.NodeSelector, want) {
-			bad("node selector %v, want the node %s", alloc.NodeSelector, c.inv.Node.Name)
-		}
-	case c.inv.Node != nil && alloc.NodeSelector != nil && !selectorMatches(alloc.NodeSelector, c.inv.Node):
-		bad("node selector %v does not admit node %s", alloc.NodeSelector, c.inv.Node.Name)
-	}
-	// Configuration: class config per request, then the claim's.
-	var want []resource.DeviceAllocationConfiguration
-	for _, req := range claim.Spec.Devices.Requests {
-		if req.Exactly == nil {
-			continue
-		}
-		if class := c.class(req.Exactly.DeviceClassName); class != nil {
-			for _, cfg := range class.Spec.Config {
-				want = append(want, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClass, Requests: []string{req.Name}, DeviceConfiguration: cfg.DeviceConfiguration})
-			}
-		}
-	}
-	for _, cfg := range claim.Spec.Devices.Config {
-		want = append(want, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClaim, Requests: cfg.Requests, DeviceConfiguration: cfg.DeviceConfiguration})
-	}
-	if len(want) != len(alloc.Devices.Config) || (len(want) > 0 && !reflect.DeepEqual(want, alloc.Devices.Config)) {
-		bad("config %+v, want %+v", alloc.Devices.Config, want)
-	}
-	return errs
 }
 
 func contains(list []string, s string) bool {

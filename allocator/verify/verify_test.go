@@ -64,7 +64,7 @@ func TestChecker(t *testing.T) {
 			r.FirstAvailable = []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu"}}
 			r.Exactly = nil
 			return c
-		}(), alloc: allocation("p/a"), errors: []string{"request r: only exact requests", `result for unknown request "r"`}},
+		}(), alloc: allocation("p/a"), errors: []string{`result for unknown request "r"`, "request r: no alternative allocated"}},
 		{name: "node selector", claim: claimOf(1, false), alloc: func() *resource.AllocationResult { a := allocation("p/a"); a.NodeSelector = nil; return a }(), errors: []string{"want the node n1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,438 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel"
+)
+
+// Checker checks the allocations of one call. Devices allocated by earlier
+// Check calls count as taken for later ones, and their shares and counters
+// as consumed.
+type Checker struct {
+	inv     *Inventory
+	visible map[DeviceID]device
+	pools   map[poolID][]*resource.ResourceSlice
+	// inUse are devices held before the call: Inventory.InUse and the
+	// non-admin, unshared results of Inventory.Allocations.
+	inUse map[DeviceID]bool
+	// taken are the devices earlier claims of the call hold.
+	taken map[DeviceID]string
+	// shares are the shareIDs of each multi-allocation device, consumed
+	// the capacity they take together.
+	shares   map[DeviceID]map[types.UID]bool
+	consumed map[DeviceID]map[resource.QualifiedName]apiresource.Quantity
+	// counting are the devices whose counters are consumed: held before
+	// the call, or allocated in it (adminAccess too: upstream reserves
+	// their counters for the call).
+	counting map[DeviceID]bool
+}
+
+// NewChecker prepares a checker for an inventory.
+func NewChecker(inv *Inventory) *Checker {
+	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
+		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{}}
+	for id, on := range inv.InUse {
+		if on {
+			c.inUse[id], c.counting[id] = true, true
+		}
+	}
+	for _, a := range inv.Allocations {
+		if a == nil {
+			continue
+		}
+		for _, r := range a.Devices.Results {
+			id := DeviceID{r.Driver, r.Pool, r.Device}
+			switch {
+			case r.AdminAccess != nil && *r.AdminAccess:
+			case r.ShareID != nil:
+				c.addShare(id, *r.ShareID, r.ConsumedCapacity)
+				c.counting[id] = true
+			default:
+				c.inUse[id], c.counting[id] = true, true
+			}
+		}
+	}
+	return c
+}
+
+func (c *Checker) addShare(id DeviceID, share types.UID, consumed map[resource.QualifiedName]apiresource.Quantity) {
+	if c.shares[id] == nil {
+		c.shares[id] = map[types.UID]bool{}
+		c.consumed[id] = map[resource.QualifiedName]apiresource.Quantity{}
+	}
+	c.shares[id][share] = true
+	for n, q := range consumed {
+		sum := c.consumed[id][n]
+		sum.Add(q)
+		c.consumed[id][n] = sum
+	}
+}
+
+func (c *Checker) class(name string) *resource.DeviceClass {
+	for _, cl := range c.inv.Classes {
+		if cl.Name == name {
+			return cl
+		}
+	}
+	return nil
+}
+
+func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error) {
+	for _, s := range sels {
+		if s.CEL == nil {
+			return false, fmt.Errorf("selector without CEL")
+		}
+		p, err := cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions)
+		if err != nil {
+			return false, err
+		}
+		ok, err := p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// Check verifies one claim's allocation. Every problem is reported.
+func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.AllocationResult) []error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if alloc == nil {
+		return []error{fmt.Errorf("no allocation")}
+	}
+	f := c.inv.Features
+	specs, alternatives, order := specsOf(claim)
+	for _, q := range specs {
+		if q.derived {
+			bad("request %s: requests with derived attributes cannot be checked", q.name)
+		}
+	}
+	got := map[string][]DeviceID{}
+	owners := map[DeviceID]string{} // unshared non-admin devices of this claim
+	nodeLocal := false
+	countersTouched := map[poolID]bool{}
+	type share struct {
+		id       DeviceID
+		uid      types.UID
+		consumed map[resource.QualifiedName]apiresource.Quantity
+	}
+	var newShares []share
+	for _, r := range alloc.Devices.Results {
+		id := DeviceID{r.Driver, r.Pool, r.Device}
+		q := specs[r.Request]
+		if q == nil {
+			bad("result for unknown request %q", r.Request)
+			continue
+		}
+		d, ok := c.visible[id]
+		if !ok {
+			bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
+			continue
+		}
+		if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" || d.dev.NodeName != nil && *d.dev.NodeName != "" {
+			nodeLocal = true
+		}
+		if f.DeviceBindingAndStatus && d.dev.BindsToNode != nil && *d.dev.BindsToNode {
+			nodeLocal = true
+		}
+		shared := f.ConsumableCapacity && multi(d.dev)
+		if !shared {
+			for _, prev := range got[r.Request] {
+				if prev == id {
+					bad("request %s: device %s allocated twice", r.Request, id)
+				}
+			}
+		}
+		got[r.Request] = append(got[r.Request], id)
+		if class := c.class(q.class); class == nil {
+			bad("request %s: class %q does not exist", r.Request, q.class)
+		} else if ok, err := c.matches(d, class.Spec.Selectors); !ok {
+			bad("request %s: device %s does not pass the selectors of class %s (%v)", r.Request, id, class.Name, err)
+		}
+		if ok, err := c.matches(d, q.selectors); !ok {
+			bad("request %s: device %s does not pass the request's selectors (%v)", r.Request, id, err)
+		}
+		if gotAdmin := r.AdminAccess != nil && *r.AdminAccess; f.AdminAccess && gotAdmin != q.admin {
+			bad("request %s: result says adminAccess %v, the request %v", r.Request, gotAdmin, q.admin)
+		}
+		if !q.admin && !shared {
+			if owner, ok := owners[id]; ok && owner != r.Request {
+				bad("request %s: device %s is also allocated to request %s of the claim", r.Request, id, owner)
+			}
+			owners[id] = r.Request
+			if c.inUse[id] {
+				bad("request %s: device %s was already allocated", r.Request, id)
+			}
+			if owner, ok := c.taken[id]; ok {
+				bad("request %s: device %s is also allocated to %s", r.Request, id, owner)
+			}
+		}
+		// Taints and tolerations.
+		if f.DeviceTaints {
+			if !sameList(r.Tolerations, q.tolerations) {
+				bad("request %s: result tolerations %v, the request has %v", r.Request, r.Tolerations, q.tolerations)
+			}
+			for _, t := range c.inv.taintsOf(id.Driver, id.Pool, d.dev) {
+				if blocking(t) && !tolerated(q.tolerations, t) {
+					bad("request %s: device %s has the taint %s=%s:%s, which the request does not tolerate", r.Request, id, t.Key, t.Value, t.Effect)
+				}
+			}
+		}
+		// Binding conditions.
+		if f.DeviceBindingAndStatus && (!sameList(r.BindingConditions, d.dev.BindingConditions) || !sameList(r.BindingFailureConditions, d.dev.BindingFailureConditions)) {
+			bad("request %s: device %s: binding conditions %v/%v, the device has %v/%v", r.Request, id,
+				r.BindingConditions, r.BindingFailureConditions, d.dev.BindingConditions, d.dev.BindingFailureConditions)
+		}
+		// Capacity.
+		want, err := consumption(d.dev, q.capacity)
+		switch {
+		case !f.ConsumableCapacity:
+		case err != nil:
+			bad("request %s: device %s: %v", r.Request, id, err)
+		case shared:
+			switch {
+			case r.ShareID == nil:
+				bad("request %s: device %s allows multiple allocations but the result has no shareID", r.Request, id)
+			case c.shares[id][*r.ShareID]:
+				bad("request %s: device %s: shareID %s is already in use", r.Request, id, *r.ShareID)
+			}
+			if !sameQuantities(r.ConsumedCapacity, want) {
+				bad("request %s: device %s: consumedCapacity %s, the request policy gives %s", r.Request, id, quantities(r.ConsumedCapacity), quantities(want))
+			}
+			if r.ShareID != nil && !q.admin {
+				newShares = append(newShares, share{id, *r.ShareID, r.ConsumedCapacity})
+				c.addShare(id, *r.ShareID, r.ConsumedCapacity)
+			}
+		default:
+			if r.ShareID != nil || len(r.ConsumedCapacity) > 0 {
+				bad("request %s: device %s does not allow multiple allocations but the result has a shareID or consumedCapacity", r.Request, id)
+			}
+			if q.capacity != nil {
+				for n, v := range want {
+					if v.Cmp(d.dev.Capacity[n].Value) > 0 {
+						bad("request %s: device %s: capacity %s needs %s, the device has %s", r.Request, id, n, v.String(), capacityOf(d.dev, n).String())
+					}
+				}
+			}
+		}
+		if f.PartitionableDevices && consumesCounters(d.dev) {
+			c.counting[id] = true
+			countersTouched[poolID{id.Driver, id.Pool}] = true
+		}
+	}
+	// Shares within capacity, per device.
+	checkedShare := map[DeviceID]bool{}
+	for _, s := range newShares {
+		if checkedShare[s.id] {
+			continue
+		}
+		checkedShare[s.id] = true
+		d := c.visible[s.id]
+		for n, total := range c.consumed[s.id] {
+			if capa, ok := d.dev.Capacity[n]; ok && total.Cmp(capa.Value) > 0 {
+				bad("device %s: capacity %s: %s consumed by its shares, %s available", s.id, n, total.String(), capa.Value.String())
+			}
+		}
+	}
+	for _, r := range alloc.Devices.Results {
+		if q := specs[r.Request]; q != nil && !q.admin {
+			if d, ok := c.visible[DeviceID{r.Driver, r.Pool, r.Device}]; ok && !(f.ConsumableCapacity && multi(d.dev)) {
+				c.taken[DeviceID{r.Driver, r.Pool, r.Device}] = claim.Namespace + "/" + claim.Name + "/" + r.Request
+			}
+		}
+	}
+	if len(alloc.Devices.Results) > 32 {
+		bad("%d results, more than 32", len(alloc.Devices.Results))
+	}
+	// Counts, per request: one alternative used, with its count.
+	chosen := map[string]*reqSpec{}
+	for _, name := range order {
+		var used []string
+		for _, alt := range alternatives[name] {
+			if len(got[alt]) > 0 {
+				used = append(used, alt)
+			}
+		}
+		switch {
+		case len(used) > 1:
+			bad("request %s: results for several alternatives %v", name, used)
+			continue
+		case len(used) == 1:
+			chosen[name] = specs[used[0]]
+		case len(alternatives[name]) == 1 && alternatives[name][0] == name:
+			chosen[name] = specs[name] // an exact request without devices
+		default:
+			bad("request %s: no alternative allocated", name)
+			continue
+		}
+		q := chosen[name]
+		n := len(got[q.name])
+		if q.mode == resource.DeviceAllocationModeAll {
+			c.checkAll(q, got[q.name], bad)
+			continue
+		}
+		if int64(n) != q.countWanted() {
+			bad("request %s: %d devices, asks for %d", q.name, n, q.countWanted())
+		}
+	}
+	c.checkConstraints(claim, alloc, specs, bad)
+	for k := range countersTouched {
+		for _, e := range c.overConsumedIn(k) {
+			errs = append(errs, e)
+		}
+	}
+	// Where the devices can be used.
+	switch {
+	case nodeLocal:
+		want := &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{
+			Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{c.inv.Node.Name}}}}}}
+		if !reflect.DeepEqual(alloc.NodeSelector, want) {
+			bad("node selector %v, want the node %s", alloc.NodeSelector, c.inv.Node.Name)
+		}
+	case c.inv.Node != nil && alloc.NodeSelector != nil && !selectorMatches(alloc.NodeSelector, c.inv.Node):
+		bad("node selector %v does not admit node %s", alloc.NodeSelector, c.inv.Node.Name)
+	}
+	c.checkConfig(claim, alloc, chosen, order, bad)
+	return errs
+}
+
+// checkAll: an All request gets every device its class and selectors
+// accept among those the node reaches.
+func (c *Checker) checkAll(q *reqSpec, got []DeviceID, bad func(string, ...any)) {
+	class := c.class(q.class)
+	if class == nil {
+		return
+	}
+	want := 0
+	for id, d := range c.visible {
+		ok1, _ := c.matches(d, class.Spec.Selectors)
+		ok2, _ := c.matches(d, q.selectors)
+		if !ok1 || !ok2 {
+			continue
+		}
+		want++
+		found := false
+		for _, g := range got {
+			found = found || g == id
+		}
+		if !found {
+			bad("request %s (All): matching device %s not allocated", q.name, id)
+		}
+	}
+	if len(got) != want {
+		bad("request %s (All): %d devices, %d match", q.name, len(got), want)
+	}
+}
+
+// checkConstraints: matchAttribute gives every covered device the same
+// value of the attribute, distinctAttribute pairwise different values.
+func (c *Checker) checkConstraints(claim *resource.ResourceClaim, alloc *resource.AllocationResult, specs map[string]*reqSpec, bad func(string, ...any)) {
+	for i, con := range claim.Spec.Devices.Constraints {
+		attr := con.MatchAttribute
+		if attr == nil {
+			attr = con.DistinctAttribute
+		}
+		if attr == nil {
+			continue
+		}
+		var seen []*resource.DeviceAttribute
+		for _, r := range alloc.Devices.Results {
+			q := specs[r.Request]
+			if q == nil || !q.appliesTo(con.Requests) {
+				continue
+			}
+			id := DeviceID{r.Driver, r.Pool, r.Device}
+			d, ok := c.visible[id]
+			if !ok {
+				continue
+			}
+			a := lookup(d, *attr)
+			if a == nil {
+				bad("constraint %d: device %s lacks %s", i, id, *attr)
+				continue
+			}
+			for _, s := range seen {
+				if con.MatchAttribute != nil && !sameValue(s, a) {
+					bad("constraint %d: device %s has a different %s", i, id, *attr)
+					break
+				}
+				if con.DistinctAttribute != nil && sameValue(s, a) {
+					bad("constraint %d: device %s has the same %s as another device", i, id, *attr)
+					break
+				}
+			}
+			seen = append(seen, a)
+		}
+	}
+}
+
+// checkConfig accepts the configuration in either of two forms: upstream
+// v0.37.2's (each class's configs once, naming every request that uses the
+// class; the claim's configs that name a request or the chosen
+// alternative; a config that covers every request lists none), or 1.31's
+// (class configs once per request, every claim config as written).
+func (c *Checker) checkConfig(claim *resource.ResourceClaim, alloc *resource.AllocationResult, chosen map[string]*reqSpec, order []string, bad func(string, ...any)) {
+	var perRequest, grouped []resource.DeviceAllocationConfiguration
+	firstOfClass := map[string]int{}
+	for _, name := range order {
+		q := chosen[name]
+		if q == nil {
+			continue
+		}
+		class := c.class(q.class)
+		if class == nil {
+			continue
+		}
+		for _, cfg := range class.Spec.Config {
+			perRequest = append(perRequest, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClass, Requests: []string{q.name}, DeviceConfiguration: cfg.DeviceConfiguration})
+		}
+		if start, ok := firstOfClass[class.Name]; ok {
+			for i := range class.Spec.Config {
+				grouped[start+i].Requests = append(grouped[start+i].Requests, q.name)
+			}
+			continue
+		}
+		firstOfClass[class.Name] = len(grouped)
+		for _, cfg := range class.Spec.Config {
+			grouped = append(grouped, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClass, Requests: []string{q.name}, DeviceConfiguration: cfg.DeviceConfiguration})
+		}
+	}
+	for _, cfg := range claim.Spec.Devices.Config {
+		perRequest = append(perRequest, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClaim, Requests: cfg.Requests, DeviceConfiguration: cfg.DeviceConfiguration})
+		keep := len(cfg.Requests) == 0
+		for _, name := range order {
+			if q := chosen[name]; q != nil && (contains(cfg.Requests, name) || contains(cfg.Requests, q.name)) {
+				keep = true
+			}
+		}
+		if keep {
+			grouped = append(grouped, resource.DeviceAllocationConfiguration{Source: resource.AllocationConfigSourceClaim, Requests: cfg.Requests, DeviceConfiguration: cfg.DeviceConfiguration})
+		}
+	}
+	for i := range grouped {
+		all := len(grouped[i].Requests) > 0
+		for _, name := range order {
+			if q := chosen[name]; q == nil || !contains(grouped[i].Requests, name) && !contains(grouped[i].Requests, q.name) {
+				all = false
+			}
+		}
+		if all {
+			grouped[i].Requests = nil
+		}
+	}
+	same := func(want []resource.DeviceAllocationConfiguration) bool {
+		return len(want) == len(alloc.Devices.Config) && (len(want) == 0 || reflect.DeepEqual(want, alloc.Devices.Config))
+	}
+	if !same(perRequest) && !same(grouped) {
+		bad("config %+v, want %+v", alloc.Devices.Config, grouped)
+	}
+}
