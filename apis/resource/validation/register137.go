@@ -59,6 +59,11 @@ func init() {
 		prepareCreate:      func(o *v1alpha3.ResourcePoolStatusRequest) { o.Status = nil },
 		prepareUpdate:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Status = old.Status },
 		prepareStatus:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Spec = old.Spec },
+		drop: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) []DropWarning {
+			return DropDisabledResourcePoolStatusRequestFieldsV1alpha3(o, old, c.opts.FeatureGates)
+		},
+		// Its storage never allows an unconditional update.
+		unconditionalUpdate: func(string) bool { return false },
 		create: func(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 			return ValidateResourcePoolStatusRequestV1alpha3(c, o)
 		},
@@ -77,36 +82,48 @@ func init() {
 
 // registerViaV1 registers a kind of another version whose 1.37 rules are
 // v1's: the object (and the stored one) are converted to v1 and validated
-// by v1's registered rules, with the caller's options.
+// by v1's registered rules, with the caller's options and this version as
+// the request's (some strategies look at it). Errors keep v1's paths, as
+// the server's handwritten validation reports them; the drop warnings,
+// which the server does not send at all, name the field as the user wrote
+// it (v1PathInVersion).
 func registerViaV1[T object]() {
 	var zero T
 	t := reflect.TypeOf(zero)
-	registry[t] = kindRules{release: rulesOf(t), validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+	gvk := gvkOf(t)
+	registry[t] = kindRules{release: rulesOf(t), validate: func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning) {
+		if version == "" {
+			version = gvk.Version
+		}
 		v1obj, err := conversion.Convert(obj, resourcev1.SchemeGroupVersion)
 		if err != nil {
-			return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting to v1 for the 1.37 rules: %w", err))}
+			return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting to v1 for the 1.37 rules: %w", err))}, nil
 		}
 		var v1old runtime.Object
 		if old != nil {
 			if reflect.TypeOf(old) != t {
-				return field.ErrorList{mismatch(obj, old)}
+				return field.ErrorList{mismatch(obj, old)}, nil
 			}
 			if v1old, err = conversion.Convert(old, resourcev1.SchemeGroupVersion); err != nil {
-				return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting the stored object to v1 for the 1.37 rules: %w", err))}
+				return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting the stored object to v1 for the 1.37 rules: %w", err))}, nil
 			}
 		}
 		r, ok := registry[reflect.TypeOf(v1obj)]
 		if !ok {
-			return field.ErrorList{unsupported(v1obj)}
+			return field.ErrorList{unsupported(v1obj)}, nil
 		}
-		return r.validate(v1obj, v1old, op, opts)
+		errs, warnings := r.validate(v1obj, v1old, op, opts, version)
+		for i := range warnings {
+			warnings[i].Path = v1PathInVersion(gvk.Version, gvk.Kind, warnings[i].Path)
+		}
+		return errs, warnings
 	}}
 }
 
 // ValidateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
 // ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
 // rules 1.37 declares (driver name, pool name, limit between 1 and
-// ResourcePoolStatusRequestLimitMax).
+// ResourcePoolStatusRequestLimitMax, defaultPartitionTypeAttribute).
 func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMeta(&o.ObjectMeta, false)
 	p := field.NewPath("spec")
@@ -117,6 +134,13 @@ func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourceP
 	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > v1alpha3.ResourcePoolStatusRequestLimitMax) {
 		errs = append(errs, field.Invalid(p.Child("limit"), *l,
 			fmt.Sprintf("must be between 1 and %d, inclusive", v1alpha3.ResourcePoolStatusRequestLimitMax)))
+	}
+	if a := o.Spec.DefaultPartitionTypeAttribute; a != nil {
+		// The same declarative tags as a slice's partitionTypeAttribute:
+		// Forbidden while DRAPartitionableDevicesType is off (reached
+		// only when the drop kept it), a fully qualified name otherwise.
+		v := envV1{fromOptions: true}.on(c)
+		errs = append(errs, v.declarativePartitionTypeAttributeV1(*a, p.Child("defaultPartitionTypeAttribute"))...)
 	}
 	return errs
 }

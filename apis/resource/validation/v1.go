@@ -79,8 +79,9 @@ import (
 //     partitionTypeAttribute is Forbidden (off) or must be a fully
 //     qualified name (on).
 //
-// Fields of disabled features are dropped before validation by the
-// registry (DropDisabledFieldsV1), not rejected here.
+// Fields of disabled features are dropped before validation, as the
+// registry drops them (DropDisabledFieldsV1, wired in as the rules' drop
+// and dropStatus), not rejected here.
 
 // celOptionsV1 is how 1.37 compiles one expression: as a device selector or
 // (DerivedAttribute) as a derived attribute, in the environment the gates
@@ -171,6 +172,12 @@ func rulesV1(env envV1) rulesV1Set {
 			prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
 			prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
 			prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
+			drop: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+				return DropDisabledResourceClaimFieldsV1(o, old, env.on(c).env.gates)
+			},
+			dropStatus: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+				return DropDisabledResourceClaimStatusFieldsV1(o, old, env.on(c).env.gates)
+			},
 			create: func(c *checker, o *resourcev1.ResourceClaim) field.ErrorList {
 				v := env.on(c)
 				errs := v.authorizedForAdminV1(o.Spec.Devices.Requests, o.Namespace)
@@ -190,6 +197,9 @@ func rulesV1(env envV1) rulesV1Set {
 		template: rules[*resourcev1.ResourceClaimTemplate]{
 			namespaced: true,
 			defaults:   func(o *resourcev1.ResourceClaimTemplate) { resourcev1.SetObjectDefaults_ResourceClaimTemplate(o) },
+			drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
+				return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
+			},
 			create: func(c *checker, o *resourcev1.ResourceClaimTemplate) field.ErrorList {
 				v := env.on(c)
 				errs := v.authorizedForAdminV1(o.Spec.Spec.Devices.Requests, o.Namespace)
@@ -211,6 +221,9 @@ func rulesV1(env envV1) rulesV1Set {
 					o.Generation = old.Generation + 1
 				}
 			},
+			drop: func(c *checker, o, old *resourcev1.DeviceClass) []DropWarning {
+				return DropDisabledDeviceClassFieldsV1(o, old, env.on(c).env.gates)
+			},
 			create: func(c *checker, o *resourcev1.DeviceClass) field.ErrorList {
 				return env.on(c).ValidateDeviceClassV1(o)
 			},
@@ -225,6 +238,9 @@ func rulesV1(env envV1) rulesV1Set {
 				if !semanticEqual(o.Spec, old.Spec) {
 					o.Generation = old.Generation + 1
 				}
+			},
+			drop: func(c *checker, o, old *resourcev1.ResourceSlice) []DropWarning {
+				return DropDisabledResourceSliceFieldsV1(o, old, env.on(c).env.gates)
 			},
 			create: func(c *checker, o *resourcev1.ResourceSlice) field.ErrorList {
 				return env.on(c).ValidateResourceSliceV1(o)
@@ -241,7 +257,11 @@ func rulesV1(env envV1) rulesV1Set {
 				o.Generation = 1
 			},
 			prepareUpdate: prepareDeviceTaintRuleUpdateV1,
-			prepareStatus: func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
+			// The v1 storage refuses an update without resourceVersion;
+			// the one that serves v1alpha3 and v1beta2 keeps their
+			// historic unconditional updates.
+			unconditionalUpdate: func(version string) bool { return version == "v1alpha3" || version == "v1beta2" },
+			prepareStatus:       func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
 			create: func(c *checker, o *resourcev1.DeviceTaintRule) field.ErrorList {
 				return env.on(c).ValidateDeviceTaintRuleV1(o)
 			},
@@ -330,6 +350,11 @@ func (c *checkerV1) adminNamespaceV1(namespace string, p *field.Path) field.Erro
 		return nil
 	}
 	labels, err := c.env.namespaceLabels(namespace)
+	if errors.Is(err, ErrNamespaceUnknown) {
+		// The caller does not know the namespace: nothing to check
+		// against, unlike a lookup that failed.
+		return nil
+	}
 	if err != nil {
 		return field.ErrorList{field.InternalError(p, fmt.Errorf("could not retrieve namespace to verify admin access: %w", err))}
 	}

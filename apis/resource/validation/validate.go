@@ -1,12 +1,14 @@
 package validation
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
@@ -28,9 +30,18 @@ type Options struct {
 	// NamespaceLabels returns the labels of a namespace, for the 1.37
 	// admin-access rule (a request or result with adminAccess needs the
 	// namespace label resource.kubernetes.io/admin-access: "true"). Nil
-	// skips the rule: the namespace is not known.
+	// skips the rule for every namespace; an error that wraps
+	// ErrNamespaceUnknown skips it for that namespace (the caller does
+	// not know it, which is not the server's "cannot read it"). Any other
+	// error is reported as the server reports a failed lookup: an
+	// InternalError on the adminAccess field.
 	NamespaceLabels func(namespace string) (map[string]string, error)
 }
+
+// ErrNamespaceUnknown is what Options.NamespaceLabels returns (wrapped or
+// not) for a namespace whose labels the caller does not know, so that the
+// admin-access rule is skipped for it instead of failing.
+var ErrNamespaceUnknown = errors.New("namespace unknown")
 
 // DefaultNamespace is the namespace the validators assume for a namespaced
 // object that names none, as the API server takes it from the request.
@@ -40,18 +51,49 @@ const DefaultNamespace = metav1.NamespaceDefault
 // version, or a List of them) as the API server of its release validates
 // a create.
 func ValidateObject(obj runtime.Object, opts Options) field.ErrorList {
-	return dispatch(obj, nil, opCreate, opts)
+	errs, _ := dispatch(obj, nil, opCreate, opts)
+	return errs
 }
 
 // ValidateObjectUpdate validates an update (main resource) of old to obj,
 // same version and kind.
 func ValidateObjectUpdate(obj, old runtime.Object, opts Options) field.ErrorList {
-	return dispatch(obj, old, opUpdate, opts)
+	errs, _ := dispatch(obj, old, opUpdate, opts)
+	return errs
 }
 
 // ValidateObjectStatusUpdate validates a /status update (kinds with status
 // only).
 func ValidateObjectStatusUpdate(obj, old runtime.Object, opts Options) field.ErrorList {
+	errs, _ := dispatch(obj, old, opStatus, opts)
+	return errs
+}
+
+// ValidateObjectWithWarnings is ValidateObject that also returns the fields
+// the server would drop before validating, because the feature gate that
+// covers them is off in Options.FeatureGates (1.37 rules only: the older
+// releases' rules drop nothing). A dropped field is not validated, as on
+// the server, which drops it silently: the warnings are how a user learns
+// that the cluster would lose it. Each warning names the field by its path
+// in obj's own version (v1beta1's requests[i].adminAccess, not v1's
+// requests[i].exactly.adminAccess); items of a List are prefixed with
+// items[i].
+func ValidateObjectWithWarnings(obj runtime.Object, opts Options) (field.ErrorList, []DropWarning) {
+	return dispatch(obj, nil, opCreate, opts)
+}
+
+// ValidateObjectUpdateWithWarnings is ValidateObjectUpdate with the
+// warnings of ValidateObjectWithWarnings. A field that old already uses is
+// kept whatever the gates say, as on the server.
+func ValidateObjectUpdateWithWarnings(obj, old runtime.Object, opts Options) (field.ErrorList, []DropWarning) {
+	return dispatch(obj, old, opUpdate, opts)
+}
+
+// ValidateObjectStatusUpdateWithWarnings is ValidateObjectStatusUpdate with
+// the warnings of ValidateObjectWithWarnings; for a claim these include
+// the status.devices entries the server prunes because the update
+// deallocates their device (DropWarning.Reason says so).
+func ValidateObjectStatusUpdateWithWarnings(obj, old runtime.Object, opts Options) (field.ErrorList, []DropWarning) {
 	return dispatch(obj, old, opStatus, opts)
 }
 
@@ -94,12 +136,25 @@ type rules[T object] struct {
 	// resetMetaForStatus is set from 1.30 on: a status update keeps the
 	// stored labels, annotations, finalizers and owner references.
 	resetMetaForStatus bool
+	// drop clears the fields whose feature gate is off, as the 1.37
+	// strategies' PrepareForCreate (old is T's zero value) and
+	// PrepareForUpdate do; dropStatus is the status strategy's. Nil:
+	// nothing is gated.
+	drop       func(c *checker, obj, old T) []DropWarning
+	dropStatus func(c *checker, obj, old T) []DropWarning
+	// unconditionalUpdate is the strategy's AllowUnconditionalUpdate for a
+	// request in the given version; when it says no, an update without
+	// metadata.resourceVersion is refused before anything is validated.
+	// Nil allows it for every version.
+	unconditionalUpdate func(version string) bool
 }
 
-// kindRules is rules with the type erased, for the registry.
+// kindRules is rules with the type erased, for the registry. version is
+// the version the client sent the object in, which can differ from obj's
+// when another version's rules are borrowed (registerViaV1).
 type kindRules struct {
 	release  release
-	validate func(obj, old runtime.Object, op operation, opts Options) field.ErrorList
+	validate func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning)
 }
 
 var (
@@ -110,17 +165,21 @@ var (
 func register[T object](r rules[T]) {
 	var zero T
 	rel := rulesOf(reflect.TypeOf(zero))
-	registry[reflect.TypeOf(zero)] = kindRules{release: rel, validate: func(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+	own := gvkOf(reflect.TypeOf(zero)).Version
+	registry[reflect.TypeOf(zero)] = kindRules{release: rel, validate: func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning) {
+		if version == "" {
+			version = own
+		}
 		o := obj.DeepCopyObject().(T)
 		var prev T
 		if old != nil {
 			p, ok := old.(T)
 			if !ok {
-				return field.ErrorList{mismatch(obj, old)}
+				return field.ErrorList{mismatch(obj, old)}, nil
 			}
 			prev = p.DeepCopyObject().(T)
 		}
-		return r.run(o, prev, op, opts, rel)
+		return r.run(o, prev, op, opts, rel, version)
 	}}
 }
 
@@ -141,19 +200,25 @@ func registerList[L runtime.Object, T object](items func(L) []T) {
 // module's own types, so a type outside the catalogue is a bug here, not bad
 // input.
 func rulesOf(t reflect.Type) release {
-	gvks, _, err := conversion.Scheme.ObjectKinds(reflect.New(t.Elem()).Interface().(runtime.Object))
-	if err != nil {
-		panic(fmt.Sprintf("validation: rules registered for %v, which the scheme does not know: %v", t, err))
-	}
-	v, err := catalogue.Lookup(gvks[0].Version)
+	gvk := gvkOf(t)
+	v, err := catalogue.Lookup(gvk.Version)
 	if err != nil {
 		panic(fmt.Sprintf("validation: rules registered for %v: %v", t, err))
 	}
-	k, ok := v.Kind(gvks[0].Kind)
+	k, ok := v.Kind(gvk.Kind)
 	if !ok {
 		panic(fmt.Sprintf("validation: rules registered for %v, which the catalogue does not list in %s", t, v.Name))
 	}
 	return release(fmt.Sprintf("1.%d", v.RulesOf(k)))
+}
+
+// gvkOf is the kind of a registered versioned type (a pointer type).
+func gvkOf(t reflect.Type) schema.GroupVersionKind {
+	gvks, _, err := conversion.Scheme.ObjectKinds(reflect.New(t.Elem()).Interface().(runtime.Object))
+	if err != nil {
+		panic(fmt.Sprintf("validation: rules registered for %v, which the scheme does not know: %v", t, err))
+	}
+	return gvks[0]
 }
 
 func itemPointers[T any](items []T) []*T {
@@ -165,8 +230,8 @@ func itemPointers[T any](items []T) []*T {
 }
 
 // run prepares the copies as the API server prepares a request and then
-// validates them.
-func (r rules[T]) run(obj, old T, op operation, opts Options, rel release) field.ErrorList {
+// validates them. version is the version the client sent obj in.
+func (r rules[T]) run(obj, old T, op operation, opts Options, rel release, version string) (field.ErrorList, []DropWarning) {
 	c := &checker{opts: opts, release: rel, cel: newSelectorCompiler()}
 	if r.defaults != nil {
 		r.defaults(obj)
@@ -174,23 +239,36 @@ func (r rules[T]) run(obj, old T, op operation, opts Options, rel release) field
 			r.defaults(old)
 		}
 	}
+	if op != opCreate && r.unconditionalUpdate != nil && !r.unconditionalUpdate(version) {
+		if err := requireResourceVersion(metaOf(obj)); err != nil {
+			return field.ErrorList{err}, nil
+		}
+	}
+	var warnings []DropWarning
 	switch op {
 	case opCreate:
 		prepareCreateMeta(obj, r.namespaced)
 		if r.prepareCreate != nil {
 			r.prepareCreate(obj)
 		}
-		return r.create(c, obj)
+		if r.drop != nil {
+			var none T
+			warnings = r.drop(c, obj, none)
+		}
+		return r.create(c, obj), warnings
 	case opUpdate:
 		prepareUpdateMeta(obj, old, r.namespaced)
 		if r.prepareUpdate != nil {
 			r.prepareUpdate(obj, old)
 		}
+		if r.drop != nil {
+			warnings = r.drop(c, obj, old)
+		}
 		errs := genericMetaUpdate(metaOf(obj), metaOf(old), r.namespaced)
-		return append(errs, r.update(c, obj, old)...)
+		return append(errs, r.update(c, obj, old)...), warnings
 	default:
 		if r.status == nil {
-			return field.ErrorList{field.NotFound(field.NewPath("status"), fmt.Sprintf("%s has no status subresource", kindName(obj)))}
+			return field.ErrorList{field.NotFound(field.NewPath("status"), fmt.Sprintf("%s has no status subresource", kindName(obj)))}, nil
 		}
 		prepareUpdateMeta(obj, old, r.namespaced)
 		if r.prepareStatus != nil {
@@ -199,9 +277,24 @@ func (r rules[T]) run(obj, old T, op operation, opts Options, rel release) field
 		if r.resetMetaForStatus {
 			metav1.ResetObjectMetaForStatus(obj, old)
 		}
+		if r.dropStatus != nil {
+			warnings = r.dropStatus(c, obj, old)
+		}
 		errs := genericMetaUpdate(metaOf(obj), metaOf(old), r.namespaced)
-		return append(errs, r.status(c, obj, old)...)
+		return append(errs, r.status(c, obj, old)...), warnings
 	}
+}
+
+// requireResourceVersion is the generic registry's refusal of an update
+// without metadata.resourceVersion when the strategy does not allow
+// unconditional updates (k8s.io/apiserver's Store.Update). The server
+// checks it before preparing or validating anything and reports it as an
+// Invalid of the resource, with the parsed version (0) as the value.
+func requireResourceVersion(m *metav1.ObjectMeta) *field.Error {
+	if m.ResourceVersion != "" && m.ResourceVersion != "0" {
+		return nil
+	}
+	return field.Invalid(field.NewPath("metadata", "resourceVersion"), uint64(0), "must be specified for an update")
 }
 
 func metaOf(obj object) *metav1.ObjectMeta {
@@ -256,6 +349,8 @@ func prepareUpdateMeta(obj, old object, namespaced bool) {
 		o.ResourceVersion = "1"
 	}
 	if m.ResourceVersion == "" {
+		// An unconditional update: allowed unless the strategy says
+		// otherwise, which run checked before (requireResourceVersion).
 		m.ResourceVersion = o.ResourceVersion
 	}
 	m.Generation = o.Generation
@@ -275,40 +370,41 @@ func prepareUpdateMeta(obj, old object, namespaced bool) {
 }
 
 // dispatch finds the rules for obj and runs them, item by item for a List.
-func dispatch(obj, old runtime.Object, op operation, opts Options) field.ErrorList {
+func dispatch(obj, old runtime.Object, op operation, opts Options) (field.ErrorList, []DropWarning) {
 	if isNil(obj) {
-		return field.ErrorList{field.Required(nil, fmt.Sprintf("an object to %s is required", op))}
+		return field.ErrorList{field.Required(nil, fmt.Sprintf("an object to %s is required", op))}, nil
 	}
 	if op != opCreate && isNil(old) {
-		return field.ErrorList{field.Required(nil, fmt.Sprintf("the stored object is required for a validation of the %s", op))}
+		return field.ErrorList{field.Required(nil, fmt.Sprintf("the stored object is required for a validation of the %s", op))}, nil
 	}
 	if list, ok := obj.(*metav1.List); ok {
 		return validateRawList(list, old, op, opts)
 	}
 	t, err := typed(obj)
 	if err != nil {
-		return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(obj), err.Error())}
+		return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(obj), err.Error())}, nil
 	}
 	obj = t
 	if old != nil {
 		t, err := typed(old)
 		if err != nil {
-			return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(old), "stored object: "+err.Error())}
+			return field.ErrorList{field.Invalid(field.NewPath("kind"), kindName(old), "stored object: "+err.Error())}, nil
 		}
 		old = t
 	}
 	if items, ok := listRegistry[reflect.TypeOf(obj)]; ok {
 		oldItems, err := listItemsOf(old)
 		if err != nil {
-			return field.ErrorList{mismatch(obj, old)}
+			return field.ErrorList{mismatch(obj, old)}, nil
 		}
 		return validateList(items(obj), oldItems, op, opts)
 	}
 	r, ok := registry[reflect.TypeOf(obj)]
 	if !ok {
-		return field.ErrorList{unsupported(obj)}
+		return field.ErrorList{unsupported(obj)}, nil
 	}
-	return dedupe(r.validate(obj, old, op, opts))
+	errs, warnings := r.validate(obj, old, op, opts, "")
+	return dedupe(errs), warnings
 }
 
 // isNil reports a nil interface or a nil pointer in a non-nil interface.
@@ -335,14 +431,14 @@ func listItemsOf(old runtime.Object) ([]runtime.Object, error) {
 
 // validateRawList validates a v1 List (kind: List), whose items may be of
 // any kind and version, each decoded on its own.
-func validateRawList(list *metav1.List, old runtime.Object, op operation, opts Options) field.ErrorList {
+func validateRawList(list *metav1.List, old runtime.Object, op operation, opts Options) (field.ErrorList, []DropWarning) {
 	items, err := decodeRawItems(list)
 	if err != nil {
-		return field.ErrorList{field.Invalid(field.NewPath("items"), "<value omitted>", err.Error())}
+		return field.ErrorList{field.Invalid(field.NewPath("items"), "<value omitted>", err.Error())}, nil
 	}
 	oldItems, err := listItemsOf(old)
 	if err != nil {
-		return field.ErrorList{mismatch(list, old)}
+		return field.ErrorList{mismatch(list, old)}, nil
 	}
 	return validateList(items, oldItems, op, opts)
 }
@@ -367,20 +463,27 @@ func decodeRawItems(list *metav1.List) ([]runtime.Object, error) {
 
 // validateList validates every item of a List. For updates the stored List
 // must have the same length: item i is an update of stored item i.
-func validateList(items, oldItems []runtime.Object, op operation, opts Options) field.ErrorList {
+func validateList(items, oldItems []runtime.Object, op operation, opts Options) (field.ErrorList, []DropWarning) {
 	if op != opCreate && len(oldItems) != len(items) {
 		return field.ErrorList{field.Invalid(field.NewPath("items"), len(items),
-			fmt.Sprintf("the %s of a List needs a stored List of the same length (%d items)", op, len(oldItems)))}
+			fmt.Sprintf("the %s of a List needs a stored List of the same length (%d items)", op, len(oldItems)))}, nil
 	}
 	var errs field.ErrorList
+	var warnings []DropWarning
 	for i, item := range items {
 		var prev runtime.Object
 		if op != opCreate {
 			prev = oldItems[i]
 		}
-		errs = append(errs, prefixed(dispatch(item, prev, op, opts), field.NewPath("items").Index(i))...)
+		at := field.NewPath("items").Index(i)
+		itemErrs, itemWarnings := dispatch(item, prev, op, opts)
+		errs = append(errs, prefixed(itemErrs, at)...)
+		for _, w := range itemWarnings {
+			w.Path = at.String() + "." + w.Path
+			warnings = append(warnings, w)
+		}
 	}
-	return errs
+	return errs, warnings
 }
 
 // typed returns obj as a typed object of this module's versioned packages:
