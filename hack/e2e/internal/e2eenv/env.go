@@ -91,8 +91,9 @@ func (s *Server) Minor() int {
 	return minor
 }
 
-// RequireVersion skips the test unless the server serves one of the given
-// resource.k8s.io versions.
+// RequireVersion skips the test unless the server prefers one of the given
+// resource.k8s.io versions (its ResourceVersion). Tests of a version that a
+// server may serve besides its preferred one use RequireServed.
 func (s *Server) RequireVersion(t testing.TB, versions ...string) {
 	t.Helper()
 	for _, v := range versions {
@@ -101,6 +102,25 @@ func (s *Server) RequireVersion(t testing.TB, versions ...string) {
 		}
 	}
 	t.Skipf("kube-apiserver %s serves resource.k8s.io/%s, this test needs %s", s.KubeVersion, s.ResourceVersion, strings.Join(versions, " or "))
+}
+
+// Serves reports whether the server serves resource.k8s.io/<version>.
+func (s *Server) Serves(version string) bool {
+	for _, v := range s.ResourceVersions {
+		if v == version {
+			return true
+		}
+	}
+	return false
+}
+
+// RequireServed skips the test unless the server serves
+// resource.k8s.io/<version>, preferred or not.
+func (s *Server) RequireServed(t testing.TB, version string) {
+	t.Helper()
+	if !s.Serves(version) {
+		t.Skipf("kube-apiserver %s serves resource.k8s.io %s, this test needs %s", s.KubeVersion, strings.Join(s.ResourceVersions, ", "), version)
+	}
 }
 
 // Namespace creates a namespace of its own for the calling test. It is not
