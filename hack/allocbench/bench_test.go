@@ -18,7 +18,9 @@ import (
 //	BenchmarkAllocate/<scenario>/warm/<allocator>  one long-lived runner
 //	    after the scenario's warm-up, running operation after operation.
 //
-// <allocator> is drakit, stable, incubating or experimental. ns/claim
+// <allocator> is drakit or one of upstream's stable, incubating and
+// experimental that supports the scenario's features (the one a 1.37
+// scheduler picks is the first of them). ns/claim
 // divides the time by the claims allocated (or refuted). Upstream's search
 // is exponential in the impossible scenarios; every operation runs under
 // the cap ALLOCBENCH_UPSTREAM_CAP (a Go duration, default 10s), and a
@@ -28,17 +30,7 @@ func BenchmarkAllocate(b *testing.B) {
 	for _, sc := range BenchScenarios() {
 		b.Run(sc.Name, func(b *testing.B) {
 			inv := sc.Inventory()
-			up := toUpstream(inv.Classes, inv.Slices, inv.Allocated)
-			runners := []struct {
-				name string
-				new  func() (Runner, error)
-			}{{"drakit", func() (Runner, error) { return NewDrakitRunner(inv) }}}
-			for _, impl := range Implementations {
-				runners = append(runners, struct {
-					name string
-					new  func() (Runner, error)
-				}{impl, func() (Runner, error) { return NewUpstreamRunner(impl, up), nil }})
-			}
+			runners := benchRunners(inv)
 			for _, cold := range []bool{true, false} {
 				mode := "warm"
 				if cold {
@@ -144,12 +136,8 @@ func runBench(b *testing.B, sc BenchScenario, inv *Inventory, newRunner func() (
 func TestBenchScenarios(t *testing.T) {
 	for _, sc := range BenchScenarios() {
 		inv := sc.Inventory()
-		up := toUpstream(inv.Classes, inv.Slices, inv.Allocated)
-		runners := map[string]func() (Runner, error){"drakit": func() (Runner, error) { return NewDrakitRunner(inv) }}
-		for _, impl := range Implementations {
-			runners[impl] = func() (Runner, error) { return NewUpstreamRunner(impl, up), nil }
-		}
-		for name, newRunner := range runners {
+		for _, nr := range benchRunners(inv) {
+			name, newRunner := nr.name, nr.new
 			r, err := newRunner()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", sc.Name, name, err)
@@ -167,4 +155,21 @@ func TestBenchScenarios(t *testing.T) {
 			}
 		}
 	}
+}
+
+// namedRunner makes a fresh runner of one allocator.
+type namedRunner struct {
+	name string
+	new  func() (Runner, error)
+}
+
+// benchRunners are drakit and every upstream implementation that supports
+// the inventory's features, in the order NewAllocator tries them.
+func benchRunners(inv *Inventory) []namedRunner {
+	up := toUpstream(inv)
+	out := []namedRunner{{"drakit", func() (Runner, error) { return NewDrakitRunner(inv) }}}
+	for _, impl := range SupportingImplementations(inv.Features) {
+		out = append(out, namedRunner{impl, func() (Runner, error) { return NewUpstreamRunner(impl, up), nil }})
+	}
+	return out
 }

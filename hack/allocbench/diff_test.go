@@ -18,16 +18,20 @@ import (
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/allocator/verify"
+	"github.com/drakit/drakit/apis/resource"
 )
 
 // The differential test generates random inventories and claims
-// (generate_test.go), allocates the claims together, as for one pod, with
-// drakit's allocator and with each upstream implementation (stable,
-// incubating, experimental of k8s.io/dynamic-resource-allocation v0.37.2,
-// with UpstreamFeatures: 1.31 semantics), and requires
+// (generate_test.go, generate137_test.go), each with the allocator
+// features it uses, allocates the claims together, as for one pod, with
+// drakit's allocator and with the upstream implementation a 1.37 scheduler
+// picks for those features (k8s.io/dynamic-resource-allocation v0.37.2;
+// ALLOCBENCH_DIFF_IMPLS=all runs every implementation that supports them),
+// both with the same features, and requires
 //
-//   - every drakit allocation to be valid, as judged by allocator/verify,
-//     which evaluates selectors and recounts everything itself;
+//   - every drakit allocation, and every upstream one, to be valid, as
+//     judged by allocator/verify, which evaluates selectors and recounts
+//     everything (counters, shares, taints, alternatives) itself;
 //   - drakit and each implementation to agree on whether the claims can be
 //     allocated, and, where upstream's choice does not depend on Go's map
 //     order (the node sees one pool), on which devices each request gets;
@@ -37,9 +41,13 @@ import (
 //     it, and an example that TestKnownDifferencesStillOccur runs so that a
 //     difference upstream has removed is taken off the list.
 //
-// The scenarios stay as they were for v0.33.13 (built as v1-shaped hub
-// objects since the hub has v1's shape, see generate_test.go): the
-// differences are listed, not generated away.
+// The 1.31-era part of each scenario stays as it was for v0.33.13 (built
+// as v1-shaped hub objects since the hub has v1's shape, see
+// generate_test.go); the 1.32+ features are layered on top with further
+// draws of the same random source (generate137_test.go): the differences
+// are listed, not generated away. While drakitSemantics137 is false
+// (drakit_features.go), a scenario that uses a 1.37 feature is counted as
+// "pending": upstream's result is still verified, drakit's is not compared.
 //
 // ALLOCBENCH_DIFF_SCENARIOS sets the number of scenarios (default 3000,
 // 300 with -short), ALLOCBENCH_DIFF_SEED the seed of the first one (default
@@ -57,14 +65,26 @@ func TestDifferential(t *testing.T) {
 		n = 300
 	}
 	counts := map[string]int{}
-	cache := newCELCache()
+	caches := map[cel.Features]*cel.Cache{}
 	var problems []string
 	var firstDump []byte
 	for i := 0; i < n; i++ {
 		s := seed + int64(i)
 		sc := generate(rand.New(rand.NewSource(s)))
-		for _, impl := range Implementations {
-			outcome, err := compare(sc, impl, cache)
+		impls := SupportingImplementations(sc.inv.Features)
+		if os.Getenv("ALLOCBENCH_DIFF_IMPLS") != "all" {
+			impl, err := SchedulerImplementation(sc.inv.Features)
+			if err != nil {
+				t.Fatalf("seed %d: %v", s, err)
+			}
+			impls = []string{impl}
+		}
+		cf := UpstreamCELFeatures(sc.inv.Features)
+		if caches[cf] == nil {
+			caches[cf] = newCELCache(sc.inv.Features)
+		}
+		for _, impl := range impls {
+			outcome, err := compare(sc, impl, caches[cf])
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("seed %d, %s: %v", s, impl, err))
 				if firstDump == nil {
@@ -81,7 +101,7 @@ func TestDifferential(t *testing.T) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Logf("%-42s %d", k, counts[k])
+		t.Logf("%-56s %d", k, counts[k])
 	}
 	for i, p := range problems {
 		if i == 20 {
@@ -99,9 +119,9 @@ func TestDifferential(t *testing.T) {
 		allocated, unsatisfiable := 0, 0
 		for k, v := range counts {
 			switch {
-			case strings.Contains(k, " agree-allocated"):
+			case strings.Contains(k, "agree-allocated"):
 				allocated += v
-			case strings.Contains(k, " agree-unsatisfiable"):
+			case strings.Contains(k, "agree-unsatisfiable"):
 				unsatisfiable += v
 			}
 		}
@@ -138,7 +158,8 @@ type diffCase struct {
 func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 	ctx := context.Background()
 	c := &diffCase{sc: sc, impl: impl, drakitOK: true}
-	a, err := allocator.New(allocator.Options{Classes: sc.inv.Classes, Slices: sc.inv.Slices, AllocatedDevices: sc.inv.Allocated, Node: sc.node})
+	pending := drakitPending(sc.inv.Features)
+	a, err := allocator.New(drakitOptions(sc.inv, sc.node))
 	if err != nil {
 		return "", err
 	}
@@ -155,19 +176,21 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 		}
 	}
 	if c.drakitOK {
-		inv := &verify.Inventory{Classes: sc.inv.Classes, Slices: sc.inv.Slices, Node: sc.node, InUse: map[verify.DeviceID]bool{}}
-		for _, id := range sc.inv.Allocated {
-			inv.InUse[verify.DeviceID(id)] = true
+		judged := sc.verifyFeatures()
+		if !drakitSemantics137 {
+			// drakit allocates with its 1.31 rules.
+			judged = verify.Features{}
 		}
-		checker := verify.NewChecker(inv)
-		for i, r := range c.drakit {
-			if errs := checker.Check(sc.claims[i], r.Allocation); len(errs) > 0 {
-				return "", fmt.Errorf("drakit result for %s is invalid: %v", sc.claims[i].Name, errs)
-			}
+		var drakitResults []*resource.AllocationResult
+		for _, r := range c.drakit {
+			drakitResults = append(drakitResults, r.Allocation)
+		}
+		if err := sc.check(judged, drakitResults); err != nil {
+			return "", fmt.Errorf("drakit result is invalid: %v", err)
 		}
 	}
 
-	up := toUpstream(sc.inv.Classes, sc.inv.Slices, sc.inv.Allocated)
+	up := toUpstream(sc.inv)
 	ua, err := NewUpstreamAllocator(ctx, impl, up, cache)
 	if err != nil {
 		return "", err
@@ -181,7 +204,22 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 	}
 	c.upstream, c.upstreamErr = ua.Allocate(ctx, sc.node, upClaims)
 	c.upstreamOK = c.upstreamErr == nil && c.upstream != nil
+	if c.upstreamOK {
+		var upResults []*resource.AllocationResult
+		for i := range c.upstream {
+			upResults = append(upResults, fromV1Allocation(&c.upstream[i]))
+		}
+		if err := sc.check(sc.verifyFeatures(), upResults); err != nil {
+			return "", fmt.Errorf("upstream %s's result is invalid (a bug of upstream or of allocator/verify): %v", impl, err)
+		}
+	}
 
+	if pending {
+		if !c.drakitOK && !allocator.IsReason(c.drakitErr, allocator.ReasonUnsupported) && !c.upstreamOK {
+			return "pending/agree-unsatisfiable", nil
+		}
+		return fmt.Sprintf("pending/drakit-1.31 (upstream ok=%v)", c.upstreamOK), nil
+	}
 	switch {
 	case c.drakitOK && c.upstreamOK:
 		if !c.upstreamDeterministic() {
@@ -211,6 +249,36 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 	return "", fmt.Errorf("unlisted difference: %s", c.summary())
 }
 
+// verifyFeatures are the scenario's features as allocator/verify's
+// switches.
+func (sc *diffScenario) verifyFeatures() verify.Features {
+	f := sc.inv.Features
+	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
+		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus}
+}
+
+// check verifies the allocations of the scenario's claims, one per claim,
+// made in one call.
+func (sc *diffScenario) check(f verify.Features, results []*resource.AllocationResult) error {
+	inv := &verify.Inventory{Classes: sc.inv.Classes, Slices: sc.inv.Slices, Node: sc.node, InUse: map[verify.DeviceID]bool{}, Features: f}
+	if sc.inv.Features.DeviceTaintRules && f.DeviceTaints {
+		inv.TaintRules = sc.inv.TaintRules
+	}
+	for _, id := range sc.inv.Allocated {
+		inv.InUse[verify.DeviceID(id)] = true
+	}
+	for _, cl := range sc.inv.AllocatedClaims {
+		inv.Allocations = append(inv.Allocations, cl.Status.Allocation)
+	}
+	checker := verify.NewChecker(inv)
+	for i, r := range results {
+		if errs := checker.Check(sc.claims[i], r); len(errs) > 0 {
+			return fmt.Errorf("claim %s: %v", sc.claims[i].Name, errs)
+		}
+	}
+	return nil
+}
+
 func (c *diffCase) summary() string {
 	if c.drakitOK && c.upstreamOK {
 		return "different devices: " + c.deviceDifference()
@@ -224,8 +292,8 @@ func (c *diffCase) summary() string {
 func (c *diffCase) upstreamDeterministic() bool {
 	pools := map[[2]string]bool{}
 	for _, s := range c.sc.inv.Slices {
-		sees, err := structured.NodeMatches(UpstreamFeatures, c.sc.node, valueOf(s.Spec.NodeName), valueOf(s.Spec.AllNodes), s.Spec.NodeSelector)
-		if err != nil || sees {
+		sees, err := structured.NodeMatches(UpstreamFeatures(c.sc.inv.Features), c.sc.node, valueOf(s.Spec.NodeName), valueOf(s.Spec.AllNodes), s.Spec.NodeSelector)
+		if err != nil || sees || valueOf(s.Spec.PerDeviceNodeSelection) {
 			pools[[2]string{s.Spec.Driver, s.Spec.Pool.Name}] = true
 		}
 	}

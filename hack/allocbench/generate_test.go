@@ -57,7 +57,7 @@ var (
 )
 
 func generate(rng *rand.Rand) *diffScenario {
-	sc := &diffScenario{inv: &Inventory{}}
+	sc := &diffScenario{inv: &Inventory{Features: LegacyFeatures}}
 	zones := []string{"a", "b"}
 	nodes := 1 + rng.Intn(3)
 	for i := 0; i < nodes; i++ {

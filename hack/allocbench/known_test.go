@@ -145,7 +145,7 @@ func exampleScenario(devices []resource.Device, claims ...*resource.ResourceClai
 	node := Node("n0", nil)
 	s := OnNode(Slice("n0-gpu", gpuDriver, "n0", devices), "n0")
 	return &diffScenario{
-		inv:    &Inventory{Classes: []*resource.DeviceClass{Class("any")}, Slices: []*resource.ResourceSlice{s}, Nodes: []*corev1.Node{node}},
+		inv:    &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{Class("any")}, Slices: []*resource.ResourceSlice{s}, Nodes: []*corev1.Node{node}},
 		node:   node,
 		claims: claims,
 	}
@@ -157,7 +157,7 @@ func exampleScenario(devices []resource.Device, claims ...*resource.ResourceClai
 // implementations only), so that a difference upstream has removed is
 // taken off the list.
 func TestKnownDifferencesStillOccur(t *testing.T) {
-	cache := newCELCache()
+	cache := newCELCache(LegacyFeatures)
 	for _, k := range knownDifferences {
 		if len(k.reason) < 80 || k.kind == "" || k.explains == nil || k.example == nil {
 			t.Errorf("known difference %s needs a kind, a reason, a condition and an example", k.name)
@@ -204,7 +204,9 @@ func (c *diffCase) onlyIncompletePoolsServe() bool {
 	if len(complete) == len(c.sc.inv.Slices) {
 		return false
 	}
-	a, err := allocator.New(allocator.Options{Classes: c.sc.inv.Classes, Slices: complete, AllocatedDevices: c.sc.inv.Allocated, Node: c.sc.node})
+	reduced := *c.sc.inv
+	reduced.Slices = complete
+	a, err := allocator.New(drakitOptions(&reduced, c.sc.node))
 	if err != nil {
 		return false
 	}

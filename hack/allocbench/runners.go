@@ -15,38 +15,20 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// Implementations are upstream's allocator implementations in
-// k8s.io/dynamic-resource-allocation v0.37.2 (structured/internal/...),
-// each run on its own through structured.EnableAllocators.
-var Implementations = []string{"stable", "incubating", "experimental"}
+// newCELCache is upstream's selector cache for the features, shared like
+// the scheduler's.
+func newCELCache(f allocator.Features) *cel.Cache {
+	return cel.NewCache(1000, UpstreamCELFeatures(f))
+}
 
-// UpstreamFeatures are the allocator features (the scheduler derives them
-// from its feature gates) that give Kubernetes 1.31 semantics: only
-// AdminAccess (gate DRAAdminAccess), since adminAccess requests exist in
-// 1.31 and upstream refuses them without it. Everything that came later is
-// off: PrioritizedList, PartitionableDevices, DeviceTaints,
-// DeviceBindingAndStatus, ConsumableCapacity, FractionalCapacityRange,
-// ListTypeAttributes, OptionalNodeOperations, DerivedAttributes,
-// CompatibilityGroups. All three implementations support this set, so
-// none needs a gate beyond it: NewAllocator takes the first enabled
-// implementation whose supported features cover the requested ones, and
-// with EnableAllocators(name) that is exactly the named one.
-var UpstreamFeatures = structured.Features{AdminAccess: true}
-
-// UpstreamCELFeatures configure upstream's CEL environment the 1.31 way:
-// no device.allowMultipleAllocations (DRAConsumableCapacity) and no list
-// attributes (DRAListTypeAttributes).
-var UpstreamCELFeatures = cel.Features{}
-
-// newCELCache is upstream's selector cache, shared like the scheduler's.
-func newCELCache() *cel.Cache { return cel.NewCache(1000, UpstreamCELFeatures) }
-
-// NewUpstreamAllocator builds an allocator of the named implementation.
-// EnableAllocators is process-wide and not thread-safe; the tests and
-// benchmarks of this package run one at a time.
+// NewUpstreamAllocator builds an allocator of the named implementation for
+// the inventory's features. EnableAllocators is process-wide and not
+// thread-safe; the tests and benchmarks of this package run one at a time.
+// With only impl enabled, NewAllocator fails when impl does not support
+// the features, as the scheduler would never pick it.
 func NewUpstreamAllocator(ctx context.Context, impl string, in *upstreamInputs, cache *cel.Cache) (structured.Allocator, error) {
 	structured.EnableAllocators(impl)
-	a, err := structured.NewAllocator(ctx, UpstreamFeatures, in.state, in.classes, in.slices, cache)
+	a, err := structured.NewAllocator(ctx, UpstreamFeatures(in.features), in.state, in.classes, in.slices, cache)
 	if err != nil {
 		return nil, fmt.Errorf("upstream %s: %w", impl, err)
 	}
@@ -60,26 +42,46 @@ func implementationOf(a structured.Allocator) string {
 	return path[strings.LastIndex(path, "/")+1:]
 }
 
-// Inventory is a scenario's classes, slices, nodes and devices in use, in
-// drakit's hub form.
+// Inventory is a scenario's features, classes, slices, nodes, taint rules
+// and devices in use, in drakit's hub form.
 type Inventory struct {
-	Classes   []*resource.DeviceClass
-	Slices    []*resource.ResourceSlice
-	Nodes     []*corev1.Node
+	// Features are the allocator features the scenario runs with, for
+	// drakit and upstream alike.
+	Features allocator.Features
+	Classes  []*resource.DeviceClass
+	Slices   []*resource.ResourceSlice
+	Nodes    []*corev1.Node
+	// TaintRules are DeviceTaintRules; with Features.DeviceTaintRules
+	// their taints apply to the devices they select.
+	TaintRules []*resource.DeviceTaintRule
+	// Allocated are devices in use (held whole).
 	Allocated []allocator.DeviceID
+	// AllocatedClaims are claims with status.allocation: their devices are
+	// in use, shares of multi-allocation devices consume capacity.
+	AllocatedClaims []*resource.ResourceClaim
 }
 
 // Runner allocates claims on a node with one of the allocators and
-// remembers committed devices, so that a benchmark can drive all alike.
+// remembers committed allocations, so that a benchmark can drive all alike.
 type Runner interface {
 	// Allocate allocates the claims together on the node; ok is false when
 	// they cannot be allocated; err is an error of the allocator itself.
-	Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (ok bool, devices [][]allocator.DeviceID, err error)
-	// Commit marks devices as in use for later calls.
-	Commit(devices [][]allocator.DeviceID)
-	// Reset forgets the committed devices (keeping what the allocator
+	// The results are in hub form, one per claim.
+	Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (ok bool, results []*resource.AllocationResult, err error)
+	// Commit records allocations as in use for later calls.
+	Commit(results []*resource.AllocationResult)
+	// Reset forgets the committed allocations (keeping what the allocator
 	// learnt about the inventory, as a long-running scheduler would).
 	Reset()
+}
+
+// DeviceIDs lists the devices of an allocation, in result order.
+func DeviceIDs(r *resource.AllocationResult) []allocator.DeviceID {
+	var out []allocator.DeviceID
+	for _, d := range r.Devices.Results {
+		out = append(out, allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device})
+	}
+	return out
 }
 
 // Claim is a claim in both forms.
@@ -96,21 +98,21 @@ func NewClaim(c *resource.ResourceClaim) *Claim {
 // DrakitRunner drives drakit's allocator.
 type DrakitRunner struct {
 	A         *allocator.Allocator
-	committed []allocator.DeviceID
+	committed []*resource.AllocationResult
 	// LastErr is why the last failed Allocate failed.
 	LastErr error
 }
 
 // NewDrakitRunner builds drakit's allocator for an inventory.
 func NewDrakitRunner(inv *Inventory) (*DrakitRunner, error) {
-	a, err := allocator.New(allocator.Options{Classes: inv.Classes, Slices: inv.Slices, AllocatedDevices: inv.Allocated})
+	a, err := allocator.New(drakitOptions(inv, nil))
 	if err != nil {
 		return nil, err
 	}
 	return &DrakitRunner{A: a}, nil
 }
 
-func (r *DrakitRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, [][]allocator.DeviceID, error) {
+func (r *DrakitRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, []*resource.AllocationResult, error) {
 	hub := make([]*resource.ResourceClaim, len(claims))
 	for i, c := range claims {
 		hub[i] = c.Hub
@@ -119,52 +121,47 @@ func (r *DrakitRunner) Allocate(ctx context.Context, node *corev1.Node, claims [
 	if err != nil {
 		return false, nil, err
 	}
-	devices := make([][]allocator.DeviceID, len(results))
+	out := make([]*resource.AllocationResult, len(results))
 	for i, res := range results {
 		if res.Err != nil {
 			r.LastErr = res.Err
 			return false, nil, nil
 		}
-		for _, d := range res.Allocation.Devices.Results {
-			devices[i] = append(devices[i], allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device})
-		}
+		out[i] = res.Allocation
 	}
-	return true, devices, nil
+	return true, out, nil
 }
 
-func (r *DrakitRunner) Commit(devices [][]allocator.DeviceID) {
-	for _, ds := range devices {
-		r.A.MarkAllocated(ds...)
-		r.committed = append(r.committed, ds...)
-	}
+func (r *DrakitRunner) Commit(results []*resource.AllocationResult) {
+	drakitCommit(r.A, results)
+	r.committed = append(r.committed, results...)
 }
 
 func (r *DrakitRunner) Reset() {
-	r.A.Release(r.committed...)
+	drakitRelease(r.A, r.committed)
 	r.committed = nil
 }
 
 // UpstreamRunner drives one implementation of upstream's structured
 // allocator the way the scheduler does: one Allocator per pod (built in
-// PreFilter from the devices in use at that time) that Filter then asks
+// PreFilter from the allocated state at that time) that Filter then asks
 // node by node, and a CEL cache shared by all. Here "per pod" means: a new
-// Allocator after every change of the devices in use (Commit, Reset).
+// Allocator after every change of the allocated state (Commit, Reset).
 type UpstreamRunner struct {
-	impl      string
-	in        *upstreamInputs
-	cache     *cel.Cache
-	current   structured.Allocator
-	committed []structured.DeviceID
+	impl    string
+	in      *upstreamInputs
+	cache   *cel.Cache
+	current structured.Allocator
 }
 
 // NewUpstreamRunner drives the named implementation on an inventory
-// translated by toUpstream. The runner adds its commits to in's set of
-// devices in use and takes them out again on Reset.
+// translated by toUpstream. The runner adds its commits to in's allocated
+// state and puts back the inventory's own on Reset.
 func NewUpstreamRunner(impl string, in *upstreamInputs) *UpstreamRunner {
-	return &UpstreamRunner{impl: impl, in: in, cache: newCELCache()}
+	return &UpstreamRunner{impl: impl, in: in, cache: newCELCache(in.features)}
 }
 
-func (r *UpstreamRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, [][]allocator.DeviceID, error) {
+func (r *UpstreamRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, []*resource.AllocationResult, error) {
 	if r.current == nil {
 		a, err := NewUpstreamAllocator(ctx, r.impl, r.in, r.cache)
 		if err != nil {
@@ -183,28 +180,21 @@ func (r *UpstreamRunner) Allocate(ctx context.Context, node *corev1.Node, claims
 	if results == nil {
 		return false, nil, nil
 	}
-	devices := make([][]allocator.DeviceID, len(results))
-	for i, res := range results {
-		for _, d := range res.Devices.Results {
-			devices[i] = append(devices[i], allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device})
-		}
+	out := make([]*resource.AllocationResult, len(results))
+	for i := range results {
+		out[i] = fromV1Allocation(&results[i])
 	}
-	return true, devices, nil
+	return true, out, nil
 }
 
-func (r *UpstreamRunner) Commit(devices [][]allocator.DeviceID) {
-	for _, ds := range devices {
-		for _, d := range ds {
-			id := structured.MakeDeviceID(d.Driver, d.Pool, d.Device)
-			r.in.allocated.Insert(id)
-			r.committed = append(r.committed, id)
-		}
+func (r *UpstreamRunner) Commit(results []*resource.AllocationResult) {
+	for _, res := range results {
+		r.in.hold(res)
 	}
 	r.current = nil
 }
 
 func (r *UpstreamRunner) Reset() {
-	r.in.allocated.Delete(r.committed...)
-	r.committed = nil
+	r.in.resetState()
 	r.current = nil
 }

@@ -69,7 +69,7 @@ func schedulerGPUs() BenchScenario {
 		Name:        "gpu-1000nodes-x8",
 		ClaimsPerOp: 1,
 		Inventory: func() *Inventory {
-			inv := &Inventory{Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}}
+			inv := &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}}
 			for n := 0; n < nodes; n++ {
 				nn := name("n%04d", n)
 				inv.Nodes = append(inv.Nodes, Node(nn, map[string]string{"kubernetes.io/hostname": nn}))
@@ -92,7 +92,7 @@ func schedulerGPUs() BenchScenario {
 			}
 			start := (i * 131) % nodes
 			feasible := 0
-			var chosen [][]allocator.DeviceID
+			var chosen []*resource.AllocationResult
 			for k := 0; k < nodes && feasible < feasibleWanted; k++ {
 				ok, devices, err := r.Allocate(ctx, inv.Nodes[(start+k)%nodes], []*Claim{claim})
 				if err != nil {
@@ -126,7 +126,7 @@ func numaClaims() BenchScenario {
 		ClaimsPerOp: 1,
 		Inventory: func() *Inventory {
 			rng := rand.New(rand.NewSource(1))
-			inv := &Inventory{Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}}
+			inv := &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}}
 			for n := 0; n < nodes; n++ {
 				nn := name("n%03d", n)
 				inv.Nodes = append(inv.Nodes, Node(nn, nil))
@@ -176,7 +176,7 @@ func networkAll() BenchScenario {
 		Name:        "network-10000-all",
 		ClaimsPerOp: 1,
 		Inventory: func() *Inventory {
-			inv := &Inventory{Classes: []*resource.DeviceClass{Class("net", `device.driver == "net.example.com"`)}, Nodes: []*corev1.Node{node}}
+			inv := &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{Class("net", `device.driver == "net.example.com"`)}, Nodes: []*corev1.Node{node}}
 			idx := 0
 			for p := 0; p < 10; p++ {
 				for s := 0; s < 8; s++ {
@@ -206,7 +206,7 @@ func networkAll() BenchScenario {
 			if err != nil {
 				return false, err
 			}
-			if !ok || len(devices[0]) != 10 {
+			if !ok || len(devices[0].Devices.Results) != 10 {
 				return false, fmt.Errorf("rack claim: ok=%v devices=%v", ok, devices)
 			}
 			return false, nil
@@ -238,7 +238,7 @@ func celHeavy() BenchScenario {
 		Name:        "cel-heavy-512",
 		ClaimsPerOp: 1,
 		Inventory: func() *Inventory {
-			inv := &Inventory{Classes: []*resource.DeviceClass{class}, Nodes: []*corev1.Node{node}}
+			inv := &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{class}, Nodes: []*corev1.Node{node}}
 			idx := 0
 			for s := 0; s < 4; s++ {
 				var devices []resource.Device
@@ -284,7 +284,7 @@ func impossibleCount(n int) BenchScenario {
 		ClaimsPerOp: 1,
 		Impossible:  true,
 		Inventory: func() *Inventory {
-			inv := &Inventory{Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}, Nodes: []*corev1.Node{node}}
+			inv := &Inventory{Features: LegacyFeatures, Classes: []*resource.DeviceClass{Class("gpu", `device.driver == "gpu.example.com"`)}, Nodes: []*corev1.Node{node}}
 			devices := gpuDevices(n)
 			slices := (n + 127) / 128
 			for s := 0; s < slices; s++ {
@@ -318,7 +318,7 @@ func impossibleMatchAttribute() BenchScenario {
 		ClaimsPerOp: 1,
 		Impossible:  true,
 		Inventory: func() *Inventory {
-			inv := &Inventory{Nodes: []*corev1.Node{node}, Classes: []*resource.DeviceClass{
+			inv := &Inventory{Features: LegacyFeatures, Nodes: []*corev1.Node{node}, Classes: []*resource.DeviceClass{
 				Class("left", `device.driver == "gpu.example.com"`, `device.attributes["gpu.example.com"].index < 32`),
 				Class("right", `device.driver == "gpu.example.com"`, `device.attributes["gpu.example.com"].index >= 32`),
 			}}

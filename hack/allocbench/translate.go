@@ -316,24 +316,100 @@ func (e *notFound) Error() string { return "deviceclass " + e.name + " not found
 
 // upstreamInputs is a scenario's inventory in v1 form.
 type upstreamInputs struct {
-	classes classLister
-	slices  []*resourceapi.ResourceSlice
-	// allocated is the set of devices in use; state refers to the same set.
-	allocated sets.Set[structured.DeviceID]
-	state     structured.AllocatedState
+	features allocator.Features
+	classes  classLister
+	slices   []*resourceapi.ResourceSlice
+	// base are the inventory's own allocations (Allocated and the results
+	// of AllocatedClaims); state is base plus what runners committed.
+	base  []*resource.AllocationResult
+	state structured.AllocatedState
 }
 
-func toUpstream(classes []*resource.DeviceClass, slices []*resource.ResourceSlice, allocated []allocator.DeviceID) *upstreamInputs {
-	in := &upstreamInputs{classes: classLister{}, allocated: sets.New[structured.DeviceID]()}
-	for _, c := range classes {
+// toUpstream translates an inventory for upstream's allocator. With
+// Features.DeviceTaintRules the rules' taints are merged into the devices
+// they select (taintRules), since upstream's allocator does not read
+// DeviceTaintRules: the scheduler's slice tracker (resourceslice/tracker,
+// EnableDeviceTaintRules) patches the slices before the allocator sees
+// them, and so does this harness.
+func toUpstream(inv *Inventory) *upstreamInputs {
+	in := &upstreamInputs{features: inv.Features, classes: classLister{}}
+	for _, c := range inv.Classes {
 		in.classes[c.Name] = toV1Class(c)
 	}
-	for _, s := range slices {
-		in.slices = append(in.slices, toV1Slice(s))
+	for _, s := range inv.Slices {
+		v1 := toV1Slice(s)
+		if inv.Features.DeviceTaintRules {
+			taintRules(v1, inv.TaintRules)
+		}
+		in.slices = append(in.slices, v1)
 	}
-	for _, id := range allocated {
-		in.allocated.Insert(structured.MakeDeviceID(id.Driver, id.Pool, id.Device))
+	if len(inv.Allocated) > 0 {
+		held := &resource.AllocationResult{}
+		for _, id := range inv.Allocated {
+			held.Devices.Results = append(held.Devices.Results, resource.DeviceRequestAllocationResult{Request: "held", Driver: id.Driver, Pool: id.Pool, Device: id.Device})
+		}
+		in.base = append(in.base, held)
 	}
-	in.state = structured.AllocatedState{AllocatedDevices: in.allocated}
+	for _, c := range inv.AllocatedClaims {
+		if c.Status.Allocation != nil {
+			in.base = append(in.base, c.Status.Allocation)
+		}
+	}
+	in.resetState()
 	return in
+}
+
+// resetState makes the allocated state the inventory's own again.
+func (in *upstreamInputs) resetState() {
+	in.state = structured.AllocatedState{
+		AllocatedDevices:         sets.New[structured.DeviceID](),
+		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
+		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
+	}
+	for _, r := range in.base {
+		in.hold(r)
+	}
+}
+
+// hold adds an allocation to the allocated state the way the scheduler
+// gathers it from allocated claims: an adminAccess result holds nothing
+// (1.32+), a result with a shareID holds its share and adds its consumed
+// capacity to the device's total, any other result holds the device.
+func (in *upstreamInputs) hold(r *resource.AllocationResult) {
+	for _, d := range r.Devices.Results {
+		id := structured.MakeDeviceID(d.Driver, d.Pool, d.Device)
+		switch {
+		case d.AdminAccess != nil && *d.AdminAccess:
+		case d.ShareID != nil:
+			in.state.AllocatedSharedDeviceIDs.Insert(structured.MakeSharedDeviceID(id, d.ShareID))
+			consumed := map[resourceapi.QualifiedName]apiresource.Quantity{}
+			for k, v := range d.ConsumedCapacity {
+				consumed[resourceapi.QualifiedName(k)] = v.DeepCopy()
+			}
+			in.state.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, consumed))
+		default:
+			in.state.AllocatedDevices.Insert(id)
+		}
+	}
+}
+
+// taintRules appends the taint of every rule to the devices of the slice
+// that the rule's selector picks (driver, pool and device name, each
+// optional; a rule without selector picks nothing), in rule order, as the
+// tracker's applyPatches does.
+func taintRules(s *resourceapi.ResourceSlice, rules []*resource.DeviceTaintRule) {
+	for _, rule := range rules {
+		sel := rule.Spec.DeviceSelector
+		if sel == nil || sel.Driver != nil && *sel.Driver != s.Spec.Driver || sel.Pool != nil && *sel.Pool != s.Spec.Pool.Name {
+			continue
+		}
+		for i := range s.Spec.Devices {
+			if sel.Device != nil && *sel.Device != s.Spec.Devices[i].Name {
+				continue
+			}
+			t := rule.Spec.Taint
+			s.Spec.Devices[i].Taints = append(s.Spec.Devices[i].Taints, resourceapi.DeviceTaint{
+				Key: t.Key, Value: t.Value, Effect: resourceapi.DeviceTaintEffect(t.Effect), TimeAdded: t.TimeAdded.DeepCopy()})
+		}
+	}
 }
