@@ -17,7 +17,7 @@ import (
 
 // Options tune how a Client chooses versions.
 type Options struct {
-	// Version, when set ("v1alpha1", "v1alpha2" or "v1alpha3"), uses that
+	// Version, when set (a version of the catalogue: "v1alpha1" to "v1"), uses that
 	// version for every kind instead of negotiating; New fails if the
 	// server does not serve it.
 	Version string

@@ -1,7 +1,11 @@
 // Package hubclient reads and writes resource.k8s.io objects as drakit hub
 // objects (package apis/resource) against an API server that serves any of
-// the versions drakit knows: v1alpha1 (Kubernetes 1.26), v1alpha2 (1.27 to
-// 1.30) or v1alpha3 (1.31 and later, until they stopped serving it).
+// the versions drakit knows (apis/resource/catalogue): v1alpha1 (Kubernetes
+// 1.26), v1alpha2 (1.27 to 1.30), v1alpha3 (1.31 and later), v1beta1
+// (1.32 and later), v1beta2 (1.33 and later) or v1 (1.34 and later, served
+// by default). For each kind it uses the newest of them the server serves:
+// v1alpha2 on 1.30, v1alpha3 on 1.31 to 1.33 (unless v1beta1 or v1beta2 is
+// enabled), v1 on 1.34 and later.
 //
 // A driver built with hubclient runs unchanged against clusters that serve
 // different DRA versions: it discovers which version the server serves (per
@@ -91,7 +95,7 @@
 // # What it does not do
 //
 // It does not change API versions of objects already stored (the server
-// does that), and it knows only drakit's three versions: a server that
-// serves only resource.k8s.io/v1beta1 or newer is reported as not serving
-// any version hubclient can use.
+// does that), and it knows only the versions of drakit's catalogue: a
+// server that serves only a later version of resource.k8s.io is reported
+// as not serving any version hubclient can use.
 package hubclient

@@ -1,9 +1,10 @@
 // Package hub runs one program, written against drakit's hub types through
 // hubclient, against every API server of the suite: the same code creates,
 // reads, lists, watches, updates, patches, applies and deletes objects on
-// kube-apiserver 1.30 (resource.k8s.io/v1alpha2) and 1.33 (v1alpha3), and
-// every object must come back exactly as the program wrote it, including
-// what the served version cannot say (kept in the stash annotation).
+// kube-apiserver 1.30 (resource.k8s.io/v1alpha2), 1.33 (v1alpha3) and 1.37
+// (v1, with v1beta2, v1beta1 and v1alpha3 also served), and every object
+// must come back exactly as the program wrote it, including what the
+// served version cannot say (kept in the stash annotation).
 package hub
 
 import (
@@ -44,12 +45,9 @@ func TestHubProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Version() != srv.ResourceVersion {
-		t.Fatalf("hubclient negotiated %s with kube-apiserver %s, which serves %s", c.Version(), srv.KubeVersion, srv.ResourceVersion)
-	}
-	t.Logf("kube-apiserver %s: hubclient uses resource.k8s.io/%s", srv.KubeVersion, c.Version())
+	assertNegotiated(t, srv, c)
 	ns := srv.Namespace(t)
-	p := &program{c: c, ns: ns, run: fmt.Sprintf("%d", time.Now().UnixNano()%1e9), minor: srv.Minor()}
+	p := &program{c: c, srv: srv, ns: ns, run: fmt.Sprintf("%d", time.Now().UnixNano()%1e9), minor: srv.Minor()}
 
 	t.Run("DeviceClass", p.deviceClass)
 	t.Run("ResourceClaim", p.resourceClaim)
@@ -59,8 +57,44 @@ func TestHubProgram(t *testing.T) {
 	t.Run("ClaimAndClassParameters", p.parameters)
 }
 
+// negotiated is the version hubclient must pick for the core kinds on each
+// release of the suite: the newest one the server serves. 1.37 also serves
+// v1beta2, v1beta1 and v1alpha3; hubclient must not settle for those.
+var negotiated = map[int]string{30: "v1alpha2", 33: "v1alpha3", 37: "v1"}
+
+// assertNegotiated checks the version hubclient chose, per kind.
+func assertNegotiated(t *testing.T, srv *e2eenv.Server, c *hubclient.Client) {
+	t.Helper()
+	want, ok := negotiated[srv.Minor()]
+	if !ok {
+		t.Fatalf("no negotiated version listed for kube-apiserver %s; add the release to negotiated", srv.KubeVersion)
+	}
+	if want != srv.ResourceVersion {
+		t.Fatalf("kube-apiserver %s prefers resource.k8s.io/%s, but negotiated lists %s", srv.KubeVersion, srv.ResourceVersion, want)
+	}
+	if c.Version() != want {
+		t.Fatalf("hubclient negotiated %s with kube-apiserver %s (serving %v), want %s", c.Version(), srv.KubeVersion, c.ServedVersions(), want)
+	}
+	for _, kind := range []string{"DeviceClass", "ResourceClaim", "ResourceClaimTemplate"} {
+		if v, ok := c.VersionFor(kind); !ok || v != want {
+			t.Errorf("hubclient reaches %s through %q (served: %v) on kube-apiserver %s, want %s", kind, v, ok, srv.KubeVersion, want)
+		}
+	}
+	// The two kinds only v1alpha3 and later have: through the newest
+	// version that serves them (DeviceTaintRule: v1 on 1.37).
+	if srv.Minor() >= 37 {
+		for kind, version := range map[string]string{"DeviceTaintRule": "v1", "ResourcePoolStatusRequest": "v1alpha3"} {
+			if v, ok := c.VersionFor(kind); !ok || v != version {
+				t.Errorf("hubclient reaches %s through %q (served: %v) on kube-apiserver %s, want %s", kind, v, ok, srv.KubeVersion, version)
+			}
+		}
+	}
+	t.Logf("kube-apiserver %s serves resource.k8s.io %v: hubclient uses %s", srv.KubeVersion, c.ServedVersions(), c.Version())
+}
+
 type program struct {
 	c     *hubclient.Client
+	srv   *e2eenv.Server
 	ns    string
 	run   string
 	minor int
@@ -504,23 +538,19 @@ func (p *program) parameters(t *testing.T) {
 	same(t, "class parameters", classParams, createdClass)
 }
 
-// expectNotServed reports whether err is the *hubclient.NotServedError the
-// drift list expects for kind on this server; any other error fails.
+// expectNotServed reports whether err is the *hubclient.NotServedError
+// drakit's catalogue expects for the hub kind on this server (no version
+// serves it in the server's release: PodSchedulingContext after 1.31, the
+// parameter kinds after 1.30); any other error fails.
 func (p *program) expectNotServed(t *testing.T, kind string, err error) bool {
 	t.Helper()
 	var ns *hubclient.NotServedError
 	if errors.As(err, &ns) {
-		for key, reason := range drift.NotServed[p.minor] {
-			if strings.HasSuffix(key, "/"+kind) {
-				t.Logf("not served, as listed: %s", reason)
-				return true
-			}
+		if p.srv.CatalogueServesHub(kind) {
+			t.Fatalf("%v, although drakit's catalogue says kube-apiserver %s serves it", err, p.srv.KubeVersion)
 		}
-		if kind == "ResourceClaimParameters" && p.c.Version() != "v1alpha2" {
-			t.Logf("ResourceClaimParameters and ResourceClassParameters exist only in v1alpha2")
-			return true
-		}
-		t.Fatalf("%v (not in the drift list)", err)
+		t.Logf("not served, as drakit's catalogue says: %v", err)
+		return true
 	}
 	if err != nil {
 		t.Fatal(err)
