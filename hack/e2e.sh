@@ -7,24 +7,30 @@
 # (Debian's etcd-server package, installed when missing) and a fresh data
 # dir; and runs the Go tests of the hack/e2e module once per server, with
 # the server's address, token and kubeconfig in DRAKIT_E2E_* variables.
+# Then, when both a 1.30 and a 1.37 server are among them, it runs the
+# migration recipe of docs/migration.md (package hack/e2e/migration) from
+# the 1.30 server to the 1.37 one and back to a fresh 1.30 server, started
+# for that phase only.
 # Everything it starts is stopped when it exits, whether the tests passed,
 # failed or the script was interrupted.
 #
 # Usage: hack/e2e.sh [go test flags, e.g. -run TestV1alpha2 -v]
-#        hack/e2e.sh --serve   start the servers, print how to reach them and
-#                              keep them running until interrupted (for
+#        hack/e2e.sh --serve   start the servers (and the fresh 1.30 one of
+#                              the migration phase), print how to reach them
+#                              and keep them running until interrupted (for
 #                              running single tests while developing)
 # Environment:
 #   DRAKIT_E2E_CACHE     where the built binaries are kept (default
 #                        $XDG_CACHE_HOME/drakit-e2e, else ~/.cache/drakit-e2e)
-#   DRAKIT_E2E_SERVERS   which servers to run, default "v1.30.14 v1.33.13"
+#   DRAKIT_E2E_SERVERS   which servers to run, default "v1.30.14 v1.33.13 v1.37.2"
+#   DRAKIT_E2E_MIGRATION=0  leave out the migration phase
 #   DRAKIT_E2E_KEEP=1    keep the temporary directory (logs, certificates)
 set -o errexit -o nounset -o pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 e2e="$repo/hack/e2e"
 script_start=$(date +%s)
-servers=(${DRAKIT_E2E_SERVERS:-v1.30.14 v1.33.13})
+servers=(${DRAKIT_E2E_SERVERS:-v1.30.14 v1.33.13 v1.37.2})
 
 log() { printf '[e2e %4ss] %s\n' "$(( $(date +%s) - script_start ))" "$*" >&2; }
 die() { log "FAIL: $*"; exit 1; }
@@ -144,10 +150,11 @@ wait_for() {
   done
 }
 
-# start_server VERSION BINARY: starts etcd and kube-apiserver for one
-# release under $workdir/VERSION and writes env.sh there for the tests.
+# start_server VERSION BINARY [NAME]: starts etcd and kube-apiserver for
+# one release under $workdir/NAME (default VERSION) and writes env.sh there
+# for the tests.
 start_server() {
-  local version=$1 binary=$2 dir="$workdir/$1"
+  local version=$1 binary=$2 dir="$workdir/${3:-$1}"
   local served versions etcd_port peer_port api_port token
   versions="$(served_versions "$version")"
   served="${versions%% *}"
@@ -236,6 +243,7 @@ ENV
   log "started kube-apiserver $version (resource.k8s.io: $versions) at $host, etcd at 127.0.0.1:$etcd_port"
 }
 
+# wait_server NAME: waits until the server started as NAME is ready.
 wait_server() {
   local version=$1 dir="$workdir/$1"
   # shellcheck disable=SC1091
@@ -250,6 +258,25 @@ wait_server() {
 ensure_packages
 command -v go >/dev/null || die "Go is not on PATH"
 
+# The migration phase (docs/migration.md) needs a 1.30 server to export
+# from, a 1.37 server to import into and a fresh 1.30 server for the way
+# back; the fresh one, named "<1.30 release>-fresh", is started with the
+# others but used by that phase only.
+migrate_from="" migrate_to="" migrate_back=""
+if [ "${DRAKIT_E2E_MIGRATION:-1}" != 0 ]; then
+  for version in "${servers[@]}"; do
+    case "$version" in
+      v1.30.*) migrate_from=$version ;;
+      v1.37.*) migrate_to=$version ;;
+    esac
+  done
+  if [ -n "$migrate_from" ] && [ -n "$migrate_to" ]; then
+    migrate_back="$migrate_from-fresh"
+  else
+    log "no migration phase: it needs a v1.30 and a v1.37 server among: ${servers[*]}"
+  fi
+fi
+
 declare -A binaries
 for version in "${servers[@]}"; do
   t=$(date +%s)
@@ -257,25 +284,48 @@ for version in "${servers[@]}"; do
   log "kube-apiserver $version: ${binaries[$version]} ($(( $(date +%s) - t ))s)"
 done
 
-# Compile the test binaries while the servers start.
+# Compile the test binaries, and drakit for the migration phase, while the
+# servers start.
 t=$(date +%s)
 (cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -run XXX_compile_only ./... >/dev/null) &
 compile_pid=$!
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/drakit-e2e.XXXXXX")"
+names=("${servers[@]}")
 for version in "${servers[@]}"; do
   start_server "$version" "${binaries[$version]}"
 done
-for version in "${servers[@]}"; do
-  wait_server "$version"
+if [ -n "$migrate_back" ]; then
+  start_server "$migrate_from" "${binaries[$migrate_from]}" "$migrate_back"
+  names+=("$migrate_back")
+fi
+for name in "${names[@]}"; do
+  wait_server "$name"
 done
-wait "$compile_pid" || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+if [ -n "$migrate_back" ]; then
+  # drakit as an operator builds it; the migration tests run this binary.
+  (cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
+fi
+if ! wait "$compile_pid"; then
+  # With --serve, single tests can still run while a package is mid-edit.
+  [ "${1:-}" = "--serve" ] || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+  log "warning: the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+fi
 log "servers ready and tests compiled ($(( $(date +%s) - t ))s)"
+
+# migration_env prints the variables of the migration phase.
+migration_env() {
+  printf 'DRAKIT_E2E_MIGRATE_FROM=%s DRAKIT_E2E_MIGRATE_TO=%s DRAKIT_E2E_MIGRATE_BACK=%s DRAKIT_E2E_DRAKIT=%s' \
+    "$workdir/$migrate_from/env.sh" "$workdir/$migrate_to/env.sh" "$workdir/$migrate_back/env.sh" "$workdir/bin/drakit"
+}
 
 if [ "${1:-}" = "--serve" ]; then
   for version in "${servers[@]}"; do
     log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && go test ./...)"
   done
+  if [ -n "$migrate_back" ]; then
+    log "migration: (cd hack/e2e && $(migration_env) go test ./migration/)"
+  fi
   log "serving until interrupted"
   # wait, unlike a foreground sleep, returns at once on a trapped signal.
   while :; do sleep 3600 & wait $!; done
@@ -295,7 +345,21 @@ for version in "${servers[@]}"; do
   fi
   log "tests against $version took $(( $(date +%s) - t ))s"
 done
+if [ -n "$migrate_back" ]; then
+  t=$(date +%s)
+  log "running the migration $migrate_from -> $migrate_to -> $migrate_back"
+  # No DRAKIT_E2E_HOST: the migration tests take their three servers from
+  # the env files, and every other package skips.
+  if ! (
+    export DRAKIT_E2E_REQUIRED=1
+    eval "export $(migration_env)"
+    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./migration/ "$@"
+  ); then
+    failed+=("migration $migrate_from -> $migrate_to -> $migrate_back")
+  fi
+  log "the migration took $(( $(date +%s) - t ))s"
+fi
 if [ ${#failed[@]} -gt 0 ]; then
   die "e2e tests failed against: ${failed[*]}"
 fi
-log "e2e passed against: ${servers[*]}"
+log "e2e passed against: ${servers[*]}${migrate_back:+, and the migration}"
