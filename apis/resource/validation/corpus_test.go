@@ -3,6 +3,7 @@ package validation
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,10 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
+	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/conversion"
 )
 
@@ -196,3 +201,255 @@ func clearStatus(obj runtime.Object) {
 func reflectValue(obj runtime.Object) reflect.Value { return reflect.ValueOf(obj).Elem() }
 
 func zeroOf(v reflect.Value) reflect.Value { return reflect.Zero(v.Type()) }
+
+// The v1-era directories hold cases of the kinds validated with the rules
+// of Kubernetes 1.37. Unlike the older directories, whose expectations are
+// drakit's and were checked against the server of their release, their
+// expect lines are what kube-apiserver 1.37.2 answered (hack/e2e records
+// and re-checks them), with the feature gates of feature-gates-1.37; where
+// drakit answers differently, drift-1.37.yaml lists the case with drakit's
+// answer and the reason.
+var corpusDirsV1Era = []string{"v1", "v1beta2", "v1beta1", "v1alpha3-1.37"}
+
+const (
+	corpusGatesFile = "feature-gates-1.37"
+	corpusDriftFile = "drift-1.37.yaml"
+	// corpusRulesV1Era is the release whose rules the v1-era directories
+	// hold.
+	corpusRulesV1Era = 37
+	// The namespaces the cases are validated in: a case with
+	// "# namespace: admin-access" goes into one labelled for DRA admin
+	// access, every other namespaced case into one without the label.
+	corpusNamespace            = "corpus"
+	corpusAdminAccessNamespace = "corpus-admin-access"
+	adminAccessNamespaceLabel  = "resource.kubernetes.io/admin-access"
+)
+
+// corpusHeader returns the value of the first "# key: value" header line.
+func corpusHeader(data []byte, key string) string {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		k, v, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "#")), ":")
+		if ok && k == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func readCorpusGates(t *testing.T) features.Gates {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus", corpusGatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := features.Parse(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("%s: %v", corpusGatesFile, err)
+	}
+	return g
+}
+
+type corpusDriftEntry struct {
+	reason string
+	drakit []string
+}
+
+func readCorpusDrift(t *testing.T) map[string]corpusDriftEntry {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus", corpusDriftFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Reasons map[string]string `json:"reasons"`
+		Cases   map[string]struct {
+			Reason string   `json:"reason"`
+			Drakit []string `json:"drakit"`
+		} `json:"cases"`
+	}
+	if err := yaml.UnmarshalStrict(data, &file); err != nil {
+		t.Fatalf("%s: %v", corpusDriftFile, err)
+	}
+	out := map[string]corpusDriftEntry{}
+	for name, c := range file.Cases {
+		reason, ok := file.Reasons[c.Reason]
+		if !ok {
+			t.Fatalf("%s: case %s names reason %q, which is not under reasons", corpusDriftFile, name, c.Reason)
+		}
+		drakit := append([]string(nil), c.Drakit...)
+		sort.Strings(drakit)
+		out[name] = corpusDriftEntry{reason: reason, drakit: drakit}
+	}
+	return out
+}
+
+// corpusOptionsV1Era are the options the v1-era cases are validated with:
+// the recorded gates and the labels of the two namespaces.
+func corpusOptionsV1Era(t *testing.T) Options {
+	return Options{
+		FeatureGates: readCorpusGates(t),
+		NamespaceLabels: func(ns string) (map[string]string, error) {
+			switch ns {
+			case corpusAdminAccessNamespace:
+				return map[string]string{adminAccessNamespaceLabel: "true"}, nil
+			case corpusNamespace:
+				return map[string]string{}, nil
+			}
+			return nil, fmt.Errorf("namespace %q is not one of the corpus's", ns)
+		},
+	}
+}
+
+// placeCorpusObject puts obj into the case's namespace (cluster-scoped
+// objects lose it again when validated, as on the server) and sets the
+// resourceVersion the replay sends with an update.
+func placeCorpusObject(t *testing.T, obj runtime.Object, namespace string, resourceVersion string) {
+	t.Helper()
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetNamespace(namespace)
+	m.SetResourceVersion(resourceVersion)
+}
+
+func TestCorpusV1Era(t *testing.T) {
+	opts := corpusOptionsV1Era(t)
+	drift := readCorpusDrift(t)
+	seen := map[string]bool{}
+	total := 0
+	for _, dir := range corpusDirsV1Era {
+		version, _, _ := strings.Cut(dir, "-")
+		files, err := filepath.Glob(filepath.Join("testdata", "corpus", dir, "*.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Errorf("no cases in testdata/corpus/%s", dir)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, ".old.yaml") {
+				continue
+			}
+			total++
+			id := dir + "/" + strings.TrimSuffix(filepath.Base(path), ".yaml")
+			d, listed := drift[id]
+			seen[id] = true
+			t.Run(id, func(t *testing.T) {
+				c, data := readCorpusCase(t, path)
+				if c.requires != "" && !opts.FeatureGates.Enabled(features.Name(c.requires)) {
+					t.Fatalf("%s needs feature gate %s, which %s does not enable: the case cannot be recorded", path, c.requires, corpusGatesFile)
+				}
+				ns := corpusNamespace
+				switch h := corpusHeader(data, "namespace"); h {
+				case "":
+				case "admin-access":
+					ns = corpusAdminAccessNamespace
+				default:
+					t.Fatalf("%s: unknown namespace %q (only admin-access)", path, h)
+				}
+				rv := "1"
+				switch h := corpusHeader(data, "resourceVersion"); h {
+				case "":
+				case "omit":
+					rv = ""
+				default:
+					t.Fatalf("%s: resourceVersion %q (only omit)", path, h)
+				}
+				obj := decodeCorpusObject(t, path, data)
+				gvk := obj.GetObjectKind().GroupVersionKind()
+				if gvk.Version != version {
+					t.Fatalf("%s: apiVersion %s in the %s directory", path, gvk.Version, dir)
+				}
+				if v, k, ok := catalogue.Find(gvk.Kind, version); !ok || v.RulesOf(k) != corpusRulesV1Era {
+					t.Fatalf("%s: %s %s does not have the rules of 1.%d; it belongs in another directory", path, version, gvk.Kind, corpusRulesV1Era)
+				}
+				var errs field.ErrorList
+				switch c.operation {
+				case "create":
+					if c.old != "" {
+						t.Fatalf("%s: a create has no old object", path)
+					}
+					placeCorpusObject(t, obj, ns, "")
+					errs = ValidateObject(obj, opts)
+				case "update", "status":
+					if c.old == "" {
+						t.Fatalf("%s: an %s needs \"# old:\"", path, c.operation)
+					}
+					oldPath := filepath.Join(filepath.Dir(path), c.old)
+					oldData, err := os.ReadFile(oldPath)
+					if err != nil {
+						t.Fatal(err)
+					}
+					old := decodeCorpusObject(t, oldPath, oldData)
+					placeCorpusObject(t, old, ns, "")
+					checkReachableWith(t, oldPath, old, c.operation, opts)
+					placeCorpusObject(t, old, ns, "1")
+					placeCorpusObject(t, obj, ns, rv)
+					if c.operation == "update" {
+						errs = ValidateObjectUpdate(obj, old, opts)
+					} else {
+						errs = ValidateObjectStatusUpdate(obj, old, opts)
+					}
+				default:
+					t.Fatalf("%s: unknown operation %q", path, c.operation)
+				}
+				want := append([]string(nil), c.expect...)
+				sort.Strings(want)
+				got := reasons(errs)
+				same := strings.Join(got, "\n") == strings.Join(want, "\n")
+				switch {
+				case listed && same:
+					t.Errorf("%s lists %s (%s), but drakit now gives the server's answer %q; remove the entry", corpusDriftFile, id, d.reason, got)
+				case listed && strings.Join(got, "\n") != strings.Join(d.drakit, "\n"):
+					t.Errorf("%s lists drakit's answer to %s as %q (%s), but drakit answers %q (server: %q)", corpusDriftFile, id, d.drakit, d.reason, got, want)
+				case listed:
+					t.Logf("known drift (%s):\n server: %q\n drakit: %q", d.reason, want, got)
+				case !same:
+					t.Errorf("%s: drakit differs from kube-apiserver 1.37.2, and %s does not list it:\n drakit: %q\n server: %q\nerrors: %v", path, corpusDriftFile, got, want, errs)
+				}
+			})
+		}
+	}
+	for id, d := range drift {
+		if !seen[id] {
+			t.Errorf("%s lists %s (%s), which is not a case", corpusDriftFile, id, d.reason)
+		}
+	}
+	if total < 150 {
+		t.Errorf("the v1-era corpus has %d cases; at least 150 are required", total)
+	}
+}
+
+// checkReachableWith is checkReachable with the options of the directory.
+func checkReachableWith(t *testing.T, path string, old runtime.Object, operation string, opts Options) {
+	t.Helper()
+	if errs := ValidateObject(old, opts); len(errs) > 0 {
+		t.Fatalf("%s: the stored object cannot be created: %v", path, errs)
+	}
+	if operation != "status" {
+		return
+	}
+	created := old.DeepCopyObject()
+	clearStatus(created)
+	placeCorpusObject(t, created, mustNamespace(t, old), "1")
+	withVersion := old.DeepCopyObject()
+	placeCorpusObject(t, withVersion, mustNamespace(t, old), "1")
+	if errs := ValidateObjectStatusUpdate(withVersion, created, opts); len(errs) > 0 {
+		t.Fatalf("%s: the stored status cannot be written: %v", path, errs)
+	}
+}
+
+func mustNamespace(t *testing.T, obj runtime.Object) string {
+	t.Helper()
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.GetNamespace()
+}
