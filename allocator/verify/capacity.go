@@ -136,3 +136,18 @@ func quantities(m map[resource.QualifiedName]apiresource.Quantity) string {
 	}
 	return out + "]"
 }
+
+// fitsEmpty reports whether an unused device could serve the capacity
+// requests.
+func fitsEmpty(d *resource.Device, req *resource.CapacityRequirements) bool {
+	want, err := consumption(d, req)
+	if err != nil {
+		return false
+	}
+	for n, v := range want {
+		if v.Cmp(d.Capacity[n].Value) > 0 {
+			return false
+		}
+	}
+	return true
+}

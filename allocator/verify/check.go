@@ -306,7 +306,10 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 }
 
 // checkAll: an All request gets every device its class and selectors
-// accept among those the node reaches.
+// accept among those the node reaches; with consumable capacity, only
+// those whose capacity could serve the request's capacity requests on an
+// unused device (upstream leaves the others out of "all", while capacity
+// taken by other shares makes the request fail).
 func (c *Checker) checkAll(q *reqSpec, got []DeviceID, bad func(string, ...any)) {
 	class := c.class(q.class)
 	if class == nil {
@@ -316,7 +319,7 @@ func (c *Checker) checkAll(q *reqSpec, got []DeviceID, bad func(string, ...any))
 	for id, d := range c.visible {
 		ok1, _ := c.matches(d, class.Spec.Selectors)
 		ok2, _ := c.matches(d, q.selectors)
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || c.inv.Features.ConsumableCapacity && !fitsEmpty(d.dev, q.capacity) {
 			continue
 		}
 		want++

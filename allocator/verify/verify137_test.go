@@ -158,6 +158,10 @@ func TestChecker137(t *testing.T) {
 			errors: []string{"requests capacity memory, which the device does not have"}},
 		{name: "capacity beyond the policy", claim: claim137(withCapacity(testobjects.Request("r", "any"), "bandwidth", "10")), alloc: allocOf(result("r", "nic", share("a", "11"))),
 			errors: []string{"capacity bandwidth: 11 is not allowed"}},
+		{name: "All with capacity requests", claim: claim137(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
+			alloc: allocOf(result("r", "nic", share("a", "5")))},
+		{name: "All with capacity requests misses a device", claim: claim137(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
+			alloc: allocOf(), errors: []string{"matching device d/p/nic not allocated", "0 devices, 1 match"}},
 		// Sub-requests.
 		{name: "alternative", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "big", DeviceClassName: "any", Count: 2}, resource.DeviceSubRequest{Name: "small", DeviceClassName: "any", Count: 1})),
 			alloc: allocOf(result("r/small", "n0"))},

@@ -15,7 +15,8 @@ import (
 // v0.33.13, building v1-shaped hub objects since the hub has v1's shape: it
 // draws the same numbers and builds the same scenarios, except that the
 // device it once wrote without `basic`, one in twenty, is now a device
-// without attributes; see randomDevices).
+// without attributes; see randomDevices); enrich137 then layers the 1.32+
+// features on it with further draws.
 
 // diffScenario is one random scenario.
 type diffScenario struct {
@@ -27,7 +28,8 @@ type diffScenario struct {
 // describe is the scenario for a failure message, in hub form (the
 // objects from which both drakit's and upstream's inputs are made).
 func (sc *diffScenario) describe() map[string]any {
-	return map[string]any{"node": sc.node, "classes": sc.inv.Classes, "slices": sc.inv.Slices, "allocated": sc.inv.Allocated, "claims": sc.claims}
+	return map[string]any{"features": sc.inv.Features, "node": sc.node, "classes": sc.inv.Classes, "slices": sc.inv.Slices, "taintRules": sc.inv.TaintRules,
+		"allocated": sc.inv.Allocated, "allocatedClaims": sc.inv.AllocatedClaims, "claims": sc.claims}
 }
 
 var (
@@ -179,6 +181,7 @@ func generate(rng *rand.Rand) *diffScenario {
 		}
 		sc.claims = append(sc.claims, claim)
 	}
+	enrich137(rng, sc)
 	return sc
 }
 

@@ -1,0 +1,237 @@
+package allocbench
+
+import (
+	"fmt"
+	"math/rand"
+
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// enrich137 layers the 1.32+ features on a scenario that generate built
+// with 1.31's means, drawing further numbers from the same source (so the
+// 1.31 part of each seed's scenario stays what it was). One scenario in
+// four keeps the 1.31 features; the others switch each feature on at
+// random and use what is on:
+//
+//   - PrioritizedList: exact requests become firstAvailable lists whose
+//     first alternative is often harder (two more devices);
+//   - PartitionableDevices: a pool gets a counter set in a slice of its
+//     own that its devices consume; a pool with per-device node selection;
+//   - DeviceTaints (+ DeviceTaintRules): taints of every effect on
+//     devices and in rules, tolerations on requests and alternatives;
+//   - ConsumableCapacity: a pool of shared NICs (allowMultipleAllocations,
+//     bandwidth with or without a request policy), some capacity already
+//     consumed by an allocated claim, capacity requests, distinctAttribute;
+//   - DeviceBindingAndStatus: binding conditions, bindsToNode;
+//   - AdminAccess stays on but for one scenario in ten, where adminAccess
+//     requests must fail.
+//
+// The alpha features (list-typed and derived attributes, compatibility
+// groups, optional node operations, fractional ranges) are not generated.
+func enrich137(rng *rand.Rand, sc *diffScenario) {
+	if rng.Intn(4) == 0 {
+		return
+	}
+	f := allocator.Features{AdminAccess: rng.Intn(10) != 0}
+	f.PrioritizedList = rng.Intn(4) != 0
+	f.PartitionableDevices = rng.Intn(4) != 0
+	f.DeviceTaints = rng.Intn(4) != 0
+	f.DeviceTaintRules = f.DeviceTaints && rng.Intn(2) == 0
+	f.ConsumableCapacity = rng.Intn(4) != 0
+	f.DeviceBindingAndStatus = rng.Intn(3) == 0
+	sc.inv.Features = f
+
+	next := 100
+	if f.PartitionableDevices && rng.Intn(3) != 0 {
+		addCounters(rng, sc)
+	}
+	if f.PartitionableDevices && rng.Intn(3) == 0 {
+		devices := randomDevices(rng, gpuDriver, &next, 2+rng.Intn(3))
+		for i := range devices {
+			d := &devices[i]
+			switch rng.Intn(3) {
+			case 0:
+				n := sc.inv.Nodes[rng.Intn(len(sc.inv.Nodes))].Name
+				d.NodeName = &n
+			case 1:
+				all := true
+				d.AllNodes = &all
+			default:
+				d.NodeSelector = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{
+					{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{[]string{"a", "b"}[rng.Intn(2)]}}}}}}
+			}
+		}
+		s := Slice("perdevice", gpuDriver, "perdevice", devices)
+		on := true
+		s.Spec.PerDeviceNodeSelection = &on
+		sc.inv.Slices = append(sc.inv.Slices, s)
+	}
+	if f.ConsumableCapacity && rng.Intn(2) == 0 {
+		addSharedNICs(rng, sc, &next)
+	}
+	if f.DeviceTaints {
+		for _, s := range sc.inv.Slices {
+			for i := range s.Spec.Devices {
+				if rng.Intn(6) == 0 {
+					t := randomTaint(rng)
+					s.Spec.Devices[i] = Taint(s.Spec.Devices[i], t.Key, t.Value, t.Effect)
+				}
+			}
+		}
+	}
+	if f.DeviceTaintRules && len(sc.inv.Slices) > 0 {
+		for i, n := 0, rng.Intn(3); i < n; i++ {
+			s := sc.inv.Slices[rng.Intn(len(sc.inv.Slices))]
+			driver, pool, device := "", "", ""
+			if rng.Intn(2) == 0 {
+				driver = s.Spec.Driver
+			}
+			if rng.Intn(2) == 0 {
+				pool = s.Spec.Pool.Name
+			}
+			if len(s.Spec.Devices) > 0 && rng.Intn(2) == 0 {
+				device = s.Spec.Devices[rng.Intn(len(s.Spec.Devices))].Name
+			}
+			sc.inv.TaintRules = append(sc.inv.TaintRules, TaintRule(name("rule%d", i), driver, pool, device, randomTaint(rng)))
+		}
+	}
+	if f.DeviceBindingAndStatus {
+		for _, s := range sc.inv.Slices {
+			for i := range s.Spec.Devices {
+				if rng.Intn(8) == 0 {
+					s.Spec.Devices[i] = Binding(s.Spec.Devices[i], rng.Intn(2) == 0)
+				}
+			}
+		}
+	}
+	for _, c := range sc.claims {
+		reqs := c.Spec.Devices.Requests
+		for i := range reqs {
+			e := reqs[i].Exactly
+			if f.DeviceTaints && rng.Intn(3) == 0 {
+				Tolerate(randomToleration(rng))(e)
+			}
+			if f.ConsumableCapacity && rng.Intn(4) == 0 {
+				if rng.Intn(3) == 0 {
+					CapacityRequest("bandwidth", []string{"5G", "50G"}[rng.Intn(2)])(e)
+				} else {
+					CapacityRequest("bw", name("%d", 1+rng.Intn(6)))(e)
+				}
+			}
+			if f.PrioritizedList && (e.AdminAccess == nil || !*e.AdminAccess) && rng.Intn(3) == 0 {
+				first := Sub("a", e.DeviceClassName)
+				first.Selectors, first.AllocationMode, first.Count, first.Tolerations, first.Capacity = e.Selectors, e.AllocationMode, e.Count, e.Tolerations, e.Capacity
+				if first.AllocationMode == resource.DeviceAllocationModeExactCount && rng.Intn(2) == 0 {
+					first.Count += 2
+				}
+				subs := []resource.DeviceSubRequest{first, Sub("b", sc.inv.Classes[rng.Intn(len(sc.inv.Classes))].Name)}
+				if f.DeviceTaints && rng.Intn(3) == 0 {
+					subs[1].Tolerations = []resource.DeviceToleration{randomToleration(rng)}
+				}
+				if rng.Intn(3) == 0 {
+					subs = append(subs, Sub("c", "any", Select(safeSelectors[rng.Intn(len(safeSelectors))])))
+				}
+				reqs[i] = FirstAvailable(reqs[i].Name, subs...)
+			}
+		}
+		if f.ConsumableCapacity && len(reqs) > 0 && rng.Intn(5) == 0 {
+			attr := []string{"gpu.example.com/numa", "net.example.com/numa", "gpu.example.com/index"}[rng.Intn(3)]
+			DistinctAttribute(c, attr)
+		}
+	}
+}
+
+// addCounters gives one pool a counter set in a slice of its own (same
+// node selection and generation as the pool's newest slices, which now
+// count one more) and lets some of its devices consume from it.
+func addCounters(rng *rand.Rand, sc *diffScenario) {
+	if len(sc.inv.Slices) == 0 {
+		return
+	}
+	first := sc.inv.Slices[rng.Intn(len(sc.inv.Slices))]
+	driver, pool := first.Spec.Driver, first.Spec.Pool.Name
+	var newest []*resource.ResourceSlice
+	for _, s := range sc.inv.Slices {
+		if s.Spec.Driver == driver && s.Spec.Pool.Name == pool {
+			switch {
+			case len(newest) == 0 || s.Spec.Pool.Generation > newest[0].Spec.Pool.Generation:
+				newest = []*resource.ResourceSlice{s}
+			case s.Spec.Pool.Generation == newest[0].Spec.Pool.Generation:
+				newest = append(newest, s)
+			}
+		}
+	}
+	count := newest[0].Spec.Pool.ResourceSliceCount + 1
+	for _, s := range newest {
+		s.Spec.Pool.ResourceSliceCount = count
+		for i := range s.Spec.Devices {
+			if rng.Intn(3) != 0 {
+				s.Spec.Devices[i] = Consumes(s.Spec.Devices[i], "mem", "memory", name("%d", 1+rng.Intn(3)))
+			}
+		}
+	}
+	cs := &resource.ResourceSlice{Spec: newest[0].Spec}
+	cs.Name = pool + "-counters"
+	cs.Spec.Devices = nil
+	cs.Spec.SharedCounters = []resource.CounterSet{Counters("mem", "memory", name("%d", 2+rng.Intn(5)))}
+	sc.inv.Slices = append(sc.inv.Slices, cs)
+}
+
+// addSharedNICs adds a pool of one or two shared NICs with a bandwidth
+// "bw" of 10 under a random request policy, and maybe a claim that
+// already holds a share.
+func addSharedNICs(rng *rand.Rand, sc *diffScenario, next *int) {
+	devices := randomDevices(rng, netDriver, next, 1+rng.Intn(2))
+	for i := range devices {
+		d := Shared(devices[i])
+		if d.Capacity == nil {
+			d.Capacity = map[resource.QualifiedName]resource.DeviceCapacity{}
+		}
+		d.Capacity["bw"] = resource.DeviceCapacity{Value: apiresource.MustParse("10")}
+		switch rng.Intn(3) {
+		case 0:
+			d = Policy(d, "bw", RangePolicy("1", "1", "8", "2"))
+		case 1:
+			d = Policy(d, "bw", ValuesPolicy("2", "2", "5", "10"))
+		}
+		devices[i] = d
+	}
+	s := Slice("shared", netDriver, "shared", devices)
+	if rng.Intn(2) == 0 {
+		OnNode(s, sc.node.Name)
+	} else {
+		OnAllNodes(s)
+	}
+	sc.inv.Slices = append(sc.inv.Slices, s)
+	if rng.Intn(3) == 0 {
+		uid := types.UID(fmt.Sprintf("%08x-0000-4000-8000-%012x", rng.Uint32(), rng.Int63()&0xffffffffffff))
+		held := ResourceClaim("holder")
+		held.Status.Allocation = &resource.AllocationResult{Devices: resource.DeviceAllocationResult{Results: []resource.DeviceRequestAllocationResult{{
+			Request: "r", Driver: netDriver, Pool: "shared", Device: devices[0].Name, ShareID: &uid,
+			ConsumedCapacity: map[resource.QualifiedName]apiresource.Quantity{"bw": apiresource.MustParse(name("%d", 2+rng.Intn(7)))},
+		}}}}
+		sc.inv.AllocatedClaims = append(sc.inv.AllocatedClaims, held)
+	}
+}
+
+func randomTaint(rng *rand.Rand) resource.DeviceTaint {
+	effects := []resource.DeviceTaintEffect{resource.DeviceTaintEffectNoSchedule, resource.DeviceTaintEffectNoExecute, resource.DeviceTaintEffectNone}
+	return resource.DeviceTaint{Key: []string{"maint", "broken"}[rng.Intn(2)], Value: []string{"", "x"}[rng.Intn(2)], Effect: effects[rng.Intn(3)]}
+}
+
+func randomToleration(rng *rand.Rand) resource.DeviceToleration {
+	switch rng.Intn(4) {
+	case 0:
+		return Toleration("maint", "", "")
+	case 1:
+		return Toleration("broken", "x", resource.DeviceTaintEffectNoSchedule)
+	case 2:
+		return Toleration("broken", "", resource.DeviceTaintEffectNoExecute)
+	}
+	return Toleration("", "", "") // every taint
+}
