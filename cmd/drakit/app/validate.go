@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -29,6 +31,7 @@ type validateOptions struct {
 	output       string
 	strict       bool
 	rejectQuirks bool
+	featureGates string
 }
 
 func newValidateCommand(s Streams) *cobra.Command {
@@ -39,23 +42,46 @@ func newValidateCommand(s Streams) *cobra.Command {
 		Long: `Validate DRA manifests offline, with the rules the API server of each
 version's release applies on create:
 
-  resource.k8s.io/v1alpha1   Kubernetes 1.26
-  resource.k8s.io/v1alpha2   Kubernetes 1.30
-  resource.k8s.io/v1alpha3   Kubernetes 1.31
+` + rulesTable() + `
+Objects checked with the rules of 1.37 are checked as a 1.37 cluster with
+the feature gates of --feature-gates would check them (by default the
+gates' 1.37 defaults). Such a cluster silently drops a field whose gate is
+off before it validates the object; drakit validates the object without
+the field, as the cluster would, and prints a warning for each dropped
+field:
+
+  claims.yaml:7: document 2: ResourceClaim.resource.k8s.io "gpu": warning: spec.devices.requests[0].exactly.derivedAttributes would be dropped: feature gate DRADerivedAttributes is off
+
+Warnings go to standard error, as kubectl prints an API server's
+warnings, and leave the exit code alone; with -o json they are in the
+object's entry.
+
+With the 1.37 rules a claim or claim template with adminAccess needs the
+label resource.kubernetes.io/admin-access: "true" on its namespace. drakit
+takes the labels from the core/v1 Namespace documents of its input (kubectl
+get namespaces -o yaml); in a namespace that has no such document the rule
+is not checked (the namespace is unknown), and a warning says so. An
+object that needs a namespace whose document comes later in the input is
+reported after the rest of the input.
 
 With --as-version, every object is first converted to that version and
 checked with its rules: will these manifests still be valid after an
-upgrade?
+upgrade? With resource.k8s.io/v1 that is what a 1.37 cluster with the
+given feature gates would refuse. Objects whose kind the target version
+lacks (PodSchedulingContext, the v1alpha2 parameters kinds) are left out
+with a warning, as convert --skip-kinds-not-in-target leaves them out, and
+counted in the summary.
 
 Each invalid object is reported on one line, as kubectl reports the
 server's answer, after its file, line and document (counted from 1):
 
   claims.yaml:7: document 2: resourceclaims.resource.k8s.io "gpu" is invalid: spec.devices.requests[0].deviceClassName: Required value
 
-Documents of other API groups are skipped and counted in the summary. With
--o json the report is one JSON object, for programs: every object with its
-result and the server-style causes of each error, every input problem, and
-the summary.
+Documents of other API groups are skipped and counted in the summary,
+except Namespaces, which are read for their labels. With -o json the
+report is one JSON object, for programs: every object with its result, the
+server-style causes of each error and its warnings, every input problem,
+and the summary.
 
 Exit code 0 when every object is valid, 1 when one is invalid or an input
 could not be read, 2 for a wrong command line.`,
@@ -65,8 +91,11 @@ could not be read, 2 for a wrong command line.`,
   # Would the 1.30 manifests be valid in 1.31?
   drakit validate -f examples/v1alpha2 --as-version resource.k8s.io/v1alpha3
 
-  # Machine-readable report from standard input
-  kubectl get resourceclaims -A -o yaml | drakit validate -f - -o json`,
+  # What would a 1.37 cluster without device taints refuse or drop of the 1.31 manifests?
+  drakit validate -f examples/v1alpha3 --as-version resource.k8s.io/v1 --feature-gates DRADeviceTaints=false,DRADeviceTaintRules=false
+
+  # Machine-readable report from standard input, with the namespaces' labels
+  kubectl get namespaces,resourceclaims -A -o yaml | drakit validate -f - -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(s)
@@ -77,6 +106,7 @@ could not be read, 2 for a wrong command line.`,
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "output format: empty for text, or json")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.rejectQuirks, "reject-quirks", false, "also reject what the release's API server accepts only by accident (upper-case driver names, qualified names with several '/', duplicate allocation results, ...)")
+	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	_ = cmd.RegisterFlagCompletionFunc("as-version", completeGroupVersions)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("json"))
 	return cmd
@@ -97,17 +127,40 @@ type validationResult struct {
 	Warning    bool                 `json:"warning,omitempty"`
 	Message    string               `json:"message,omitempty"`
 	Causes     []metav1.StatusCause `json:"causes,omitempty"`
+	Warnings   []validationWarning  `json:"warnings,omitempty"`
 	Error      string               `json:"error,omitempty"`
 }
 
+// validationWarning is a warning about a valid or invalid object: a field
+// the cluster would drop (Field and FeatureGates set), or a rule that
+// could not be checked.
+type validationWarning struct {
+	Field        string   `json:"field,omitempty"`
+	Message      string   `json:"message"`
+	FeatureGates []string `json:"featureGates,omitempty"`
+}
+
 type validationSummary struct {
-	Objects  int            `json:"objects"`
-	Valid    int            `json:"valid"`
-	Invalid  int            `json:"invalid"`
-	Errors   int            `json:"inputErrors"`
-	Warnings int            `json:"warnings"`
-	Skipped  int            `json:"skipped"`
-	ByKind   map[string]int `json:"skippedKinds,omitempty"`
+	Objects  int `json:"objects"`
+	Valid    int `json:"valid"`
+	Invalid  int `json:"invalid"`
+	Errors   int `json:"inputErrors"`
+	Warnings int `json:"warnings"`
+	// Dropped counts the fields a cluster with the feature gates would
+	// drop.
+	Dropped int `json:"droppedFields"`
+	// NotInTarget counts the objects left out because --as-version has
+	// no such kind.
+	NotInTarget int            `json:"notInTarget,omitempty"`
+	Skipped     int            `json:"skipped"`
+	ByKind      map[string]int `json:"skippedKinds,omitempty"`
+}
+
+// toValidate is an object to validate, in the version it is checked in.
+type toValidate struct {
+	obj   *objects.Object
+	typed runtime.Object
+	gvk   schema.GroupVersionKind
 }
 
 func (o *validateOptions) run(s Streams) error {
@@ -121,6 +174,10 @@ func (o *validateOptions) run(s Streams) error {
 	}
 	if o.output != "" && o.output != "json" {
 		return usageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
+	}
+	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
+	if err != nil {
+		return err
 	}
 	inputs, err := o.files.expand()
 	if err != nil {
@@ -154,8 +211,70 @@ func (o *validateOptions) run(s Streams) error {
 		fmt.Fprintf(s.ErrOut, "%s: %s\n", prefix, e.Error())
 	}
 	reader := &objects.Reader{Strict: o.strict, Report: problem}
-	opts := validation.Options{Strict: o.rejectQuirks}
+	namespaces := newNamespaceBook()
+	opts := validation.Options{Strict: o.rejectQuirks, FeatureGates: gates, NamespaceLabels: namespaces.lookup}
 
+	// check validates one object and reports it. Until the input is read
+	// (final false) an object whose namespace has not been seen yet is
+	// held back (the Namespace document may come later) and check says
+	// so; such objects are reported at the end.
+	check := func(v toValidate, final bool) (held bool) {
+		namespaces.ask()
+		errs, warnings, panicked := validateSafely(v.typed, opts)
+		if panicked != nil {
+			problem(v.obj.Errorf("internal error in validation: %v (please report it, with this document)", panicked), false)
+			return false
+		}
+		if len(namespaces.missed) > 0 && !final {
+			return true
+		}
+		sum.Objects++
+		gk := schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
+		res := validationResult{Source: v.obj.Doc.Source, Document: v.obj.Doc.Index, Line: v.obj.Line(), Path: v.obj.At,
+			APIVersion: v.gvk.GroupVersion().String(), Kind: v.gvk.Kind, Namespace: v.obj.Head.Metadata.Namespace, Name: v.obj.Head.Metadata.Name, Valid: true}
+		for _, w := range warnings {
+			vw := validationWarning{Field: w.Path, Message: droppedMessage(w)}
+			for _, g := range w.Gates {
+				vw.FeatureGates = append(vw.FeatureGates, string(g))
+			}
+			res.Warnings = append(res.Warnings, vw)
+		}
+		sum.Dropped += len(warnings)
+		if len(namespaces.missed) > 0 {
+			res.Warnings = append(res.Warnings, validationWarning{Message: fmt.Sprintf("the admin-access rule was not checked: namespace %q has no Namespace document in the input", namespaces.missed[0])})
+		}
+		if len(errs) > 0 {
+			sum.Invalid++
+			status := apierrors.NewInvalid(gk, v.obj.Head.Metadata.Name, errs)
+			res.Valid = false
+			res.Message = status.Error()
+			if status.ErrStatus.Details != nil {
+				res.Causes = status.ErrStatus.Details.Causes
+			}
+		} else {
+			sum.Valid++
+		}
+		if report != nil {
+			report.add(res)
+			return false
+		}
+		if len(res.Warnings) > 0 {
+			out.Flush()
+			for _, w := range res.Warnings {
+				what := w.Message
+				if w.Field != "" {
+					what = w.Field + " " + w.Message
+				}
+				fmt.Fprintf(s.ErrOut, "%s: %s %q: warning: %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, what)
+			}
+		}
+		if !res.Valid {
+			fmt.Fprintf(out, "%s: %s\n", location(v.obj), foldLines(res.Message))
+		}
+		return false
+	}
+
+	var held []toValidate
 	for _, in := range inputs {
 		rc, err := in.open(s.In)
 		if err != nil {
@@ -164,48 +283,35 @@ func (o *validateOptions) run(s Streams) error {
 		}
 		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
 			if obj.Typed == nil {
+				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Namespace" {
+					readNamespace(obj, o.strict, namespaces, problem)
+					return nil
+				}
 				sum.Skipped++
 				sum.ByKind[obj.Head.APIVersion+" "+obj.Head.Kind]++
 				return nil
 			}
-			typed := obj.Typed
-			gvk := obj.GVK
-			if asVersion != nil && gvk.GroupVersion() != *asVersion {
-				converted, err := conversion.Convert(typed, *asVersion)
+			v := toValidate{obj: obj, typed: obj.Typed, gvk: obj.GVK}
+			if asVersion != nil && v.gvk.GroupVersion() != *asVersion {
+				converted, err := conversion.Convert(v.typed, *asVersion)
+				var notIn *resource.KindNotInVersionError
+				if errors.As(err, &notIn) {
+					// Not an error of the object: the target has no
+					// place for it at all.
+					sum.NotInTarget++
+					problem(obj.Errorf("left out: cannot convert to %s: %v", asVersion, err), true)
+					return nil
+				}
 				if err != nil {
 					problem(obj.Errorf("cannot convert to %s: %v", asVersion, err), false)
 					return nil
 				}
-				typed = converted
-				gvk = typed.GetObjectKind().GroupVersionKind()
+				v.typed = converted
+				v.gvk = converted.GetObjectKind().GroupVersionKind()
 			}
-			sum.Objects++
-			res := validationResult{Source: obj.Doc.Source, Document: obj.Doc.Index, Line: obj.Line(), Path: obj.At,
-				APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: obj.Head.Metadata.Namespace, Name: obj.Head.Metadata.Name, Valid: true}
-			errs, panicked := validateSafely(typed, opts)
-			if panicked != nil {
-				problem(obj.Errorf("internal error in validation: %v (please report it, with this document)", panicked), false)
-				return nil
+			if check(v, false) {
+				held = append(held, v)
 			}
-			if len(errs) == 0 {
-				sum.Valid++
-				if report != nil {
-					report.add(res)
-				}
-				return nil
-			}
-			sum.Invalid++
-			status := apierrors.NewInvalid(schema.GroupKind{Group: resource.GroupName, Kind: gvk.Kind}, obj.Head.Metadata.Name, errs)
-			res.Valid = false
-			res.Message = status.Error()
-			if status.ErrStatus.Details != nil {
-				res.Causes = status.ErrStatus.Details.Causes
-			}
-			if report != nil {
-				report.add(res)
-				return nil
-			}
-			fmt.Fprintf(out, "%s: %s\n", location(obj), foldLines(res.Message))
 			return nil
 		})
 		rc.Close()
@@ -213,13 +319,16 @@ func (o *validateOptions) run(s Streams) error {
 			return err
 		}
 	}
+	for _, v := range held {
+		check(v, true)
+	}
 
 	if report != nil {
 		if err := report.finish(sum); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintln(out, summaryLine(sum))
+		fmt.Fprintln(out, summaryLine(sum, asVersion))
 	}
 	if err := out.Flush(); err != nil {
 		return err
@@ -228,6 +337,24 @@ func (o *validateOptions) run(s Streams) error {
 		return errFailed
 	}
 	return nil
+}
+
+// readNamespace records the labels of a core/v1 Namespace document.
+func readNamespace(obj *objects.Object, strict bool, book *namespaceBook, problem func(*manifest.Error, bool)) {
+	ns := &corev1.Namespace{}
+	warnings, e := obj.Doc.Decode(obj.JSON, ns, strict, obj.At)
+	for _, w := range warnings {
+		w.Object = obj.Name()
+		problem(w, true)
+	}
+	if e != nil {
+		e.Object = obj.Name()
+		problem(e, false)
+		return
+	}
+	if !book.add(ns.Name, ns.Labels) {
+		problem(obj.Errorf("a second Namespace named %q", ns.Name), false)
+	}
 }
 
 // location is "file:line: document N" for an object, with the list item.
@@ -239,8 +366,14 @@ func location(obj *objects.Object) string {
 	return loc
 }
 
-func summaryLine(sum validationSummary) string {
+func summaryLine(sum validationSummary, asVersion *schema.GroupVersion) string {
 	line := fmt.Sprintf("Summary: %d %s, %d valid, %d invalid", sum.Objects, plural(sum.Objects, "object", "objects"), sum.Valid, sum.Invalid)
+	if sum.Dropped > 0 {
+		line += fmt.Sprintf("; %d %s would be dropped (feature gates off)", sum.Dropped, plural(sum.Dropped, "field", "fields"))
+	}
+	if sum.NotInTarget > 0 && asVersion != nil {
+		line += fmt.Sprintf("; %d left out (kind not in %s)", sum.NotInTarget, asVersion)
+	}
 	if sum.Skipped > 0 {
 		var kinds []string
 		for k, n := range sum.ByKind {
@@ -346,9 +479,10 @@ func foldLines(s string) string {
 
 // validateSafely runs the validation, turning a panic (a bug met by one
 // object) into a result, so that one object cannot crash the command.
-func validateSafely(obj runtime.Object, opts validation.Options) (errs field.ErrorList, panicked any) {
+func validateSafely(obj runtime.Object, opts validation.Options) (errs field.ErrorList, warnings []validation.DropWarning, panicked any) {
 	defer func() {
 		panicked = recover()
 	}()
-	return validation.ValidateObject(obj, opts), nil
+	errs, warnings = validation.ValidateObjectWithWarnings(obj, opts)
+	return errs, warnings, nil
 }
