@@ -1,9 +1,13 @@
 // Package validation checks resource.k8s.io objects the way the API server
-// of the release that serves their version does:
+// of the release that serves their version does (the catalogue's Rules of
+// each version and kind decide which release):
 //
 //	v1alpha1  Kubernetes 1.26
 //	v1alpha2  Kubernetes 1.30 (with structured parameters)
-//	v1alpha3  Kubernetes 1.31
+//	v1alpha3  Kubernetes 1.31; DeviceTaintRule and ResourcePoolStatusRequest 1.37
+//	v1beta1   Kubernetes 1.37
+//	v1beta2   Kubernetes 1.37
+//	v1        Kubernetes 1.37
 //
 // ValidateObject validates a create, ValidateObjectUpdate an update of the
 // main resource and ValidateObjectStatusUpdate an update through the status
@@ -17,6 +21,10 @@
 // follow the release where this package words them; the metadata messages
 // come from the apimachinery version this module builds with and may be
 // worded slightly differently.
+//
+// ValidateObjectWithWarnings, ValidateObjectUpdateWithWarnings and
+// ValidateObjectStatusUpdateWithWarnings also return the fields the server
+// would drop before validating (see "The rules of 1.37" below).
 //
 // # Names: side by side with upstream
 //
@@ -89,6 +97,36 @@
 // validated as if the gate were enabled; with the gate disabled the server
 // silently drops them instead.
 //
+// # The rules of 1.37
+//
+// The kinds checked with the rules of 1.37 (v1beta1, v1beta2, v1 and
+// v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) follow v1.go's
+// description; what the 1.37 registry does around the rules:
+//
+//   - The feature gates are Options.FeatureGates (zero: the 1.37
+//     defaults). A field whose gate is off is dropped before validation,
+//     on create and on an update whose stored object does not use the
+//     feature (ga-facts section 6, DropDisabledFieldsV1). The server drops
+//     it silently; the WithWarnings functions return one DropWarning per
+//     dropped field, named by its path in the object's own version (v1beta1
+//     has no "exactly." and puts device fields under "basic.").
+//   - A claim or template with adminAccess needs the admin-access label on
+//     its namespace, looked up with Options.NamespaceLabels; nil, or an
+//     error wrapping ErrNamespaceUnknown, skips the rule.
+//   - An update of a v1 DeviceTaintRule or of a ResourcePoolStatusRequest
+//     (main resource or status) without metadata.resourceVersion is
+//     refused before anything else, as their storage does not allow
+//     unconditional updates: Invalid metadata.resourceVersion, value 0,
+//     "must be specified for an update" (k8s.io/apiserver's Store.Update,
+//     which names the resource, devicetaintrules.resource.k8s.io, where
+//     the validators' callers name the kind). The v1alpha3 and v1beta2
+//     DeviceTaintRule storage and the other kinds take the stored
+//     resourceVersion instead.
+//   - v1beta1 and v1beta2 objects are converted to v1 and validated there;
+//     their errors have v1's paths, which is what the server's handwritten
+//     validation reports (its declarative validation reports some v1beta1
+//     errors under v1beta1's own paths: ga-facts section 12).
+//
 // # Paths and types that look wrong but are what the servers report
 //
 //   - Lists over their maximum are TooLong ("may not be longer than N"),
@@ -127,6 +165,35 @@
 //     status.resourceClaims[i].name.
 //   - spec.selectedNode of PodScheduling(Context) is not validated (every
 //     release). Strict: Invalid unless it is a node name (DNS subdomain).
+//
+// Quirks of 1.37 (v1beta1, v1beta2, v1 and the late v1alpha3 kinds):
+//
+//   - Upper-case letters in driver names and in the domain of attribute
+//     and capacity names pass (a ResourceSlice create or update only gets
+//     a server warning for its spec.driver). Strict: Invalid.
+//   - Qualified and fully qualified names with two or more '/' are not
+//     checked (a TODO in the 1.37 code). Strict: Invalid.
+//   - A constraint with both matchAttribute and distinctAttribute passes:
+//     the handwritten rule looks at matchAttribute only and no declarative
+//     union covers the pair. Not rejected by Strict (ga-facts leaves the
+//     declarative side unconfirmed).
+//   - The lists of tolerations have no size limit although
+//     DeviceTolerationsMaxLength (16) is declared; ResourceSliceMaxSharedCapacity
+//     (128) is declared and not enforced either; the keys and quantities of
+//     a request's capacity.requests are not checked at all.
+//   - An update does not validate again what it leaves unchanged
+//     (declarative ratcheting, and 1.35+ for taints, 1.37 for capacity):
+//     an invalid value stored by an older release stays accepted.
+//   - skipNodeOperations (slice and allocation results) is dropped, not
+//     rejected, while DRAOptionalNodeOperations is off, whatever its value;
+//     and with DRAListTypeAttributes off (the default) an attribute with
+//     only a list value loses it and is then refused for having no value.
+//   - The admin-access error is reported at spec.devices.requests[i].adminAccess
+//     in every version, without "exactly." and, for templates, without the
+//     second "spec.".
+//   - A v1beta1 slice's nodeName "" and allNodes false mean unset, so the
+//     v1 rules "must be either unset or set to a non-empty string" and "must
+//     be either unset or set to true" cannot be met through v1beta1.
 //
 // # CEL
 //
