@@ -38,7 +38,12 @@ func BenchmarkAllocate(b *testing.B) {
 				}
 				b.Run(mode, func(b *testing.B) {
 					for _, r := range runners {
-						b.Run(r.name, func(b *testing.B) { runBench(b, sc, inv, r.new, cold) })
+						b.Run(r.name, func(b *testing.B) {
+							if r.name == "drakit" && drakitPending(inv.Features) {
+								b.Skip("drakit has the 1.31 semantics until drakitSemantics137 (drakit_features.go)")
+							}
+							runBench(b, sc, inv, r.new, cold)
+						})
 					}
 				})
 			}
@@ -138,6 +143,10 @@ func TestBenchScenarios(t *testing.T) {
 		inv := sc.Inventory()
 		for _, nr := range benchRunners(inv) {
 			name, newRunner := nr.name, nr.new
+			if name == "drakit" && drakitPending(inv.Features) {
+				t.Logf("%s/drakit: pending (drakitSemantics137 is false)", sc.Name)
+				continue
+			}
 			r, err := newRunner()
 			if err != nil {
 				t.Fatalf("%s/%s: %v", sc.Name, name, err)

@@ -45,7 +45,7 @@ func BenchScenarios() []BenchScenario {
 		out = append(out, impossibleCount(n))
 	}
 	out = append(out, impossibleMatchAttribute())
-	return out
+	return append(out, scenarios137()...)
 }
 
 func gpuDevices(n int) []resource.Device {
