@@ -146,7 +146,8 @@ func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourceP
 }
 
 // validateResourcePoolStatusRequestStatusUpdateV1alpha3: a status, once
-// written, never changes, and its conditions follow the metav1 rules.
+// written, never changes; the first one has conditions that follow the
+// metav1 rules and the declared rules of its fields.
 func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
 	p := field.NewPath("status")
@@ -155,6 +156,7 @@ func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *v1alpha3.Reso
 	}
 	if o.Status != nil {
 		errs = append(errs, metav1validation.ValidateConditions(o.Status.Conditions, p.Child("conditions"))...)
+		errs = append(errs, declarativeResourcePoolStatusRequestStatusV1alpha3(o.Status, p)...)
 	}
 	return errs
 }

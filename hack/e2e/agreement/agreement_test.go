@@ -102,7 +102,11 @@ func TestValidatorAgreement(t *testing.T) {
 				if listed {
 					seen[c.name] = true
 				}
-				n.add(r.checkLaterRelease(t, c, i, dr, listed))
+				o := r.checkLaterRelease(t, c, i, dr, listed)
+				n.add(o)
+				if o == outcomeSkipped {
+					t.SkipNow()
+				}
 			})
 		}
 		t.Logf("kube-apiserver %s, corpus %s: %d cases, %d agree exactly (decision and paths), %d agree on the decision only, %d decide differently, %d not replayed",
@@ -115,7 +119,9 @@ func TestValidatorAgreement(t *testing.T) {
 		}
 	}
 	for id, d := range corpusDrift {
-		if !seenDrift[id] {
+		// The drift file is about the release of the corpus gates; a
+		// server of another release replays none of its cases.
+		if srv.Minor() == corpusGatesRelease && !seenDrift[id] {
 			t.Errorf("%s lists %s (%s), which is not a corpus case replayed on %s", driftFile, id, d.reason, srv.KubeVersion)
 		}
 	}
@@ -238,7 +244,7 @@ func (r *replayer) checkLaterRelease(t *testing.T, c corpusCase, index int, d dr
 		if !listed {
 			t.Fatalf("%s, and the drift list does not say why", skip)
 		}
-		t.Skipf("not replayed: %s", d.reason)
+		t.Logf("not replayed: %s", d.reason)
 		return outcomeSkipped
 	}
 	server, err := r.replay(c, index)

@@ -115,6 +115,8 @@ func TestRecipe(t *testing.T) {
 		out := runDrakit(t, drakit, 0, "convert", "-f", path("1.30", k.v1alpha2), "--output-version", "resource.k8s.io/v1alpha2", "--for-create")
 		write(t, path("back", k.v1alpha2), []byte(out.stdout))
 	}
+	// What 1.30 will say about them, before creating.
+	runDrakit(t, drakit, 0, "validate", "-f", filepath.Join(dir, "back"), "-R")
 	for _, k := range toV1alpha2 {
 		back[k.v1alpha2] = items(t, path("back", k.v1alpha2), read(t, path("back", k.v1alpha2)))
 		for _, o := range back[k.v1alpha2] {
