@@ -54,6 +54,15 @@ type Options struct {
 	Node *corev1.Node
 	// Mode relates the claims of one Allocate call; Joint by default.
 	Mode Mode
+	// Features switch the parts of structured allocation that came after
+	// Kubernetes 1.31 (see Features). Nil means DefaultFeatures, the
+	// defaults of a 1.37 scheduler; the zero Features is 1.31's allocator.
+	Features *Features
+	// DeviceTaintRules are the DeviceTaintRules in force. With
+	// Features.DeviceTaints and Features.DeviceTaintRules their taints
+	// count as taints of the devices they select, as the scheduler's slice
+	// tracker merges them; otherwise they play no part.
+	DeviceTaintRules []*resource.DeviceTaintRule
 }
 
 // Allocator allocates claims against an inventory of classes and slices.
@@ -61,8 +70,12 @@ type Options struct {
 // selector on every device, until the device's slice is replaced. An
 // Allocator is not safe for concurrent use.
 type Allocator struct {
-	node *corev1.Node
-	mode Mode
+	node     *corev1.Node
+	mode     Mode
+	features Features
+	// legacy: the zero Features, Kubernetes 1.31's allocator.
+	legacy     bool
+	taintRules []*resource.DeviceTaintRule
 
 	classes map[string]*resource.DeviceClass
 
@@ -152,6 +165,14 @@ func New(opts Options) (*Allocator, error) {
 	if opts.Mode != Joint && opts.Mode != Sequential {
 		return nil, fmt.Errorf("unknown allocation mode %d", opts.Mode)
 	}
+	a.features = DefaultFeatures()
+	if opts.Features != nil {
+		a.features = *opts.Features
+	}
+	a.legacy = a.features == Features{}
+	if err := a.SetDeviceTaintRules(opts.DeviceTaintRules); err != nil {
+		return nil, err
+	}
 	if err := a.SetClasses(opts.Classes); err != nil {
 		return nil, err
 	}
@@ -165,6 +186,21 @@ func New(opts Options) (*Allocator, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// Features returns the features the Allocator allocates with.
+func (a *Allocator) Features() Features { return a.features }
+
+// SetDeviceTaintRules replaces the DeviceTaintRules (see
+// Options.DeviceTaintRules).
+func (a *Allocator) SetDeviceTaintRules(rules []*resource.DeviceTaintRule) error {
+	for i, r := range rules {
+		if r == nil {
+			return fmt.Errorf("deviceTaintRules[%d] is nil", i)
+		}
+	}
+	a.taintRules = append([]*resource.DeviceTaintRule(nil), rules...)
+	return nil
 }
 
 // SetNode changes the node that Allocate allocates for.

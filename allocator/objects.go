@@ -27,6 +27,12 @@ type ObjectOptions struct {
 	Nodes []*corev1.Node
 	// Mode relates the claims; Joint by default.
 	Mode Mode
+	// Features are the allocator's features (see Options.Features); nil
+	// means DefaultFeatures.
+	Features *Features
+	// DeviceTaintRules are added to the DeviceTaintRules given among the
+	// objects (see Options.DeviceTaintRules).
+	DeviceTaintRules []*resource.DeviceTaintRule
 }
 
 // ObjectResult is the outcome for one claim given to AllocateObjects.
@@ -64,8 +70,10 @@ type NodeFailure struct {
 }
 
 // AllocateObjects allocates claims written in any version of
-// resource.k8s.io, given together with the classes and slices to use, as
-// typed objects or *unstructured.Unstructured. Claims that already have an
+// resource.k8s.io, given together with the classes, slices and
+// DeviceTaintRules (of any version that has the kind) to use, as typed
+// objects or *unstructured.Unstructured; nodes are given in ObjectOptions.
+// Claims that already have an
 // allocation count as allocated (their devices are in use) and come back
 // unchanged; every other claim is allocated, on ObjectOptions.Node or on
 // the first of ObjectOptions.Nodes that fits. The results are in the order
@@ -78,11 +86,12 @@ func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOpti
 	if err != nil {
 		return nil, err
 	}
+	in.taintRules = append(in.taintRules, opts.DeviceTaintRules...)
 	var outcomes []claimOutcome
 	if len(opts.Nodes) == 0 {
-		outcomes, err = allocateOnNode(ctx, in, opts.Node, opts.Mode)
+		outcomes, err = allocateOnNode(ctx, in, opts)
 	} else {
-		outcomes, err = allocateOnFirstFit(ctx, in, opts.Nodes, opts.Mode)
+		outcomes, err = allocateOnFirstFit(ctx, in, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -126,6 +135,7 @@ func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOpti
 type hubInput struct {
 	classes         []*resource.DeviceClass
 	slices          []*resource.ResourceSlice
+	taintRules      []*resource.DeviceTaintRule
 	claims          []*resource.ResourceClaim
 	versions        []string
 	wasUnstructured []bool
@@ -162,12 +172,14 @@ func hubObjects(objs []runtime.Object) (*hubInput, error) {
 			in.classes = append(in.classes, h)
 		case *resource.ResourceSlice:
 			in.slices = append(in.slices, h)
+		case *resource.DeviceTaintRule:
+			in.taintRules = append(in.taintRules, h)
 		case *resource.ResourceClaim:
 			in.claims = append(in.claims, h)
 			in.versions = append(in.versions, gvk.Version)
 			in.wasUnstructured = append(in.wasUnstructured, isUnstructured)
 		default:
-			return nil, fmt.Errorf("object %d: %s %q plays no part in allocation; give DeviceClasses (ResourceClasses), ResourceSlices and ResourceClaims", i, gvk.Kind, nameOf(obj))
+			return nil, fmt.Errorf("object %d: %s %q plays no part in allocation; give DeviceClasses (ResourceClasses), ResourceSlices, DeviceTaintRules and ResourceClaims", i, gvk.Kind, nameOf(obj))
 		}
 	}
 	return in, nil
@@ -183,8 +195,9 @@ type claimOutcome struct {
 
 // allocateOnNode allocates all claims in one call on one node. Claims that
 // come allocated are part of the call and hold their devices during it.
-func allocateOnNode(ctx context.Context, in *hubInput, node *corev1.Node, mode Mode) ([]claimOutcome, error) {
-	a, err := New(Options{Classes: in.classes, Slices: in.slices, Node: node, Mode: mode})
+func allocateOnNode(ctx context.Context, in *hubInput, opts ObjectOptions) ([]claimOutcome, error) {
+	node := opts.Node
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, Node: node, Mode: opts.Mode, Features: opts.Features, DeviceTaintRules: in.taintRules})
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +222,8 @@ func allocateOnNode(ctx context.Context, in *hubInput, node *corev1.Node, mode M
 // mode, keeping the devices of each claim allocated (Commit) for the
 // claims after it, or for all claims together in Joint mode. Claims that
 // come allocated hold their devices throughout.
-func allocateOnFirstFit(ctx context.Context, in *hubInput, nodes []*corev1.Node, mode Mode) ([]claimOutcome, error) {
+func allocateOnFirstFit(ctx context.Context, in *hubInput, opts ObjectOptions) ([]claimOutcome, error) {
+	nodes, mode := opts.Nodes, opts.Mode
 	out := make([]claimOutcome, len(in.claims))
 	var held []*resource.ResourceClaim
 	var pending []int // indices of the claims to allocate
@@ -221,7 +235,7 @@ func allocateOnFirstFit(ctx context.Context, in *hubInput, nodes []*corev1.Node,
 		}
 		pending = append(pending, i)
 	}
-	a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: mode})
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: mode, Features: opts.Features, DeviceTaintRules: in.taintRules})
 	if err != nil {
 		return nil, err
 	}
