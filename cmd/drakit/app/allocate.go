@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -58,8 +57,13 @@ Claims are allocated one after the other, each keeping what it got. With
 all of them or none.
 
 Output: the claims with their allocation in their own versions (-o yaml,
-the default, or json), or a table of claim, request, driver, pool, device
-and node (-o wide). Every claim that cannot be satisfied is explained on
+the default, or json), or a table with one row per allocated device
+(-o wide): claim, request ("request/alternative" for an alternative of
+firstAvailable), driver, pool, device, node, status, then what the result
+records for the device: the share ID and consumed capacity of a shared
+device, the request's tolerations (key=value:Effect, key:Effect for
+Exists, * for any key), the device's binding conditions and admin access.
+Every claim that cannot be satisfied is explained on
 standard error, naming the request and the reason, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.`,
@@ -381,46 +385,6 @@ func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
 		}
 	}
 	return nil
-}
-
-func printTable(w *bufio.Writer, inv *inventory) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
-	fmt.Fprintln(tw, "CLAIM\tVERSION\tREQUEST\tDRIVER\tPOOL\tDEVICE\tNODE\tSTATUS")
-	for _, c := range inv.claims {
-		name := c.obj.Head.Metadata.Name
-		if ns := c.obj.Head.Metadata.Namespace; ns != "" {
-			name = ns + "/" + name
-		}
-		switch {
-		case c.outcome.Err != nil:
-			req := "-"
-			reason := "unsatisfiable"
-			var ce *allocator.ClaimError
-			if errors.As(c.outcome.Err, &ce) {
-				if ce.Request != "" {
-					req = ce.Request
-				}
-				reason += " (" + string(ce.Reason) + ")"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t%s\n", name, c.version, req, reason)
-		default:
-			status, node := "allocated", c.outcome.Node
-			if c.outcome.Result.AlreadyAllocated {
-				status, node = "allocated before", "-"
-			}
-			if node == "" {
-				node = "-"
-			}
-			results := c.outcome.Result.Allocation.AllocatedDevices()
-			if len(results) == 0 {
-				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t%s\t%s\n", name, c.version, node, status)
-			}
-			for _, r := range results {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.version, r.Request, r.Driver, r.Pool, r.Device, node, status)
-			}
-		}
-	}
-	return tw.Flush()
 }
 
 func allocationSummary(allocated, held, failed int, skipped map[string]int) string {
