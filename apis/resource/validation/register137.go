@@ -127,7 +127,13 @@ func registerViaV1[T object]() {
 func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMeta(&o.ObjectMeta, false)
 	p := field.NewPath("spec")
-	errs = append(errs, c.validateDriverName(o.Spec.Driver, p.Child("driver"))...)
+	// The tags are required plus a format: a missing driver is only
+	// Required, the format check does not run on it.
+	if o.Spec.Driver == "" {
+		errs = append(errs, field.Required(p.Child("driver"), ""))
+	} else {
+		errs = append(errs, c.validateDriverName(o.Spec.Driver, p.Child("driver"))...)
+	}
 	if o.Spec.PoolName != nil {
 		errs = append(errs, declarativePoolNameV1(*o.Spec.PoolName, p.Child("poolName"))...)
 	}

@@ -46,6 +46,14 @@ func TestResourcePoolStatusRequestV1alpha3(t *testing.T) {
 	if errs := ValidateObject(valid, Options{}); len(errs) != 0 {
 		t.Fatalf("valid request: %v", errs)
 	}
+	// A missing driver is only Required: the format is not checked on it.
+	noDriver := valid.DeepCopy()
+	noDriver.Spec.Driver = ""
+	expectErrors(t, ValidateObject(noDriver, Options{}), "Required spec.driver")
+	badDriver := valid.DeepCopy()
+	badDriver.Spec.Driver = "GPU_example"
+	expectErrors(t, ValidateObject(badDriver, Options{}), "Invalid spec.driver")
+
 	bad := valid.DeepCopy()
 	bad.Spec.Limit = ptr(int32(0))
 	bad.Spec.PoolName = ptr("Bad_Pool")
