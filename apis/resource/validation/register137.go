@@ -18,18 +18,22 @@ import (
 // The kinds checked with the rules of Kubernetes 1.37. A 1.37 API server
 // converts whatever version it receives to its internal form, which has v1's
 // shape, and validates that; so do these validators: an object of v1beta1,
-// v1beta2 or v1alpha3 (DeviceTaintRule) is converted to v1 and validated with
-// v1's rules, and its errors carry v1's field paths, which are the paths of
+// v1beta2 or v1alpha3 (DeviceTaintRule) is defaulted as its version
+// defaults when decoded, converted to v1 and validated with v1's rules, and
+// its errors carry v1's field paths, which are the paths of
 // the server's handwritten validation. (The server's declarative validation
 // runs on the versioned object and reports v1beta1's own paths where they
 // differ; hack/e2e measures where that shows.)
 func init() {
 	rulesV1(envV1{compileCEL: compileCEL137V1, fromOptions: true}).register()
 
-	registerViaV1[*v1beta1.ResourceClaim]()
-	registerViaV1[*v1beta1.ResourceClaimTemplate]()
-	registerViaV1[*v1beta1.DeviceClass]()
-	registerViaV1[*v1beta1.ResourceSlice]()
+	// v1beta1's defaults differ from v1's (a request without
+	// deviceClassName keeps an empty allocationMode), so v1beta1 objects
+	// are defaulted as v1beta1 before the conversion, as decoding does.
+	registerViaV1(v1beta1.SetObjectDefaults_ResourceClaim)
+	registerViaV1(v1beta1.SetObjectDefaults_ResourceClaimTemplate)
+	registerViaV1(func(*v1beta1.DeviceClass) {}) // no defaults in any version
+	registerViaV1(v1beta1.SetObjectDefaults_ResourceSlice)
 	registerList(func(l *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim { return itemPointers(l.Items) })
 	registerList(func(l *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate {
 		return itemPointers(l.Items)
@@ -37,11 +41,13 @@ func init() {
 	registerList(func(l *v1beta1.DeviceClassList) []*v1beta1.DeviceClass { return itemPointers(l.Items) })
 	registerList(func(l *v1beta1.ResourceSliceList) []*v1beta1.ResourceSlice { return itemPointers(l.Items) })
 
-	registerViaV1[*v1beta2.ResourceClaim]()
-	registerViaV1[*v1beta2.ResourceClaimTemplate]()
-	registerViaV1[*v1beta2.DeviceClass]()
-	registerViaV1[*v1beta2.ResourceSlice]()
-	registerViaV1[*v1beta2.DeviceTaintRule]()
+	// v1beta2's and v1alpha3's defaults are v1's, applied after the
+	// conversion.
+	registerViaV1[*v1beta2.ResourceClaim](nil)
+	registerViaV1[*v1beta2.ResourceClaimTemplate](nil)
+	registerViaV1[*v1beta2.DeviceClass](nil)
+	registerViaV1[*v1beta2.ResourceSlice](nil)
+	registerViaV1[*v1beta2.DeviceTaintRule](nil)
 	registerList(func(l *v1beta2.ResourceClaimList) []*v1beta2.ResourceClaim { return itemPointers(l.Items) })
 	registerList(func(l *v1beta2.ResourceClaimTemplateList) []*v1beta2.ResourceClaimTemplate {
 		return itemPointers(l.Items)
@@ -50,7 +56,7 @@ func init() {
 	registerList(func(l *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice { return itemPointers(l.Items) })
 	registerList(func(l *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule { return itemPointers(l.Items) })
 
-	registerViaV1[*v1alpha3.DeviceTaintRule]()
+	registerViaV1[*v1alpha3.DeviceTaintRule](nil)
 	registerList(func(l *v1alpha3.DeviceTaintRuleList) []*v1alpha3.DeviceTaintRule { return itemPointers(l.Items) })
 
 	register(rules[*v1alpha3.ResourcePoolStatusRequest]{
@@ -87,13 +93,31 @@ func init() {
 // the server's handwritten validation reports them; the drop warnings,
 // which the server does not send at all, name the field as the user wrote
 // it (v1PathInVersion).
-func registerViaV1[T object]() {
+//
+// defaults, when not nil, are the version's own defaulting functions: they
+// run on copies of the objects before the conversion (on the stored one
+// too, except for a create) and v1's do not run after it. Nil leaves the
+// defaulting to v1's functions, for versions whose defaults are v1's.
+func registerViaV1[T object](defaults func(T)) {
 	var zero T
 	t := reflect.TypeOf(zero)
 	gvk := gvkOf(t)
-	registry[t] = kindRules{release: rulesOf(t), validate: func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning) {
+	registry[t] = kindRules{release: rulesOf(t), validate: func(obj, old runtime.Object, op operation, opts Options, version string, _ bool) (field.ErrorList, []DropWarning) {
 		if version == "" {
 			version = gvk.Version
+		}
+		if old != nil && reflect.TypeOf(old) != t {
+			return field.ErrorList{mismatch(obj, old)}, nil
+		}
+		if defaults != nil {
+			o := obj.DeepCopyObject().(T)
+			defaults(o)
+			obj = o
+			if old != nil && op != opCreate {
+				prev := old.DeepCopyObject().(T)
+				defaults(prev)
+				old = prev
+			}
 		}
 		v1obj, err := conversion.Convert(obj, resourcev1.SchemeGroupVersion)
 		if err != nil {
@@ -101,9 +125,6 @@ func registerViaV1[T object]() {
 		}
 		var v1old runtime.Object
 		if old != nil {
-			if reflect.TypeOf(old) != t {
-				return field.ErrorList{mismatch(obj, old)}, nil
-			}
 			if v1old, err = conversion.Convert(old, resourcev1.SchemeGroupVersion); err != nil {
 				return field.ErrorList{field.InternalError(nil, fmt.Errorf("converting the stored object to v1 for the 1.37 rules: %w", err))}, nil
 			}
@@ -112,7 +133,7 @@ func registerViaV1[T object]() {
 		if !ok {
 			return field.ErrorList{unsupported(v1obj)}, nil
 		}
-		errs, warnings := r.validate(v1obj, v1old, op, opts, version)
+		errs, warnings := r.validate(v1obj, v1old, op, opts, version, defaults != nil)
 		for i := range warnings {
 			warnings[i].Path = v1PathInVersion(gvk.Version, gvk.Kind, warnings[i].Path)
 		}

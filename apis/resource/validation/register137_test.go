@@ -85,3 +85,51 @@ func TestResourcePoolStatusRequestV1alpha3(t *testing.T) {
 		t.Errorf("the first status: %v", errs)
 	}
 }
+
+// A v1beta1 object is defaulted with v1beta1's functions before it is
+// converted, and v1's do not run after the conversion: since 1.33 a
+// v1beta1 request without deviceClassName keeps its empty allocationMode,
+// which the server then refuses too. v1beta2 keeps v1's defaults, which
+// give the same request ExactCount. The stored object of an update is
+// defaulted the same way (else an unchanged spec would look changed).
+func TestVersionDefaultsBeforeConversion137(t *testing.T) {
+	meta := metav1.ObjectMeta{Name: "c", Namespace: "default", ResourceVersion: "1"}
+	b1Claim := func(reqs ...v1beta1.DeviceRequest) *v1beta1.ResourceClaim {
+		return &v1beta1.ResourceClaim{ObjectMeta: meta, Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: reqs}}}
+	}
+	noClass := b1Claim(v1beta1.DeviceRequest{Name: "gpu", Count: 1})
+	withClass := b1Claim(v1beta1.DeviceRequest{Name: "gpu", DeviceClassName: "gpu.example.com",
+		Tolerations: []v1beta1.DeviceToleration{{Key: "example.com/dirty"}}})
+	subRequests := b1Claim(v1beta1.DeviceRequest{Name: "gpu", FirstAvailable: []v1beta1.DeviceSubRequest{
+		{Name: "big", DeviceClassName: "gpu.example.com"},
+	}})
+	b2NoClass := &v1beta2.ResourceClaim{ObjectMeta: meta, Spec: v1beta2.ResourceClaimSpec{Devices: v1beta2.DeviceClaim{
+		Requests: []v1beta2.DeviceRequest{{Name: "gpu", Exactly: &v1beta2.ExactDeviceRequest{Count: 1}}},
+	}}}
+	v1WithClass := &resourcev1.ResourceClaim{ObjectMeta: meta, Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{
+		Requests: []resourcev1.DeviceRequest{{Name: "gpu", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu.example.com"}}},
+	}}}
+	template := &v1beta1.ResourceClaimTemplate{ObjectMeta: meta, Spec: v1beta1.ResourceClaimTemplateSpec{Spec: noClass.Spec}}
+	slice := &v1beta1.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "s"}, Spec: v1beta1.ResourceSliceSpec{
+		Driver: "gpu.example.com", Pool: v1beta1.ResourcePool{Name: "p", ResourceSliceCount: 1}, AllNodes: true,
+		Devices: []v1beta1.Device{{Name: "d", Basic: &v1beta1.BasicDevice{
+			Taints: []v1beta1.DeviceTaint{{Key: "example.com/dirty", Effect: v1beta1.DeviceTaintEffectNoSchedule}},
+		}}},
+	}}
+	runCases(t, []ruleCase{
+		{name: "v1beta1 request without class keeps an empty mode", obj: noClass,
+			want: []string{"NotSupported spec.devices.requests[0].exactly.allocationMode", "Required spec.devices.requests[0].exactly.deviceClassName"}},
+		{name: "v1beta1 template: the same", obj: template,
+			want: []string{"NotSupported spec.spec.devices.requests[0].exactly.allocationMode", "Required spec.spec.devices.requests[0].exactly.deviceClassName"}},
+		{name: "v1beta2 request without class gets ExactCount", obj: b2NoClass,
+			want: []string{"Required spec.devices.requests[0].exactly.deviceClassName"}},
+		{name: "v1beta1 request with class: mode, count and toleration operator defaulted", obj: withClass},
+		{name: "v1beta1 sub-request defaulted", obj: subRequests},
+		{name: "v1beta1 slice taint gets timeAdded", obj: slice},
+		{name: "v1beta1 update: the stored object is defaulted too", op: opUpdate, obj: withClass, old: withClass},
+		{name: "v1 is still defaulted with v1's functions", obj: v1WithClass},
+	})
+	if r := noClass.Spec.Devices.Requests[0]; r.AllocationMode != "" || withClass.Spec.Devices.Requests[0].AllocationMode != "" {
+		t.Errorf("the caller's v1beta1 objects were defaulted in place: %+v", r)
+	}
+}

@@ -151,10 +151,12 @@ type rules[T object] struct {
 
 // kindRules is rules with the type erased, for the registry. version is
 // the version the client sent the object in, which can differ from obj's
-// when another version's rules are borrowed (registerViaV1).
+// when another version's rules are borrowed (registerViaV1); defaulted
+// says that the objects were already defaulted in that version, so that
+// obj's own defaults must not run again.
 type kindRules struct {
 	release  release
-	validate func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning)
+	validate func(obj, old runtime.Object, op operation, opts Options, version string, defaulted bool) (field.ErrorList, []DropWarning)
 }
 
 var (
@@ -166,7 +168,7 @@ func register[T object](r rules[T]) {
 	var zero T
 	rel := rulesOf(reflect.TypeOf(zero))
 	own := gvkOf(reflect.TypeOf(zero)).Version
-	registry[reflect.TypeOf(zero)] = kindRules{release: rel, validate: func(obj, old runtime.Object, op operation, opts Options, version string) (field.ErrorList, []DropWarning) {
+	registry[reflect.TypeOf(zero)] = kindRules{release: rel, validate: func(obj, old runtime.Object, op operation, opts Options, version string, defaulted bool) (field.ErrorList, []DropWarning) {
 		if version == "" {
 			version = own
 		}
@@ -179,7 +181,11 @@ func register[T object](r rules[T]) {
 			}
 			prev = p.DeepCopyObject().(T)
 		}
-		return r.run(o, prev, op, opts, rel, version)
+		run := r // a copy: r is shared by every call
+		if defaulted {
+			run.defaults = nil
+		}
+		return run.run(o, prev, op, opts, rel, version)
 	}}
 }
 
@@ -403,7 +409,7 @@ func dispatch(obj, old runtime.Object, op operation, opts Options) (field.ErrorL
 	if !ok {
 		return field.ErrorList{unsupported(obj)}, nil
 	}
-	errs, warnings := r.validate(obj, old, op, opts, "")
+	errs, warnings := r.validate(obj, old, op, opts, "", false)
 	return dedupe(errs), warnings
 }
 
