@@ -15,6 +15,7 @@ import (
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
@@ -28,6 +29,10 @@ type allocateOptions struct {
 	output       string
 	strict       bool
 	allOrNothing bool
+	featureGates string
+
+	// features are those of a scheduler with the gates of --feature-gates.
+	features allocator.Features
 }
 
 func newAllocateCommand(s Streams) *cobra.Command {
@@ -35,16 +40,37 @@ func newAllocateCommand(s Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "allocate -f FILENAME [--node NODE]",
 		Short: "Allocate claims from the devices of ResourceSlices, as the scheduler would",
-		Long: `Allocate ResourceClaims offline with the structured-parameters semantics
-of Kubernetes 1.31, from the classes and ResourceSlices given with them.
+		Long: `Allocate ResourceClaims offline as the scheduler of Kubernetes 1.37 does,
+from the classes, ResourceSlices and DeviceTaintRules given with them.
+
+The features are those of a 1.37 scheduler with the feature gates of
+--feature-gates (kube-apiserver's syntax; default: the 1.37 defaults).
+On by default: firstAvailable alternatives (DRAPrioritizedList) and admin
+access (DRAAdminAccess), both locked on; partitionable devices with shared
+counters and per-device node selection (DRAPartitionableDevices); device
+taints and tolerations (DRADeviceTaints) and DeviceTaintRules
+(DRADeviceTaintRules); shared devices with consumable capacity
+(DRAConsumableCapacity); binding conditions (DRADeviceBindingConditions).
+Off by default: list-type attributes (DRAListTypeAttributes), derived
+attributes (DRADerivedAttributes), compatibility groups
+(DRADeviceCompatibilityGroups), optional node operations
+(DRAOptionalNodeOperations) and fractional capacity ranges
+(DRAFractionalCapacityRange). For the behaviour of a 1.31 scheduler turn
+off what 1.32 and later added:
+  --feature-gates DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false
+(firstAvailable and admin access stay on; claims written for 1.31 have no
+firstAvailable, and 1.31 already had admin access).
 
 The inputs hold, in any versions and any order:
   - ResourceClaims to allocate; claims that already carry an allocation
-    keep it and hold their devices;
+    keep it and hold their devices (and their share of a shared device);
   - DeviceClasses (ResourceClasses in v1alpha1/v1alpha2) and ResourceSlices,
     the inventory;
+  - DeviceTaintRules (v1alpha3, v1beta2, v1), whose taints the devices
+    they select carry as if their slices did;
   - core/v1 Nodes, whose labels decide which network-attached slices
-    (spec.nodeSelector) a node reaches.
+    (spec.nodeSelector) and devices a node reaches, and whose
+    status.declaredFeatures which slices with skipNodeOperations it may use.
 Documents of other kinds are skipped and counted.
 
 With --node the claims are allocated on that node (a Node document of that
@@ -67,8 +93,11 @@ Every claim that cannot be satisfied is explained on
 standard error, naming the request and the reason, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.`,
-		Example: `  # Where would the example claims go?
-  drakit allocate -f examples/v1alpha3 -o wide
+		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
+  drakit allocate -f examples/v1 -o wide
+
+  # The same with a 1.31 scheduler's semantics
+  drakit allocate -f examples/v1 -o wide --feature-gates DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false
 
   # On one node, all claims together (one pod)
   drakit allocate -f inventory.yaml -f pod-claims.yaml --node node-b --all-or-nothing
@@ -80,11 +109,12 @@ the exit code is 0.`,
 			return o.run(s)
 		},
 	}
-	o.files.add(cmd, "with claims, classes, slices and nodes")
+	o.files.add(cmd, "with claims, classes, slices, DeviceTaintRules and nodes")
 	cmd.Flags().StringVar(&o.node, "node", "", "allocate on this node (default: the first node that fits each claim)")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
+	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
@@ -129,8 +159,10 @@ type inventory struct {
 	objects []runtime.Object
 	slices  []*resource.ResourceSlice // the slices in hub form, for the nodes they name
 	claims  []*claimEntry             // the claims, in the order of objects
-	nodes   []*corev1.Node
-	skipped map[string]int
+	// taintRules are the DeviceTaintRules in hub form, in input order.
+	taintRules []*resource.DeviceTaintRule
+	nodes      []*corev1.Node
+	skipped    map[string]int
 }
 
 func (o *allocateOptions) run(s Streams) error {
@@ -142,6 +174,11 @@ func (o *allocateOptions) run(s Streams) error {
 	default:
 		return usageErrorf("unknown output format %q: use yaml, json or wide", o.output)
 	}
+	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
+	if err != nil {
+		return err
+	}
+	o.features = allocator.FeaturesFromGates(gates)
 	inputs, err := o.files.expand()
 	if err != nil {
 		return err
@@ -161,6 +198,11 @@ func (o *allocateOptions) run(s Streams) error {
 		fmt.Fprintln(s.ErrOut, "No ResourceClaim in the input: nothing to allocate.")
 		fmt.Fprintln(s.ErrOut, allocationSummary(0, 0, 0, inv.skipped))
 		return nil
+	}
+	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
+		// A 1.37 scheduler with the gate off ignores the rules; say so,
+		// since their taints are then missing from every answer.
+		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
 	}
 	tried := len(o.candidateNodes(inv))
 	if err := o.allocate(inv); err != nil {
@@ -252,6 +294,11 @@ func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inven
 				inv.slices = append(inv.slices, h)
 			case *resource.ResourceClaim:
 				inv.claims = append(inv.claims, &claimEntry{obj: obj, version: obj.GVK.Version})
+			case *resource.DeviceTaintRule:
+				// The allocator takes the rules in hub form, next to
+				// the objects.
+				inv.taintRules = append(inv.taintRules, h)
+				return nil
 			default:
 				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
 				return nil
@@ -280,7 +327,9 @@ func (o *allocateOptions) allocate(inv *inventory) (err error) {
 	if o.allOrNothing {
 		mode = allocator.Joint
 	}
-	results, err := allocator.AllocateObjects(context.Background(), inv.objects, allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode})
+	features := o.features
+	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules}
+	results, err := allocator.AllocateObjects(context.Background(), inv.objects, opts)
 	if err != nil {
 		return err
 	}
@@ -343,6 +392,15 @@ func explainFailure(err error) string {
 		msg += ": " + ce.Err.Error()
 	}
 	return msg
+}
+
+// offTaintRuleGate names the gate that keeps DeviceTaintRules from being
+// applied: DRADeviceTaintRules, or DRADeviceTaints which it depends on.
+func offTaintRuleGate(g features.Gates) features.Name {
+	if !g.Enabled(features.DRADeviceTaints) {
+		return features.DRADeviceTaints
+	}
+	return features.DRADeviceTaintRules
 }
 
 func describeNode(n *corev1.Node) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 )
 
@@ -130,6 +131,139 @@ func TestPrintTableResultFields(t *testing.T) {
 	for i, l := range lines {
 		if got := strings.Fields(l); strings.Join(got, "|") != strings.Join(want[i], "|") {
 			t.Errorf("line %d:\n got: %q\nwant: %q", i, got, want[i])
+		}
+	}
+}
+
+// readAllocateInput runs allocate's reading of the manifests in text.
+func readAllocateInput(t *testing.T, text string) (*inventory, string) {
+	t.Helper()
+	var errOut strings.Builder
+	s := Streams{In: strings.NewReader(text), ErrOut: &errOut}
+	rep := newReporter(&errOut)
+	inv, err := (&allocateOptions{strict: true}).read([]input{{Name: stdinName}}, s, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv, errOut.String()
+}
+
+// DeviceTaintRules of every version that has the kind reach the allocator;
+// they are not counted among the skipped objects.
+func TestAllocateReadsDeviceTaintRules(t *testing.T) {
+	var docs []string
+	for _, v := range []string{"v1alpha3", "v1beta2", "v1"} {
+		docs = append(docs, `apiVersion: resource.k8s.io/`+v+`
+kind: DeviceTaintRule
+metadata: {name: rule-`+v+`}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-a, device: gpu-0}
+  taint: {key: example.com/`+v+`, value: x, effect: NoSchedule}
+`)
+	}
+	inv, stderr := readAllocateInput(t, strings.Join(docs, "---\n"))
+	if stderr != "" {
+		t.Errorf("stderr: %s", stderr)
+	}
+	if len(inv.skipped) != 0 {
+		t.Errorf("skipped %v, want nothing", inv.skipped)
+	}
+	if len(inv.taintRules) != 3 {
+		t.Fatalf("%d DeviceTaintRules, want 3", len(inv.taintRules))
+	}
+	for i, v := range []string{"v1alpha3", "v1beta2", "v1"} {
+		r := inv.taintRules[i]
+		sel := r.Spec.DeviceSelector
+		if r.Name != "rule-"+v || string(r.Spec.Taint.Key) != "example.com/"+v || r.Spec.Taint.Effect != resource.DeviceTaintEffectNoSchedule ||
+			sel == nil || sel.Driver == nil || *sel.Driver != "gpu.example.com" || sel.Pool == nil || *sel.Pool != "node-a" || sel.Device == nil || *sel.Device != "gpu-0" {
+			t.Errorf("%s: read as %+v", v, r)
+		}
+	}
+}
+
+// Nodes keep what the allocator looks at: labels (node selectors of
+// slices and devices) and status.declaredFeatures (slices with
+// skipNodeOperations).
+func TestAllocateReadsNodes(t *testing.T) {
+	inv, stderr := readAllocateInput(t, `apiVersion: v1
+kind: Node
+metadata:
+  name: node-a
+  labels: {topology.example.com/rack: r1}
+status:
+  declaredFeatures: [DRAOptionalNodeOperations]
+`)
+	if stderr != "" {
+		t.Errorf("stderr: %s", stderr)
+	}
+	if len(inv.nodes) != 1 {
+		t.Fatalf("%d nodes, want 1", len(inv.nodes))
+	}
+	n := inv.nodes[0]
+	if n.Name != "node-a" || n.Labels["topology.example.com/rack"] != "r1" || strings.Join(n.Status.DeclaredFeatures, ",") != "DRAOptionalNodeOperations" {
+		t.Errorf("node read as %+v", n)
+	}
+}
+
+// The help tells which features are on by default and how to get a 1.31
+// scheduler; both must be true of the gates drakit knows.
+func TestAllocateHelpFeatures(t *testing.T) {
+	long := newAllocateCommand(Streams{}).Long
+	on := long[strings.Index(long, "On by default:"):strings.Index(long, "Off by default:")]
+	off := long[strings.Index(long, "Off by default:"):strings.Index(long, "For the behaviour")]
+	defaults := features.Defaults()
+	for _, spec := range features.Known() {
+		name := "(" + string(spec.Name) + ")"
+		if strings.Contains(on, name) && !defaults.Enabled(spec.Name) {
+			t.Errorf("help says %s is on by default", spec.Name)
+		}
+		if strings.Contains(off, name) && defaults.Enabled(spec.Name) {
+			t.Errorf("help says %s is off by default", spec.Name)
+		}
+	}
+	var recipe string
+	for _, l := range strings.Split(long, "\n") {
+		if strings.HasPrefix(l, "  --feature-gates ") {
+			recipe = strings.TrimPrefix(l, "  --feature-gates ")
+		}
+	}
+	gates, err := features.Parse(recipe)
+	if err != nil {
+		t.Fatalf("the 1.31 recipe %q: %v", recipe, err)
+	}
+	// What is left is what 1.31 had, or what a 1.37 cannot turn off.
+	if got, want := allocator.FeaturesFromGates(gates), (allocator.Features{AdminAccess: true, PrioritizedList: true}); got != want {
+		t.Errorf("the 1.31 recipe gives %+v, want %+v", got, want)
+	}
+}
+
+// --feature-gates is checked as validate checks it: a usage error (exit
+// 2) naming the flag and the gate, before any input is read.
+func TestAllocateFeatureGatesUsage(t *testing.T) {
+	for _, tc := range []struct{ value, want string }{
+		{"DRAConsumableCapacity=maybe", "DRAConsumableCapacity"},
+		{"DRAPrioritizedList=false", "locked"},
+		{"DRADeviceTaints=false", "DRADeviceTaintRules"},
+		{"DRANoSuchGate=true", "DRANoSuchGate"},
+	} {
+		code, stdout, stderr := runDrakit([]string{"allocate", "-f", "examples/v1", "--feature-gates", tc.value}, nil)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--feature-gates") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit code %d, stdout %q, stderr:\n%s", tc.value, code, stdout, stderr)
+		}
+	}
+}
+
+// With the gate off, the DeviceTaintRules of the input are not applied,
+// and allocate says so, naming the gate that is off.
+func TestAllocateTaintRulesOffNote(t *testing.T) {
+	for _, tc := range []struct{ gates, want string }{
+		{"DRADeviceTaintRules=false", "note: 1 DeviceTaintRule not applied: feature gate DRADeviceTaintRules is off\n"},
+		{"DRADeviceTaints=false,DRADeviceTaintRules=false", "note: 1 DeviceTaintRule not applied: feature gate DRADeviceTaints is off\n"},
+		{"", ""},
+	} {
+		_, _, stderr := runDrakit([]string{"allocate", "-f", "examples/v1", "--feature-gates", tc.gates}, nil)
+		if got := strings.Contains(stderr, "note: "); got != (tc.want != "") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("--feature-gates %q: stderr:\n%s", tc.gates, stderr)
 		}
 	}
 }
