@@ -178,6 +178,12 @@ func TestV1ClaimDerivedAttributes(t *testing.T) {
 			want: []string{"Invalid " + a0 + ".name"}, details: []string{"Invalid " + a0 + ".name: a fully qualified name must be a domain and a name separated by a slash"}},
 		{name: "expression required", obj: da(func(a *resourcev1.DeviceDerivedAttribute) { a.Expression = "" }), want: []string{"Required " + a0 + ".expression"}},
 		{name: "expression compiles", obj: da(func(a *resourcev1.DeviceDerivedAttribute) { a.Expression = "syntax error" }), want: []string{"Invalid " + a0 + ".expression"}},
+		{name: "expression too long", obj: da(func(a *resourcev1.DeviceDerivedAttribute) {
+			a.Expression = strings.Repeat("x", V1CELSelectorExpressionMaxLength+1)
+		}), want: []string{"TooLong " + a0 + ".expression"}, details: []string{"TooLong " + a0 + ".expression: may not be more than 10240 bytes"}},
+		{name: "expression at the length limit", obj: da(func(a *resourcev1.DeviceDerivedAttribute) {
+			a.Expression = strings.Repeat("x", V1CELSelectorExpressionMaxLength)
+		})},
 		{name: "duplicate", obj: claimWith(func(d *resourcev1.DeviceClaim) {
 			exact(d).DerivedAttributes = append(exact(d).DerivedAttributes, exact(d).DerivedAttributes[0])
 		}), want: []string{"Duplicate " + ex0 + ".derivedAttributes[1]"}},
