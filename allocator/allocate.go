@@ -52,25 +52,29 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}
 	results := make([]Result, len(claims))
 	// Claims that come allocated hold their devices during the call.
-	var held []DeviceID
+	var held []*resource.DeviceRequestAllocationResult
 	for i, c := range claims {
 		if c == nil {
 			return nil, fmt.Errorf("claims[%d] is nil", i)
 		}
 		results[i].Claim = c
 		if c.Status.Allocation != nil {
-			for _, d := range c.Status.Allocation.AllocatedDevices() {
-				id := DeviceID{d.Driver, d.Pool, d.Device}
-				if !a.IsAllocated(id) {
-					a.MarkAllocated(id)
-					held = append(held, id)
+			devices := c.Status.Allocation.AllocatedDevices()
+			for j := range devices {
+				if a.hold(&devices[j]) {
+					held = append(held, &devices[j])
 				}
 			}
 		}
 	}
-	defer a.Release(held...)
+	defer func() {
+		for _, d := range held {
+			a.unhold(d)
+		}
+	}()
 
-	call := &callState{ctx: ctx, view: a.viewFor(node), masks: map[string][][]uint64{}, candidateLists: map[string]*candidateList{}}
+	a.callNode = node
+	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: map[string][][]uint64{}, candidateLists: map[string]*candidateList{}}
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {
 		p, err := a.prepare(call, c)
@@ -186,13 +190,12 @@ func (a *Allocator) settle(search *solver, p *claimPlan, before []*claimPlan, re
 // of what the solver holds.
 func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) *ClaimError {
 	// Alone, without the devices of other claims of the call?
-	held := search.used
-	search.used = make([]uint64, len(held))
+	held := search.swapState(search.freshState())
 	alone := search.solve(p.requests)
 	if alone {
 		search.release(p.requests)
 	}
-	search.used = held
+	search.swapState(held)
 	if search.err != nil {
 		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "search cancelled", Err: search.err}
 	}
@@ -254,6 +257,10 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 		return
 	case p.err != nil:
 		res.Err = p.err
+		return
+	}
+	if !a.legacy {
+		res.Allocation = a.finish137(v, a.callNode, p)
 		return
 	}
 	alloc := &resource.AllocationResult{}

@@ -83,7 +83,15 @@ type Allocator struct {
 	byNode     map[string][]*sliceEntry
 	allNodes   []*sliceEntry
 	bySelector []*sliceEntry
+	perDevice  []*sliceEntry // node selection per device
 	byPool     map[poolKey][]*sliceEntry
+
+	// shares are the shares of multi-allocation devices allocated before
+	// the call (ConsumableCapacity): their shareIDs and the capacity they
+	// consume together.
+	shares map[DeviceID]*deviceShares
+	// poolCounterCache remembers the counter sets of pools by their slices.
+	poolCounterCache map[poolKey]poolCounterEntry
 
 	allocated map[DeviceID]struct{}
 
@@ -98,6 +106,9 @@ type Allocator struct {
 
 	// Duplicate checks of pools spread over several slices.
 	poolChecks map[poolKey]poolCheck
+
+	// callNode is the node of the current call.
+	callNode *corev1.Node
 
 	// Buffers reused from call to call.
 	visible []*sliceEntry
@@ -137,6 +148,18 @@ type sliceEntry struct {
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
 	duplicate  string // a device name the slice uses twice
+
+	// What the 1.32+ features look at.
+	perDevice      bool // node selection per device (perDeviceNodeSelection, no slice-level selection)
+	perDeviceSet   bool // perDeviceNodeSelection is set at all
+	sharedCounters bool // the slice declares counter sets
+	usesCompat     bool // a device names compatibility groups
+	hasBinding     bool // a device has binding conditions (a nil list does not count)
+	deviceNodes    []deviceNode
+	consumers      []uint64 // devices that consume counters
+	multi          []uint64 // devices with allowMultipleAllocations
+	usesFor        *poolCounters
+	uses           [][]counterUse
 
 	results         []*selectorResults                      // by selector id
 	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
@@ -254,7 +277,7 @@ func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
 	a.slices = next
 	a.poolChecks = nil
 	a.byNode = map[string][]*sliceEntry{}
-	a.allNodes, a.bySelector = nil, nil
+	a.allNodes, a.bySelector, a.perDevice = nil, nil, nil
 	a.byPool = map[poolKey][]*sliceEntry{}
 	keys := make([]string, 0, len(next))
 	for k := range next {
@@ -270,6 +293,8 @@ func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
 			a.allNodes = append(a.allNodes, e)
 		case e.selector != nil:
 			a.bySelector = append(a.bySelector, e)
+		case e.perDevice:
+			a.perDevice = append(a.perDevice, e)
 		}
 		pool := poolKey{e.driver, e.pool}
 		a.byPool[pool] = append(a.byPool[pool], e)
@@ -310,12 +335,33 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 		}
 		e.selector = m
 	}
+	e.perDeviceSet = spec.PerDeviceNodeSelection != nil
+	e.perDevice = e.nodeName == "" && !e.allNodes && e.selector == nil && spec.PerDeviceNodeSelection != nil && *spec.PerDeviceNodeSelection
+	e.sharedCounters = len(spec.SharedCounters) > 0
 	e.words = (len(e.devices) + 63) / 64
 	e.selectable = make([]uint64, e.words)
 	e.inUse = make([]uint64, e.words)
+	e.consumers = make([]uint64, e.words)
+	e.multi = make([]uint64, e.words)
+	if e.perDevice {
+		if err := e.parseDeviceNodes(); err != nil {
+			return nil, err
+		}
+	}
 	seen := make(map[string]bool, len(e.devices))
 	for i := range e.devices {
 		setBit(e.selectable, i)
+		d := &e.devices[i]
+		if len(d.ConsumesCounters) > 0 {
+			setBit(e.consumers, i)
+		}
+		for _, cc := range d.ConsumesCounters {
+			e.usesCompat = e.usesCompat || len(cc.CompatibilityGroups) > 0
+		}
+		if multiAllocatable(d) {
+			setBit(e.multi, i)
+		}
+		e.hasBinding = e.hasBinding || d.BindingConditions != nil
 		if seen[e.devices[i].Name] && e.duplicate == "" {
 			e.duplicate = e.devices[i].Name
 		}
@@ -354,8 +400,15 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 	if c == nil || c.Status.Allocation == nil {
 		return
 	}
-	for _, r := range c.Status.Allocation.AllocatedDevices() {
-		a.allocated[DeviceID{r.Driver, r.Pool, r.Device}] = struct{}{}
+	if a.legacy {
+		for _, r := range c.Status.Allocation.AllocatedDevices() {
+			a.allocated[DeviceID{r.Driver, r.Pool, r.Device}] = struct{}{}
+		}
+		return
+	}
+	results := c.Status.Allocation.AllocatedDevices()
+	for i := range results {
+		a.hold(&results[i])
 	}
 }
 
@@ -384,19 +437,6 @@ func (a *Allocator) setInUse(id DeviceID, on bool) {
 			} else {
 				clearBit(e.inUse, int(i))
 			}
-		}
-	}
-}
-
-// Commit marks the devices of successful results as in use, so that later
-// calls do not hand them out again. Failed results are skipped.
-func (a *Allocator) Commit(results []Result) {
-	for _, r := range results {
-		if r.Err != nil || r.Allocation == nil || r.AlreadyAllocated {
-			continue
-		}
-		for _, d := range r.Allocation.Devices.Results {
-			a.MarkAllocated(DeviceID{d.Driver, d.Pool, d.Device})
 		}
 	}
 }

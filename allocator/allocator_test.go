@@ -32,8 +32,23 @@ type want struct {
 	already  bool
 }
 
+// legacy131 are the features of Kubernetes 1.31's allocator (none).
+var legacy131 = &Features{}
+
+// verifyFeatures are the checks of allocator/verify for the features.
+func verifyFeatures(f *Features) verify.Features {
+	if f == nil {
+		d := DefaultFeatures()
+		f = &d
+	}
+	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
+		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus}
+}
+
 type scenario struct {
-	name      string
+	name string
+	// features are the allocator's; nil for the 1.37 defaults.
+	features  *Features
 	classes   []*resource.DeviceClass
 	slices    []*resource.ResourceSlice
 	inUse     []*resource.ResourceClaim
@@ -135,10 +150,11 @@ func TestAllocate(t *testing.T) {
 			want:     []want{{devices: []string{"r=gpu.example.com/n1/gpu1", "r=gpu.example.com/n1/gpu3"}}},
 		},
 		{
-			name:    "adminAccess ignores allocations and takes nothing from others",
-			classes: []*resource.DeviceClass{gpuClass},
-			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
-			inUse:   []*resource.ResourceClaim{allocated("other", "gpu.example.com/n1/gpu0", "gpu.example.com/n1/gpu1")},
+			name:     "adminAccess ignores allocations and takes nothing from others",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
+			inUse:    []*resource.ResourceClaim{allocated("other", "gpu.example.com/n1/gpu0", "gpu.example.com/n1/gpu1")},
 			claims: []*resource.ResourceClaim{
 				claim("c", req("a", "gpu", admin(), count(2)), req("b", "gpu", admin())),
 				claim("d", req("a", "gpu", admin())),
@@ -149,11 +165,12 @@ func TestAllocate(t *testing.T) {
 			},
 		},
 		{
-			name:    "adminAccess device stays free for a normal request",
-			classes: []*resource.DeviceClass{gpuClass},
-			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(1, numaZero)...)},
-			claims:  []*resource.ResourceClaim{claim("c", req("watch", "gpu", admin()), req("use", "gpu"))},
-			want:    []want{{devices: []string{"watch=gpu.example.com/n1/gpu0", "use=gpu.example.com/n1/gpu0"}}},
+			name:     "adminAccess device stays free for a normal request",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(1, numaZero)...)},
+			claims:   []*resource.ResourceClaim{claim("c", req("watch", "gpu", admin()), req("use", "gpu"))},
+			want:     []want{{devices: []string{"watch=gpu.example.com/n1/gpu0", "use=gpu.example.com/n1/gpu0"}}},
 		},
 		{
 			name:    "All takes every device the class and request admit",
@@ -193,15 +210,17 @@ func TestAllocate(t *testing.T) {
 			},
 		},
 		{
-			name:    "All with no matching device allocates nothing",
-			classes: []*resource.DeviceClass{gpuClass},
-			slices:  []*resource.ResourceSlice{slice("s1", "nic.example.com", "n1", onNode("n1"), dev("eth0"))},
-			claims:  []*resource.ResourceClaim{claim("c", req("r", "gpu", all()))},
-			want:    []want{{devices: nil}},
+			name:     "All with no matching device allocates nothing",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{slice("s1", "nic.example.com", "n1", onNode("n1"), dev("eth0"))},
+			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu", all()))},
+			want:     []want{{devices: nil}},
 		},
 		{
-			name:    "All refuses while a pool is incomplete, ExactCount uses it",
-			classes: []*resource.DeviceClass{gpuClass},
+			name:     "All refuses while a pool is incomplete, ExactCount uses it",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{
 				poolSlice("p-1", drv, "big", 0, 2, allNodes(), gpus(2, numaZero)...),
 			},
@@ -467,8 +486,9 @@ func TestAllocate(t *testing.T) {
 		{
 			// What 1.31 did not know about devices plays no part:
 			// taints, counters, multiple allocations, binding conditions.
-			name:    "later device fields are ignored",
-			classes: []*resource.DeviceClass{gpuClass},
+			name:     "later device fields are ignored",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), func() resource.Device {
 				d := dev("tainted", attr("index", 0))
 				d.Taints = []resource.DeviceTaint{{Key: "k", Effect: resource.DeviceTaintEffectNoSchedule}}
@@ -482,8 +502,9 @@ func TestAllocate(t *testing.T) {
 			want:   []want{{devices: []string{"r=gpu.example.com/n1/tainted"}}},
 		},
 		{
-			name:    "slices with per-device node selection are invisible",
-			classes: []*resource.DeviceClass{anyClass},
+			name:     "slices with per-device node selection are invisible",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{anyClass},
 			slices: []*resource.ResourceSlice{
 				func() *resource.ResourceSlice {
 					s := slice("per-device", drv, "pd", onNode("n1"), dev("d0"))
@@ -498,8 +519,9 @@ func TestAllocate(t *testing.T) {
 			want:   []want{{devices: []string{"r=gpu.example.com/n1/near"}}},
 		},
 		{
-			name:    "list attributes match when the lists are equal",
-			classes: []*resource.DeviceClass{gpuClass},
+			name:     "list attributes match when the lists are equal",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"),
 				dev("a", attr("lanes", []int64{1, 2})), dev("b", attr("lanes", []int64{2})), dev("c", attr("lanes", []int64{1, 2})),
 				dev("d", attr("tags", []string{"x"})), dev("e", attr("tags", []string{"x"})))},
@@ -521,10 +543,11 @@ func TestAllocate(t *testing.T) {
 			want: []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
 		},
 		{
-			name:    "features after 1.31 are refused, naming claim, request and feature",
-			classes: []*resource.DeviceClass{gpuClass},
-			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
-			mode:    Sequential,
+			name:     "features after 1.31 are refused, naming claim, request and feature",
+			features: legacy131,
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
+			mode:     Sequential,
 			claims: []*resource.ResourceClaim{
 				func() *resource.ResourceClaim {
 					c := claim("first-available", req("ok", "gpu"), req("r", "gpu"))
@@ -626,7 +649,7 @@ func TestAllocate(t *testing.T) {
 			if nd == nil && !sc.noNode {
 				nd = n1
 			}
-			a, err := New(Options{Classes: sc.classes, Slices: sc.slices, AllocatedClaims: sc.inUse, AllocatedDevices: sc.inUseIDs, Node: nd, Mode: sc.mode})
+			a, err := New(Options{Classes: sc.classes, Slices: sc.slices, AllocatedClaims: sc.inUse, AllocatedDevices: sc.inUseIDs, Node: nd, Mode: sc.mode, Features: sc.features})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -637,7 +660,7 @@ func TestAllocate(t *testing.T) {
 			if len(results) != len(sc.want) {
 				t.Fatalf("%d results, want %d", len(results), len(sc.want))
 			}
-			inv := &verify.Inventory{Classes: sc.classes, Slices: sc.slices, Node: nd, InUse: map[verify.DeviceID]bool{}}
+			inv := &verify.Inventory{Classes: sc.classes, Slices: sc.slices, Node: nd, InUse: map[verify.DeviceID]bool{}, Features: verifyFeatures(sc.features)}
 			for _, c := range sc.inUse {
 				for _, r := range c.Status.Allocation.Devices.Results {
 					inv.InUse[verify.DeviceID{Driver: r.Driver, Pool: r.Pool, Device: r.Device}] = true

@@ -21,6 +21,15 @@ const (
 	// feature after Kubernetes 1.31 (firstAvailable, tolerations, capacity
 	// requests, derived attributes, distinctAttribute).
 	ReasonUnsupported Reason = "Unsupported"
+	// ReasonFeatureDisabled: the claim uses a field whose feature is off
+	// in Options.Features (firstAvailable without PrioritizedList,
+	// capacity requests without ConsumableCapacity, adminAccess without
+	// AdminAccess, derived attributes without DerivedAttributes), which
+	// upstream's allocator refuses.
+	ReasonFeatureDisabled Reason = "FeatureDisabled"
+	// ReasonDeviceTainted: an All request matches a device with a
+	// NoSchedule or NoExecute taint that the request does not tolerate.
+	ReasonDeviceTainted Reason = "DeviceTainted"
 	// ReasonNoClass: a request names a DeviceClass that was not given.
 	ReasonNoClass Reason = "NoClass"
 	// ReasonInvalidSelector: a class or request selector does not compile.

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/drakit/drakit/apis/resource"
 )
 
@@ -16,6 +19,8 @@ type claimPlan struct {
 	// alreadyAllocated: the claim came with an allocation, which it keeps.
 	alreadyAllocated bool
 	err              *ClaimError
+	// taken counts the devices the search gave the claim (1.37 semantics).
+	taken int
 	requests         []*requestPlan
 	constraints      []*constraintPlan
 }
@@ -28,6 +33,32 @@ type requestPlan struct {
 	admin bool
 	all   bool
 	count int
+
+	// With the 1.37 semantics: resultName is what results call the
+	// request ("request/alternative" for an alternative), parentName the
+	// request's name; spec is what the request asks for.
+	resultName, parentName string
+	spec                   requestSpec
+	// A firstAvailable request has alternatives (each a requestPlan with
+	// parent set); the search takes the first that can be allocated and
+	// records it in selected.
+	alts     []*requestPlan
+	parent   *requestPlan
+	selected int
+	// impossible is why an alternative can never be allocated; the
+	// search skips it.
+	impossible *ClaimError
+	// Per candidate: multi says the device is shared (allowMultipleAllocations
+	// with ConsumableCapacity), needs is what a share of it consumes,
+	// uses what the device consumes of its pool's counters.
+	multi                 []bool
+	needs                 []map[resource.QualifiedName]apiresource.Quantity
+	uses                  [][]counterUse
+	hasCounters, hasMulti bool
+	// counted says, per chosen device, whether taking it consumed
+	// counters; chosenIndex is its index in candidates.
+	counted     []bool
+	chosenIndex []int32
 
 	candidates []viewDevice
 	// coveredBy lists the claim's constraints (indices into
@@ -54,6 +85,27 @@ type constraintPlan struct {
 	requests  []string // empty: all requests
 	value     int32
 	fixedBy   int
+	// distinct: a distinctAttribute constraint; taken counts the chosen
+	// devices per value.
+	distinct bool
+	taken    map[int32]int
+}
+
+// need is how many devices the request takes.
+func (r *requestPlan) need() int {
+	if r.all {
+		return len(r.candidates)
+	}
+	return r.count
+}
+
+// concrete is the request the search allocated: the selected alternative
+// of a firstAvailable request, else the request itself.
+func (r *requestPlan) concrete() *requestPlan {
+	if len(r.alts) > 0 {
+		return r.alts[r.selected]
+	}
+	return r
 }
 
 func (c *constraintPlan) covers(request string) bool {
@@ -78,6 +130,7 @@ func claimName(c *resource.ResourceClaim) string {
 // callState is what one Allocate call shares between its claims.
 type callState struct {
 	ctx            context.Context
+	node           *corev1.Node
 	view           *view
 	masks          map[string][][]uint64     // selector sets already evaluated in this call
 	candidateLists map[string]*candidateList // candidate lists already collected in this call
@@ -107,6 +160,9 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 	}
 	if spec.ParametersRef != nil {
 		return p.fail("", ReasonUnsupported, nil, "spec.parametersRef names %s %q: claim parameters objects cannot be evaluated; express the request with device requests and selectors", spec.ParametersRef.Kind, spec.ParametersRef.Name), nil
+	}
+	if !a.legacy {
+		return a.prepare137(call, p)
 	}
 	names := map[string]bool{}
 	for i := range spec.Devices.Requests {
@@ -219,7 +275,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 		}
 		if r.all && len(call.view.invalid) > 0 {
 			invalid := call.view.invalid[0]
-			return p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: device name %q is used twice", invalid.key.driver, invalid.key.pool, invalid.device), nil
+			return p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
 		}
 		if r.all && len(call.view.incomplete) > 0 {
 			incomplete := call.view.incomplete[0]
@@ -270,6 +326,18 @@ func (p *claimPlan) checkRequestForm(request *resource.DeviceRequest, path field
 type candidateList struct {
 	candidates       []viewDevice
 	constraintValues [][]int32 // as in requestPlan
+
+	// With the 1.37 semantics, as in requestPlan, and why devices were
+	// left out; failure is why the request can never be allocated.
+	multi                 []bool
+	needs                 []map[resource.QualifiedName]apiresource.Quantity
+	uses                  [][]counterUse
+	hasCounters, hasMulti bool
+	tainted, noCapacity   int
+	unusable              int
+	firstTaint            string
+	firstUnusable         string
+	failure               *candidateFailure
 
 	matched, inUse, lacking int
 	firstBusy               *DeviceID

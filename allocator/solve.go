@@ -2,6 +2,10 @@ package allocator
 
 import (
 	"context"
+
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/drakit/drakit/apis/resource"
 )
 
 // solver searches for devices for a sequence of requests. Devices are
@@ -14,15 +18,71 @@ type solver struct {
 	ctx   context.Context
 	alloc *Allocator
 	view  *view
-	// used marks the devices taken in this call, by local index (see
-	// localIndex).
-	used  []uint64
+	// legacy: the 1.31 semantics (Features zero).
+	legacy bool
+	solverState
 	steps int64
 	err   error
 }
 
+// solverState is what the devices taken in the call hold.
+type solverState struct {
+	// used marks the devices taken in this call, by local index (see
+	// localIndex).
+	used []uint64
+	// With the 1.37 semantics: adminUse counts, per local index, the
+	// adminAccess requests that took the device (others cannot take it);
+	// shares are the shares of multi-allocation devices taken in the call;
+	// consumed is, per pool of the view, what the call consumes of its
+	// counters.
+	adminUse []int16
+	shares   map[int]*callShares
+	consumed [][]apiresource.Quantity
+}
+
+// callShares are the shares of one multi-allocation device taken in the call.
+type callShares struct {
+	n        int
+	consumed map[resource.QualifiedName]apiresource.Quantity
+}
+
 func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
-	return &solver{ctx: ctx, alloc: a, view: v, used: make([]uint64, (v.total+63)/64)}
+	s := &solver{ctx: ctx, alloc: a, view: v, legacy: a.legacy}
+	s.solverState = s.freshState()
+	return s
+}
+
+func (s *solver) freshState() solverState {
+	st := solverState{used: make([]uint64, (s.view.total+63)/64)}
+	if !s.legacy {
+		st.adminUse = make([]int16, s.view.total)
+		st.shares = map[int]*callShares{}
+		st.consumed = make([][]apiresource.Quantity, len(s.view.pools))
+		for i, p := range s.view.pools {
+			if p.counters != nil {
+				st.consumed[i] = make([]apiresource.Quantity, len(p.counters.value))
+			}
+		}
+	}
+	s.installCounters(st)
+	return st
+}
+
+// installCounters points the view's pools at the state's counters.
+func (s *solver) installCounters(st solverState) {
+	for i, p := range s.view.pools {
+		if st.consumed != nil {
+			p.consumed = st.consumed[i]
+		}
+	}
+}
+
+// swapState replaces the state (for diagnose), returning the old one.
+func (s *solver) swapState(st solverState) solverState {
+	old := s.solverState
+	s.solverState = st
+	s.installCounters(st)
+	return old
 }
 
 // localIndex numbers the devices of the view consecutively, slice after
@@ -33,8 +93,10 @@ func (s *solver) localIndex(dev viewDevice) int { return int(s.view.offsets[dev.
 // devices stay marked as used and each request's chosen list is set; on
 // failure nothing changes. A cancelled context fails the search and sets err.
 func (s *solver) solve(requests []*requestPlan) bool {
-	for _, r := range requests {
-		r.chosen = r.chosen[:0]
+	if s.legacy {
+		for _, r := range requests {
+			r.chosen = r.chosen[:0]
+		}
 	}
 	// The devices of an All request are fixed: reserve them up front so
 	// that no other request wastes time on them.
@@ -45,7 +107,7 @@ func (s *solver) solve(requests []*requestPlan) bool {
 		}
 	}
 	for _, r := range requests {
-		if !r.all || r.admin {
+		if !s.legacy || !r.all || r.admin {
 			continue
 		}
 		for _, dev := range r.candidates {
@@ -68,6 +130,16 @@ func (s *solver) solve(requests []*requestPlan) bool {
 // release undoes a successful solve: the devices and the constraint values
 // it took.
 func (s *solver) release(requests []*requestPlan) {
+	if !s.legacy {
+		// In reverse, so that shares give back counters as they took them.
+		for k := len(requests) - 1; k >= 0; k-- {
+			r := requests[k].concrete()
+			for i := len(r.chosen) - 1; i >= 0; i-- {
+				s.untakeLast(r)
+			}
+		}
+		return
+	}
 	for _, r := range requests {
 		for _, dev := range r.chosen {
 			if !r.admin {
@@ -98,10 +170,57 @@ func (s *solver) step(requests []*requestPlan, pos int) bool {
 		return false
 	}
 	r := requests[pos]
+	if len(r.alts) > 0 {
+		// The first alternative with which everything else can be
+		// allocated too.
+		for j, alt := range r.alts {
+			if alt.impossible != nil {
+				continue
+			}
+			requests[pos] = alt
+			ok := s.step(requests, pos)
+			requests[pos] = r
+			if ok {
+				r.selected = j
+				return true
+			}
+			if s.err != nil {
+				return false
+			}
+		}
+		return false
+	}
+	if !s.legacy && r.plan.taken+r.need() > maxResults {
+		return false
+	}
 	if r.all {
+		if !s.legacy {
+			return s.takeAll137(requests, pos, r)
+		}
 		return s.takeAll(requests, pos, r)
 	}
 	return s.branch(requests, pos, r, 0)
+}
+
+// takeAll137 takes every candidate of an All request, each of which must
+// be free and agree with the constraints.
+func (s *solver) takeAll137(requests []*requestPlan, pos int, r *requestPlan) bool {
+	for i := range r.candidates {
+		if !s.eligible(r, i) {
+			for range r.chosen {
+				s.untakeLast(r)
+			}
+			return false
+		}
+		s.take(r, i)
+	}
+	if s.step(requests, pos+1) {
+		return true
+	}
+	for range r.chosen {
+		s.untakeLast(r)
+	}
+	return false
 }
 
 // takeAll allocates every candidate of an All request (already reserved),
@@ -139,19 +258,92 @@ outer:
 
 // eligible says whether candidate i of r can be taken now.
 func (s *solver) eligible(r *requestPlan, i int) bool {
-	if !r.admin && hasBit(s.used, s.localIndex(r.candidates[i])) {
-		return false
+	if s.legacy {
+		if !r.admin && hasBit(s.used, s.localIndex(r.candidates[i])) {
+			return false
+		}
+		for k, ci := range r.coveredBy {
+			con := r.plan.constraints[ci]
+			if con.fixedBy > 0 && con.value != r.constraintValues[k][i] {
+				return false
+			}
+		}
+		return true
+	}
+	dev := r.candidates[i]
+	local := s.localIndex(dev)
+	multi := r.multi[i]
+	switch {
+	case multi:
+		// Shared: any number of requests and claims may take it, as far
+		// as its capacity goes.
+	case !r.admin:
+		if hasBit(s.used, local) || s.adminUse[local] > 0 {
+			return false
+		}
+	default:
+		// adminAccess: not a device another request of the claim took.
+		if s.takenInClaim(r.plan, dev) {
+			return false
+		}
 	}
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
-		if con.fixedBy > 0 && con.value != r.constraintValues[k][i] {
+		value := r.constraintValues[k][i]
+		if con.distinct {
+			if con.taken[value] > 0 {
+				return false
+			}
+		} else if con.fixedBy > 0 && con.value != value {
+			return false
+		}
+	}
+	if multi {
+		e := s.view.slices[dev.slice]
+		var inCall map[resource.QualifiedName]apiresource.Quantity
+		if sh := s.shares[local]; sh != nil {
+			inCall = sh.consumed
+		}
+		if !fitsCapacity(&e.devices[dev.device], r.needs[i], s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), inCall) {
+			return false
+		}
+	}
+	if uses := r.uses[i]; len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
+		if !s.view.pools[s.view.poolOf[dev.slice]].fits(uses) {
 			return false
 		}
 	}
 	return true
 }
 
+// takenInClaim reports whether a request of the claim took the device.
+func (s *solver) takenInClaim(p *claimPlan, dev viewDevice) bool {
+	for _, q := range p.requests {
+		for _, c := range append([]*requestPlan{q}, q.alts...) {
+			for _, d := range c.chosen {
+				if d == dev {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// capacityInUse: a multi-allocation device has shares already (before or
+// in the call); its counters are consumed once, by the first share.
+func (s *solver) capacityInUse(dev viewDevice, local int) bool {
+	if sh := s.shares[local]; sh != nil && sh.n > 0 {
+		return true
+	}
+	e := s.view.slices[dev.slice]
+	return s.alloc.shares[DeviceID{e.driver, e.pool, e.devices[dev.device].Name}] != nil
+}
+
 func (s *solver) countEligible(r *requestPlan, from, need int) int {
+	if !s.legacy && (r.hasCounters || r.hasDistinct()) {
+		return s.boundEligible(r, from)
+	}
 	n := 0
 	for i := from; i < len(r.candidates); i++ {
 		if s.eligible(r, i) {
@@ -164,12 +356,113 @@ func (s *solver) countEligible(r *requestPlan, from, need int) int {
 	return n
 }
 
+func (r *requestPlan) hasDistinct() bool {
+	for _, ci := range r.coveredBy {
+		if r.plan.constraints[ci].distinct {
+			return true
+		}
+	}
+	return false
+}
+
+// boundEligible is an upper bound on how many of the eligible candidates
+// from on can be taken together: devices of a pool that consume counters
+// no more than what is left of each counter divided by the least amount
+// one of them consumes, and no more devices than distinct values of each
+// distinctAttribute constraint. Linear in the candidates.
+func (s *solver) boundEligible(r *requestPlan, from int) int {
+	plain := 0
+	type poolCount struct {
+		n   int
+		min []int64
+	}
+	var pools map[int32]*poolCount
+	var distinct []map[int32]bool
+	for k, ci := range r.coveredBy {
+		if r.plan.constraints[ci].distinct {
+			if distinct == nil {
+				distinct = make([]map[int32]bool, len(r.coveredBy))
+			}
+			distinct[k] = map[int32]bool{}
+		}
+	}
+	for i := from; i < len(r.candidates); i++ {
+		if !s.eligible(r, i) {
+			continue
+		}
+		for k, m := range distinct {
+			if m != nil {
+				m[r.constraintValues[k][i]] = true
+			}
+		}
+		dev := r.candidates[i]
+		uses := r.uses[i]
+		if len(uses) == 0 || r.multi[i] && s.capacityInUse(dev, s.localIndex(dev)) {
+			plain++
+			continue
+		}
+		pi := s.view.poolOf[dev.slice]
+		if pools == nil {
+			pools = map[int32]*poolCount{}
+		}
+		pc := pools[pi]
+		if pc == nil {
+			pc = &poolCount{min: make([]int64, len(s.view.pools[pi].left))}
+			for k := range pc.min {
+				pc.min[k] = -1
+			}
+			pools[pi] = pc
+		}
+		pc.n++
+		seen := make([]bool, len(pc.min))
+		for _, u := range uses {
+			if u.milli < 0 {
+				pc.min[u.counter] = 0 // no bound from this counter
+				continue
+			}
+			seen[u.counter] = true
+			if pc.min[u.counter] < 0 || u.milli < pc.min[u.counter] {
+				pc.min[u.counter] = u.milli
+			}
+		}
+		for k, ok := range seen {
+			if !ok {
+				// A device that does not consume this counter.
+				pc.min[k] = 0
+			}
+		}
+	}
+	n := plain
+	for pi, pc := range pools {
+		room := s.view.pools[pi].room(pc.min)
+		if room >= 0 && room < pc.n {
+			n += room
+		} else {
+			n += pc.n
+		}
+	}
+	for _, m := range distinct {
+		if m != nil && len(m) < n {
+			n = len(m)
+		}
+	}
+	return n
+}
+
 // lookahead checks that every request from pos on still has enough
 // eligible devices, and that requests drawing on the very same candidates
 // have enough of them together.
 func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
 	var shared map[*viewDevice]int
 	for _, r := range requests[pos:] {
+		if r.all && !s.legacy {
+			for i := range r.candidates {
+				if !s.eligible(r, i) {
+					return false
+				}
+			}
+			continue
+		}
 		if r.all {
 			for i := range r.candidates {
 				for k, ci := range r.coveredBy {
@@ -181,13 +474,28 @@ func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
 			}
 			continue
 		}
+		if len(r.alts) > 0 {
+			// One alternative must still be possible on its own.
+			possible := false
+			for _, alt := range r.alts {
+				if alt.impossible == nil && s.lookahead([]*requestPlan{alt}, 0) {
+					possible = true
+					break
+				}
+			}
+			if !possible {
+				return false
+			}
+			continue
+		}
 		if len(r.candidates) == 0 {
 			return false
 		}
 		need := r.count
 		// Devices already taken count for every request; requests without
-		// constraints that share a list must also fit into it together.
-		if !r.admin && len(r.coveredBy) == 0 {
+		// constraints that share a list must also fit into it together
+		// (not when devices are shared).
+		if !r.admin && len(r.coveredBy) == 0 && !r.hasMulti {
 			if shared == nil {
 				shared = map[*viewDevice]int{}
 			}
@@ -274,17 +582,61 @@ func (s *solver) pick(requests []*requestPlan, pos int, r *requestPlan, from, ne
 func (s *solver) take(r *requestPlan, i int) {
 	dev := r.candidates[i]
 	r.chosen = append(r.chosen, dev)
-	if !r.admin {
-		setBit(s.used, s.localIndex(dev))
+	if s.legacy {
+		if !r.admin {
+			setBit(s.used, s.localIndex(dev))
+		}
+		for k, ci := range r.coveredBy {
+			con := r.plan.constraints[ci]
+			con.value = r.constraintValues[k][i]
+			con.fixedBy++
+		}
+		return
+	}
+	r.chosenIndex = append(r.chosenIndex, int32(i))
+	r.plan.taken++
+	local := s.localIndex(dev)
+	multi := r.multi[i]
+	counted := false
+	if uses := r.uses[i]; len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
+		s.view.pools[s.view.poolOf[dev.slice]].consume(uses, +1)
+		counted = true
+	}
+	r.counted = append(r.counted, counted)
+	switch {
+	case multi:
+		sh := s.shares[local]
+		if sh == nil {
+			sh = &callShares{consumed: map[resource.QualifiedName]apiresource.Quantity{}}
+			s.shares[local] = sh
+		}
+		sh.n++
+		addQuantities(sh.consumed, r.needs[i], +1)
+	case r.admin:
+		s.adminUse[local]++
+	default:
+		setBit(s.used, local)
 	}
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
-		con.value = r.constraintValues[k][i]
+		value := r.constraintValues[k][i]
+		if con.distinct {
+			if con.taken == nil {
+				con.taken = map[int32]int{}
+			}
+			con.taken[value]++
+			continue
+		}
+		con.value = value
 		con.fixedBy++
 	}
 }
 
 func (s *solver) untake(r *requestPlan, i int) {
+	if !s.legacy {
+		s.untakeLast(r)
+		return
+	}
 	dev := r.candidates[i]
 	r.chosen = r.chosen[:len(r.chosen)-1]
 	if !r.admin {
@@ -292,5 +644,40 @@ func (s *solver) untake(r *requestPlan, i int) {
 	}
 	for _, ci := range r.coveredBy {
 		r.plan.constraints[ci].fixedBy--
+	}
+}
+
+// untakeLast undoes the request's last take (1.37 semantics).
+func (s *solver) untakeLast(r *requestPlan) {
+	last := len(r.chosen) - 1
+	i := int(r.chosenIndex[last])
+	dev := r.chosen[last]
+	counted := r.counted[last]
+	r.chosen, r.chosenIndex, r.counted = r.chosen[:last], r.chosenIndex[:last], r.counted[:last]
+	r.plan.taken--
+	local := s.localIndex(dev)
+	switch {
+	case r.multi[i]:
+		sh := s.shares[local]
+		sh.n--
+		addQuantities(sh.consumed, r.needs[i], -1)
+		if sh.n == 0 {
+			delete(s.shares, local)
+		}
+	case r.admin:
+		s.adminUse[local]--
+	default:
+		clearBit(s.used, local)
+	}
+	if counted {
+		s.view.pools[s.view.poolOf[dev.slice]].consume(r.uses[i], -1)
+	}
+	for k, ci := range r.coveredBy {
+		con := r.plan.constraints[ci]
+		if con.distinct {
+			con.taken[r.constraintValues[k][i]]--
+			continue
+		}
+		con.fixedBy--
 	}
 }

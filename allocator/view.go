@@ -2,6 +2,7 @@ package allocator
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -21,6 +22,16 @@ type view struct {
 	total      int
 	incomplete []poolKey
 	invalid    []invalidPool
+
+	// With the 1.37 semantics (not legacy):
+	// nodeMasks are, per slice, the devices the node reaches (nil: all);
+	// poolOf is, per slice, its pool in pools.
+	nodeMasks [][]uint64
+	poolOf    []int32
+	pools     []*poolState
+	// unsupported names an alpha feature that a pool the node sees needs
+	// and that this allocator does not implement.
+	unsupported string
 }
 
 // invalidPool is a pool whose slices name a device twice: results could
@@ -28,6 +39,16 @@ type view struct {
 type invalidPool struct {
 	key    poolKey
 	device string
+	// reason, when set, is why the pool is invalid other than a
+	// duplicate device name.
+	reason string
+}
+
+func (p invalidPool) why() string {
+	if p.reason != "" {
+		return p.reason
+	}
+	return fmt.Sprintf("device name %q is used twice", p.device)
 }
 
 // poolCheck remembers the duplicate check of a pool for one set of slices.
@@ -84,6 +105,9 @@ func firstDuplicate(slices []*sliceEntry) string {
 }
 
 func (a *Allocator) viewFor(node *corev1.Node) *view {
+	if !a.legacy {
+		return a.viewFor137(node)
+	}
 	// The buffers of the previous call are reused: an Allocator serves one
 	// call at a time.
 	visible := a.visible[:0]
@@ -125,7 +149,7 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 			}
 		}
 		if dup := a.duplicateIn(key, visible[i:i+n]); dup != "" {
-			v.invalid = append(v.invalid, invalidPool{key, dup})
+			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
 		} else {
 			v.slices = append(v.slices, visible[i:i+n]...)
 		}

@@ -1,0 +1,551 @@
+package allocator
+
+import (
+	"fmt"
+	"strings"
+
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// requestSpec is one exact request or one alternative (sub-request) of a
+// firstAvailable request, read the same way.
+type requestSpec struct {
+	name        string // in results: "request" or "request/subrequest"
+	parent      string // the request's name
+	path        string // field path of the exact request or the alternative
+	className   string
+	selectors   []resource.DeviceSelector
+	mode        resource.DeviceAllocationMode
+	count       int64
+	admin       bool
+	adminSet    bool
+	tolerations []resource.DeviceToleration
+	capacity    *resource.CapacityRequirements
+	derived     bool
+}
+
+func exactSpec(request *resource.DeviceRequest, path fieldPath) requestSpec {
+	e := request.Exactly
+	return requestSpec{
+		name: request.Name, parent: request.Name, path: path.String() + ".exactly",
+		className: e.DeviceClassName, selectors: e.Selectors, mode: e.AllocationMode, count: e.Count,
+		admin: e.AdminAccess != nil && *e.AdminAccess, adminSet: e.AdminAccess != nil,
+		tolerations: e.Tolerations, capacity: e.Capacity, derived: len(e.DerivedAttributes) > 0,
+	}
+}
+
+func subSpec(request *resource.DeviceRequest, j int, path fieldPath) requestSpec {
+	s := &request.FirstAvailable[j]
+	return requestSpec{
+		name: request.Name + "/" + s.Name, parent: request.Name, path: fmt.Sprintf("%s.firstAvailable[%d]", path, j),
+		className: s.DeviceClassName, selectors: s.Selectors, mode: s.AllocationMode, count: s.Count,
+		tolerations: s.Tolerations, capacity: s.Capacity, derived: len(s.DerivedAttributes) > 0,
+	}
+}
+
+// prepare137 is prepare with the semantics of upstream v0.37.2 and the
+// Allocator's features.
+func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error) {
+	f := a.features
+	spec := &p.claim.Spec
+	if call.view.unsupported != "" {
+		return p.fail("", ReasonUnsupported, nil, "%s", call.view.unsupported), nil
+	}
+	names := map[string]bool{}
+	var specs [][]requestSpec
+	for i := range spec.Devices.Requests {
+		request := &spec.Devices.Requests[i]
+		path := fieldPath{"spec.devices.requests", i}
+		switch {
+		case request.Name == "":
+			return p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path), nil
+		case names[request.Name]:
+			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name), nil
+		case request.Exactly != nil && len(request.FirstAvailable) > 0:
+			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path), nil
+		case request.Exactly == nil && len(request.FirstAvailable) == 0:
+			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path), nil
+		case len(request.FirstAvailable) > 0 && !f.PrioritizedList:
+			return p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path), nil
+		}
+		names[request.Name] = true
+		var alts []requestSpec
+		if request.Exactly != nil {
+			alts = append(alts, exactSpec(request, path))
+		} else {
+			subNames := map[string]bool{}
+			for j := range request.FirstAvailable {
+				s := subSpec(request, j, path)
+				sub := request.FirstAvailable[j].Name
+				if sub == "" || subNames[sub] {
+					return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name is empty or used twice", s.path), nil
+				}
+				subNames[sub] = true
+				alts = append(alts, s)
+			}
+		}
+		for _, s := range alts {
+			switch {
+			case s.capacity != nil && !f.ConsumableCapacity:
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.path), nil
+			case s.derived && !f.DerivedAttributes:
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.path), nil
+			case s.derived:
+				return p.fail(s.name, ReasonUnsupported, nil, "%s.derivedAttributes is set: derived attributes (DerivedAttributes, alpha) are not implemented by this allocator", s.path), nil
+			case s.adminSet && !f.AdminAccess:
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.path), nil
+			case s.className == "":
+				return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.path), nil
+			}
+			for j, sel := range s.selectors {
+				if sel.CEL == nil {
+					return p.fail(s.name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", s.path, j), nil
+				}
+			}
+		}
+		specs = append(specs, alts)
+	}
+	for i, c := range spec.Devices.Constraints {
+		path := fieldPath{"spec.devices.constraints", i}
+		con := &constraintPlan{index: i, requests: c.Requests}
+		switch {
+		case c.MatchAttribute != nil:
+			con.attribute = *c.MatchAttribute
+		case c.DistinctAttribute != nil:
+			con.attribute, con.distinct = *c.DistinctAttribute, true
+		default:
+			return p.fail("", ReasonInvalidClaim, nil, "%s sets neither matchAttribute nor distinctAttribute", path), nil
+		}
+		for j, name := range c.Requests {
+			parent, _, _ := strings.Cut(name, "/")
+			if !names[parent] {
+				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name), nil
+			}
+		}
+		p.constraints = append(p.constraints, con)
+	}
+
+	total := 0
+	for i, alts := range specs {
+		var plans []*requestPlan
+		least := -1
+		for _, s := range alts {
+			r, failed, err := a.planRequest(call, p, s)
+			if err != nil {
+				return nil, err
+			}
+			if failed != nil {
+				return failed, nil
+			}
+			plans = append(plans, r)
+			if n := r.need(); least < 0 || n < least {
+				least = n
+			}
+		}
+		total += least
+		if total > maxResults {
+			return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total, maxResults), nil
+		}
+		if len(spec.Devices.Requests[i].FirstAvailable) == 0 {
+			p.requests = append(p.requests, plans[0])
+			continue
+		}
+		parent := &requestPlan{plan: p, name: alts[0].parent, resultName: alts[0].parent, parentName: alts[0].parent, alts: plans}
+		impossible := true
+		for _, r := range plans {
+			r.parent = parent
+			impossible = impossible && r.impossible != nil
+		}
+		if impossible {
+			// Every alternative fails on its own: the first one's reason.
+			first := plans[0].impossible
+			p.err = first
+			return p, nil
+		}
+		p.requests = append(p.requests, parent)
+	}
+	return p, nil
+}
+
+// planRequest finds the candidates of one exact request or alternative.
+// An alternative that cannot be allocated whatever the search does is not
+// an error as long as another alternative might be: it keeps its reason
+// and gets no candidates.
+func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*requestPlan, *claimPlan, error) {
+	r := &requestPlan{plan: p, name: s.name, resultName: s.name, parentName: s.parent, admin: s.admin, spec: s}
+	alternative := s.name != s.parent
+	switch s.mode {
+	case resource.DeviceAllocationModeExactCount, "":
+		switch {
+		case s.count < 0:
+			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", s.path, s.count), nil
+		case s.count == 0:
+			r.count = 1
+		case s.count > maxResults:
+			return nil, p.fail(r.name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", s.path, s.count, maxResults), nil
+		default:
+			r.count = int(s.count)
+		}
+	case resource.DeviceAllocationModeAll:
+		if s.count != 0 {
+			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", s.path), nil
+		}
+		r.all = true
+	default:
+		return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", s.path, s.mode), nil
+	}
+	class := a.classes[s.className]
+	if class == nil {
+		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className), nil
+	}
+	if class.Spec.ParametersRef != nil {
+		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name), nil
+	}
+	r.class = class
+	selectors := make([]selectorRef, 0, len(class.Spec.Selectors)+len(s.selectors))
+	for j, sel := range class.Spec.Selectors {
+		if sel.CEL == nil {
+			return nil, p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
+		}
+		id, err := a.selectorID(sel.CEL.Expression)
+		if err != nil {
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression), nil
+		}
+		selectors = append(selectors, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
+	}
+	for j, sel := range s.selectors {
+		id, err := a.selectorID(sel.CEL.Expression)
+		if err != nil {
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.path, j, sel.CEL.Expression), nil
+		}
+		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
+	}
+	masks, selectorsKey, err := call.masksFor(a, selectors)
+	if err != nil {
+		if failure, ok := err.(*selectorFailure); ok {
+			where := fmt.Sprintf("%s.selectors[%d]", s.path, failure.sel.index)
+			if failure.sel.class != "" {
+				where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
+			}
+			return nil, p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
+		}
+		return nil, nil, err
+	}
+	for k, con := range p.constraints {
+		if con.covers137(s.parent, s.name) {
+			r.coveredBy = append(r.coveredBy, k)
+		}
+	}
+	if r.all && len(call.view.invalid) > 0 {
+		invalid := call.view.invalid[0]
+		return nil, p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
+	}
+	if r.all && len(call.view.incomplete) > 0 {
+		incomplete := call.view.incomplete[0]
+		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
+	}
+	list, failure := a.candidates137(call, selectorsKey, masks, r)
+	if failure != nil {
+		if failure.err != nil && failure.reason == ReasonInvalidClaim {
+			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
+		}
+		if !alternative {
+			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
+		}
+		// An alternative that can never be allocated is skipped by the
+		// search; the claim fails with its reason only if all fail.
+		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: failure.reason, Detail: failure.detail, Err: failure.err}
+		return r, nil, nil
+	}
+	r.candidates, r.constraintValues = list.candidates, list.constraintValues
+	r.multi, r.needs, r.uses = list.multi, list.needs, list.uses
+	r.hasCounters, r.hasMulti = list.hasCounters, list.hasMulti
+	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
+	if r.all {
+		return r, nil, nil
+	}
+	if len(r.candidates) >= r.count {
+		return r, nil, nil
+	}
+	var reason Reason
+	var detail string
+	switch {
+	case r.matched == 0:
+		reason, detail = ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
+	case list.lacking > 0 && len(r.candidates)+list.lacking >= r.count:
+		reason, detail = ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
+			r.count, len(r.candidates)+list.lacking, len(r.candidates), r.constraintNames())
+	default:
+		reason = ReasonNotEnough
+		detail = fmt.Sprintf("not enough devices: asks for %d, %d match", r.count, r.matched)
+		if list.inUse > 0 {
+			detail += fmt.Sprintf(", of which %d are already allocated", list.inUse)
+		}
+		if list.tainted > 0 {
+			detail += fmt.Sprintf(", %d have a taint the request does not tolerate (%s)", list.tainted, list.firstTaint)
+		}
+		if list.unusable > 0 {
+			detail += fmt.Sprintf(", %d cannot be used (%s)", list.unusable, list.firstUnusable)
+		}
+		if list.lacking > 0 {
+			detail += fmt.Sprintf(" and %d lack attributes compared by the constraints (%s)", list.lacking, r.constraintNames())
+		}
+		if list.noCapacity > 0 {
+			detail += fmt.Sprintf("; %d more pass the selectors but lack the capacity the request asks for", list.noCapacity)
+		}
+	}
+	if alternative {
+		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+		return r, nil, nil
+	}
+	return nil, p.fail(r.name, reason, nil, "%s", detail), nil
+}
+
+// covers137: a constraint without requests covers all; naming a request
+// covers its alternatives, naming "request/alternative" that one.
+func (c *constraintPlan) covers137(parent, name string) bool {
+	if len(c.requests) == 0 {
+		return true
+	}
+	for _, r := range c.requests {
+		if r == parent || r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateFailure is why a request can never be allocated.
+type candidateFailure struct {
+	reason Reason
+	detail string
+	err    error
+}
+
+// candidates137 turns selector masks into the request's candidates with
+// the 1.37 rules: devices the node reaches (per-device node selection),
+// usable with the features (binding conditions, counters), not blocked by
+// a taint the request does not tolerate, with the capacity the request
+// asks for, free (unless adminAccess or shared) and with the attributes
+// the constraints compare. An All request gets every selected device whose
+// capacity could serve it; one of them being in use, tainted or unusable
+// fails the request.
+func (a *Allocator) candidates137(call *callState, selectorsKey string, masks [][]uint64, r *requestPlan) (*candidateList, *candidateFailure) {
+	p := r.plan
+	f := a.features
+	v := call.view
+	attrs := make([]resource.FullyQualifiedName, len(r.coveredBy))
+	kinds := make([]int, len(r.coveredBy))
+	key := selectorsKey
+	if r.admin {
+		key += "admin"
+	}
+	if r.all {
+		key += "all"
+	}
+	for k, ci := range r.coveredBy {
+		con := p.constraints[ci]
+		attrs[k] = con.attribute
+		kinds[k] = attrMatch137
+		if con.distinct {
+			kinds[k] = attrDistinct137
+		}
+		key += fmt.Sprintf("|%d%s", kinds[k], attrs[k])
+	}
+	if len(r.spec.tolerations) > 0 || r.spec.capacity != nil {
+		// Tolerations and capacity requests are the request's own.
+		key += fmt.Sprintf("|%p", r)
+	}
+	if list := call.candidateLists[key]; list != nil {
+		return list, list.failure
+	}
+	list := &candidateList{constraintValues: make([][]int32, len(attrs))}
+	call.candidateLists[key] = list
+	fail := func(reason Reason, err error, format string, args ...any) (*candidateList, *candidateFailure) {
+		list.failure = &candidateFailure{reason: reason, detail: fmt.Sprintf(format, args...), err: err}
+		return list, list.failure
+	}
+	valuesOf := make([][]int32, len(attrs))
+	for si, e := range v.slices {
+		mask := masks[si]
+		nodeMask := v.nodeMasks[si]
+		pool := v.pools[v.poolOf[si]]
+		var uses [][]counterUse
+		if pool.counters != nil {
+			uses = e.counterUses(pool.counters)
+		}
+		for k, name := range attrs {
+			valuesOf[k] = a.attrValues137(e, name, kinds[k])
+		}
+		for w, bits := range mask {
+			if nodeMask != nil {
+				bits &= nodeMask[w]
+			}
+			for bits != 0 {
+				b := trailingZeros(bits)
+				bits &^= 1 << uint(b)
+				d := w*64 + b
+				dev := &e.devices[d]
+				id := DeviceID{e.driver, e.pool, dev.Name}
+				// Not selectable at all: left out, also of All.
+				if !f.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
+					continue
+				}
+				if call.node == nil && dev.BindsToNode != nil && *dev.BindsToNode {
+					continue
+				}
+				multi := f.ConsumableCapacity && hasBit(e.multi, d)
+				var need map[resource.QualifiedName]apiresource.Quantity
+				if f.ConsumableCapacity {
+					n, ok, err := capacityNeed(dev, r.spec.capacity, f.FractionalCapacityRange)
+					if err != nil {
+						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.path, id)
+					}
+					if !ok || !fitsCapacity(dev, n) {
+						list.noCapacity++
+						continue
+					}
+					if !r.all && !fitsCapacity(dev, n, a.sharedConsumption(id)) {
+						list.noCapacity++
+						continue
+					}
+					if multi {
+						need = n
+					}
+				}
+				list.matched++
+				busy := !r.admin && hasBit(e.inUse, d)
+				taint := a.blockingTaint(e, d, r.spec.tolerations)
+				unusable := ""
+				switch {
+				case !f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
+					unusable = "consumes counters, but the PartitionableDevices feature is off"
+				case uses != nil && len(uses[d]) > 0 && pool.overdrawn:
+					unusable = "its pool's counters are already overdrawn"
+				}
+				if r.all {
+					switch {
+					case busy:
+						return fail(ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", id)
+					case taint != nil:
+						return fail(ReasonDeviceTainted, nil, "asks for all matching devices, but device %s has the taint %s=%s:%s, which the request does not tolerate", id, taint.Key, taint.Value, taint.Effect)
+					case unusable != "":
+						return fail(ReasonNotEnough, nil, "asks for all matching devices, but device %s %s", id, unusable)
+					}
+				}
+				switch {
+				case busy:
+					list.inUse++
+					continue
+				case taint != nil:
+					if list.tainted == 0 {
+						list.firstTaint = fmt.Sprintf("%s: %s=%s:%s", id, taint.Key, taint.Value, taint.Effect)
+					}
+					list.tainted++
+					continue
+				case unusable != "":
+					if list.unusable == 0 {
+						list.firstUnusable = fmt.Sprintf("%s %s", id, unusable)
+					}
+					list.unusable++
+					continue
+				}
+				lacks := -1
+				for k := range attrs {
+					if valuesOf[k][d] < 0 {
+						lacks = k
+						break
+					}
+				}
+				if lacks >= 0 {
+					if r.all {
+						con := p.constraints[r.coveredBy[lacks]]
+						return fail(ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d] compares (or has a value of a type it cannot compare)", id, con.attribute, con.index)
+					}
+					list.lacking++
+					continue
+				}
+				list.candidates = append(list.candidates, viewDevice{int32(si), int32(d)})
+				for k := range attrs {
+					list.constraintValues[k] = append(list.constraintValues[k], valuesOf[k][d])
+				}
+				list.multi = append(list.multi, multi)
+				list.needs = append(list.needs, need)
+				var u []counterUse
+				if uses != nil {
+					u = uses[d]
+				}
+				list.uses = append(list.uses, u)
+				list.hasCounters = list.hasCounters || len(u) > 0
+				list.hasMulti = list.hasMulti || multi
+			}
+		}
+	}
+	if r.all && len(list.candidates) == 0 {
+		// 1.37 (unlike 1.31) requires at least one device.
+		return fail(ReasonNoMatch, nil, "asks for all matching devices, but of the %d devices the node can reach none passes the selectors of DeviceClass %q and of the request (Kubernetes 1.32+ requires at least one)", v.total, r.class.Name)
+	}
+	return list, nil
+}
+
+// sharedConsumption is what the shares allocated before the call consume
+// of a device's capacities.
+func (a *Allocator) sharedConsumption(id DeviceID) map[resource.QualifiedName]apiresource.Quantity {
+	if s := a.shares[id]; s != nil {
+		return s.consumed
+	}
+	return nil
+}
+
+// How a constraint reads an attribute (attrValues137).
+const (
+	attrLegacy = iota
+	attrMatch137
+	attrDistinct137
+)
+
+// attrValues137 gives, per device of the slice, the interned value of an
+// attribute for a constraint of the given kind, or -1 where the device
+// cannot take part. Upstream v0.37.2 compares single values only: a list
+// value equals no other device's value (matchAttribute accepts it for a
+// single device), and takes no part in distinctAttribute.
+func (a *Allocator) attrValues137(e *sliceEntry, name resource.FullyQualifiedName, kind int) []int32 {
+	if kind == attrLegacy {
+		return a.attrValues(e, name)
+	}
+	cacheKey := resource.FullyQualifiedName(fmt.Sprintf("\x00%d%s", kind, name))
+	if values, ok := e.attributeValues[cacheKey]; ok {
+		return values
+	}
+	if e.attributeValues == nil {
+		e.attributeValues = map[resource.FullyQualifiedName][]int32{}
+	}
+	values := make([]int32, len(e.devices))
+	for i := range e.devices {
+		values[i] = -1
+		key, ok := attributeKey(e.devices[i].Attributes, e.driver, name)
+		if !ok {
+			continue
+		}
+		if isListKey(key) {
+			if kind == attrDistinct137 {
+				continue
+			}
+			// A value no other device has.
+			key = "L" + e.key + "\x00" + e.devices[i].Name
+		}
+		id, seen := a.attributeValueIDs[key]
+		if !seen {
+			id = int32(len(a.attributeValueIDs))
+			a.attributeValueIDs[key] = id
+		}
+		values[i] = id
+	}
+	e.attributeValues[cacheKey] = values
+	return values
+}
+
+// isListKey: attributeKey marks list values with an upper-case letter.
+func isListKey(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' }

@@ -1,0 +1,147 @@
+package allocator
+
+import (
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/uuid"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// finish137 builds the allocation of a claim the search allocated, as
+// upstream v0.37.2 writes it: results request by request (an alternative
+// as "request/alternative"), with adminAccess, the request's tolerations,
+// the device's binding conditions, and a fresh shareID and the consumed
+// capacity for each share of a multi-allocation device; each class's
+// configuration once, naming every request that uses the class, then the
+// claim's configuration that names a request or the chosen alternative,
+// a configuration that covers every request naming none; and the node
+// selector.
+func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resource.AllocationResult {
+	f := a.features
+	alloc := &resource.AllocationResult{}
+	var concrete []*requestPlan
+	for _, top := range p.requests {
+		r := top.concrete()
+		concrete = append(concrete, r)
+		for k, dev := range r.chosen {
+			i := int(r.chosenIndex[k])
+			e := v.slices[dev.slice]
+			d := &e.devices[dev.device]
+			res := resource.DeviceRequestAllocationResult{
+				Request: r.resultName, Driver: e.driver, Pool: e.pool, Device: d.Name,
+			}
+			if r.admin && f.AdminAccess {
+				res.AdminAccess = ptrTo(true)
+			}
+			if len(r.spec.tolerations) > 0 {
+				res.Tolerations = make([]resource.DeviceToleration, len(r.spec.tolerations))
+				for j := range r.spec.tolerations {
+					r.spec.tolerations[j].DeepCopyInto(&res.Tolerations[j])
+				}
+			}
+			if f.DeviceBindingAndStatus {
+				res.BindingConditions = slices.Clone(d.BindingConditions)
+				res.BindingFailureConditions = slices.Clone(d.BindingFailureConditions)
+			}
+			if r.multi[i] {
+				share := uuid.NewUUID()
+				res.ShareID = &share
+				if len(r.needs[i]) > 0 {
+					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needs[i]))
+					for name, q := range r.needs[i] {
+						res.ConsumedCapacity[name] = q.DeepCopy()
+					}
+				}
+			}
+			alloc.Devices.Results = append(alloc.Devices.Results, res)
+		}
+	}
+	// Class configuration, each class once.
+	firstOfClass := map[string][2]int{}
+	for _, r := range concrete {
+		if span, ok := firstOfClass[r.class.Name]; ok {
+			for i := span[0]; i < span[1]; i++ {
+				alloc.Devices.Config[i].Requests = append(alloc.Devices.Config[i].Requests, r.resultName)
+			}
+			continue
+		}
+		start := len(alloc.Devices.Config)
+		for _, cfg := range r.class.Spec.Config {
+			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
+				Source:              resource.AllocationConfigSourceClass,
+				Requests:            []string{r.resultName},
+				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
+			})
+		}
+		firstOfClass[r.class.Name] = [2]int{start, len(alloc.Devices.Config)}
+	}
+	for _, cfg := range p.claim.Spec.Devices.Config {
+		keep := len(cfg.Requests) == 0
+		for _, r := range concrete {
+			keep = keep || slices.Contains(cfg.Requests, r.parentName) || slices.Contains(cfg.Requests, r.resultName)
+		}
+		if keep {
+			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
+				Source:              resource.AllocationConfigSourceClaim,
+				Requests:            slices.Clone(cfg.Requests),
+				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
+			})
+		}
+	}
+	for i := range alloc.Devices.Config {
+		cfg := &alloc.Devices.Config[i]
+		if len(cfg.Requests) == 0 {
+			continue
+		}
+		all := true
+		for _, r := range concrete {
+			all = all && (slices.Contains(cfg.Requests, r.parentName) || slices.Contains(cfg.Requests, r.resultName))
+		}
+		if all {
+			cfg.Requests = nil
+		}
+	}
+	alloc.NodeSelector = nodeSelector137(v, node, concrete)
+	return alloc
+}
+
+// nodeSelector137 says where the devices can be used: on the node, as soon
+// as one device is node-local (its slice's nodeName, or its own with
+// perDeviceNodeSelection) or bindsToNode; else on the nodes that all node
+// selectors of the devices (the slice's, or the device's own) admit, their
+// first terms merged; else anywhere (nil).
+func nodeSelector137(v *view, node *corev1.Node, requests []*requestPlan) *corev1.NodeSelector {
+	var term corev1.NodeSelectorTerm
+	for _, r := range requests {
+		for _, dev := range r.chosen {
+			e := v.slices[dev.slice]
+			d := &e.devices[dev.device]
+			nodeName, selector := e.obj.Spec.NodeName, e.obj.Spec.NodeSelector
+			if e.obj.Spec.PerDeviceNodeSelection != nil && *e.obj.Spec.PerDeviceNodeSelection {
+				nodeName, selector = d.NodeName, d.NodeSelector
+			}
+			if (nodeName != nil || d.BindsToNode != nil && *d.BindsToNode) && node != nil {
+				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchFields: []corev1.NodeSelectorRequirement{{
+						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{node.Name},
+					}},
+				}}}
+			}
+			if selector == nil || len(selector.NodeSelectorTerms) == 0 {
+				continue
+			}
+			first := selector.NodeSelectorTerms[0]
+			term.MatchFields = mergeRequirements(term.MatchFields, first.MatchFields)
+			term.MatchExpressions = mergeRequirements(term.MatchExpressions, first.MatchExpressions)
+		}
+	}
+	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
+		return nil
+	}
+	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -1,0 +1,240 @@
+package allocator
+
+import (
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+)
+
+// poolCounterEntry remembers the counter sets of a pool for one list of
+// counter slices and device slices.
+type poolCounterEntry struct {
+	slices   []*sliceEntry
+	counters *poolCounters
+}
+
+// viewFor137 is the inventory as the node sees it with the semantics of
+// upstream v0.37.2 (GatherPools): slices with perDeviceNodeSelection count
+// when one of their devices reaches the node (PartitionableDevices, else
+// they and slices with counter sets are left out); of each pool the newest
+// generation the node sees; a pool whose slices the node does not all see
+// is complete when the cluster has all of them, obsolete (left out) when
+// the cluster has a newer generation, incomplete (never used) otherwise;
+// slices with counter sets offer no devices; pools with binding conditions
+// come after all others.
+func (a *Allocator) viewFor137(node *corev1.Node) *view {
+	f := a.features
+	visible := a.visible[:0]
+	defer func() { a.visible = visible[:0] }()
+	masks := map[*sliceEntry][]uint64{}
+	usable := func(e *sliceEntry) bool {
+		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
+			return false
+		}
+		return f.CompatibilityGroups || !e.usesCompat
+	}
+	if node != nil {
+		for _, e := range a.byNode[node.Name] {
+			if usable(e) {
+				visible = append(visible, e)
+			}
+		}
+		for _, e := range a.bySelector {
+			if usable(e) && e.selector.matches(node) {
+				visible = append(visible, e)
+			}
+		}
+	}
+	for _, e := range a.allNodes {
+		if usable(e) {
+			visible = append(visible, e)
+		}
+	}
+	for _, e := range a.perDevice {
+		if !usable(e) {
+			continue
+		}
+		m := e.nodeMask(node)
+		if popcount(m) > 0 {
+			masks[e] = m
+			visible = append(visible, e)
+		}
+	}
+	sort.Slice(visible, func(i, j int) bool {
+		x, y := visible[i], visible[j]
+		if x.driver != y.driver {
+			return x.driver < y.driver
+		}
+		if x.pool != y.pool {
+			return x.pool < y.pool
+		}
+		if x.generation != y.generation {
+			return x.generation > y.generation
+		}
+		return x.key < y.key
+	})
+	v := &a.scratch
+	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
+	v.nodeMasks, v.poolOf, v.pools, v.unsupported = v.nodeMasks[:0], v.poolOf[:0], nil, ""
+	type poolSlices struct {
+		state   *poolState
+		devices []*sliceEntry
+	}
+	var plain, binding []poolSlices
+	for i := 0; i < len(visible); {
+		first := visible[i]
+		key := poolKey{first.driver, first.pool}
+		j, n := i, 0
+		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
+			if visible[j].generation == first.generation {
+				n++
+			}
+		}
+		seen := visible[i : i+n]
+		i = j
+		var notSeen []*sliceEntry
+		if int64(n) != first.sliceCount {
+			obsolete := false
+			var all []*sliceEntry
+			for _, e := range a.byPool[key] {
+				switch {
+				case e.generation > first.generation:
+					obsolete = true
+				case e.generation == first.generation && (f.CompatibilityGroups || !e.usesCompat):
+					all = append(all, e)
+				}
+			}
+			if obsolete {
+				continue
+			}
+			if int64(len(all)) != first.sliceCount {
+				v.incomplete = append(v.incomplete, key)
+				continue
+			}
+			for _, e := range all {
+				if !containsEntry(seen, e) {
+					notSeen = append(notSeen, e)
+				}
+			}
+		}
+		var deviceSlices, counterSlices, otherDeviceSlices []*sliceEntry
+		for _, e := range seen {
+			if f.PartitionableDevices && e.sharedCounters {
+				counterSlices = append(counterSlices, e)
+			} else {
+				deviceSlices = append(deviceSlices, e)
+			}
+		}
+		for _, e := range notSeen {
+			if f.PartitionableDevices && e.sharedCounters {
+				counterSlices = append(counterSlices, e)
+			} else {
+				otherDeviceSlices = append(otherDeviceSlices, e)
+			}
+		}
+		if dup := a.duplicateIn(key, deviceSlices); dup != "" {
+			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
+			continue
+		}
+		state := &poolState{key: key}
+		if f.PartitionableDevices && len(counterSlices) > 0 {
+			pc := a.countersOf(key, counterSlices, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
+			if pc.invalid != "" {
+				v.invalid = append(v.invalid, invalidPool{key: key, reason: pc.invalid})
+				continue
+			}
+			state.counters = pc
+			a.countersLeft(state, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
+		} else if f.PartitionableDevices {
+			// Devices that consume counters of a pool without counter
+			// sets make the pool invalid.
+			if pc := a.countersOf(key, nil, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...)); pc.invalid != "" {
+				v.invalid = append(v.invalid, invalidPool{key: key, reason: pc.invalid})
+				continue
+			}
+		}
+		ps := poolSlices{state, deviceSlices}
+		hasBinding := false
+		for _, e := range deviceSlices {
+			hasBinding = hasBinding || e.hasBinding
+		}
+		if hasBinding {
+			binding = append(binding, ps)
+		} else {
+			plain = append(plain, ps)
+		}
+	}
+	v.offsets = v.offsets[:0]
+	for _, ps := range append(plain, binding...) {
+		pi := int32(len(v.pools))
+		v.pools = append(v.pools, ps.state)
+		for _, e := range ps.devices {
+			v.slices = append(v.slices, e)
+			v.nodeMasks = append(v.nodeMasks, masks[e])
+			v.poolOf = append(v.poolOf, pi)
+			v.offsets = append(v.offsets, int32(v.total))
+			v.total += len(e.devices)
+		}
+	}
+	return v
+}
+
+func containsEntry(list []*sliceEntry, e *sliceEntry) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// countersOf returns the pool's counter sets, remembered for the same slices.
+func (a *Allocator) countersOf(key poolKey, counterSlices, deviceSlices []*sliceEntry) *poolCounters {
+	all := append(append([]*sliceEntry(nil), counterSlices...), deviceSlices...)
+	if c, ok := a.poolCounterCache[key]; ok && sameEntries(c.slices, all) {
+		return c.counters
+	}
+	pc := buildPoolCounters(counterSlices, deviceSlices)
+	if a.poolCounterCache == nil {
+		a.poolCounterCache = map[poolKey]poolCounterEntry{}
+	}
+	a.poolCounterCache[key] = poolCounterEntry{slices: all, counters: pc}
+	return pc
+}
+
+// countersLeft computes what the devices allocated before the call leave
+// of the pool's counters: devices held whole and devices with shares
+// consume what they consume once.
+func (a *Allocator) countersLeft(p *poolState, deviceSlices []*sliceEntry) {
+	pc := p.counters
+	p.left = make([]apiresource.Quantity, len(pc.value))
+	p.consumed = make([]apiresource.Quantity, len(pc.value))
+	for k := range pc.value {
+		p.left[k] = pc.value[k].DeepCopy()
+	}
+	for _, e := range deviceSlices {
+		var uses [][]counterUse
+		for w, bits := range e.consumers {
+			for bits != 0 {
+				b := trailingZeros(bits)
+				bits &^= 1 << uint(b)
+				d := w*64 + b
+				if !hasBit(e.inUse, d) && a.shares[DeviceID{e.driver, e.pool, e.devices[d].Name}] == nil {
+					continue
+				}
+				if uses == nil {
+					uses = e.counterUses(pc)
+				}
+				for _, u := range uses[d] {
+					p.left[u.counter].Sub(u.amount)
+				}
+			}
+		}
+	}
+	for k := range p.left {
+		if p.left[k].Sign() < 0 {
+			p.overdrawn = true
+		}
+	}
+}
