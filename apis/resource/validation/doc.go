@@ -68,7 +68,13 @@
 //
 //   - Defaults of the version are applied (allocationMode
 //     WaitForFirstConsumer in v1alpha1/v1alpha2; allocationMode ExactCount
-//     and count 1 in v1alpha3), so an omitted field is not an error.
+//     and count 1 in v1alpha3), so an omitted field is not an error. The
+//     1.37 versions get theirs before the conversion to v1 (see below):
+//     ExactCount and count 1 for exact requests and sub-requests,
+//     toleration operator Equal, a taint's timeAdded, a
+//     ResourcePoolStatusRequest's limit 100; a v1beta1 request without
+//     deviceClassName is left alone, as from 1.33 on, so its empty
+//     allocationMode is refused.
 //   - A namespaced object without metadata.namespace gets the request's
 //     namespace (DefaultNamespace here); a cluster-scoped object loses its
 //     namespace. On updates the stored object's namespace applies; a
@@ -76,15 +82,16 @@
 //     does not match the request URL, is reported as an immutable field.
 //   - metadata.generateName without a name becomes a name; managedFields are
 //     left to the server.
-//   - Create clears the status of ResourceClaim and PodScheduling(Context):
+//   - Create clears the status of ResourceClaim and PodScheduling(Context)
+//     (1.37: also of DeviceTaintRule and ResourcePoolStatusRequest):
 //     status rules apply only to status updates. A main-resource update
 //     keeps the stored status, a status update keeps the stored spec, and
 //     from 1.30 on a status update also keeps the stored labels,
 //     annotations, finalizers and owner references.
 //   - On updates, a missing resourceVersion, uid or timestamp is taken from
 //     the stored object and the generation cannot be changed by the client;
-//     1.31 DeviceClass and ResourceSlice start at generation 1 and count
-//     spec changes.
+//     DeviceClass and ResourceSlice (1.31, 1.37) and DeviceTaintRule (1.37)
+//     start at generation 1 and count spec changes.
 //
 // The server reports many errors of an update two or three times (it runs
 // the generic metadata checks, the create validation and the update
@@ -110,9 +117,10 @@
 //     it silently; the WithWarnings functions return one DropWarning per
 //     dropped field, named by its path in the object's own version (v1beta1
 //     has no "exactly." and puts device fields under "basic.").
-//   - A claim or template with adminAccess needs the admin-access label on
-//     its namespace, looked up with Options.NamespaceLabels; nil, or an
-//     error wrapping ErrNamespaceUnknown, skips the rule.
+//   - A claim or template with adminAccess, and a claim status update whose
+//     new allocation results have it, need the admin-access label on the
+//     namespace, looked up with Options.NamespaceLabels; nil, or an error
+//     wrapping ErrNamespaceUnknown, skips the rule.
 //   - An update of a v1 DeviceTaintRule or of a ResourcePoolStatusRequest
 //     (main resource or status) without metadata.resourceVersion is
 //     refused before anything else, as their storage does not allow
@@ -122,15 +130,24 @@
 //     the validators' callers name the kind). The v1alpha3 and v1beta2
 //     DeviceTaintRule storage and the other kinds take the stored
 //     resourceVersion instead.
-//   - v1beta1 and v1beta2 objects are converted to v1 and validated there;
-//     their errors have v1's paths, which is what the server's handwritten
-//     validation reports (its declarative validation reports some v1beta1
-//     errors under v1beta1's own paths: ga-facts section 12).
+//   - v1beta1 and v1beta2 objects and v1alpha3 DeviceTaintRules are
+//     defaulted as their version defaults (v1beta1 with its own functions
+//     before the conversion, the others with v1's, which are theirs),
+//     converted to v1 and validated there; their errors have v1's paths,
+//     which is what the server's handwritten validation reports (its
+//     declarative validation reports some v1beta1 errors under v1beta1's
+//     own paths, and some twice: ga-facts section 12;
+//     testdata/corpus/drift-1.37.yaml lists the cases).
+//   - Lists over their maximum are TooMany ("must have at most N items").
+//   - A ResourcePoolStatusRequest's spec and status rules are declarative
+//     (rpsr137.go) except for the metadata and the status conditions; the
+//     spec is immutable, and the status is validated when first written
+//     and immutable afterwards.
 //
 // # Paths and types that look wrong but are what the servers report
 //
-//   - Lists over their maximum are TooLong ("may not be longer than N"),
-//     not TooMany (1.33 changed this).
+//   - Lists of the 1.26-1.31 rules over their maximum are TooLong ("may
+//     not be longer than N"), not TooMany (the 1.37 rules report TooMany).
 //   - An empty v1alpha1/v1alpha2 resourceClassName is Invalid, not
 //     Required; an empty driver name gets both Required and Invalid.
 //   - PodScheduling(Context) status.resourceClaims errors are reported
@@ -209,4 +226,17 @@
 // claim template update, and of a DeviceClass update with unchanged
 // selectors. The 1.31 server also validates these updates as a create,
 // with the new-expressions environment, and so do these validators.
+//
+// The 1.37 rules compile selectors and derived attributes with
+// CompileSelector137 of the same package. A new expression gets the
+// environment of compatibility version 1.36, shaped by the gates:
+// device.allowMultipleAllocations needs DRAConsumableCapacity, list-valued
+// attributes, includes() and list results of derived attributes need
+// DRAListTypeAttributes. Before compiling, an expression over 10,240 bytes
+// is TooLong; after it, an estimated cost over 1,000,000 is Forbidden, and
+// so is a claim whose derived attributes cost more than 1,000,000 together
+// (on spec.devices). Stored expressions (those of a claim update, and of a
+// DeviceClass update with unchanged selectors) are not compiled at all;
+// a claim template update still validates its spec as a create, with new
+// expressions, as the 1.37 template strategy does.
 package validation

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/apis/resource/features"
@@ -88,6 +89,11 @@ func TestV1ClaimRequests(t *testing.T) {
 		{name: "negative count", obj: claimWith(func(d *resourcev1.DeviceClaim) { exact(d).Count = -1 }),
 			want: []string{"Invalid " + ex0 + ".count"}, details: []string{"Invalid " + ex0 + ".count: must be greater than zero"}},
 		{name: "count defaults to one", obj: claimWith(func(d *resourcev1.DeviceClaim) { exact(d).Count, exact(d).AllocationMode = 0, "" })},
+		// 1.37 checks neither the keys nor the quantities of capacity
+		// requests.
+		{name: "capacity requests are not checked", obj: claimWith(func(d *resourcev1.DeviceClaim) {
+			exact(d).Capacity.Requests = map[resourcev1.QualifiedName]apiresource.Quantity{"Bad Key/x/y": q("-1")}
+		})},
 	})
 }
 
@@ -219,6 +225,12 @@ func TestV1ClaimConstraints(t *testing.T) {
 			want: []string{"Invalid " + con2 + ".matchAttribute"}, details: []string{"Invalid " + con2 + ".matchAttribute: a fully qualified name must be a domain and a name separated by a slash"}},
 		{name: "upper-case domain (declarative)", obj: con(func(c *resourcev1.DeviceConstraint) { c.MatchAttribute = fqn("Dra.example.com/model") }),
 			want: []string{"Invalid " + con2 + ".matchAttribute"}, details: []string{"Invalid " + con2 + ".matchAttribute: prefix: a lowercase RFC 1123 subdomain"}},
+		// 1.35+: the empty string is no longer Required but fails both
+		// the identifier and the slash rule.
+		{name: "empty name", obj: con(func(c *resourcev1.DeviceConstraint) { c.MatchAttribute = fqn("") }),
+			want: []string{"Invalid " + con2 + ".matchAttribute"}, details: []string{
+				"Invalid " + con2 + ".matchAttribute: a valid C identifier must start with alphabetic character",
+				"Invalid " + con2 + ".matchAttribute: a fully qualified name must be a domain and a name separated by a slash"}},
 		{name: "empty domain", obj: con(func(c *resourcev1.DeviceConstraint) { c.MatchAttribute = fqn("/model") }),
 			want: []string{"Invalid " + con2 + ".matchAttribute"}, details: []string{"Invalid " + con2 + ".matchAttribute: prefix must not be empty"}},
 		{name: "identifier", obj: con(func(c *resourcev1.DeviceConstraint) {
