@@ -20,9 +20,9 @@ type claimPlan struct {
 	alreadyAllocated bool
 	err              *ClaimError
 	// taken counts the devices the search gave the claim (1.37 semantics).
-	taken int
-	requests         []*requestPlan
-	constraints      []*constraintPlan
+	taken       int
+	requests    []*requestPlan
+	constraints []*constraintPlan
 }
 
 // requestPlan is one request with the devices that may serve it, in view order.

@@ -8,15 +8,12 @@ import (
 )
 
 // The one place where the harness meets the parts of drakit's allocator
-// API that come with its 1.37 semantics (drakit issue 16). Until they are
-// merged, drakitSemantics137 is false: drakit runs with its 1.31 rules,
-// whatever the scenario's features, and the differential test counts a
-// drakit Unsupported answer on a scenario that uses a 1.37 feature as
-// "pending" instead of failing.
-//
-// At the merge: set drakitSemantics137 to true and, in drakitOptions,
-// pass the features and the rules (the two commented lines).
-const drakitSemantics137 = false
+// API that come with its 1.37 semantics (drakit issue 16): drakit runs
+// with the scenario's features and DeviceTaintRules, as upstream does.
+// (Before they were merged, drakitSemantics137 was false: drakit ran with
+// its 1.31 rules and the differential test counted a drakit Unsupported
+// answer on a scenario that used a 1.37 feature as "pending".)
+const drakitSemantics137 = true
 
 // drakitOptions are drakit's allocator options for an inventory; node may
 // be nil (AllocateOn names it per call).
@@ -27,8 +24,8 @@ func drakitOptions(inv *Inventory, node *corev1.Node) allocator.Options {
 		AllocatedDevices: inv.Allocated,
 		AllocatedClaims:  inv.AllocatedClaims,
 		Node:             node,
-		// Features:         &inv.Features,
-		// DeviceTaintRules: inv.TaintRules,
+		Features:         &inv.Features,
+		DeviceTaintRules: inv.TaintRules,
 	}
 }
 
@@ -41,12 +38,15 @@ func drakitCommit(a *allocator.Allocator, results []*resource.AllocationResult) 
 	a.Commit(rs)
 }
 
-// drakitRelease forgets committed allocations. Commit marks every device
-// of a result (1.31 has no shares), so every device is released.
+// drakitRelease forgets committed allocations exactly: whole devices are
+// free again, shares give back their capacity (other shares stay), and
+// adminAccess results held nothing.
 func drakitRelease(a *allocator.Allocator, results []*resource.AllocationResult) {
-	for _, r := range results {
-		a.Release(DeviceIDs(r)...)
+	rs := make([]allocator.Result, len(results))
+	for i, r := range results {
+		rs[i] = allocator.Result{Allocation: r}
 	}
+	a.ReleaseResults(rs)
 }
 
 // drakitPending reports whether drakit cannot yet run a scenario with

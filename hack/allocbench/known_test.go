@@ -1,7 +1,6 @@
 package allocbench
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,8 +10,8 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// knownDifference is a documented reason why drakit, which implements
-// Kubernetes 1.31, and an upstream v0.37.2 implementation may disagree.
+// knownDifference is a documented reason why drakit and an upstream
+// v0.37.2 implementation, run with the same features, may disagree.
 type knownDifference struct {
 	name string
 	// impls are the upstream implementations that show it.
@@ -31,12 +30,18 @@ type knownDifference struct {
 }
 
 // knownDifferences are all the ways drakit and upstream v0.37.2 may
-// disagree on the differential test's scenarios: three rules that changed
-// after 1.31 (all-empty, admin-holds-in-call, incomplete-pool), where
-// drakit keeps 1.31, and two ways of upstream's search (cel-error,
-// all-constraint-abort). compare tries them in this order; the first whose
-// condition holds explains the disagreement, and one that none explains
-// fails the test.
+// disagree on the differential test's scenarios: two ways of upstream's
+// search (cel-error, all-constraint-abort). compare tries them in this
+// order; the first whose condition holds explains the disagreement, and
+// one that none explains fails the test.
+//
+// Gone since drakit runs with the scenario's features and the rules of
+// v0.37.2 (drakitSemantics137): all-empty (1.31 allocated nothing for an
+// All request no device matches), admin-holds-in-call (1.31 let a
+// non-admin request of the call take a device an adminAccess request
+// took) and incomplete-pool (1.31 allocated ExactCount requests from
+// incomplete pools). drakit keeps those 1.31 rules only with the zero
+// Features, which no scenario uses.
 //
 // Since the hub has v1's shape, the generator's device without `basic`
 // (which 1.31 cannot select, and which the translation to v1 used to leave
@@ -92,51 +97,6 @@ var knownDifferences = []knownDifference{
 				Request("r1", "any", All(), Select(`device.attributes["gpu.example.com"].kind == "y"`))), gpuDriver+"/numa"))
 		},
 	},
-	{
-		name: "all-empty", impls: Implementations, kind: "1.37 semantics",
-		reason: "Kubernetes 1.31 allocates nothing, successfully, for an All request that no device " +
-			"matches; later releases (v0.33.13 and v0.37.2 read) require at least one device. drakit " +
-			"implements 1.31.",
-		explains: func(c *diffCase) bool {
-			return c.drakitOK && !c.upstreamOK && c.upstreamErr == nil && c.drakitHasEmptyAll()
-		},
-		example: func() *diffScenario {
-			return exampleScenario([]resource.Device{Device("dev0", IntAttr("numa", 0))},
-				ResourceClaim("c", Request("r", "any", All(), Select(`device.attributes["gpu.example.com"].numa == 1`))))
-		},
-	},
-	{
-		name: "admin-holds-in-call", impls: Implementations, kind: "1.37 semantics",
-		reason: "in 1.31 an adminAccess request neither takes devices from others nor is kept from " +
-			"devices others took in the same call; v0.37.2 marks the devices of adminAccess results as " +
-			"being allocated too, so a later non-admin request of the call cannot get them, and no " +
-			"device goes to two requests of one claim (admin or not). drakit implements 1.31, so it may " +
-			"find an allocation (or a different one) that shares a device this way.",
-		explains: func(c *diffCase) bool {
-			return c.drakitOK && c.upstreamErr == nil && c.drakitSharesAsIn131()
-		},
-		// One device: 1.31 gives it to the admin request and to the
-		// other one; v0.37.2 keeps it from the second.
-		example: func() *diffScenario {
-			return exampleScenario([]resource.Device{Device("dev0")},
-				ResourceClaim("c", Request("admin", "any", Admin()), Request("user", "any")))
-		},
-	},
-	{
-		name: "incomplete-pool", impls: Implementations, kind: "1.37 semantics",
-		reason: "Kubernetes 1.31 allocates ExactCount requests from incomplete pools too (not all of " +
-			"their resourceSliceCount slices published), refusing them only for All requests; v0.37.2 " +
-			"never allocates from an incomplete pool (v0.33.13 still did). drakit implements 1.31.",
-		explains: func(c *diffCase) bool {
-			return c.drakitOK && !c.upstreamOK && c.upstreamErr == nil && c.onlyIncompletePoolsServe()
-		},
-		// The pool has two slices; only one is published.
-		example: func() *diffScenario {
-			sc := exampleScenario([]resource.Device{Device("dev0")}, ResourceClaim("c", Request("r", "any")))
-			sc.inv.Slices[0].Spec.Pool.ResourceSliceCount = 2
-			return sc
-		},
-	},
 }
 
 // exampleScenario is one node with one pool of gpu.example.com devices,
@@ -175,98 +135,4 @@ func TestKnownDifferencesStillOccur(t *testing.T) {
 			}
 		}
 	}
-}
-
-// onlyIncompletePoolsServe reports whether drakit cannot allocate the
-// claims once the slices of incomplete pools (whose newest generation lacks
-// some of its slices) are taken away, that is, whether every 1.31
-// allocation needs an incomplete pool.
-func (c *diffCase) onlyIncompletePoolsServe() bool {
-	type poolKey struct{ driver, pool string }
-	newest := map[poolKey]*resource.ResourceSlice{}
-	published := map[poolKey]int64{}
-	for _, s := range c.sc.inv.Slices {
-		k := poolKey{s.Spec.Driver, s.Spec.Pool.Name}
-		switch n := newest[k]; {
-		case n == nil || s.Spec.Pool.Generation > n.Spec.Pool.Generation:
-			newest[k], published[k] = s, 1
-		case s.Spec.Pool.Generation == n.Spec.Pool.Generation:
-			published[k]++
-		}
-	}
-	var complete []*resource.ResourceSlice
-	for _, s := range c.sc.inv.Slices {
-		k := poolKey{s.Spec.Driver, s.Spec.Pool.Name}
-		if published[k] >= newest[k].Spec.Pool.ResourceSliceCount {
-			complete = append(complete, s)
-		}
-	}
-	if len(complete) == len(c.sc.inv.Slices) {
-		return false
-	}
-	reduced := *c.sc.inv
-	reduced.Slices = complete
-	a, err := allocator.New(drakitOptions(&reduced, c.sc.node))
-	if err != nil {
-		return false
-	}
-	results, err := a.Allocate(context.Background(), c.sc.claims)
-	if err != nil {
-		return false
-	}
-	for _, r := range results {
-		if r.Err != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// drakitHasEmptyAll reports an All request that drakit allocated no device for.
-func (c *diffCase) drakitHasEmptyAll() bool {
-	for i, cl := range c.sc.claims {
-		for _, r := range cl.Spec.Devices.Requests {
-			if r.Exactly == nil || r.Exactly.AllocationMode != resource.DeviceAllocationModeAll {
-				continue
-			}
-			n := 0
-			for _, d := range c.drakit[i].Allocation.Devices.Results {
-				if d.Request == r.Name {
-					n++
-				}
-			}
-			if n == 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// drakitSharesAsIn131 reports whether drakit's allocation breaks v0.37.2's
-// rule for adminAccess within one call: a device twice in one claim, or a
-// device of an adminAccess result of one claim given to a non-admin
-// request of a later claim.
-func (c *diffCase) drakitSharesAsIn131() bool {
-	adminEarlier := map[allocator.DeviceID]bool{}
-	for i, cl := range c.sc.claims {
-		admin := map[string]bool{}
-		for _, r := range cl.Spec.Devices.Requests {
-			admin[r.Name] = r.Exactly != nil && valueOf(r.Exactly.AdminAccess)
-		}
-		inClaim := map[allocator.DeviceID]bool{}
-		for _, d := range c.drakit[i].Allocation.Devices.Results {
-			id := allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device}
-			if inClaim[id] || (!admin[d.Request] && adminEarlier[id]) {
-				return true
-			}
-			inClaim[id] = true
-		}
-		for _, d := range c.drakit[i].Allocation.Devices.Results {
-			if admin[d.Request] {
-				adminEarlier[allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device}] = true
-			}
-		}
-	}
-	return false
 }
