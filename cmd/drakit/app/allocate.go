@@ -89,8 +89,9 @@ firstAvailable), driver, pool, device, node, status, then what the result
 records for the device: the share ID and consumed capacity of a shared
 device, the request's tolerations (key=value:Effect, key:Effect for
 Exists, * for any key), the device's binding conditions and admin access.
-Every claim that cannot be satisfied is explained on
-standard error, naming the request and the reason, and the exit code is 1.
+Every claim that cannot be satisfied is explained on standard error,
+naming the claim, the request (or "request/alternative") and the reason
+on each node tried, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.`,
 		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
@@ -102,7 +103,10 @@ the exit code is 0.`,
   # On one node, all claims together (one pod)
   drakit allocate -f inventory.yaml -f pod-claims.yaml --node node-b --all-or-nothing
 
-  # Claims from a 1.30 cluster, inventory as kubectl prints it
+  # Claims from a 1.37 cluster, inventory as kubectl prints it
+  kubectl get deviceclasses,resourceslices,devicetaintrules,resourceclaims,nodes -A -o yaml | drakit allocate -f -
+
+  # Claims from a 1.30 cluster
   kubectl get resourceclasses,resourceslices,resourceclaims,nodes -A -o yaml | drakit allocate -f -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -267,3 +267,47 @@ func TestAllocateTaintRulesOffNote(t *testing.T) {
 		}
 	}
 }
+
+// Claims and inventories written for 1.31 and before use none of what
+// 1.32 and later added, so a 1.37 scheduler with its default gates places
+// them where one with a 1.31 scheduler's gates does.
+func TestAllocateOldExamplesAsIn131(t *testing.T) {
+	for _, args := range [][]string{
+		{"-f", "examples/v1alpha3", "-o", "wide"},
+		{"-f", "examples/v1alpha3", "--node", "node-c"},
+		{"-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", inputFile("pod-claims.yaml"), "--all-or-nothing", "-o", "json"},
+		{"-f", "examples/v1alpha2", "-o", "wide"},
+		{"-f", "examples/v1alpha1", "-R", "-o", "wide"},
+	} {
+		args = append([]string{"allocate"}, args...)
+		code137, out137, err137 := runDrakit(args, nil)
+		code131, out131, err131 := runDrakit(append(args, "--feature-gates", gates131), nil)
+		if code137 != code131 || out137 != out131 || err137 != err131 {
+			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, code137, out137, err137)
+		}
+		if !strings.Contains(out137, "allocated") && !strings.Contains(out137, "allocation") {
+			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), out137, err137)
+		}
+	}
+}
+
+// Each allocation of a shared device has a share ID of its own; the golden
+// files cannot show it (it is made up anew on every run), so this does.
+func TestAllocateSharesHaveTheirOwnID(t *testing.T) {
+	code, stdout, stderr := runDrakit([]string{"allocate", "-f", "examples/v1", "-o", "wide"}, nil)
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr)
+	}
+	ids := map[string]bool{}
+	for _, l := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(l); len(f) > 8 && f[5] == "nic-0" {
+			if !shareIDPattern.MatchString(f[8]) {
+				t.Errorf("share ID %q is not a UUID: %s", f[8], l)
+			}
+			ids[f[8]] = true
+		}
+	}
+	if len(ids) != 2 {
+		t.Errorf("%d distinct share IDs of nic-0, want 2 (ingest-nic and serve-nic):\n%s", len(ids), stdout)
+	}
+}

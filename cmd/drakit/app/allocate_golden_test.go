@@ -1,0 +1,57 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// gates131 are the gates that give allocate the semantics of a 1.31
+// scheduler, as its help says.
+const gates131 = "DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false"
+
+// Golden cases of allocate with the 1.37 allocator: examples/v1 with its
+// shared NIC, partitions on counters, taints, a DeviceTaintRule and
+// firstAvailable; the same with a 1.31 scheduler's gates; the taint rules
+// on and off on one node; a DeviceTaintRule of v1alpha3 that leaves claims
+// without devices. They run with TestGolden's harness
+// (go test ./cmd/drakit/app -run TestGolden -update rewrites them too).
+var allocate137Cases = []goldenCase{
+	{name: "allocate-v1-wide", args: []string{"allocate", "-f", "examples/v1", "-o", "wide"}},
+	{name: "allocate-v1", args: []string{"allocate", "-f", "examples/v1"}},
+	{name: "allocate-gates-off", args: []string{"allocate", "-f", "examples/v1", "-o", "wide", "--feature-gates", gates131}},
+	{name: "allocate-taint-rule-node-a", args: []string{"allocate", "-f", "examples/v1", "--node", "node-a", "-o", "wide"}},
+	{name: "allocate-taint-rules-off", args: []string{"allocate", "-f", "examples/v1", "--node", "node-a", "-o", "wide", "--feature-gates", "DRADeviceTaintRules=false"}},
+	{name: "allocate-taint-rule-v1alpha3", args: []string{"allocate", "-f", "examples/v1", "-f", inputFile("taint-rule-v1alpha3.yaml"), "-o", "wide"}},
+	{name: "help-allocate", args: []string{"allocate", "--help"}},
+	{name: "usage-allocate-feature-gates", args: []string{"allocate", "-f", "examples/v1", "--feature-gates", "DRAPrioritizedList=false"}},
+}
+
+// shareIDPattern matches the share IDs the allocator makes up for each
+// allocation of a shared device; they differ from run to run.
+var shareIDPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+func TestGoldenAllocate137(t *testing.T) {
+	for _, c := range allocate137Cases {
+		t.Run(c.name, func(t *testing.T) {
+			// Same length as a UUID, so that the columns of -o wide stay
+			// aligned.
+			got := shareIDPattern.ReplaceAllString(runGolden(t, c), "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+			path := filepath.Join(appDir, "testdata", "golden", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (run with -update after a deliberate change):\n%s", path, lineDiff(string(want), got))
+			}
+		})
+	}
+}
