@@ -311,3 +311,14 @@ func TestAllocateSharesHaveTheirOwnID(t *testing.T) {
 		t.Errorf("%d distinct share IDs of nic-0, want 2 (ingest-nic and serve-nic):\n%s", len(ids), stdout)
 	}
 }
+
+// A kind its version does not have is refused, naming file, document and
+// kind, and nothing is allocated: v1beta1 never had DeviceTaintRule.
+func TestAllocateRefusesKindNotInVersion(t *testing.T) {
+	rule := "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceTaintRule\nmetadata: {name: recall}\nspec: {taint: {key: k, effect: NoSchedule}}\n"
+	code, stdout, stderr := runDrakit([]string{"allocate", "-f", "examples/v1", "-f", "-"}, []byte(rule))
+	want := "error: <stdin>:1: document 1: DeviceTaintRule recall: resource.k8s.io/v1beta1 has no kind \"DeviceTaintRule\"\nerror: nothing was allocated (1 input problem)\n"
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("exit code %d, stdout %q, stderr:\n%s\nwant:\n%s", code, stdout, stderr, want)
+	}
+}
