@@ -217,10 +217,23 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 			break
 		}
 		r := p.requests[j]
+		if len(r.alts) > 0 {
+			var names []string
+			for _, alt := range r.alts {
+				names = append(names, alt.resultName)
+			}
+			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+				Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
+		}
 		var constraintNames []string
+		distinct := false
 		for _, ci := range r.coveredBy {
 			con := p.constraints[ci]
-			constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (matchAttribute %s)", con.index, con.attribute))
+			kind := "matchAttribute"
+			if con.distinct {
+				kind, distinct = "distinctAttribute", true
+			}
+			constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
 		}
 		fitsAlone := search.solve(p.requests[j : j+1])
 		if fitsAlone {
@@ -232,11 +245,15 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		}
 		switch {
 		case !fitsAlone && len(constraintNames) > 0:
+			what := "share a value for"
+			if distinct {
+				what = "have the values required by"
+			}
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free share a value for %s", len(r.candidates), r.count, strings.Join(constraintNames, ", "))}
+				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
 		case !fitsAlone:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims", r.count, len(r.candidates))}
+				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), r.limits())}
 		case len(constraintNames) > 0:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
 				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
@@ -246,6 +263,20 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		}
 	}
 	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}
+}
+
+// limits names what else limits how many candidates can be taken
+// together (1.37 semantics).
+func (r *requestPlan) limits() string {
+	switch {
+	case r.hasCounters && r.hasMulti:
+		return " (the counters of their pools and the capacity of shared devices allow no more)"
+	case r.hasCounters:
+		return " (the counters of their pools allow no more)"
+	case r.hasMulti:
+		return " (the capacity of shared devices allows no more)"
+	}
+	return ""
 }
 
 // finish fills a result from a plan: its error, or its allocation.

@@ -272,7 +272,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	var reason Reason
 	var detail string
 	switch {
-	case r.matched == 0:
+	case r.matched == 0 && list.noCapacity == 0:
 		reason, detail = ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
 	case list.lacking > 0 && len(r.candidates)+list.lacking >= r.count:
 		reason, detail = ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
