@@ -14,7 +14,7 @@ func TestCommitSharesAndReleaseResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	big := []*resource.ResourceClaim{claim("big", exact("r", "gpu", bandwidth("6")))}   // 7 of 10
+	big := []*resource.ResourceClaim{claim("big", exact("r", "gpu", bandwidth("6")))}     // 7 of 10
 	small := []*resource.ResourceClaim{claim("small", exact("r", "gpu", bandwidth("2")))} // 3 of 10
 	first, err := a.Allocate(ctx, big)
 	if err != nil || first[0].Err != nil {

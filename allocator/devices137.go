@@ -340,3 +340,24 @@ func addQuantities(to map[resource.QualifiedName]apiresource.Quantity, from map[
 func multiAllocatable(d *resource.Device) bool {
 	return d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
 }
+
+// experimental reports whether a 1.37 scheduler would run upstream's
+// experimental implementation for these features: the one that knows
+// the alpha features.
+func (f Features) experimental() bool {
+	return f.ListTypeAttributes || f.OptionalNodeOperations || f.DerivedAttributes || f.CompatibilityGroups
+}
+
+// declaresOptionalNodeOperations: the node says its kubelet can skip node
+// operations (status.declaredFeatures).
+func declaresOptionalNodeOperations(node *corev1.Node) bool {
+	if node == nil {
+		return false
+	}
+	for _, f := range node.Status.DeclaredFeatures {
+		if f == "DRAOptionalNodeOperations" {
+			return true
+		}
+	}
+	return false
+}

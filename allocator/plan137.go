@@ -420,6 +420,10 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				taint := a.blockingTaint(e, d, r.spec.tolerations)
 				unusable := ""
 				switch {
+				case f.experimental() && len(e.obj.Spec.SkipNodeOperations) > 0 && !f.OptionalNodeOperations:
+					unusable = "is in a slice with skipNodeOperations, but the OptionalNodeOperations feature is off"
+				case f.experimental() && len(e.obj.Spec.SkipNodeOperations) > 0 && !declaresOptionalNodeOperations(call.node):
+					unusable = "is in a slice with skipNodeOperations, but the node does not declare DRAOptionalNodeOperations"
 				case !f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
 					unusable = "consumes counters, but the PartitionableDevices feature is off"
 				case uses != nil && len(uses[d]) > 0 && pool.overdrawn:
@@ -451,6 +455,13 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 					}
 					list.unusable++
 					continue
+				}
+				if f.ListTypeAttributes {
+					for k, name := range attrs {
+						if key, ok := attributeKey(dev.Attributes, e.driver, name); ok && isListKey(key) {
+							return fail(ReasonUnsupported, nil, "device %s has a list value for attribute %q, which spec.devices.constraints compare: list attributes in constraints (ListTypeAttributes, alpha) are not implemented by this allocator", id, attrs[k])
+						}
+					}
 				}
 				lacks := -1
 				for k := range attrs {

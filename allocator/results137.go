@@ -46,6 +46,9 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resourc
 				res.BindingConditions = slices.Clone(d.BindingConditions)
 				res.BindingFailureConditions = slices.Clone(d.BindingFailureConditions)
 			}
+			if f.experimental() {
+				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
+			}
 			if r.multi[i] {
 				share := uuid.NewUUID()
 				res.ShareID = &share

@@ -368,6 +368,59 @@ func TestSemantics137(t *testing.T) {
 			want:   []want{{devices: []string{"r=gpu.example.com/p/gpu0"}}},
 		},
 		{
+			name:     "skipNodeOperations with OptionalNodeOperations on a node that declares it",
+			features: withFeatures(func(f *Features) { f.OptionalNodeOperations = true }),
+			node:     declaring("n1"),
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{skipping(slice("s", drv, "n1", onNode("n1"), gpus(1, numaZero)...))},
+			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:     []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
+			check: func(t *testing.T, allocs []*resource.AllocationResult) {
+				if got := allocs[0].Devices.Results[0].SkipNodeOperations; len(got) != 1 || got[0] != resource.SkipNodeOperationAll {
+					t.Errorf("skipNodeOperations %v", got)
+				}
+			},
+		},
+		{
+			name:     "skipNodeOperations on a node that does not declare it",
+			features: withFeatures(func(f *Features) { f.OptionalNodeOperations = true }),
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{skipping(slice("s", drv, "n1", onNode("n1"), gpus(1, numaZero)...))},
+			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:     []want{{reason: ReasonNotEnough, request: "r", contains: "node does not declare DRAOptionalNodeOperations"}},
+		},
+		{
+			name:     "skipNodeOperations without OptionalNodeOperations where the experimental implementation runs",
+			features: withFeatures(func(f *Features) { f.ListTypeAttributes = true }),
+			node:     declaring("n1"),
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{skipping(slice("s", drv, "n1", onNode("n1"), gpus(1, numaZero)...))},
+			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:     []want{{reason: ReasonNotEnough, request: "r", contains: "OptionalNodeOperations feature is off"}},
+		},
+		{
+			name:    "skipNodeOperations plays no part where the incubating implementation runs",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices:  []*resource.ResourceSlice{skipping(slice("s", drv, "n1", onNode("n1"), gpus(1, numaZero)...))},
+			claims:  []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:    []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
+		},
+		{
+			name:     "compatibility groups are not implemented",
+			features: withFeatures(func(f *Features) { f.CompatibilityGroups = true }),
+			classes:  []*resource.DeviceClass{gpuClass},
+			slices:   []*resource.ResourceSlice{counterSlice("counters", "8Gi"), grouped(partitions("parts", "4Gi"))},
+			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:     []want{{reason: ReasonUnsupported, contains: "CompatibilityGroups feature (alpha) is not implemented"}},
+		},
+		{
+			name:    "without CompatibilityGroups slices that use them are left out",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices:  []*resource.ResourceSlice{counterSlice("counters", "8Gi"), grouped(partitions("parts", "4Gi"))},
+			claims:  []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
+			want:    []want{{reason: ReasonNoMatch, request: "r"}},
+		},
+		{
 			name:     "derived attributes are not implemented",
 			features: withFeatures(func(f *Features) { f.DerivedAttributes = true }),
 			classes:  []*resource.DeviceClass{gpuClass},
@@ -498,4 +551,24 @@ func binding(d resource.Device) resource.Device {
 	d.BindingFailureConditions = []string{"failed"}
 	d.BindsToNode = boolPtr(true)
 	return d
+}
+
+func declaring(name string) *corev1.Node {
+	n := node(name)
+	n.Status.DeclaredFeatures = []string{"DRAOptionalNodeOperations"}
+	return n
+}
+
+func skipping(s *resource.ResourceSlice) *resource.ResourceSlice {
+	s.Spec.SkipNodeOperations = []resource.SkipNodeOperation{resource.SkipNodeOperationAll}
+	return s
+}
+
+func grouped(s *resource.ResourceSlice) *resource.ResourceSlice {
+	for i := range s.Spec.Devices {
+		for j := range s.Spec.Devices[i].ConsumesCounters {
+			s.Spec.Devices[i].ConsumesCounters[j].CompatibilityGroups = []string{"g"}
+		}
+	}
+	return s
 }

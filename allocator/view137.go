@@ -154,6 +154,14 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 				continue
 			}
 		}
+		if f.CompatibilityGroups && v.unsupported == "" {
+			for _, e := range append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...) {
+				if e.usesCompat {
+					v.unsupported = "resource pool " + key.driver + "/" + key.pool + " uses compatibility groups (consumesCounters[].compatibilityGroups): the CompatibilityGroups feature (alpha) is not implemented by this allocator"
+					break
+				}
+			}
+		}
 		ps := poolSlices{state, deviceSlices}
 		hasBinding := false
 		for _, e := range deviceSlices {
