@@ -1,9 +1,11 @@
 // Package allocator answers "which devices would these claims get?"
-// without a cluster: it allocates ResourceClaims from DeviceClasses and
-// ResourceSlices with the semantics of structured allocation in Kubernetes
-// 1.31, on drakit's hub types, so that claims of every version
-// (v1alpha1 to v1) can be allocated, as far as they ask for what 1.31
-// could allocate (see "Later features").
+// without a cluster: it allocates ResourceClaims from DeviceClasses,
+// ResourceSlices and DeviceTaintRules with the semantics of structured
+// allocation in Kubernetes 1.37 (upstream k8s.io/dynamic-resource-allocation
+// v0.37.2), on drakit's hub types, so that claims of every version
+// (v1alpha1 to v1) can be allocated. Options.Features switches the parts
+// that Kubernetes keeps behind feature gates, as the scheduler does; the
+// zero Features gives the allocator of Kubernetes 1.31.
 //
 // # Use
 //
@@ -12,13 +14,16 @@
 //		Slices:          slices,          // []*resource.ResourceSlice, all nodes
 //		AllocatedClaims: allocatedClaims, // their devices are in use
 //		Node:            node,            // *corev1.Node, or nil
+//		Features:        nil,             // nil: a 1.37 scheduler's defaults
+//		DeviceTaintRules: rules,          // []*resource.DeviceTaintRule
 //	})
 //	results, err := a.Allocate(ctx, claims)
 //	for _, r := range results {
 //		if r.Err != nil { ... } // *allocator.ClaimError: claim, request, Reason, detail
 //		claim := r.AllocatedClaim()  // copy with status.allocation
 //	}
-//	a.Commit(results) // keep the devices for later calls
+//	a.Commit(results)         // keep the devices (or shares) for later calls
+//	a.ReleaseResults(results) // and give them back, exactly
 //
 // For objects of any version (typed or unstructured), AllocateObjects
 // converts them to the hub, allocates, and writes each claim back in its
@@ -35,73 +40,133 @@
 // (SetSlices); AllocateOn tries other nodes against the same inventory, as
 // a scheduler does. It is not safe for concurrent use.
 //
-// # Semantics (Kubernetes 1.31)
+// # Semantics (Kubernetes 1.37)
+//
+// With Features nil (DefaultFeatures) or any Features other than the zero
+// value, the allocator follows the implementation of upstream v0.37.2 that
+// a 1.37 scheduler picks for the features: stable, incubating with
+// ConsumableCapacity, DeviceBindingAndStatus or FractionalCapacityRange,
+// experimental with any alpha feature.
 //
 //   - Visibility: a node sees slices with its nodeName, slices whose
-//     nodeSelector matches the node, and allNodes slices; without a node only
-//     allNodes slices. Of each pool (driver + pool name) only the slices of
-//     the newest generation the node sees count. A pool is incomplete when
-//     fewer of its slices are seen than resourceSliceCount says. A pool
-//     whose newest slices name a device twice is invalid and not used
-//     (Kubernetes 1.33 refuses such pools; 1.31 did not check).
-//   - A device serves a request when every selector of the request's class
-//     and then of the request accepts it (CEL, see package
-//     apis/resource/cel; the hub device has no "basic" wrapper, and a 1.31
-//     device without one reads as an empty one). Devices allocated before the
-//     call, or to an earlier request of the call, are taken, except for
-//     adminAccess requests, which ignore allocations and take nothing away.
+//     nodeSelector matches it and allNodes slices; without a node only
+//     allNodes slices. Of each pool (driver + pool name) only the newest
+//     generation the node sees counts. A pool is complete when the node
+//     sees resourceSliceCount slices, or when the cluster has that many of
+//     the generation (slices for other nodes; they still count for
+//     counters); a pool of which the cluster has a newer generation is
+//     left out; any other pool is incomplete and not used at all. A pool
+//     whose device slices name a device twice is invalid and not used.
+//     Pools are visited in driver and pool order, slices in name order;
+//     pools with binding conditions come last.
+//   - A device serves a request (an exact request or an alternative) when
+//     every selector of the request's class and then of the request
+//     accepts it (CEL, see package apis/resource/cel), the node reaches it,
+//     and no feature rule below keeps it away. Devices allocated before the
+//     call, or taken in the call, are taken; see AdminAccess and
+//     ConsumableCapacity for the exceptions.
 //   - ExactCount asks for count distinct devices (an unset mode and a zero
-//     count mean one, as API defaulting does); incomplete pools are used.
-//     All asks for every device the class and request accept: it fails
-//     while any pool the node sees is incomplete, and when a matching device
-//     is in use (unless adminAccess), and while a pool is invalid; with no
-//     matching device it allocates nothing.
+//     count mean one). All asks for every device the class and request
+//     accept (and whose capacity could serve it): it fails while any pool
+//     the node sees is incomplete or invalid, when one of its devices is in
+//     use, tainted or unusable, and when it matches no device.
 //   - matchAttribute constraints make all devices of the listed requests
-//     (all requests when none are listed) carry the attribute, with the
-//     same type and value; an attribute named with the driver's domain also
-//     matches one the slice wrote without domain. Versions compare as
-//     written. Capacities are not attributes. List-valued attributes (a
-//     v1alpha2 intSlice or stringSlice, a 1.36+ list) match when the lists
-//     are equal; selectors do not see them.
+//     (all requests when none are listed) carry the attribute with the
+//     same type and value; distinctAttribute constraints make their values
+//     pairwise different. An attribute named with the driver's domain also
+//     matches one written without domain. A list value matches no other
+//     device's value and takes no part in distinctAttribute (upstream
+//     compares single values). Naming a request covers its alternatives;
+//     "request/alternative" covers that one.
 //   - A claim gets at most 32 devices. Results list devices request by
-//     request; the configuration lists each request's class configuration
-//     (source FromClass, limited to that request) and then the claim's
-//     (FromClaim, with its request list). The node selector of the result
-//     names the node when a device is node-local, else merges the
-//     single-term node selectors of the devices' slices, else is empty.
+//     request. The configuration lists each class's configuration once
+//     (FromClass), naming every request that uses the class, then the
+//     claim's configuration that names a request or the chosen alternative
+//     (FromClaim); one that covers every request names none. The node
+//     selector names the node when a device is node-local or bindsToNode,
+//     else merges the first terms of the node selectors of the devices'
+//     slices (or the devices' own), else is empty.
 //   - The claims of one call are allocated together, all or nothing, like
-//     the claims of one pod (Mode Joint), or one after the other (Sequential).
+//     the claims of one pod (Mode Joint), or one after the other
+//     (Sequential).
 //
-// Where upstream's 1.31 allocator (k8s.io/dynamic-resource-allocation
-// structured) deviates from this through defects, drakit does not follow
-// it; hack/allocbench's differential test lists each difference. In short:
-// upstream visits pools in random map order (drakit: driver, pool and slice
-// name order, so results are reproducible), ignores class selectors for All
-// requests, silently skips allocated devices in All requests, gives an
-// adminAccess request the same device more than once, counts a slice twice
-// when a pool's generation increases, aborts the whole call on the first
-// CEL error it meets (drakit: the claim, deterministically, naming the
-// expression and device) and on a matchAttribute conflict in an All request
-// (drakit: backtracks), and hands class configuration to every request of
-// the claim (fixed upstream in 1.32).
+// The features (Features, upstream's names):
+//
+//   - AdminAccess: an adminAccess request may take devices in use; its
+//     results say adminAccess: true and hold nothing once committed. In the
+//     call a device an adminAccess request took is kept from non-admin
+//     requests, and no device goes to two requests of one claim. Off, a
+//     request that sets adminAccess fails with ReasonFeatureDisabled.
+//   - PrioritizedList: a firstAvailable request gets the first alternative
+//     with which the whole call can be allocated; results name it
+//     "request/alternative" and carry its tolerations. Off: FeatureDisabled.
+//   - PartitionableDevices: counter sets (sharedCounters, possibly in
+//     slices of their own, which offer no devices) limit the devices that
+//     consume them (consumesCounters), together with the devices allocated
+//     before the call; slices with perDeviceNodeSelection offer the devices
+//     whose own nodeName, nodeSelector or allNodes reaches the node. A pool
+//     that declares a counter set twice or whose devices consume unknown
+//     counters is invalid. Off, such slices are left out and devices that
+//     consume counters cannot be used.
+//   - DeviceTaints: NoSchedule and NoExecute taints keep a device from
+//     requests that do not tolerate them (None and unknown effects do not);
+//     results carry the request's tolerations. With DeviceTaintRules too,
+//     the taints of Options.DeviceTaintRules count for the devices they
+//     select (driver, pool, device; no selector selects nothing), as the
+//     scheduler's slice tracker merges them.
+//   - ConsumableCapacity: devices with allowMultipleAllocations are shared
+//     between requests and claims as far as their capacity goes; each share
+//     gets a fresh shareID and consumedCapacity: the requested amount
+//     rounded up by the capacity's requestPolicy (validRange min and step,
+//     validValues), the policy's default, or the whole capacity when not
+//     requested. A request naming a capacity the device lacks, or an amount
+//     the policy does not allow, is not served by it; shares allocated
+//     before the call consume capacity, and a shared device consumes its
+//     counters once. Off, capacity requests fail with FeatureDisabled.
+//     FractionalCapacityRange computes ranges in milli units.
+//   - DeviceBindingAndStatus: results carry the device's bindingConditions
+//     and bindingFailureConditions. Off, devices with binding conditions are
+//     not used.
+//   - OptionalNodeOperations (alpha): where the experimental implementation
+//     runs, devices of slices with skipNodeOperations are used only with the
+//     feature on and on a node that declares DRAOptionalNodeOperations, and
+//     results carry the slice's list.
 //
 // # Later features
 //
-// The hub has v1's shape, but the allocator keeps the 1.31 semantics. A
-// request is read from `exactly`. A claim that asks for what 1.31 could not
-// allocate fails with ReasonUnsupported, naming the claim, the request and
-// the feature, rather than being allocated without it: a request with
-// firstAvailable (DRAPrioritizedList), an exact request with tolerations
-// (DRADeviceTaints), with capacity requests (DRAConsumableCapacity) or with
-// derived attributes (DRADerivedAttributes), and a distinctAttribute
-// constraint (DRAConsumableCapacity). What 1.31 did not know about devices
-// and slices plays no part: device taints, counters (consumesCounters,
-// sharedCounters), allowMultipleAllocations, capacity request policies,
-// binding conditions, node-allocatable resources; a slice with
-// perDeviceNodeSelection is seen by no node. Results carry request,
-// driver, pool and device only (no adminAccess, shareID, consumed capacity,
-// binding conditions, allocation timestamp). The allocator with the 1.37
-// semantics is a later issue.
+// Not implemented (alpha; the claim fails with ReasonUnsupported, naming
+// the feature, when it needs one): DerivedAttributes (requests with derived
+// attributes), CompatibilityGroups (a pool the node sees uses compatibility
+// groups; with the feature off such slices are left out, as upstream does)
+// and ListTypeAttributes for constraints (a constraint compares a list
+// value). Selectors are compiled in the environment of stored expressions,
+// which has neither device.allowMultipleAllocations nor list attributes.
+//
+// # Kubernetes 1.31 (the zero Features)
+//
+// With the zero Features the rules of 1.31 apply instead: ExactCount
+// requests use incomplete pools too; an All request that no device matches
+// allocates nothing; adminAccess requests ignore allocations and take
+// nothing from others, even in the call, and their results do not say
+// adminAccess; class configuration is listed per request; List-valued
+// attributes match when the lists are equal; and a claim that asks for what
+// 1.31 could not allocate (firstAvailable, tolerations, capacity requests,
+// derived attributes, distinctAttribute) fails with ReasonUnsupported, while
+// what 1.31 did not know about devices and slices (taints, counters,
+// binding conditions, shares) plays no part and a slice with
+// perDeviceNodeSelection is seen by no node.
+//
+// Where upstream's allocator deviates from these rules through defects,
+// drakit does not follow it; hack/allocbench's differential test lists
+// each difference. In short: upstream's stable implementation visits
+// pools in random map order, upstream aborts the whole call on the first
+// CEL error it meets (drakit: the claim, deterministically, naming the
+// expression and device) and on a matchAttribute conflict in an All request
+// (drakit: backtracks); and 1.31 ignored class selectors for All requests,
+// silently skipped allocated devices in All requests, gave an adminAccess
+// request the same device more than once, counted a slice twice when a
+// pool's generation increased, and handed class configuration to every
+// request of the claim.
 //
 // # Search
 //
@@ -112,15 +177,19 @@
 // have; before each request every later one must still have enough
 // eligible devices. Requests whose counts exceed the free devices, and
 // constraints that no value can satisfy, are refuted by counting in time
-// linear in the devices, where upstream's search is exponential.
+// linear in the devices, where upstream's search is exponential; so are
+// requests whose devices consume more counters than are left (each pool
+// bounds how many of them fit by the least a device consumes) and
+// distinctAttribute requests with fewer distinct values than devices.
 //
 // # Errors
 //
 // A claim that cannot be allocated gets a *ClaimError naming the claim, the
 // request when one is to blame, a Reason (NoClass, NoMatchingDevice,
-// NotEnoughDevices, ConstraintUnsatisfiable, DeviceInUse, IncompletePool,
-// TooManyDevices, CELRuntimeError, InvalidSelector, InvalidClaim, Conflict,
-// OtherClaimFailed, Unsupported, ...) and what was counted. Claims that use
+// NotEnoughDevices, ConstraintUnsatisfiable, DeviceInUse, DeviceTainted,
+// IncompletePool, InvalidPool, TooManyDevices, CELRuntimeError,
+// InvalidSelector, InvalidClaim, Conflict, OtherClaimFailed, Unsupported,
+// FeatureDisabled) and what was counted. Claims that use
 // a control-plane controller (spec.controller) or parameter objects
 // (parametersRef, v1alpha1/v1alpha2) are refused, since structured
 // allocation cannot evaluate them. Field paths in messages are the hub's,

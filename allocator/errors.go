@@ -17,9 +17,12 @@ const (
 	// controller, which allocates such claims itself.
 	ReasonControllerManaged Reason = "ControllerManaged"
 	// ReasonUnsupported: the claim or its class relies on something the
-	// allocator cannot evaluate: legacy parametersRef objects, or a
-	// feature after Kubernetes 1.31 (firstAvailable, tolerations, capacity
-	// requests, derived attributes, distinctAttribute).
+	// allocator cannot evaluate: legacy parametersRef objects, an alpha
+	// feature it does not implement (derived attributes, compatibility
+	// groups, list values under constraints), or, with the zero Features
+	// (1.31), a feature after Kubernetes 1.31 (firstAvailable,
+	// tolerations, capacity requests, derived attributes,
+	// distinctAttribute).
 	ReasonUnsupported Reason = "Unsupported"
 	// ReasonFeatureDisabled: the claim uses a field whose feature is off
 	// in Options.Features (firstAvailable without PrioritizedList,
