@@ -98,9 +98,12 @@ type Allocator struct {
 	compiled *cel.Cache
 	// selectorIDs numbers the selector expressions seen so far; the number
 	// indexes selectorPrograms and the per-slice selectorResults.
-	selectorIDs       map[string]int
-	selectorPrograms  []*cel.DeviceProgram
-	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
+	selectorIDs      map[string]int
+	selectorPrograms []*cel.DeviceProgram
+	// selectorPrograms137 are the programs with the 1.37 semantics (not
+	// legacy): compiled in the 1.37 environment of stored expressions.
+	selectorPrograms137 []*cel.Program137
+	attributeValueIDs   map[string]int32 // attribute values for matchAttribute, interned
 
 	stats Stats
 
@@ -164,6 +167,7 @@ type sliceEntry struct {
 	results         []*selectorResults                      // by selector id
 	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
 	inputs          []*cel.Device                           // selector inputs, built on demand
+	inputs137       []*cel.Input137                         // the same with the 1.37 semantics
 }
 
 // selectorResults holds the outcome of one selector for the devices of a slice.
@@ -451,6 +455,16 @@ func (a *Allocator) IsAllocated(id DeviceID) bool {
 // compiling it on first sight.
 func (a *Allocator) selectorID(expression string) (int, error) {
 	if id, ok := a.selectorIDs[expression]; ok {
+		return id, nil
+	}
+	if !a.legacy {
+		program, err := cel.CompileSelector137(expression, cel.Options137{Stored: true})
+		if err != nil {
+			return -1, err
+		}
+		id := len(a.selectorPrograms137)
+		a.selectorPrograms137 = append(a.selectorPrograms137, program)
+		a.selectorIDs[expression] = id
 		return id, nil
 	}
 	program, err := a.compiled.DeviceSelector(expression)

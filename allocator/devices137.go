@@ -9,6 +9,8 @@ import (
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel"
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // What the 1.32+ features say about single devices: node selection per
@@ -356,6 +358,48 @@ func declaresOptionalNodeOperations(node *corev1.Node) bool {
 	}
 	for _, f := range node.Status.DeclaredFeatures {
 		if f == "DRAOptionalNodeOperations" {
+			return true
+		}
+	}
+	return false
+}
+
+// input137 is the selector input of a device in the 1.37 environment: the
+// device as v1 has it, with device.allowMultipleAllocations; list-valued
+// attributes only with ListTypeAttributes (upstream's CEL environment
+// leaves them out otherwise).
+func (a *Allocator) input137(e *sliceEntry, d int) (*cel.Input137, error) {
+	if e.inputs137 == nil {
+		e.inputs137 = make([]*cel.Input137, len(e.devices))
+	}
+	if in := e.inputs137[d]; in != nil {
+		return in, nil
+	}
+	var v1 resourcev1.Device
+	if err := resourcev1.Convert_resource_Device_To_v1_Device(&e.devices[d], &v1, nil); err != nil {
+		return nil, fmt.Errorf("device %s: %w", e.devices[d].Name, err)
+	}
+	if !a.features.ListTypeAttributes && hasListAttribute(v1.Attributes) {
+		scalars := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(v1.Attributes))
+		for n, at := range v1.Attributes {
+			if !isList(at) {
+				scalars[n] = at
+			}
+		}
+		v1.Attributes = scalars
+	}
+	in := cel.NewInput137(cel.DeviceFromV1(e.driver, &v1))
+	e.inputs137[d] = in
+	return in, nil
+}
+
+func isList(a resourcev1.DeviceAttribute) bool {
+	return a.IntValues != nil || a.BoolValues != nil || a.StringValues != nil || a.VersionValues != nil
+}
+
+func hasListAttribute(attrs map[resourcev1.QualifiedName]resourcev1.DeviceAttribute) bool {
+	for _, a := range attrs {
+		if isList(a) {
 			return true
 		}
 	}

@@ -296,6 +296,13 @@ func TestSemantics137(t *testing.T) {
 			},
 		},
 		{
+			name:    "selectors see device.allowMultipleAllocations (the 1.37 environment)",
+			classes: []*resource.DeviceClass{class("shared", `device.allowMultipleAllocations`)},
+			slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), dev("plain"), nic("nic0"))},
+			claims:  []*resource.ResourceClaim{claim("a", req("r", "shared"))},
+			want:    []want{{devices: []string{"r=gpu.example.com/n1/nic0"}}},
+		},
+		{
 			name:    "capacity consumed by allocated shares is respected",
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},

@@ -190,14 +190,14 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		mask := append([]uint64(nil), e.selectable...)
 		for k := range selectors {
 			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
-				e.inputs = nil
+				e.inputs, e.inputs137 = nil, nil
 				return nil, nil, DeviceID{}, err
 			}
 			r := e.results[selectors[k].id]
 			for w := range mask {
 				if f := mask[w] & r.failed[w]; f != 0 {
 					d := int32(w*64 + trailingZeros(f))
-					e.inputs = nil
+					e.inputs, e.inputs137 = nil, nil
 					return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 				}
 				mask[w] &= r.match[w]
@@ -206,7 +206,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		masks[si] = mask
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
-		e.inputs = nil
+		e.inputs, e.inputs137 = nil, nil
 	}
 	return masks, nil, DeviceID{}, nil
 }
@@ -225,23 +225,35 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 		}
 		e.results[id] = r
 	}
-	program := a.selectorPrograms[id]
+	var program *cel.DeviceProgram
+	if a.legacy {
+		program = a.selectorPrograms[id]
+	}
 	for w := range mask {
 		todo := mask[w] &^ r.known[w]
 		for todo != 0 {
 			b := trailingZeros(todo)
 			todo &^= 1 << uint(b)
 			d := w*64 + b
-			if e.inputs == nil {
-				e.inputs = make([]*cel.Device, len(e.devices))
-			}
-			in := e.inputs[d]
-			if in == nil {
-				in = cel.NewDevice(e.driver, &e.devices[d])
-				e.inputs[d] = in
-			}
 			a.stats.Evaluations++
-			ok, err := program.Matches(ctx, in)
+			var ok bool
+			var err error
+			if program != nil {
+				if e.inputs == nil {
+					e.inputs = make([]*cel.Device, len(e.devices))
+				}
+				in := e.inputs[d]
+				if in == nil {
+					in = cel.NewDevice(e.driver, &e.devices[d])
+					e.inputs[d] = in
+				}
+				ok, err = program.Matches(ctx, in)
+			} else {
+				var in *cel.Input137
+				if in, err = a.input137(e, d); err == nil {
+					ok, err = a.selectorPrograms137[id].Matches(ctx, in)
+				}
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					// A cancelled call says nothing about the device.
