@@ -163,6 +163,7 @@ type sliceEntry struct {
 	multi          []uint64 // devices with allowMultipleAllocations
 	usesFor        *poolCounters
 	uses           [][]counterUse
+	capNeeds       map[string]*capacityNeeds // by capacityKey
 
 	results         []*selectorResults                      // by selector id
 	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing

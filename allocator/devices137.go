@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -404,4 +406,53 @@ func hasListAttribute(attrs map[resourcev1.QualifiedName]resourcev1.DeviceAttrib
 		}
 	}
 	return false
+}
+
+// capacityNeeds remembers capacityNeed per device of a slice for one set
+// of capacity requests (capacityKey).
+type capacityNeeds struct {
+	known []bool
+	need  []map[resource.QualifiedName]apiresource.Quantity
+	ok    []bool
+	err   []error
+}
+
+// capacityKey names a set of capacity requests by content.
+func capacityKey(req *resource.CapacityRequirements) string {
+	if req == nil || len(req.Requests) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(req.Requests))
+	for n := range req.Requests {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		q := req.Requests[resource.QualifiedName(n)]
+		b.WriteString(n)
+		b.WriteByte('=')
+		b.WriteString(q.String())
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// capacityNeedOf is capacityNeed, remembered in the slice entry. The
+// returned map must not be changed.
+func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityRequirements, key string) (map[resource.QualifiedName]apiresource.Quantity, bool, error) {
+	if e.capNeeds == nil {
+		e.capNeeds = map[string]*capacityNeeds{}
+	}
+	c := e.capNeeds[key]
+	if c == nil {
+		n := len(e.devices)
+		c = &capacityNeeds{known: make([]bool, n), need: make([]map[resource.QualifiedName]apiresource.Quantity, n), ok: make([]bool, n), err: make([]error, n)}
+		e.capNeeds[key] = c
+	}
+	if !c.known[d] {
+		c.need[d], c.ok[d], c.err[d] = capacityNeed(&e.devices[d], req, a.features.FractionalCapacityRange)
+		c.known[d] = true
+	}
+	return c.need[d], c.ok[d], c.err[d]
 }

@@ -368,6 +368,10 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		return list, list.failure
 	}
 	valuesOf := make([][]int32, len(attrs))
+	capKey := ""
+	if f.ConsumableCapacity {
+		capKey = capacityKey(r.spec.capacity)
+	}
 	for si, e := range v.slices {
 		mask := masks[si]
 		nodeMask := v.nodeMasks[si]
@@ -399,7 +403,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				multi := f.ConsumableCapacity && hasBit(e.multi, d)
 				var need map[resource.QualifiedName]apiresource.Quantity
 				if f.ConsumableCapacity {
-					n, ok, err := capacityNeed(dev, r.spec.capacity, f.FractionalCapacityRange)
+					n, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
 					if err != nil {
 						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.path, id)
 					}
