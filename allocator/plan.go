@@ -134,6 +134,7 @@ type callState struct {
 	view           *view
 	masks          map[string][][]uint64     // selector sets already evaluated in this call
 	candidateLists map[string]*candidateList // candidate lists already collected in this call
+	ownLists       int                       // candidate lists of requests with their own tolerations or capacity requests
 }
 
 func (p *claimPlan) fail(request string, reason Reason, err error, format string, args ...any) *claimPlan {

@@ -2,6 +2,7 @@ package allocator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -352,11 +353,12 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		if con.distinct {
 			kinds[k] = attrDistinct137
 		}
-		key += fmt.Sprintf("|%d%s", kinds[k], attrs[k])
+		key += "|" + strconv.Itoa(kinds[k]) + string(attrs[k])
 	}
 	if len(r.spec.tolerations) > 0 || r.spec.capacity != nil {
 		// Tolerations and capacity requests are the request's own.
-		key += fmt.Sprintf("|%p", r)
+		call.ownLists++
+		key += "|own" + strconv.Itoa(call.ownLists)
 	}
 	if list := call.candidateLists[key]; list != nil {
 		return list, list.failure

@@ -55,8 +55,7 @@ func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 func (s *solver) freshState() solverState {
 	st := solverState{used: make([]uint64, (s.view.total+63)/64)}
 	if !s.legacy {
-		st.adminUse = make([]int16, s.view.total)
-		st.shares = map[int]*callShares{}
+		// adminUse and shares are made on first use.
 		st.consumed = make([][]apiresource.Quantity, len(s.view.pools))
 		for i, p := range s.view.pools {
 			if p.counters != nil {
@@ -278,7 +277,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 		// Shared: any number of requests and claims may take it, as far
 		// as its capacity goes.
 	case !r.admin:
-		if hasBit(s.used, local) || s.adminUse[local] > 0 {
+		if hasBit(s.used, local) || s.adminUse != nil && s.adminUse[local] > 0 {
 			return false
 		}
 	default:
@@ -608,11 +607,17 @@ func (s *solver) take(r *requestPlan, i int) {
 		sh := s.shares[local]
 		if sh == nil {
 			sh = &callShares{consumed: map[resource.QualifiedName]apiresource.Quantity{}}
+			if s.shares == nil {
+				s.shares = map[int]*callShares{}
+			}
 			s.shares[local] = sh
 		}
 		sh.n++
 		addQuantities(sh.consumed, r.needs[i], +1)
 	case r.admin:
+		if s.adminUse == nil {
+			s.adminUse = make([]int16, s.view.total)
+		}
 		s.adminUse[local]++
 	default:
 		setBit(s.used, local)

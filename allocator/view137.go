@@ -27,7 +27,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 	f := a.features
 	visible := a.visible[:0]
 	defer func() { a.visible = visible[:0] }()
-	masks := map[*sliceEntry][]uint64{}
+	var masks map[*sliceEntry][]uint64
 	usable := func(e *sliceEntry) bool {
 		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
 			return false
@@ -57,6 +57,9 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 		}
 		m := e.nodeMask(node)
 		if popcount(m) > 0 {
+			if masks == nil {
+				masks = map[*sliceEntry][]uint64{}
+			}
 			masks[e] = m
 			visible = append(visible, e)
 		}
