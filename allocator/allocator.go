@@ -44,7 +44,10 @@ type Options struct {
 	// each allocation sees only those the node can reach.
 	Slices []*resource.ResourceSlice
 	// AllocatedClaims are claims whose status.allocation holds devices that
-	// are in use. Claims without allocation are ignored.
+	// are in use. Claims without allocation are ignored. With the 1.32+
+	// semantics (Features not zero) a result with adminAccess holds
+	// nothing and a result with a shareID holds only its share: the
+	// capacity it consumed.
 	AllocatedClaims []*resource.ResourceClaim
 	// AllocatedDevices are further devices in use.
 	AllocatedDevices []DeviceID
@@ -417,8 +420,8 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 	}
 }
 
-// MarkAllocated records devices as in use, for example those of results
-// that were accepted (see Commit).
+// MarkAllocated records whole devices as in use. Commit records accepted
+// results, shares included.
 func (a *Allocator) MarkAllocated(ids ...DeviceID) {
 	for _, id := range ids {
 		a.allocated[id] = struct{}{}
@@ -426,7 +429,8 @@ func (a *Allocator) MarkAllocated(ids ...DeviceID) {
 	}
 }
 
-// Release records devices as free again (their claim was deallocated).
+// Release records whole devices as free again (their claim was
+// deallocated); ReleaseResults undoes Commit, shares included.
 func (a *Allocator) Release(ids ...DeviceID) {
 	for _, id := range ids {
 		delete(a.allocated, id)
