@@ -275,6 +275,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	switch {
 	case r.matched == 0 && list.noCapacity == 0:
 		reason, detail = ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
+		detail += call.view.leftOut()
 	case list.lacking > 0 && len(r.candidates)+list.lacking >= r.count:
 		reason, detail = ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
 			r.count, len(r.candidates)+list.lacking, len(r.candidates), r.constraintNames())

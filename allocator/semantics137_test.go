@@ -370,7 +370,7 @@ func TestSemantics137(t *testing.T) {
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{poolSlice("s", drv, "p", 1, 2, onNode("n1"), gpus(1, numaZero)...)},
 			claims:  []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
-			want:    []want{{reason: ReasonNoMatch, request: "r"}},
+			want:    []want{{reason: ReasonNoMatch, request: "r", contains: "not used: pool gpu.example.com/p is incomplete"}},
 		},
 		{
 			name:    "a pool is complete when the cluster has all its slices",

@@ -1,7 +1,9 @@
 package allocator
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -248,4 +250,28 @@ func (a *Allocator) countersLeft(p *poolState, deviceSlices []*sliceEntry) {
 			p.overdrawn = true
 		}
 	}
+}
+
+// leftOut names the pools the node sees that are not used (incomplete or
+// invalid), for messages.
+func (v *view) leftOut() string {
+	var parts []string
+	for i, k := range v.incomplete {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(v.incomplete)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("pool %s/%s is incomplete (not all of its slices are published)", k.driver, k.pool))
+	}
+	for i, p := range v.invalid {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(v.invalid)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("pool %s/%s is invalid: %s", p.key.driver, p.key.pool, p.why()))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; not used: " + strings.Join(parts, ", ")
 }
