@@ -489,13 +489,29 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				for k := range attrs {
 					list.constraintValues[k] = append(list.constraintValues[k], valuesOf[k][d])
 				}
-				list.multi = append(list.multi, multi)
-				list.needs = append(list.needs, need)
+				// Devices that are neither shared nor consume counters
+				// need no entries (the lists stay nil until one does).
+				n := len(list.candidates) - 1
+				if multi {
+					if list.multi == nil {
+						list.multi = make([]bool, n, cap(list.candidates))
+						list.needs = make([]map[resource.QualifiedName]apiresource.Quantity, n, cap(list.candidates))
+					}
+				}
+				if list.multi != nil {
+					list.multi = append(list.multi, multi)
+					list.needs = append(list.needs, need)
+				}
 				var u []counterUse
 				if uses != nil {
 					u = uses[d]
 				}
-				list.uses = append(list.uses, u)
+				if len(u) > 0 && list.uses == nil {
+					list.uses = make([][]counterUse, n, cap(list.candidates))
+				}
+				if list.uses != nil {
+					list.uses = append(list.uses, u)
+				}
 				list.hasCounters = list.hasCounters || len(u) > 0
 				list.hasMulti = list.hasMulti || multi
 			}
@@ -567,3 +583,23 @@ func (a *Allocator) attrValues137(e *sliceEntry, name resource.FullyQualifiedNam
 
 // isListKey: attributeKey marks list values with an upper-case letter.
 func isListKey(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' }
+
+// isMulti, needOf and usesOf read the per-candidate lists, which are nil
+// when no candidate is shared or consumes counters.
+func (r *requestPlan) isMulti(i int) bool {
+	return r.multi != nil && r.multi[i]
+}
+
+func (r *requestPlan) needOf(i int) map[resource.QualifiedName]apiresource.Quantity {
+	if r.needs == nil {
+		return nil
+	}
+	return r.needs[i]
+}
+
+func (r *requestPlan) usesOf(i int) []counterUse {
+	if r.uses == nil {
+		return nil
+	}
+	return r.uses[i]
+}

@@ -49,12 +49,12 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resourc
 			if f.experimental() {
 				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
 			}
-			if r.multi[i] {
+			if r.isMulti(i) {
 				share := uuid.NewUUID()
 				res.ShareID = &share
-				if len(r.needs[i]) > 0 {
-					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needs[i]))
-					for name, q := range r.needs[i] {
+				if len(r.needOf(i)) > 0 {
+					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needOf(i)))
+					for name, q := range r.needOf(i) {
 						res.ConsumedCapacity[name] = q.DeepCopy()
 					}
 				}

@@ -271,7 +271,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	}
 	dev := r.candidates[i]
 	local := s.localIndex(dev)
-	multi := r.multi[i]
+	multi := r.isMulti(i)
 	switch {
 	case multi:
 		// Shared: any number of requests and claims may take it, as far
@@ -303,11 +303,11 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 		if sh := s.shares[local]; sh != nil {
 			inCall = sh.consumed
 		}
-		if !fitsCapacity(&e.devices[dev.device], r.needs[i], s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), inCall) {
+		if !fitsCapacity(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), inCall) {
 			return false
 		}
 	}
-	if uses := r.uses[i]; len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
+	if uses := r.usesOf(i); len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
 		if !s.view.pools[s.view.poolOf[dev.slice]].fits(uses) {
 			return false
 		}
@@ -395,8 +395,8 @@ func (s *solver) boundEligible(r *requestPlan, from int) int {
 			}
 		}
 		dev := r.candidates[i]
-		uses := r.uses[i]
-		if len(uses) == 0 || r.multi[i] && s.capacityInUse(dev, s.localIndex(dev)) {
+		uses := r.usesOf(i)
+		if len(uses) == 0 || r.isMulti(i) && s.capacityInUse(dev, s.localIndex(dev)) {
 			plain++
 			continue
 		}
@@ -595,9 +595,9 @@ func (s *solver) take(r *requestPlan, i int) {
 	r.chosenIndex = append(r.chosenIndex, int32(i))
 	r.plan.taken++
 	local := s.localIndex(dev)
-	multi := r.multi[i]
+	multi := r.isMulti(i)
 	counted := false
-	if uses := r.uses[i]; len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
+	if uses := r.usesOf(i); len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
 		s.view.pools[s.view.poolOf[dev.slice]].consume(uses, +1)
 		counted = true
 	}
@@ -613,7 +613,7 @@ func (s *solver) take(r *requestPlan, i int) {
 			s.shares[local] = sh
 		}
 		sh.n++
-		addQuantities(sh.consumed, r.needs[i], +1)
+		addQuantities(sh.consumed, r.needOf(i), +1)
 	case r.admin:
 		if s.adminUse == nil {
 			s.adminUse = make([]int16, s.view.total)
@@ -662,10 +662,10 @@ func (s *solver) untakeLast(r *requestPlan) {
 	r.plan.taken--
 	local := s.localIndex(dev)
 	switch {
-	case r.multi[i]:
+	case r.isMulti(i):
 		sh := s.shares[local]
 		sh.n--
-		addQuantities(sh.consumed, r.needs[i], -1)
+		addQuantities(sh.consumed, r.needOf(i), -1)
 		if sh.n == 0 {
 			delete(s.shares, local)
 		}
@@ -675,7 +675,7 @@ func (s *solver) untakeLast(r *requestPlan) {
 		clearBit(s.used, local)
 	}
 	if counted {
-		s.view.pools[s.view.poolOf[dev.slice]].consume(r.uses[i], -1)
+		s.view.pools[s.view.poolOf[dev.slice]].consume(r.usesOf(i), -1)
 	}
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
