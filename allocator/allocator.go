@@ -167,6 +167,7 @@ type sliceEntry struct {
 	usesFor        *poolCounters
 	uses           [][]counterUse
 	capNeeds       map[string]*capacityNeeds // by capacityKey
+	masks          map[string][]uint64       // devices that pass a list of selectors (by selector ids), never changed
 
 	results         []*selectorResults                      // by selector id
 	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing

@@ -481,7 +481,7 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef) ([][]uint
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}
-	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors)
+	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, key)
 	if err != nil {
 		if failedSelector == nil {
 			return nil, key, err

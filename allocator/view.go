@@ -184,9 +184,15 @@ type selectorRef struct {
 // selectors, evaluating each selector only on the devices that passed the
 // ones before it (as && would) and only where no earlier call did. A
 // runtime error stops at the first failing device, in view order.
-func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef) ([][]uint64, *selectorRef, DeviceID, error) {
+func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string) ([][]uint64, *selectorRef, DeviceID, error) {
 	masks := make([][]uint64, len(v.slices))
 	for si, e := range v.slices {
+		// The selectors' verdicts on a slice's devices never change, nor
+		// does the mask they give.
+		if m, ok := e.masks[key]; ok {
+			masks[si] = m
+			continue
+		}
 		mask := append([]uint64(nil), e.selectable...)
 		for k := range selectors {
 			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
@@ -204,6 +210,10 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 			}
 		}
 		masks[si] = mask
+		if e.masks == nil {
+			e.masks = map[string][]uint64{}
+		}
+		e.masks[key] = mask
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
 		e.inputs, e.inputs137 = nil, nil
