@@ -2,8 +2,9 @@
 # drakit's end-to-end suite against real API servers (hack/e2e/README.md).
 #
 # It builds (or reuses from its cache) kube-apiserver v1.30.14, which
-# serves resource.k8s.io/v1alpha2, and v1.33.13, which serves
-# resource.k8s.io/v1alpha3; starts each on loopback with its own etcd
+# serves resource.k8s.io/v1alpha2, v1.33.13, which serves
+# resource.k8s.io/v1alpha3, and v1.37.2, which serves v1, v1beta2, v1beta1
+# and v1alpha3 (served_versions); starts each on loopback with its own etcd
 # (Debian's etcd-server package, installed when missing) and a fresh data
 # dir; and runs the Go tests of the hack/e2e module once per server, with
 # the server's address, token and kubeconfig in DRAKIT_E2E_* variables.
