@@ -336,7 +336,8 @@ type candidateList struct {
 	hasCounters, hasMulti bool
 	tainted, noCapacity   int
 	unusable              int
-	firstTaint            string
+	firstTainted          DeviceID
+	firstTaint            *resource.DeviceTaint
 	firstUnusable         string
 	failure               *candidateFailure
 

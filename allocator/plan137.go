@@ -286,7 +286,8 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 			detail += fmt.Sprintf(", of which %d are already allocated", list.inUse)
 		}
 		if list.tainted > 0 {
-			detail += fmt.Sprintf(", %d have a taint the request does not tolerate (%s)", list.tainted, list.firstTaint)
+			t := list.firstTaint
+			detail += fmt.Sprintf(", %d have a taint the request does not tolerate (%s: %s=%s:%s)", list.tainted, list.firstTainted, t.Key, t.Value, t.Effect)
 		}
 		if list.unusable > 0 {
 			detail += fmt.Sprintf(", %d cannot be used (%s)", list.unusable, list.firstUnusable)
@@ -395,7 +396,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				bits &^= 1 << uint(b)
 				d := w*64 + b
 				dev := &e.devices[d]
-				id := DeviceID{e.driver, e.pool, dev.Name}
+				id := func() DeviceID { return DeviceID{e.driver, e.pool, dev.Name} }
 				// Not selectable at all: left out, also of All.
 				if !f.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
 					continue
@@ -408,13 +409,13 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				if f.ConsumableCapacity {
 					n, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
 					if err != nil {
-						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.path, id)
+						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.path, id())
 					}
 					if !ok || !fitsCapacity(dev, n) {
 						list.noCapacity++
 						continue
 					}
-					if !r.all && !fitsCapacity(dev, n, a.sharedConsumption(id)) {
+					if !r.all && !fitsCapacity(dev, n, a.sharedConsumption(id())) {
 						list.noCapacity++
 						continue
 					}
@@ -439,11 +440,11 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				if r.all {
 					switch {
 					case busy:
-						return fail(ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", id)
+						return fail(ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", id())
 					case taint != nil:
-						return fail(ReasonDeviceTainted, nil, "asks for all matching devices, but device %s has the taint %s=%s:%s, which the request does not tolerate", id, taint.Key, taint.Value, taint.Effect)
+						return fail(ReasonDeviceTainted, nil, "asks for all matching devices, but device %s has the taint %s=%s:%s, which the request does not tolerate", id(), taint.Key, taint.Value, taint.Effect)
 					case unusable != "":
-						return fail(ReasonNotEnough, nil, "asks for all matching devices, but device %s %s", id, unusable)
+						return fail(ReasonNotEnough, nil, "asks for all matching devices, but device %s %s", id(), unusable)
 					}
 				}
 				switch {
@@ -452,13 +453,13 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 					continue
 				case taint != nil:
 					if list.tainted == 0 {
-						list.firstTaint = fmt.Sprintf("%s: %s=%s:%s", id, taint.Key, taint.Value, taint.Effect)
+						list.firstTainted, list.firstTaint = id(), taint
 					}
 					list.tainted++
 					continue
 				case unusable != "":
 					if list.unusable == 0 {
-						list.firstUnusable = fmt.Sprintf("%s %s", id, unusable)
+						list.firstUnusable = fmt.Sprintf("%s %s", id(), unusable)
 					}
 					list.unusable++
 					continue
@@ -466,7 +467,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				if f.ListTypeAttributes {
 					for k, name := range attrs {
 						if key, ok := attributeKey(dev.Attributes, e.driver, name); ok && isListKey(key) {
-							return fail(ReasonUnsupported, nil, "device %s has a list value for attribute %q, which spec.devices.constraints compare: list attributes in constraints (ListTypeAttributes, alpha) are not implemented by this allocator", id, attrs[k])
+							return fail(ReasonUnsupported, nil, "device %s has a list value for attribute %q, which spec.devices.constraints compare: list attributes in constraints (ListTypeAttributes, alpha) are not implemented by this allocator", id(), attrs[k])
 						}
 					}
 				}
@@ -480,7 +481,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				if lacks >= 0 {
 					if r.all {
 						con := p.constraints[r.coveredBy[lacks]]
-						return fail(ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d] compares (or has a value of a type it cannot compare)", id, con.attribute, con.index)
+						return fail(ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d] compares (or has a value of a type it cannot compare)", id(), con.attribute, con.index)
 					}
 					list.lacking++
 					continue
