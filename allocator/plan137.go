@@ -15,7 +15,8 @@ import (
 type requestSpec struct {
 	name        string // in results: "request" or "request/subrequest"
 	parent      string // the request's name
-	path        string // field path of the exact request or the alternative
+	index       int    // of the request in spec.devices.requests
+	sub         int    // of the alternative in firstAvailable; -1 for an exact request
 	className   string
 	selectors   []resource.DeviceSelector
 	mode        resource.DeviceAllocationMode
@@ -27,10 +28,19 @@ type requestSpec struct {
 	derived     bool
 }
 
+// fieldPath is the field path of the exact request or the alternative,
+// for messages.
+func (s *requestSpec) fieldPath() string {
+	if s.sub < 0 {
+		return fmt.Sprintf("spec.devices.requests[%d].exactly", s.index)
+	}
+	return fmt.Sprintf("spec.devices.requests[%d].firstAvailable[%d]", s.index, s.sub)
+}
+
 func exactSpec(request *resource.DeviceRequest, path fieldPath) requestSpec {
 	e := request.Exactly
 	return requestSpec{
-		name: request.Name, parent: request.Name, path: path.String() + ".exactly",
+		name: request.Name, parent: request.Name, index: path.index, sub: -1,
 		className: e.DeviceClassName, selectors: e.Selectors, mode: e.AllocationMode, count: e.Count,
 		admin: e.AdminAccess != nil && *e.AdminAccess, adminSet: e.AdminAccess != nil,
 		tolerations: e.Tolerations, capacity: e.Capacity, derived: len(e.DerivedAttributes) > 0,
@@ -40,7 +50,7 @@ func exactSpec(request *resource.DeviceRequest, path fieldPath) requestSpec {
 func subSpec(request *resource.DeviceRequest, j int, path fieldPath) requestSpec {
 	s := &request.FirstAvailable[j]
 	return requestSpec{
-		name: request.Name + "/" + s.Name, parent: request.Name, path: fmt.Sprintf("%s.firstAvailable[%d]", path, j),
+		name: request.Name + "/" + s.Name, parent: request.Name, index: path.index, sub: j,
 		className: s.DeviceClassName, selectors: s.Selectors, mode: s.AllocationMode, count: s.Count,
 		tolerations: s.Tolerations, capacity: s.Capacity, derived: len(s.DerivedAttributes) > 0,
 	}
@@ -54,15 +64,22 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 	if call.view.unsupported != "" {
 		return p.fail("", ReasonUnsupported, nil, "%s", call.view.unsupported), nil
 	}
-	names := map[string]bool{}
-	var specs [][]requestSpec
+	specs := make([][]requestSpec, 0, len(spec.Devices.Requests))
+	named := func(name string, before int) bool {
+		for k := 0; k < before; k++ {
+			if spec.Devices.Requests[k].Name == name {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range spec.Devices.Requests {
 		request := &spec.Devices.Requests[i]
 		path := fieldPath{"spec.devices.requests", i}
 		switch {
 		case request.Name == "":
 			return p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path), nil
-		case names[request.Name]:
+		case named(request.Name, i):
 			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name), nil
 		case request.Exactly != nil && len(request.FirstAvailable) > 0:
 			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path), nil
@@ -71,7 +88,6 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		case len(request.FirstAvailable) > 0 && !f.PrioritizedList:
 			return p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path), nil
 		}
-		names[request.Name] = true
 		var alts []requestSpec
 		if request.Exactly != nil {
 			alts = append(alts, exactSpec(request, path))
@@ -81,7 +97,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 				s := subSpec(request, j, path)
 				sub := request.FirstAvailable[j].Name
 				if sub == "" || subNames[sub] {
-					return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name is empty or used twice", s.path), nil
+					return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name is empty or used twice", s.fieldPath()), nil
 				}
 				subNames[sub] = true
 				alts = append(alts, s)
@@ -90,19 +106,19 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		for _, s := range alts {
 			switch {
 			case s.capacity != nil && !f.ConsumableCapacity:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.path), nil
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath()), nil
 			case s.derived && !f.DerivedAttributes:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.path), nil
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath()), nil
 			case s.derived:
-				return p.fail(s.name, ReasonUnsupported, nil, "%s.derivedAttributes is set: derived attributes (DerivedAttributes, alpha) are not implemented by this allocator", s.path), nil
+				return p.fail(s.name, ReasonUnsupported, nil, "%s.derivedAttributes is set: derived attributes (DerivedAttributes, alpha) are not implemented by this allocator", s.fieldPath()), nil
 			case s.adminSet && !f.AdminAccess:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.path), nil
+				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath()), nil
 			case s.className == "":
-				return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.path), nil
+				return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.fieldPath()), nil
 			}
 			for j, sel := range s.selectors {
 				if sel.CEL == nil {
-					return p.fail(s.name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", s.path, j), nil
+					return p.fail(s.name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", s.fieldPath(), j), nil
 				}
 			}
 		}
@@ -121,7 +137,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		}
 		for j, name := range c.Requests {
 			parent, _, _ := strings.Cut(name, "/")
-			if !names[parent] {
+			if !named(parent, len(spec.Devices.Requests)) {
 				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name), nil
 			}
 		}
@@ -181,21 +197,21 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	case resource.DeviceAllocationModeExactCount, "":
 		switch {
 		case s.count < 0:
-			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", s.path, s.count), nil
+			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", s.fieldPath(), s.count), nil
 		case s.count == 0:
 			r.count = 1
 		case s.count > maxResults:
-			return nil, p.fail(r.name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", s.path, s.count, maxResults), nil
+			return nil, p.fail(r.name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", s.fieldPath(), s.count, maxResults), nil
 		default:
 			r.count = int(s.count)
 		}
 	case resource.DeviceAllocationModeAll:
 		if s.count != 0 {
-			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", s.path), nil
+			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", s.fieldPath()), nil
 		}
 		r.all = true
 	default:
-		return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", s.path, s.mode), nil
+		return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", s.fieldPath(), s.mode), nil
 	}
 	class := a.classes[s.className]
 	if class == nil {
@@ -219,14 +235,14 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	for j, sel := range s.selectors {
 		id, err := a.selectorID(sel.CEL.Expression)
 		if err != nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.path, j, sel.CEL.Expression), nil
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.fieldPath(), j, sel.CEL.Expression), nil
 		}
 		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 	}
 	masks, selectorsKey, err := call.masksFor(a, selectors)
 	if err != nil {
 		if failure, ok := err.(*selectorFailure); ok {
-			where := fmt.Sprintf("%s.selectors[%d]", s.path, failure.sel.index)
+			where := fmt.Sprintf("%s.selectors[%d]", s.fieldPath(), failure.sel.index)
 			if failure.sel.class != "" {
 				where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
 			}
@@ -409,7 +425,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				if f.ConsumableCapacity {
 					n, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
 					if err != nil {
-						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.path, id())
+						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.fieldPath(), id())
 					}
 					if !ok || !fitsCapacity(dev, n) {
 						list.noCapacity++
