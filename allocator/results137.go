@@ -22,7 +22,8 @@ import (
 func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resource.AllocationResult {
 	f := a.features
 	alloc := &resource.AllocationResult{}
-	var concrete []*requestPlan
+	concrete := make([]*requestPlan, 0, len(p.requests))
+	alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
 	for _, top := range p.requests {
 		r := top.concrete()
 		concrete = append(concrete, r)

@@ -40,10 +40,37 @@ type solverState struct {
 	consumed [][]apiresource.Quantity
 }
 
-// callShares are the shares of one multi-allocation device taken in the call.
+// callShares are the shares of one multi-allocation device taken in the
+// call: the request and candidate of each, whose need they consume.
 type callShares struct {
-	n        int
-	consumed map[resource.QualifiedName]apiresource.Quantity
+	taken []shareTake
+}
+
+type shareTake struct {
+	r *requestPlan
+	i int
+}
+
+// fitsShares reports whether need fits into the device's capacities on
+// top of the shares allocated before the call and those taken in it.
+func fitsShares(d *resource.Device, need, before map[resource.QualifiedName]apiresource.Quantity, sh *callShares) bool {
+	for name, c := range d.Capacity {
+		sum := need[name].DeepCopy()
+		if q, ok := before[name]; ok {
+			sum.Add(q)
+		}
+		if sh != nil {
+			for _, t := range sh.taken {
+				if q, ok := t.r.needOf(t.i)[name]; ok {
+					sum.Add(q)
+				}
+			}
+		}
+		if sum.Cmp(c.Value) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
@@ -299,11 +326,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	}
 	if multi {
 		e := s.view.slices[dev.slice]
-		var inCall map[resource.QualifiedName]apiresource.Quantity
-		if sh := s.shares[local]; sh != nil {
-			inCall = sh.consumed
-		}
-		if !fitsCapacity(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), inCall) {
+		if !fitsShares(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), s.shares[local]) {
 			return false
 		}
 	}
@@ -332,7 +355,7 @@ func (s *solver) takenInClaim(p *claimPlan, dev viewDevice) bool {
 // capacityInUse: a multi-allocation device has shares already (before or
 // in the call); its counters are consumed once, by the first share.
 func (s *solver) capacityInUse(dev viewDevice, local int) bool {
-	if sh := s.shares[local]; sh != nil && sh.n > 0 {
+	if sh := s.shares[local]; sh != nil && len(sh.taken) > 0 {
 		return true
 	}
 	e := s.view.slices[dev.slice]
@@ -606,14 +629,13 @@ func (s *solver) take(r *requestPlan, i int) {
 	case multi:
 		sh := s.shares[local]
 		if sh == nil {
-			sh = &callShares{consumed: map[resource.QualifiedName]apiresource.Quantity{}}
+			sh = &callShares{}
 			if s.shares == nil {
 				s.shares = map[int]*callShares{}
 			}
 			s.shares[local] = sh
 		}
-		sh.n++
-		addQuantities(sh.consumed, r.needOf(i), +1)
+		sh.taken = append(sh.taken, shareTake{r, i})
 	case r.admin:
 		if s.adminUse == nil {
 			s.adminUse = make([]int16, s.view.total)
@@ -664,9 +686,13 @@ func (s *solver) untakeLast(r *requestPlan) {
 	switch {
 	case r.isMulti(i):
 		sh := s.shares[local]
-		sh.n--
-		addQuantities(sh.consumed, r.needOf(i), -1)
-		if sh.n == 0 {
+		for k := len(sh.taken) - 1; k >= 0; k-- {
+			if sh.taken[k] == (shareTake{r, i}) {
+				sh.taken = append(sh.taken[:k], sh.taken[k+1:]...)
+				break
+			}
+		}
+		if len(sh.taken) == 0 {
 			delete(s.shares, local)
 		}
 	case r.admin:
