@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
@@ -115,6 +116,8 @@ type Allocator struct {
 
 	// callNode is the node of the current call.
 	callNode *corev1.Node
+	// callShareIDs are the shareIDs made in the current call, by device.
+	callShareIDs map[DeviceID]map[types.UID]bool
 
 	// Buffers reused from call to call.
 	visible []*sliceEntry

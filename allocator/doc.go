@@ -116,7 +116,7 @@
 //     scheduler's slice tracker merges them.
 //   - ConsumableCapacity: devices with allowMultipleAllocations are shared
 //     between requests and claims as far as their capacity goes; each share
-//     gets a fresh shareID and consumedCapacity: the requested amount
+//     gets a shareID (see below) and consumedCapacity: the requested amount
 //     rounded up by the capacity's requestPolicy (validRange min and step,
 //     validValues), the policy's default, or the whole capacity when not
 //     requested. A request naming a capacity the device lacks, or an amount
@@ -167,6 +167,17 @@
 // request the same device more than once, counted a slice twice when a
 // pool's generation increased, and handed class configuration to every
 // request of the claim.
+//
+// Share IDs differ from upstream's on purpose: upstream draws a random
+// UUID for each share, so that the same input gives a different allocation
+// each time. drakit's results must be reproducible (tests, golden files,
+// diffs of two runs), so a shareID is the name-based UUID (RFC 4122
+// version 5, SHA-1) of the claim's identity (its UID, else
+// namespace/name), the result's request, the device and the result's
+// index: the same input always gives the same IDs, shares of different
+// claims get different ones, and each is a lowercase RFC 4122 UUID as
+// validation requires. An ID already in use on the device (two claims of
+// one identity) is derived again with an attempt number mixed in.
 //
 // # Search
 //

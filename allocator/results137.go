@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/uuid"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -13,7 +12,7 @@ import (
 // finish137 builds the allocation of a claim the search allocated, as
 // upstream v0.37.2 writes it: results request by request (an alternative
 // as "request/alternative"), with adminAccess, the request's tolerations,
-// the device's binding conditions, and a fresh shareID and the consumed
+// the device's binding conditions, and a shareID (see shareID) and the consumed
 // capacity for each share of a multi-allocation device; each class's
 // configuration once, naming every request that uses the class, then the
 // claim's configuration that names a request or the chosen alternative,
@@ -51,7 +50,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resourc
 				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
 			}
 			if r.isMulti(i) {
-				share := uuid.NewUUID()
+				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results))
 				res.ShareID = &share
 				if len(r.needOf(i)) > 0 {
 					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needOf(i)))

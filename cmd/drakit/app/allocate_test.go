@@ -291,8 +291,7 @@ func TestAllocateOldExamplesAsIn131(t *testing.T) {
 	}
 }
 
-// Each allocation of a shared device has a share ID of its own; the golden
-// files cannot show it (it is made up anew on every run), so this does.
+// Each allocation of a shared device has a share ID of its own, a UUID.
 func TestAllocateSharesHaveTheirOwnID(t *testing.T) {
 	code, stdout, stderr := runDrakit([]string{"allocate", "-f", "examples/v1", "-o", "wide"}, nil)
 	if code != 0 {

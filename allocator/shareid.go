@@ -1,0 +1,87 @@
+package allocator
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// urlNamespace is RFC 4122's name space for URLs (appendix C); share IDs
+// are names under "drakit.io/allocator/shareID".
+var urlNamespace = [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
+
+// shareID names one share of a multi-allocation device. Upstream draws a
+// random UUID; drakit derives a name-based UUID (RFC 4122 version 5, SHA-1)
+// from the claim's identity (its UID, else namespace/name), the result's
+// request, the device and the result's index, so that the same input always
+// gives the same allocation, while shares of different claims differ. If
+// the ID is already used on the device (a share allocated before, or one
+// made earlier in the call, as happens when two claims share an identity),
+// the next attempt number is mixed in until it is not.
+func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id DeviceID, index int) types.UID {
+	identity := string(claim.UID)
+	if identity == "" {
+		identity = claim.Namespace + "/" + claim.Name
+	}
+	name := make([]byte, 0, 64+len(identity)+len(request)+len(id.Driver)+len(id.Pool)+len(id.Device))
+	name = append(name, "drakit.io/allocator/shareID\x00"...)
+	name = append(name, identity...)
+	name = append(name, 0)
+	name = append(name, request...)
+	name = append(name, 0)
+	name = append(name, id.Driver...)
+	name = append(name, '/')
+	name = append(name, id.Pool...)
+	name = append(name, '/')
+	name = append(name, id.Device...)
+	name = append(name, 0)
+	name = strconv.AppendInt(name, int64(index), 10)
+	base := len(name)
+	made := a.callShareIDs[id]
+	for attempt := 0; ; attempt++ {
+		name = name[:base]
+		if attempt > 0 {
+			name = append(name, 0)
+			name = strconv.AppendInt(name, int64(attempt), 10)
+		}
+		uid := nameUUID(urlNamespace, name)
+		if s := a.shares[id]; (s == nil || !s.ids[uid]) && !made[uid] {
+			if made == nil {
+				made = map[types.UID]bool{}
+				if a.callShareIDs == nil {
+					a.callShareIDs = map[DeviceID]map[types.UID]bool{}
+				}
+				a.callShareIDs[id] = made
+			}
+			made[uid] = true
+			return uid
+		}
+	}
+}
+
+// nameUUID is the version 5 UUID of name in namespace (RFC 4122 §4.3),
+// in its normalized form: lowercase hexadecimal in 8-4-4-4-12 groups.
+func nameUUID(namespace [16]byte, name []byte) types.UID {
+	h := sha1.New()
+	h.Write(namespace[:])
+	h.Write(name)
+	var sum [sha1.Size]byte
+	u := h.Sum(sum[:0])[:16]
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
+	var s [36]byte
+	hex.Encode(s[0:8], u[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], u[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], u[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], u[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:36], u[10:16])
+	return types.UID(s[:])
+}

@@ -1,0 +1,111 @@
+package allocator
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// A share ID is a version 5 UUID as RFC 4122 defines it: the same name
+// gives the UUID Python's uuid.uuid5(uuid.NAMESPACE_URL, "x") gives.
+func TestNameUUID(t *testing.T) {
+	if got, want := string(nameUUID(urlNamespace, []byte("x"))), "4cd605e7-afa2-5360-b5b9-c5e9fb5c76f4"; got != want {
+		t.Errorf("nameUUID = %s, want %s", got, want)
+	}
+}
+
+// uuidV5 is the normalized form of a version 5 RFC 4122 UUID, the only
+// form validation accepts for a shareID (lowercase, 8-4-4-4-12).
+var uuidV5 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// Share IDs come from the input alone: allocating the same claims twice,
+// with fresh allocators, gives the same IDs; two claims sharing a device,
+// and two claims of the same name that one call allocates, get different
+// IDs; IDs committed before are not handed out again.
+func TestShareIDsAreDeterministic(t *testing.T) {
+	shares := func(claims ...*resource.ResourceClaim) []string {
+		t.Helper()
+		a, err := New(Options{
+			Classes: []*resource.DeviceClass{gpuClass},
+			Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+			Node:    node("n1"),
+			Mode:    Sequential,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, err := a.Allocate(context.Background(), claims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for i, r := range results {
+			if r.Err != nil {
+				t.Fatalf("claim %d: %v", i, r.Err)
+			}
+			for _, d := range r.Allocation.Devices.Results {
+				if d.ShareID == nil {
+					t.Fatalf("claim %d: result without shareID: %+v", i, d)
+				}
+				if !uuidV5.MatchString(string(*d.ShareID)) {
+					t.Errorf("claim %d: shareID %q is not a lowercase version 5 UUID", i, *d.ShareID)
+				}
+				ids = append(ids, string(*d.ShareID))
+			}
+		}
+		return ids
+	}
+	a := claim("a", exact("r", "gpu", bandwidth("2")))
+	b := claim("b", exact("r", "gpu", bandwidth("2")))
+	first, second := shares(a, b), shares(a, b)
+	if len(first) != 2 || first[0] != second[0] || first[1] != second[1] {
+		t.Errorf("the same input gave shareIDs %v, then %v", first, second)
+	}
+	if first[0] == first[1] {
+		t.Errorf("claims a and b got the same shareID %s", first[0])
+	}
+	// The UID, when set, is the claim's identity instead of its name.
+	withUID := a.DeepCopy()
+	withUID.UID = "0b0e0f4e-5d5c-4a4b-8c8d-9e9f00010203"
+	if got := shares(withUID); got[0] == first[0] {
+		t.Errorf("claim a with a UID got the shareID %s of claim a without", got[0])
+	}
+	// Two claims of one identity in one call still get different IDs.
+	if twins := shares(a, a.DeepCopy()); twins[0] == twins[1] {
+		t.Errorf("two claims named a in one call got the same shareID %s", twins[0])
+	}
+}
+
+// A shareID that a committed allocation uses is not handed out again,
+// even to a claim of the same identity.
+func TestShareIDNotReused(t *testing.T) {
+	a, err := New(Options{
+		Classes: []*resource.DeviceClass{gpuClass},
+		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+		Node:    node("n1"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claim("a", exact("r", "gpu", bandwidth("2")))
+	first, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+	if err != nil || first[0].Err != nil {
+		t.Fatal(err, first[0].Err)
+	}
+	a.Commit(first)
+	second, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+	if err != nil || second[0].Err != nil {
+		t.Fatal(err, second[0].Err)
+	}
+	x, y := *first[0].Allocation.Devices.Results[0].ShareID, *second[0].Allocation.Devices.Results[0].ShareID
+	if x == y {
+		t.Errorf("shareID %s handed out twice", x)
+	}
+	a.ReleaseResults(first)
+	third, _ := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+	if z := *third[0].Allocation.Devices.Results[0].ShareID; z != x {
+		t.Errorf("after release the claim got shareID %s, want %s again", z, x)
+	}
+}
