@@ -11,6 +11,7 @@ import (
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // Checker checks the allocations of one call. Devices allocated by earlier
@@ -33,12 +34,17 @@ type Checker struct {
 	// the call, or allocated in it (adminAccess too: upstream reserves
 	// their counters for the call).
 	counting map[DeviceID]bool
+	// programs137 and inputs137 cache compiled selectors and selector
+	// inputs of the 1.37 environment (Features.semantics137).
+	programs137 map[string]*cel.Program137
+	inputs137   map[DeviceID]*cel.Input137
 }
 
 // NewChecker prepares a checker for an inventory.
 func NewChecker(inv *Inventory) *Checker {
 	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
-		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{}}
+		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{},
+		programs137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
 	for id, on := range inv.InUse {
 		if on {
 			c.inUse[id], c.counting[id] = true, true
@@ -85,21 +91,79 @@ func (c *Checker) class(name string) *resource.DeviceClass {
 	return nil
 }
 
+// matches evaluates selectors on a device in the environment the
+// allocation was made in: 1.31's, or with any feature 1.37's environment
+// of stored expressions, which the scheduler uses for the selectors of
+// classes and claims it finds stored.
 func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error) {
 	for _, s := range sels {
 		if s.CEL == nil {
 			return false, fmt.Errorf("selector without CEL")
 		}
-		p, err := cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions)
-		if err != nil {
-			return false, err
+		var ok bool
+		var err error
+		if c.inv.Features.semantics137() {
+			ok, err = c.matches137(d, s.CEL.Expression)
+		} else {
+			var p *cel.DeviceProgram
+			if p, err = cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions); err == nil {
+				ok, err = p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
+			}
 		}
-		ok, err := p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
 		if err != nil || !ok {
 			return false, err
 		}
 	}
 	return true, nil
+}
+
+func (c *Checker) matches137(d device, expression string) (bool, error) {
+	p, ok := c.programs137[expression]
+	if !ok {
+		var err error
+		if p, err = cel.CompileSelector137(expression, cel.Options137{Stored: true}); err != nil {
+			return false, err
+		}
+		c.programs137[expression] = p
+	}
+	in, err := c.input137(d)
+	if err != nil {
+		return false, err
+	}
+	return p.Matches(context.Background(), in)
+}
+
+// input137 is what a 1.37 selector sees of a device: the device as v1 has
+// it, without its list-valued attributes unless ListTypeAttributes is on.
+func (c *Checker) input137(d device) (*cel.Input137, error) {
+	id := DeviceID{d.slice.Spec.Driver, d.slice.Spec.Pool.Name, d.dev.Name}
+	if in, ok := c.inputs137[id]; ok {
+		return in, nil
+	}
+	var v1 resourcev1.Device
+	if err := resourcev1.Convert_resource_Device_To_v1_Device(d.dev, &v1, nil); err != nil {
+		return nil, fmt.Errorf("device %s: %w", id, err)
+	}
+	if !c.inv.Features.ListTypeAttributes {
+		scalars := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(v1.Attributes))
+		for n, a := range v1.Attributes {
+			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
+				scalars[n] = a
+			}
+		}
+		v1.Attributes = scalars
+	}
+	in := cel.NewInput137(cel.DeviceFromV1(id.Driver, &v1))
+	c.inputs137[id] = in
+	return in, nil
+}
+
+// selectable is upstream's rule that, with the 1.37 rules but without
+// DeviceBindingAndStatus, a device with binding conditions is never
+// selected, not even by an All request.
+func (c *Checker) selectable(d device) bool {
+	f := c.inv.Features
+	return !f.semantics137() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
 }
 
 // Check verifies one claim's allocation. Every problem is reported.
@@ -137,6 +201,9 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 		if !ok {
 			bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
 			continue
+		}
+		if !c.selectable(d) {
+			bad("request %s: device %s has binding conditions, which are not used without DeviceBindingAndStatus", r.Request, id)
 		}
 		if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" || d.dev.NodeName != nil && *d.dev.NodeName != "" {
 			nodeLocal = true
@@ -305,8 +372,8 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 	return errs
 }
 
-// checkAll: an All request gets every device its class and selectors
-// accept among those the node reaches; with consumable capacity, only
+// checkAll: an All request gets every selectable device its class and
+// selectors accept among those the node reaches; with consumable capacity, only
 // those whose capacity could serve the request's capacity requests on an
 // unused device (upstream leaves the others out of "all", while capacity
 // taken by other shares makes the request fail).
@@ -317,6 +384,9 @@ func (c *Checker) checkAll(q *reqSpec, got []DeviceID, bad func(string, ...any))
 	}
 	want := 0
 	for id, d := range c.visible {
+		if !c.selectable(d) {
+			continue
+		}
 		ok1, _ := c.matches(d, class.Spec.Selectors)
 		ok2, _ := c.matches(d, q.selectors)
 		if !ok1 || !ok2 || c.inv.Features.ConsumableCapacity && !fitsEmpty(d.dev, q.capacity) {

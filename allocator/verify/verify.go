@@ -67,8 +67,27 @@ type Features struct {
 	ConsumableCapacity bool
 	// DeviceBindingAndStatus: results carry the devices' binding
 	// conditions, and bindsToNode narrows the node selector to the node.
+	// Off (with any other feature on), devices with binding conditions
+	// are not selectable, also not for All requests: upstream's
+	// isSelectable leaves them out.
 	DeviceBindingAndStatus bool
+	// PrioritizedList changes no check (firstAvailable alternatives are
+	// always checked); it is here so that an allocation made with only
+	// this feature is judged by the 1.37 rules (semantics137).
+	PrioritizedList bool
+	// ListTypeAttributes: selectors see list-valued attributes; off, the
+	// 1.37 environment leaves them out of device.attributes, as upstream's
+	// CEL features without EnableListTypeAttributes do.
+	ListTypeAttributes bool
 }
+
+// semantics137 reports whether the allocation followed a 1.37 scheduler's
+// rules, which drakit's allocator (and so this judge) applies whenever any
+// feature is on: selectors are compiled in the 1.37 environment of stored
+// expressions (device.allowMultipleAllocations; list attributes with
+// ListTypeAttributes), and devices with binding conditions need
+// DeviceBindingAndStatus. The zero Features are Kubernetes 1.31's rules.
+func (f Features) semantics137() bool { return f != Features{} }
 
 type device struct {
 	slice *resource.ResourceSlice

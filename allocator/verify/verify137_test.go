@@ -240,3 +240,82 @@ func TestChecker137(t *testing.T) {
 		})
 	}
 }
+
+// TestChecker137Rules checks the rules that come with the 1.37 semantics
+// as a whole rather than with one feature: the selector environment and
+// which devices are selectable at all. Each wrong answer is one that the
+// checker accepted (or a right one it refused) before it knew the rule.
+func TestChecker137Rules(t *testing.T) {
+	withBindNuma := func(inv *Inventory) {
+		// "bind" (binding conditions, in pool e) becomes a numa device.
+		inv.Slices[2].Spec.Devices[0].Attributes = map[resource.QualifiedName]resource.DeviceAttribute{"numa": {IntValue: ptr(int64(0))}}
+	}
+	bindingOff := func(inv *Inventory) { withBindNuma(inv); inv.Features.DeviceBindingAndStatus = false }
+	sharedClass := func(inv *Inventory) {
+		inv.Classes = append(inv.Classes, testobjects.Class("shared", `device.allowMultipleAllocations`))
+	}
+	tags := func(lists bool) func(*Inventory) {
+		return func(inv *Inventory) {
+			inv.Features.ListTypeAttributes = lists
+			inv.Slices[1].Spec.Devices[6].Attributes["tags"] = resource.DeviceAttribute{StringValues: []string{"a", "b"}}
+			inv.Classes = append(inv.Classes, testobjects.Class("tagged", `"tags" in device.attributes["d"]`))
+		}
+	}
+	bound := func(r *resource.DeviceRequestAllocationResult) {
+		r.Pool, r.BindingConditions, r.BindingFailureConditions = "e", []string{"ready"}, []string{"failed"}
+	}
+	for _, tc := range []struct {
+		name   string
+		inv    func(*Inventory)
+		claim  *resource.ResourceClaim
+		alloc  *resource.AllocationResult
+		errors []string
+	}{
+		// The selector environment: 1.37's stored expressions with any
+		// feature, 1.31's with none.
+		{name: "device.allowMultipleAllocations in a class selector", inv: sharedClass,
+			claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic", share("a", "1")))},
+		{name: "device.allowMultipleAllocations is false for other devices", inv: sharedClass,
+			claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "n0")), errors: []string{"does not pass the selectors of class shared (<nil>)"}},
+		{name: "device.allowMultipleAllocations with only PrioritizedList", inv: func(inv *Inventory) {
+			sharedClass(inv)
+			inv.Features = Features{PrioritizedList: true}
+		}, claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic"))},
+		{name: "device.allowMultipleAllocations does not compile in 1.31", inv: func(inv *Inventory) {
+			sharedClass(inv)
+			inv.Features = Features{}
+		}, claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic")), errors: []string{"undefined field 'allowMultipleAllocations'"}},
+		{name: "list attribute with ListTypeAttributes", inv: tags(true), claim: claim137(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0"))},
+		{name: "list attribute left out without ListTypeAttributes", inv: tags(false), claim: claim137(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0")),
+			errors: []string{"does not pass the selectors of class tagged"}},
+		// Binding conditions: without DeviceBindingAndStatus such devices
+		// are not selectable (upstream's isSelectable), with it they are.
+		{name: "All without DeviceBindingAndStatus leaves out devices with binding conditions", inv: bindingOff,
+			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"))},
+		{name: "a device with binding conditions without DeviceBindingAndStatus", inv: bindingOff,
+			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "e" })),
+			errors: []string{"device d/e/bind has binding conditions, which are not used without DeviceBindingAndStatus"}},
+		{name: "All with DeviceBindingAndStatus includes devices with binding conditions", inv: withBindNuma,
+			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
+			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
+		{name: "All with DeviceBindingAndStatus", inv: withBindNuma,
+			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"), result("r", "bind", bound))},
+		{name: "1.31 knows no binding conditions", inv: func(inv *Inventory) { withBindNuma(inv); inv.Features = Features{} },
+			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
+			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := inv137()
+			tc.inv(inv)
+			errs := NewChecker(inv).Check(tc.claim, tc.alloc)
+			if len(errs) != len(tc.errors) {
+				t.Fatalf("errors %v, want %v", errs, tc.errors)
+			}
+			for i, e := range errs {
+				if !strings.Contains(e.Error(), tc.errors[i]) {
+					t.Errorf("error %q, want %q", e, tc.errors[i])
+				}
+			}
+		})
+	}
+}
