@@ -115,8 +115,22 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 			return nil, search.err
 		}
 		if ok {
+			blamed := -1
 			for i, p := range plans {
 				a.finish(call.view, p, &results[i])
+				if results[i].Err != nil && blamed < 0 {
+					blamed = i
+				}
+			}
+			if blamed >= 0 {
+				// A claim's devices cannot be described (see severalTerms):
+				// all or nothing.
+				for i, p := range plans {
+					if i != blamed && !p.alreadyAllocated {
+						results[i].Allocation = nil
+						results[i].Err = otherClaimFailed(p, plans[blamed])
+					}
+				}
 			}
 			return results, nil
 		}
@@ -159,11 +173,15 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 			// Unreachable: the last prefix is the joint search that failed.
 			results[i].Err = &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the claims cannot be allocated together"}
 		case i != blamed:
-			results[i].Err = &ClaimError{Claim: p.claimID(), Reason: ReasonOtherClaimFailed,
-				Detail: fmt.Sprintf("not allocated because claim %s cannot be allocated, and the claims of one call are allocated together (Joint mode)", plans[blamed].claimID())}
+			results[i].Err = otherClaimFailed(p, plans[blamed])
 		}
 	}
 	return results, nil
+}
+
+func otherClaimFailed(p, blamed *claimPlan) *ClaimError {
+	return &ClaimError{Claim: p.claimID(), Reason: ReasonOtherClaimFailed,
+		Detail: fmt.Sprintf("not allocated because claim %s cannot be allocated, and the claims of one call are allocated together (Joint mode)", blamed.claimID())}
 }
 
 // settle allocates one claim on top of what the solver holds: on success
@@ -181,6 +199,11 @@ func (a *Allocator) settle(search *solver, p *claimPlan, before []*claimPlan, re
 	}
 	if ok {
 		a.finish(search.view, p, res)
+		if res.Err != nil {
+			// Not allocated after all (see severalTerms): the devices are
+			// free for the claims after it.
+			search.release(p.requests)
+		}
 		return nil
 	}
 	res.Err = a.diagnose(search, p, before)
@@ -292,7 +315,12 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 		return
 	}
 	if !a.legacy {
-		res.Allocation = a.finish137(v, a.callNode, p)
+		alloc, err := a.finish137(v, a.callNode, p)
+		if err != nil {
+			res.Err = err
+			return
+		}
+		res.Allocation = alloc
 		return
 	}
 	alloc := &resource.AllocationResult{}
@@ -323,14 +351,20 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 			DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
 		})
 	}
-	alloc.NodeSelector = nodeSelectorFor(v, p)
+	ns, err := nodeSelectorFor(v, p)
+	if err != nil {
+		res.Err = err
+		return
+	}
+	alloc.NodeSelector = ns
 	res.Allocation = alloc
 }
 
 // nodeSelectorFor says where the allocated devices can be used: on the
 // node of a node-local device, else on the nodes all node selectors of the
-// devices' slices admit (one term, requirements merged), else anywhere.
-func nodeSelectorFor(v *view, p *claimPlan) *corev1.NodeSelector {
+// devices' slices admit (one term, requirements merged), else anywhere; a
+// slice selector with several terms fails the claim (see severalTerms).
+func nodeSelectorFor(v *view, p *claimPlan) (*corev1.NodeSelector, *ClaimError) {
 	var term corev1.NodeSelectorTerm
 	for _, r := range p.requests {
 		for _, dev := range r.chosen {
@@ -340,10 +374,13 @@ func nodeSelectorFor(v *view, p *claimPlan) *corev1.NodeSelector {
 					MatchFields: []corev1.NodeSelectorRequirement{{
 						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{entry.nodeName},
 					}},
-				}}}
+				}}}, nil
 			}
 			if entry.selector == nil || len(entry.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
 				continue
+			}
+			if n := len(entry.obj.Spec.NodeSelector.NodeSelectorTerms); n > 1 {
+				return nil, severalTerms(p, r.name, entry, entry.devices[dev.device].Name, "spec.nodeSelector", n)
 			}
 			first := entry.obj.Spec.NodeSelector.NodeSelectorTerms[0]
 			term.MatchExpressions = mergeRequirements(term.MatchExpressions, first.MatchExpressions)
@@ -351,9 +388,9 @@ func nodeSelectorFor(v *view, p *claimPlan) *corev1.NodeSelector {
 		}
 	}
 	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
-		return nil
+		return nil, nil
 	}
-	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}
+	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
 }
 
 func mergeRequirements(to, from []corev1.NodeSelectorRequirement) []corev1.NodeSelectorRequirement {

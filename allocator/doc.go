@@ -84,8 +84,11 @@
 //     claim's configuration that names a request or the chosen alternative
 //     (FromClaim); one that covers every request names none. The node
 //     selector names the node when a device is node-local or bindsToNode,
-//     else merges the first terms of the node selectors of the devices'
-//     slices (or the devices' own), else is empty.
+//     else merges the node selectors of the devices' slices (or the
+//     devices' own) into one term, else is empty. A device whose selector
+//     has several terms (which the API server rejects) fails the claim
+//     with ReasonUnsupported, unless a node-local device comes before it
+//     in the results; upstream fails the whole call there.
 //   - The claims of one call are allocated together, all or nothing, like
 //     the claims of one pod (Mode Joint), or one after the other
 //     (Sequential).

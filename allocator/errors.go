@@ -22,7 +22,8 @@ const (
 	// groups, list values under constraints), or, with the zero Features
 	// (1.31), a feature after Kubernetes 1.31 (firstAvailable,
 	// tolerations, capacity requests, derived attributes,
-	// distinctAttribute).
+	// distinctAttribute); also a claim that got a device whose node
+	// selector has several terms, which no allocation can describe.
 	ReasonUnsupported Reason = "Unsupported"
 	// ReasonFeatureDisabled: the claim uses a field whose feature is off
 	// in Options.Features (firstAvailable without PrioritizedList,

@@ -1,6 +1,7 @@
 package allocator
 
 import (
+	"fmt"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,7 +19,7 @@ import (
 // claim's configuration that names a request or the chosen alternative,
 // a configuration that covers every request naming none; and the node
 // selector.
-func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resource.AllocationResult {
+func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
 	f := a.features
 	alloc := &resource.AllocationResult{}
 	concrete := make([]*requestPlan, 0, len(p.requests))
@@ -107,34 +108,46 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) *resourc
 			cfg.Requests = nil
 		}
 	}
-	alloc.NodeSelector = nodeSelector137(v, node, concrete)
-	return alloc
+	ns, err := nodeSelector137(v, node, p, concrete)
+	if err != nil {
+		return nil, err
+	}
+	alloc.NodeSelector = ns
+	return alloc, nil
 }
 
 // nodeSelector137 says where the devices can be used: on the node, as soon
 // as one device is node-local (its slice's nodeName, or its own with
 // perDeviceNodeSelection) or bindsToNode; else on the nodes that all node
 // selectors of the devices (the slice's, or the device's own) admit, their
-// first terms merged; else anywhere (nil).
-func nodeSelector137(v *view, node *corev1.Node, requests []*requestPlan) *corev1.NodeSelector {
+// single terms merged; else anywhere (nil). Devices are looked at in
+// result order, and the first node-local one ends the walk, as upstream's
+// createNodeSelector does; a selector with several terms met before that
+// fails the claim (see severalTerms).
+func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan) (*corev1.NodeSelector, *ClaimError) {
 	var term corev1.NodeSelectorTerm
 	for _, r := range requests {
 		for _, dev := range r.chosen {
 			e := v.slices[dev.slice]
 			d := &e.devices[dev.device]
 			nodeName, selector := e.obj.Spec.NodeName, e.obj.Spec.NodeSelector
+			path := "spec.nodeSelector"
 			if e.obj.Spec.PerDeviceNodeSelection != nil && *e.obj.Spec.PerDeviceNodeSelection {
 				nodeName, selector = d.NodeName, d.NodeSelector
+				path = fmt.Sprintf("spec.devices[%d].nodeSelector", dev.device)
 			}
 			if (nodeName != nil || d.BindsToNode != nil && *d.BindsToNode) && node != nil {
 				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
 					MatchFields: []corev1.NodeSelectorRequirement{{
 						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{node.Name},
 					}},
-				}}}
+				}}}, nil
 			}
 			if selector == nil || len(selector.NodeSelectorTerms) == 0 {
 				continue
+			}
+			if len(selector.NodeSelectorTerms) > 1 {
+				return nil, severalTerms(p, r.resultName, e, d.Name, path, len(selector.NodeSelectorTerms))
 			}
 			first := selector.NodeSelectorTerms[0]
 			term.MatchFields = mergeRequirements(term.MatchFields, first.MatchFields)
@@ -142,9 +155,24 @@ func nodeSelector137(v *view, node *corev1.Node, requests []*requestPlan) *corev
 		}
 	}
 	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
-		return nil
+		return nil, nil
 	}
-	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}
+	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
+}
+
+// severalTerms is the error of a claim that got a device whose node
+// selector has several terms. The allocation's node selector is one term
+// that ANDs the requirements of every device's selector; terms are ORed,
+// so several of them cannot be merged into it. Upstream's createNodeSelector
+// (v0.37.2, every implementation, and 1.31's) fails the whole Allocate
+// call with "create NodeSelector for claim <name>: unsupported
+// ResourceSlice.NodeSelector with <n> terms"; drakit fails the claim (in
+// Joint mode the call then allocates nothing). The API server accepts
+// exactly one term, so only slices that bypassed validation get here.
+func severalTerms(p *claimPlan, request string, e *sliceEntry, device, path string, n int) *ClaimError {
+	return &ClaimError{Claim: p.claimID(), Request: request, Reason: ReasonUnsupported,
+		Detail: fmt.Sprintf("device %s/%s/%s was chosen, but ResourceSlice %q: %s has %d terms, and an allocation's node selector can merge only single-term selectors (the API server requires exactly one term; fix the slice)",
+			e.driver, e.pool, device, e.obj.Name, path, n)}
 }
 
 func ptrTo[T any](v T) *T { return &v }
