@@ -1,8 +1,6 @@
 package app
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -33,24 +31,4 @@ var allocate137Cases = []goldenCase{
 // show them).
 var shareIDPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-func TestGoldenAllocate137(t *testing.T) {
-	for _, c := range allocate137Cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := runGolden(t, c)
-			path := filepath.Join(appDir, "testdata", "golden", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run with -update after a deliberate change):\n%s", path, lineDiff(string(want), got))
-			}
-		})
-	}
-}
+func TestGoldenAllocate137(t *testing.T) { testGoldenCases(t, allocate137Cases) }

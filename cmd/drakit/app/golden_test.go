@@ -122,8 +122,15 @@ var goldenCases = []goldenCase{
 	{name: "usage-openapi-format", args: []string{"openapi", "--api-version", "resource.k8s.io/v1alpha1", "--format", "v4"}},
 }
 
-func TestGolden(t *testing.T) {
-	for _, c := range goldenCases {
+func TestGolden(t *testing.T) { testGoldenCases(t, goldenCases) }
+
+// testGoldenCases runs each case as a subtest and compares what it did with
+// its golden file, or with -update writes the file. Every golden test
+// (TestGolden*) uses it, so that -run TestGolden -update rewrites them all
+// alike.
+func testGoldenCases(t *testing.T, cases []goldenCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := runGolden(t, c)
 			path := filepath.Join(appDir, "testdata", "golden", c.name+".golden")

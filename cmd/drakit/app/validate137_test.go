@@ -30,27 +30,7 @@ var validate137Cases = []goldenCase{
 	{name: "help-validate", args: []string{"validate", "--help"}},
 }
 
-func TestGoldenValidate137(t *testing.T) {
-	for _, c := range validate137Cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := runGolden(t, c)
-			path := filepath.Join(appDir, "testdata", "golden", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run with -update after a deliberate change):\n%s", path, lineDiff(string(want), got))
-			}
-		})
-	}
-}
+func TestGoldenValidate137(t *testing.T) { testGoldenCases(t, validate137Cases) }
 
 // Warnings alone leave the exit code at 0 and go to standard error, one
 // line per dropped field, naming the field and the gate.
