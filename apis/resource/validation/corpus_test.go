@@ -1,8 +1,6 @@
 package validation
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,72 +13,30 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/internal/corpus"
 )
 
 // The corpus in testdata/corpus/<version>/ holds one object per file with
-// its expected outcome in header comments:
-//
-//	# operation: create | update | status
-//	# old: <file>                the stored object, for update and status
-//	# requires: <feature gate>   only meaningful with that gate enabled
-//	# expect: valid
-//	# expect: <reason> <field>   one line per error, as in the causes of
-//	                             the server's 422 response
-//
-// The same files are replayed against real API servers with dryRun by the
+// its expected outcome in header comments, read by internal/corpus; the
+// same files are replayed against real API servers with dryRun by the
 // end-to-end suite; see testdata/corpus/README.md.
 
-type corpusCase struct {
-	file      string
-	operation string
-	old       string
-	requires  string
-	expect    []string
-	valid     bool
-}
-
-func readCorpusCase(t *testing.T, path string) (corpusCase, []byte) {
+// readCorpusCase reads a case and refuses one that does not say what to
+// expect.
+func readCorpusCase(t *testing.T, path string) *corpus.Case {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	c, err := corpus.ReadCase(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := corpusCase{file: path, operation: "create"}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "#") {
-			break
-		}
-		key, value, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "#")), ":")
-		if !ok {
-			continue
-		}
-		value = strings.TrimSpace(value)
-		switch key {
-		case "operation":
-			c.operation = value
-		case "old":
-			c.old = value
-		case "requires":
-			c.requires = value
-		case "expect":
-			if value == "valid" {
-				c.valid = true
-			} else {
-				c.expect = append(c.expect, value)
-			}
-		}
-	}
-	if c.valid == (len(c.expect) > 0) {
+	if !c.Expects() {
 		t.Fatalf("%s: needs either \"# expect: valid\" or expected errors", path)
 	}
-	return c, data
+	return c
 }
 
 // strictDecoder rejects unknown fields, so that a typo in the corpus cannot
@@ -116,7 +72,7 @@ func TestCorpus(t *testing.T) {
 	versions := []string{"v1alpha1", "v1alpha2", "v1alpha3"}
 	total := 0
 	for _, version := range versions {
-		dir := filepath.Join("testdata", "corpus", version)
+		dir := filepath.Join(corpusDir, version)
 		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 		if err != nil {
 			t.Fatal(err)
@@ -128,39 +84,30 @@ func TestCorpus(t *testing.T) {
 			total++
 			name := strings.TrimSuffix(filepath.Base(path), ".yaml")
 			t.Run(version+"/"+name, func(t *testing.T) {
-				c, data := readCorpusCase(t, path)
-				obj := decodeCorpusObject(t, path, data)
+				c := readCorpusCase(t, path)
+				obj := decodeCorpusObject(t, path, c.Data)
 				if gv := obj.GetObjectKind().GroupVersionKind().Version; gv != version {
 					t.Fatalf("%s: apiVersion %s in the %s directory", path, gv, version)
 				}
 				var errs field.ErrorList
-				switch c.operation {
-				case "create":
-					if c.old != "" {
-						t.Fatalf("%s: a create has no old object", path)
-					}
+				switch c.Operation {
+				case corpus.OperationCreate:
 					errs = ValidateObject(obj, Options{})
-				case "update", "status":
-					if c.old == "" {
-						t.Fatalf("%s: an %s needs \"# old:\"", path, c.operation)
-					}
-					oldPath := filepath.Join(dir, c.old)
+				case corpus.OperationUpdate, corpus.OperationStatus:
+					oldPath := c.OldPath()
 					oldData, err := os.ReadFile(oldPath)
 					if err != nil {
 						t.Fatal(err)
 					}
 					old := decodeCorpusObject(t, oldPath, oldData)
-					checkReachable(t, oldPath, old, c.operation)
-					if c.operation == "update" {
+					checkReachable(t, oldPath, old, c.Operation)
+					if c.Operation == corpus.OperationUpdate {
 						errs = ValidateObjectUpdate(obj, old, Options{})
 					} else {
 						errs = ValidateObjectStatusUpdate(obj, old, Options{})
 					}
-				default:
-					t.Fatalf("%s: unknown operation %q", path, c.operation)
 				}
-				want := append([]string(nil), c.expect...)
-				sort.Strings(want)
+				want := c.Expect
 				if got := reasons(errs); strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Errorf("%s:\n got: %q\nwant: %q\nerrors: %v", path, got, want, errs)
 				}
@@ -211,12 +158,12 @@ func zeroOf(v reflect.Value) reflect.Value { return reflect.Zero(v.Type()) }
 // answer and the reason.
 var corpusDirsV1Era = []string{"v1", "v1beta2", "v1beta1", "v1alpha3-1.37"}
 
+// corpusDir is the corpus, which also holds corpus.GatesFile and
+// corpus.DriftFile; the v1-era directories hold the rules of
+// corpus.GatesRelease.
+var corpusDir = filepath.Join("testdata", "corpus")
+
 const (
-	corpusGatesFile = "feature-gates-1.37"
-	corpusDriftFile = "drift-1.37.yaml"
-	// corpusRulesV1Era is the release whose rules the v1-era directories
-	// hold.
-	corpusRulesV1Era = 37
 	// The namespaces the cases are validated in: a case with
 	// "# namespace: admin-access" goes into one labelled for DRA admin
 	// access, every other namespaced case into one without the label.
@@ -225,67 +172,22 @@ const (
 	adminAccessNamespaceLabel  = "resource.kubernetes.io/admin-access"
 )
 
-// corpusHeader returns the value of the first "# key: value" header line.
-func corpusHeader(data []byte, key string) string {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "#") {
-			break
-		}
-		k, v, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "#")), ":")
-		if ok && k == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
-
 func readCorpusGates(t *testing.T) features.Gates {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "corpus", corpusGatesFile))
+	g, err := corpus.ReadGates(corpusDir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	g, err := features.Parse(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatalf("%s: %v", corpusGatesFile, err)
 	}
 	return g
 }
 
-type corpusDriftEntry struct {
-	reason string
-	drakit []string
-}
-
-func readCorpusDrift(t *testing.T) map[string]corpusDriftEntry {
+func readCorpusDrift(t *testing.T) map[string]corpus.Drift {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "corpus", corpusDriftFile))
+	drift, err := corpus.ReadDrift(corpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var file struct {
-		Reasons map[string]string `json:"reasons"`
-		Cases   map[string]struct {
-			Reason string   `json:"reason"`
-			Drakit []string `json:"drakit"`
-		} `json:"cases"`
-	}
-	if err := yaml.UnmarshalStrict(data, &file); err != nil {
-		t.Fatalf("%s: %v", corpusDriftFile, err)
-	}
-	out := map[string]corpusDriftEntry{}
-	for name, c := range file.Cases {
-		reason, ok := file.Reasons[c.Reason]
-		if !ok {
-			t.Fatalf("%s: case %s names reason %q, which is not under reasons", corpusDriftFile, name, c.Reason)
-		}
-		drakit := append([]string(nil), c.Drakit...)
-		sort.Strings(drakit)
-		out[name] = corpusDriftEntry{reason: reason, drakit: drakit}
-	}
-	return out
+	return drift
 }
 
 // corpusOptionsV1Era are the options the v1-era cases are validated with:
@@ -325,7 +227,7 @@ func TestCorpusV1Era(t *testing.T) {
 	total := 0
 	for _, dir := range corpusDirsV1Era {
 		version, _, _ := strings.Cut(dir, "-")
-		files, err := filepath.Glob(filepath.Join("testdata", "corpus", dir, "*.yaml"))
+		files, err := filepath.Glob(filepath.Join(corpusDir, dir, "*.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,84 +243,67 @@ func TestCorpusV1Era(t *testing.T) {
 			d, listed := drift[id]
 			seen[id] = true
 			t.Run(id, func(t *testing.T) {
-				c, data := readCorpusCase(t, path)
-				if c.requires != "" && !opts.FeatureGates.Enabled(features.Name(c.requires)) {
-					t.Fatalf("%s needs feature gate %s, which %s does not enable: the case cannot be recorded", path, c.requires, corpusGatesFile)
+				c := readCorpusCase(t, path)
+				if c.Requires != "" && !opts.FeatureGates.Enabled(features.Name(c.Requires)) {
+					t.Fatalf("%s needs feature gate %s, which %s does not enable: the case cannot be recorded", path, c.Requires, corpus.GatesFile)
 				}
 				ns := corpusNamespace
-				switch h := corpusHeader(data, "namespace"); h {
-				case "":
-				case "admin-access":
+				if c.Namespace == corpus.AdminAccessNamespace {
 					ns = corpusAdminAccessNamespace
-				default:
-					t.Fatalf("%s: unknown namespace %q (only admin-access)", path, h)
 				}
 				rv := "1"
-				switch h := corpusHeader(data, "resourceVersion"); h {
-				case "":
-				case "omit":
+				if c.OmitResourceVersion {
 					rv = ""
-				default:
-					t.Fatalf("%s: resourceVersion %q (only omit)", path, h)
 				}
-				obj := decodeCorpusObject(t, path, data)
+				obj := decodeCorpusObject(t, path, c.Data)
 				gvk := obj.GetObjectKind().GroupVersionKind()
 				if gvk.Version != version {
 					t.Fatalf("%s: apiVersion %s in the %s directory", path, gvk.Version, dir)
 				}
-				if v, k, ok := catalogue.Find(gvk.Kind, version); !ok || v.RulesOf(k) != corpusRulesV1Era {
-					t.Fatalf("%s: %s %s does not have the rules of 1.%d; it belongs in another directory", path, version, gvk.Kind, corpusRulesV1Era)
+				if v, k, ok := catalogue.Find(gvk.Kind, version); !ok || v.RulesOf(k) != corpus.GatesRelease {
+					t.Fatalf("%s: %s %s does not have the rules of 1.%d; it belongs in another directory", path, version, gvk.Kind, corpus.GatesRelease)
 				}
 				var errs field.ErrorList
-				switch c.operation {
-				case "create":
-					if c.old != "" {
-						t.Fatalf("%s: a create has no old object", path)
-					}
+				switch c.Operation {
+				case corpus.OperationCreate:
 					placeCorpusObject(t, obj, ns, "")
 					errs = ValidateObject(obj, opts)
-				case "update", "status":
-					if c.old == "" {
-						t.Fatalf("%s: an %s needs \"# old:\"", path, c.operation)
-					}
-					oldPath := filepath.Join(filepath.Dir(path), c.old)
+				case corpus.OperationUpdate, corpus.OperationStatus:
+					oldPath := c.OldPath()
 					oldData, err := os.ReadFile(oldPath)
 					if err != nil {
 						t.Fatal(err)
 					}
 					old := decodeCorpusObject(t, oldPath, oldData)
 					placeCorpusObject(t, old, ns, "")
-					checkReachableWith(t, oldPath, old, c.operation, opts)
+					checkReachableWith(t, oldPath, old, c.Operation, opts)
 					placeCorpusObject(t, old, ns, "1")
 					placeCorpusObject(t, obj, ns, rv)
-					if c.operation == "update" {
+					if c.Operation == corpus.OperationUpdate {
 						errs = ValidateObjectUpdate(obj, old, opts)
 					} else {
 						errs = ValidateObjectStatusUpdate(obj, old, opts)
 					}
-				default:
-					t.Fatalf("%s: unknown operation %q", path, c.operation)
 				}
-				want := append([]string(nil), c.expect...)
-				sort.Strings(want)
+				want := c.Expect
 				got := reasons(errs)
 				same := strings.Join(got, "\n") == strings.Join(want, "\n")
 				switch {
 				case listed && same:
-					t.Errorf("%s lists %s (%s), but drakit now gives the server's answer %q; remove the entry", corpusDriftFile, id, d.reason, got)
-				case listed && strings.Join(got, "\n") != strings.Join(d.drakit, "\n"):
-					t.Errorf("%s lists drakit's answer to %s as %q (%s), but drakit answers %q (server: %q)", corpusDriftFile, id, d.drakit, d.reason, got, want)
+					t.Errorf("%s lists %s (%s), but drakit now gives the server's answer %q; remove the entry", corpus.DriftFile, id, d.Reason, got)
+				case listed && strings.Join(got, "\n") != strings.Join(d.Drakit, "\n"):
+					t.Errorf("%s lists drakit's answer to %s as %q (%s), but drakit answers %q (server: %q)", corpus.DriftFile, id, d.Drakit, d.Reason, got, want)
 				case listed:
-					t.Logf("known drift (%s):\n server: %q\n drakit: %q", d.reason, want, got)
+					t.Logf("known drift (%s):\n server: %q\n drakit: %q", d.Reason, want, got)
 				case !same:
-					t.Errorf("%s: drakit differs from kube-apiserver 1.37.2, and %s does not list it:\n drakit: %q\n server: %q\nerrors: %v", path, corpusDriftFile, got, want, errs)
+					t.Errorf("%s: drakit differs from kube-apiserver 1.37.2, and %s does not list it:\n drakit: %q\n server: %q\nerrors: %v", path, corpus.DriftFile, got, want, errs)
 				}
 			})
 		}
 	}
 	for id, d := range drift {
 		if !seen[id] {
-			t.Errorf("%s lists %s (%s), which is not a case", corpusDriftFile, id, d.reason)
+			t.Errorf("%s lists %s (%s), which is not a case", corpus.DriftFile, id, d.Reason)
 		}
 	}
 	if total < 150 {
