@@ -22,18 +22,8 @@ import (
 // to the fresh one directly, as the recipe keeps their export aside.
 func TestHubclient(t *testing.T) {
 	s := getServers(t)
-	run := runID("h")
+	run, _ := startRun(t, s, "h")
 	ns := run
-	s.namespace(t, ns)
-	t.Cleanup(func() {
-		deleteRun(t, s.from, "v1alpha2", run, toV1alpha2)
-		deleteRun(t, s.to, "v1", run, toV1)
-		deleteRun(t, s.back, "v1alpha2", run, toV1alpha2)
-	})
-	objs := fixture(t, run, ns)
-	for _, k := range toV1alpha2 {
-		create(t, s.from, "v1alpha2", k, objs[k.v1alpha2])
-	}
 	from, to, back := hub(t, s.from), hub(t, s.to), hub(t, s.back)
 	sel := metav1.ListOptions{LabelSelector: runLabel + "=" + run}
 

@@ -13,19 +13,31 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// TestRecipe runs docs/migration.md step by step, with files as kubectl
-// writes them and the drakit binary.
-func TestRecipe(t *testing.T) {
-	s := getServers(t)
-	drakit := drakitBinary(t)
-	run := runID("m")
-	ns := run
-	s.namespace(t, ns)
+// startRun starts a run of the migration: a run ID with the prefix, which
+// is also the namespace made on every server, the fixture created on the
+// 1.30 server, and a cleanup that deletes the run's objects from all three.
+// It returns the run ID and the fixture by kind.
+func startRun(t *testing.T, s servers, prefix string) (run string, objs map[string][]*unstructured.Unstructured) {
+	t.Helper()
+	run = runID(prefix)
+	s.namespace(t, run)
 	t.Cleanup(func() {
 		deleteRun(t, s.from, "v1alpha2", run, toV1alpha2)
 		deleteRun(t, s.to, "v1", run, toV1)
 		deleteRun(t, s.back, "v1alpha2", run, toV1alpha2)
 	})
+	objs = fixture(t, run, run)
+	for _, k := range toV1alpha2 {
+		create(t, s.from, "v1alpha2", k, objs[k.v1alpha2])
+	}
+	return run, objs
+}
+
+// TestRecipe runs docs/migration.md step by step, with files as kubectl
+// writes them and the drakit binary.
+func TestRecipe(t *testing.T) {
+	s := getServers(t)
+	drakit := drakitBinary(t)
 	dir := t.TempDir()
 	for _, d := range []string{"1.30", "1.37", "1.37-export", "back"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
@@ -35,10 +47,7 @@ func TestRecipe(t *testing.T) {
 	path := func(d, resource string) string { return filepath.Join(dir, d, resource+".yaml") }
 
 	// The 1.30 cluster as it was.
-	objs := fixture(t, run, ns)
-	for _, k := range toV1alpha2 {
-		create(t, s.from, "v1alpha2", k, objs[k.v1alpha2])
-	}
+	run, objs := startRun(t, s, "m")
 
 	// Step 1, before the upgrade: export every kind, status included.
 	originals := map[string][]*unstructured.Unstructured{}
