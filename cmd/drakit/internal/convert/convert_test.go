@@ -58,15 +58,22 @@ data:
 
 func TestSameVersionAndOtherGroupsAreByteForByte(t *testing.T) {
 	input := "---\n" + v1alpha1Claim + "---\n" + configMap + "--- # trailing comment\n"
-	out, problems, st := run(t, input, Options{Target: gv("v1alpha1"), Strict: true}, printer.YAML)
+	checkByteForByte(t, input, Options{Target: gv("v1alpha1"), Strict: true}, Stats{Unchanged: 1, Other: 1})
+}
+
+// checkByteForByte converts input as YAML with opts and wants it back
+// exactly as it was, without problems and with the stats want.
+func checkByteForByte(t *testing.T, input string, opts Options, want Stats) {
+	t.Helper()
+	out, problems, st := run(t, input, opts, printer.YAML)
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
 	if out != input {
 		t.Errorf("output differs from input:\n%s", cmp.Diff(input, out))
 	}
-	if st != (Stats{Unchanged: 1, Other: 1}) {
-		t.Errorf("stats %+v", st)
+	if st != want {
+		t.Errorf("stats %+v, want %+v", st, want)
 	}
 }
 

@@ -129,16 +129,7 @@ func TestWithoutForCreateServerMetadataStays(t *testing.T) {
 // A document with nothing to remove stays byte for byte, comments and all.
 func TestForCreateLeavesCleanDocumentsAlone(t *testing.T) {
 	input := v1alpha1Claim + "---\n" + configMap
-	out, problems, st := run(t, input, Options{Target: gv("v1alpha1"), Strict: true, ForCreate: true}, printer.YAML)
-	if len(problems) > 0 {
-		t.Fatal(problems)
-	}
-	if out != input {
-		t.Errorf("output differs from input:\n%s", cmp.Diff(input, out))
-	}
-	if st != (Stats{Unchanged: 1, Other: 1}) {
-		t.Errorf("stats %+v", st)
-	}
+	checkByteForByte(t, input, Options{Target: gv("v1alpha1"), Strict: true, ForCreate: true}, Stats{Unchanged: 1, Other: 1})
 }
 
 func TestForCreateTypedList(t *testing.T) {
