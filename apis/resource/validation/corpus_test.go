@@ -52,6 +52,17 @@ func decodeCorpusObject(t *testing.T, path string, data []byte) runtime.Object {
 	return obj
 }
 
+// readCorpusOld reads the stored object of an update or status case.
+func readCorpusOld(t *testing.T, c *corpus.Case) (string, runtime.Object) {
+	t.Helper()
+	path := c.OldPath()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, decodeCorpusObject(t, path, data)
+}
+
 // reasons lists the distinct "reason field" pairs of errs, as the server
 // reports them in its causes.
 func reasons(errs field.ErrorList) []string {
@@ -94,12 +105,7 @@ func TestCorpus(t *testing.T) {
 				case corpus.OperationCreate:
 					errs = ValidateObject(obj, Options{})
 				case corpus.OperationUpdate, corpus.OperationStatus:
-					oldPath := c.OldPath()
-					oldData, err := os.ReadFile(oldPath)
-					if err != nil {
-						t.Fatal(err)
-					}
-					old := decodeCorpusObject(t, oldPath, oldData)
+					oldPath, old := readCorpusOld(t, c)
 					checkReachable(t, oldPath, old, c.Operation)
 					if c.Operation == corpus.OperationUpdate {
 						errs = ValidateObjectUpdate(obj, old, Options{})
@@ -269,12 +275,7 @@ func TestCorpusV1Era(t *testing.T) {
 					placeCorpusObject(t, obj, ns, "")
 					errs = ValidateObject(obj, opts)
 				case corpus.OperationUpdate, corpus.OperationStatus:
-					oldPath := c.OldPath()
-					oldData, err := os.ReadFile(oldPath)
-					if err != nil {
-						t.Fatal(err)
-					}
-					old := decodeCorpusObject(t, oldPath, oldData)
+					oldPath, old := readCorpusOld(t, c)
 					placeCorpusObject(t, old, ns, "")
 					checkReachableWith(t, oldPath, old, c.Operation, opts)
 					placeCorpusObject(t, old, ns, "1")
