@@ -3,6 +3,7 @@ package allocator
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -97,7 +98,7 @@ type Allocator struct {
 	// poolCounterCache remembers the counter sets of pools by their slices.
 	poolCounterCache map[poolKey]poolCounterEntry
 
-	allocated map[DeviceID]struct{}
+	allocated inUseSet
 
 	compiled *cel.Cache
 	// selectorIDs numbers the selector expressions seen so far; the number
@@ -151,14 +152,18 @@ type sliceEntry struct {
 	allNodes   bool
 	selector   *nodeMatcher
 
-	devices    []resource.Device
-	words      int      // length of the device bit sets, in uint64
+	devices []resource.Device
+	words   int // length of the device bit sets, in uint64
+
+	// What prepared fills in, when a call first sees the slice.
+	ready      bool
 	selectable []uint64 // every device (the mask selectors start from)
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
 	duplicate  string // a device name the slice uses twice
 
-	// What the 1.32+ features look at.
+	// What the 1.32+ features look at (usesCompat, hasBinding, consumers
+	// and multi once prepared).
 	perDevice      bool // node selection per device (perDeviceNodeSelection, no slice-level selection)
 	perDeviceSet   bool // perDeviceNodeSelection is set at all
 	sharedCounters bool // the slice declares counter sets
@@ -194,9 +199,10 @@ func New(opts Options) (*Allocator, error) {
 		compiled:          cel.NewCache(cel.StoredExpressions),
 		selectorIDs:       map[string]int{},
 		attributeValueIDs: map[string]int32{},
-		allocated:         map[DeviceID]struct{}{},
 		slices:            map[string]*sliceEntry{},
 	}
+	// The list first: claims add to the pools it indexes.
+	a.allocated.pending = slices.Clone(opts.AllocatedDevices)
 	if opts.Mode != Joint && opts.Mode != Sequential {
 		return nil, fmt.Errorf("unknown allocation mode %d", opts.Mode)
 	}
@@ -213,9 +219,6 @@ func New(opts Options) (*Allocator, error) {
 	}
 	for _, c := range opts.AllocatedClaims {
 		a.addAllocatedClaim(c)
-	}
-	for _, id := range opts.AllocatedDevices {
-		a.allocated[id] = struct{}{}
 	}
 	if err := a.SetSlices(opts.Slices); err != nil {
 		return nil, err
@@ -261,9 +264,9 @@ func (a *Allocator) SetClasses(classes []*resource.DeviceClass) error {
 // slice (selector results) is kept when the same slice comes back: the
 // same object, or an object with the same name, UID and a non-empty,
 // unchanged resourceVersion. Anything else counts as a changed slice.
-func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
-	next := make(map[string]*sliceEntry, len(slices))
-	for i, s := range slices {
+func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
+	next := make(map[string]*sliceEntry, len(list))
+	for i, s := range list {
 		if s == nil {
 			return fmt.Errorf("slices[%d] is nil", i)
 		}
@@ -310,7 +313,9 @@ func (a *Allocator) SetSlices(slices []*resource.ResourceSlice) error {
 		}
 		pool := poolKey{e.driver, e.pool}
 		a.byPool[pool] = append(a.byPool[pool], e)
-		e.markInUse(a.allocated)
+		if e.ready {
+			e.markInUse(&a.allocated)
+		}
 	}
 	return nil
 }
@@ -351,15 +356,34 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 	e.perDevice = e.nodeName == "" && !e.allNodes && e.selector == nil && spec.PerDeviceNodeSelection != nil && *spec.PerDeviceNodeSelection
 	e.sharedCounters = len(spec.SharedCounters) > 0
 	e.words = (len(e.devices) + 63) / 64
-	e.selectable = make([]uint64, e.words)
-	e.inUse = make([]uint64, e.words)
-	e.consumers = make([]uint64, e.words)
-	e.multi = make([]uint64, e.words)
 	if e.perDevice {
 		if err := e.parseDeviceNodes(); err != nil {
 			return nil, err
 		}
 	}
+	return e, nil
+}
+
+// prepared returns the entry with what the allocator learns from its
+// devices (bit sets, duplicate names, the flags the 1.32+ features look
+// at, the devices in use). Entries are prepared when a call first sees
+// them, not in SetSlices: a call looks at the slices of one node, and a
+// fresh Allocator would otherwise pay for every device of the cluster
+// before its first call.
+func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
+	if !e.ready {
+		e.prepare()
+		e.markInUse(&a.allocated)
+	}
+	return e
+}
+
+func (e *sliceEntry) prepare() {
+	e.ready = true
+	e.selectable = make([]uint64, e.words)
+	e.inUse = make([]uint64, e.words)
+	e.consumers = make([]uint64, e.words)
+	e.multi = make([]uint64, e.words)
 	seen := make(map[string]bool, len(e.devices))
 	for i := range e.devices {
 		setBit(e.selectable, i)
@@ -379,17 +403,17 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 		}
 		seen[e.devices[i].Name] = true
 	}
-	return e, nil
 }
 
 // markInUse recomputes which devices of the slice are allocated.
-func (e *sliceEntry) markInUse(allocated map[DeviceID]struct{}) {
+func (e *sliceEntry) markInUse(allocated *inUseSet) {
 	clear(e.inUse)
-	if len(allocated) == 0 {
+	names := allocated.pool(poolKey{e.driver, e.pool})
+	if len(names) == 0 {
 		return
 	}
 	for i := range e.devices {
-		if _, ok := allocated[DeviceID{e.driver, e.pool, e.devices[i].Name}]; ok {
+		if _, ok := names[e.devices[i].Name]; ok {
 			setBit(e.inUse, i)
 		}
 	}
@@ -414,7 +438,7 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 	}
 	if a.legacy {
 		for _, r := range c.Status.Allocation.AllocatedDevices() {
-			a.allocated[DeviceID{r.Driver, r.Pool, r.Device}] = struct{}{}
+			a.allocated.add(DeviceID{r.Driver, r.Pool, r.Device})
 		}
 		return
 	}
@@ -428,7 +452,7 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 // results, shares included.
 func (a *Allocator) MarkAllocated(ids ...DeviceID) {
 	for _, id := range ids {
-		a.allocated[id] = struct{}{}
+		a.allocated.add(id)
 		a.setInUse(id, true)
 	}
 }
@@ -437,13 +461,17 @@ func (a *Allocator) MarkAllocated(ids ...DeviceID) {
 // deallocated); ReleaseResults undoes Commit, shares included.
 func (a *Allocator) Release(ids ...DeviceID) {
 	for _, id := range ids {
-		delete(a.allocated, id)
+		a.allocated.remove(id)
 		a.setInUse(id, false)
 	}
 }
 
 func (a *Allocator) setInUse(id DeviceID, on bool) {
 	for _, e := range a.byPool[poolKey{id.Driver, id.Pool}] {
+		if !e.ready {
+			// prepared reads the record when a call first sees it.
+			continue
+		}
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))
@@ -456,8 +484,7 @@ func (a *Allocator) setInUse(id DeviceID, on bool) {
 
 // IsAllocated reports whether a device is recorded as in use.
 func (a *Allocator) IsAllocated(id DeviceID) bool {
-	_, ok := a.allocated[id]
-	return ok
+	return a.allocated.has(id)
 }
 
 // selectorID gives an expression its index in the per-slice result tables,

@@ -121,6 +121,9 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 		}
 	}
 	visible = append(visible, a.allNodes...)
+	for _, e := range visible {
+		a.prepared(e)
+	}
 	sort.Slice(visible, func(i, j int) bool {
 		x, y := visible[i], visible[j]
 		if x.driver != y.driver {

@@ -34,7 +34,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
 			return false
 		}
-		return f.CompatibilityGroups || !e.usesCompat
+		return !a.prepared(e).usesCompat || f.CompatibilityGroups
 	}
 	if node != nil {
 		for _, e := range a.byNode[node.Name] {
@@ -106,7 +106,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 				switch {
 				case e.generation > first.generation:
 					obsolete = true
-				case e.generation == first.generation && (f.CompatibilityGroups || !e.usesCompat):
+				case e.generation == first.generation && (!a.prepared(e).usesCompat || f.CompatibilityGroups):
 					all = append(all, e)
 				}
 			}

@@ -1,0 +1,88 @@
+package allocator
+
+// inUseSet is the record of whole devices in use, by pool. The devices
+// given to New (Options.AllocatedDevices) stay a list until a pool is
+// asked about: a call looks at the few pools its node sees, and indexing
+// every device of a large cluster up front would cost a fresh Allocator
+// more than its first call. A pool is indexed on first use by one pass
+// over the list; after poolScanLimit pools the whole list is grouped at
+// once, so that a long-lived Allocator pays one pass, not one per pool.
+type inUseSet struct {
+	// pending are devices in use that no pool index holds yet.
+	pending []DeviceID
+	// pools are the indexed pools: device names in use (nil: none).
+	pools map[poolKey]map[string]struct{}
+}
+
+const poolScanLimit = 8
+
+// pool returns the device names in use in a pool (nil when none), indexing
+// the pool first if needed.
+func (s *inUseSet) pool(k poolKey) map[string]struct{} {
+	if m, ok := s.pools[k]; ok {
+		return m
+	}
+	if s.pools == nil {
+		s.pools = map[poolKey]map[string]struct{}{}
+	}
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if len(s.pools) >= poolScanLimit {
+		s.indexAll()
+		return s.pools[k]
+	}
+	var m map[string]struct{}
+	for i := range s.pending {
+		if id := &s.pending[i]; id.Pool == k.pool && id.Driver == k.driver {
+			if m == nil {
+				m = map[string]struct{}{}
+			}
+			m[id.Device] = struct{}{}
+		}
+	}
+	s.pools[k] = m
+	return m
+}
+
+// indexAll groups every pending device into its pool's index. Pools that
+// are indexed already hold their pending devices (and later changes).
+func (s *inUseSet) indexAll() {
+	indexed := make(map[poolKey]bool, len(s.pools))
+	for k := range s.pools {
+		indexed[k] = true
+	}
+	for i := range s.pending {
+		id := &s.pending[i]
+		k := poolKey{id.Driver, id.Pool}
+		if indexed[k] {
+			continue
+		}
+		m := s.pools[k]
+		if m == nil {
+			m = map[string]struct{}{}
+			s.pools[k] = m
+		}
+		m[id.Device] = struct{}{}
+	}
+	s.pending = nil
+}
+
+func (s *inUseSet) has(id DeviceID) bool {
+	_, ok := s.pool(poolKey{id.Driver, id.Pool})[id.Device]
+	return ok
+}
+
+func (s *inUseSet) add(id DeviceID) {
+	k := poolKey{id.Driver, id.Pool}
+	m := s.pool(k)
+	if m == nil {
+		m = map[string]struct{}{}
+		s.pools[k] = m
+	}
+	m[id.Device] = struct{}{}
+}
+
+func (s *inUseSet) remove(id DeviceID) {
+	delete(s.pool(poolKey{id.Driver, id.Pool}), id.Device)
+}
