@@ -4,6 +4,7 @@ package generated_test
 import (
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/apis/resource/validation"
@@ -33,6 +34,16 @@ func TestObjectsValid(t *testing.T) {
 				}
 				if withStatus == nil {
 					continue
+				}
+				// An update names the version it replaces, as every client
+				// sends it; 1.37 refuses a DeviceTaintRule or
+				// ResourcePoolStatusRequest update without one.
+				for _, o := range []runtime.Object{obj, withStatus} {
+					m, err := meta.Accessor(o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.SetResourceVersion("1")
 				}
 				if errs := validation.ValidateObjectStatusUpdate(withStatus, obj, validation.Options{}); len(errs) > 0 {
 					t.Errorf("probe %q: status update: %v", v, errs)
