@@ -258,7 +258,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 			}
 			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 		}
-		masks, selectorsKey, err := call.masksFor(a, selectors)
+		masks, selectorsKey, err := call.masksFor(a, selectors, false)
 		if err != nil {
 			if failure, ok := err.(*selectorFailure); ok {
 				where := fmt.Sprintf("spec.devices.requests[%d].exactly.selectors[%d]", i, failure.sel.index)
@@ -471,18 +471,23 @@ func (f *selectorFailure) Error() string {
 	return fmt.Sprintf("expression %q failed on device %s: %v", f.sel.expr, f.device, f.err)
 }
 
-// masksFor evaluates a list of selectors once per call.
-func (call *callState) masksFor(a *Allocator, selectors []selectorRef) ([][]uint64, string, error) {
+// masksFor evaluates a list of selectors once per call; with free, only
+// on the devices not in use (the masks leave the others out).
+func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool) ([][]uint64, string, error) {
 	var b strings.Builder
 	for _, sel := range selectors {
 		b.WriteString(strconv.Itoa(sel.id))
 		b.WriteByte(',')
 	}
-	key := b.String()
+	ids := b.String()
+	key := ids
+	if free {
+		key += "free"
+	}
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}
-	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, key)
+	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free)
 	if err != nil {
 		if failedSelector == nil {
 			return nil, key, err

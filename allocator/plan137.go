@@ -239,16 +239,17 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		}
 		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 	}
-	masks, selectorsKey, err := call.masksFor(a, selectors)
+	// An ExactCount request that cannot take devices in use has its
+	// selectors evaluated on the free devices only, as upstream's search
+	// skips devices in use before it looks at the selectors: a fresh
+	// Allocator then evaluates no more than it must. Should the free
+	// devices not be enough, every device is judged (below), so that the
+	// message counts the ones in use.
+	free := !r.all && !r.admin
+	masks, selectorsKey, err := call.masksFor(a, selectors, free)
 	if err != nil {
-		if failure, ok := err.(*selectorFailure); ok {
-			where := fmt.Sprintf("%s.selectors[%d]", s.fieldPath(), failure.sel.index)
-			if failure.sel.class != "" {
-				where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
-			}
-			return nil, p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
-		}
-		return nil, nil, err
+		failed, err := p.selectorFailed(r, s, err)
+		return nil, failed, err
 	}
 	for k, con := range p.constraints {
 		if con.covers137(s.parent, s.name) {
@@ -264,6 +265,13 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
+	if free && (failure != nil || len(list.candidates) < r.count) {
+		if masks, selectorsKey, err = call.masksFor(a, selectors, false); err != nil {
+			failed, err := p.selectorFailed(r, s, err)
+			return nil, failed, err
+		}
+		list, failure = a.candidates137(call, selectorsKey, masks, r)
+	}
 	if failure != nil {
 		if failure.err != nil && failure.reason == ReasonInvalidClaim {
 			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
@@ -320,6 +328,20 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return r, nil, nil
 	}
 	return nil, p.fail(r.name, reason, nil, "%s", detail), nil
+}
+
+// selectorFailed turns an error of masksFor into the claim's failure (a
+// selector that failed on a device) or the call's (a cancelled context).
+func (p *claimPlan) selectorFailed(r *requestPlan, s requestSpec, err error) (*claimPlan, error) {
+	failure, ok := err.(*selectorFailure)
+	if !ok {
+		return nil, err
+	}
+	where := fmt.Sprintf("%s.selectors[%d]", s.fieldPath(), failure.sel.index)
+	if failure.sel.class != "" {
+		where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
+	}
+	return p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
 }
 
 // covers137: a constraint without requests covers all; naming a request

@@ -185,18 +185,27 @@ type selectorRef struct {
 
 // matching returns, per slice of the view, the devices that pass all
 // selectors, evaluating each selector only on the devices that passed the
-// ones before it (as && would) and only where no earlier call did. A
+// ones before it (as && would) and only where no earlier call did; with
+// free, only on devices not in use, which the masks then leave out. A
 // runtime error stops at the first failing device, in view order.
-func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string) ([][]uint64, *selectorRef, DeviceID, error) {
+func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool) ([][]uint64, *selectorRef, DeviceID, error) {
 	masks := make([][]uint64, len(v.slices))
 	for si, e := range v.slices {
 		// The selectors' verdicts on a slice's devices never change, nor
-		// does the mask they give.
+		// does the mask they give (a mask of every device serves free
+		// too: devices in use are left out later anyway).
 		if m, ok := e.masks[key]; ok {
 			masks[si] = m
 			continue
 		}
 		mask := append([]uint64(nil), e.selectable...)
+		partial := false
+		if free {
+			for w := range mask {
+				partial = partial || mask[w]&e.inUse[w] != 0
+				mask[w] &^= e.inUse[w]
+			}
+		}
 		for k := range selectors {
 			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
 				e.inputs, e.inputs137 = nil, nil
@@ -213,6 +222,12 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 			}
 		}
 		masks[si] = mask
+		if partial {
+			// Not every device was judged: nothing to keep but the
+			// verdicts (e.results).
+			e.inputs, e.inputs137 = nil, nil
+			continue
+		}
 		if e.masks == nil {
 			e.masks = map[string][]uint64{}
 		}
