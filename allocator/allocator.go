@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -84,12 +85,13 @@ type Allocator struct {
 
 	classes map[string]*resource.DeviceClass
 
-	slices     map[string]*sliceEntry // by sliceKey
-	byNode     map[string][]*sliceEntry
-	allNodes   []*sliceEntry
-	bySelector []*sliceEntry
-	perDevice  []*sliceEntry // node selection per device
-	byPool     map[poolKey][]*sliceEntry
+	slices      []*sliceEntry // by key (name)
+	byNode      map[string][]*sliceEntry
+	allNodes    []*sliceEntry
+	bySelector  []*sliceEntry
+	perDevice   []*sliceEntry             // node selection per device
+	byPool      map[poolKey][]*sliceEntry // built on first use (poolSlices)
+	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
 
 	// shares are the shares of multi-allocation devices allocated before
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
@@ -199,7 +201,6 @@ func New(opts Options) (*Allocator, error) {
 		compiled:          cel.NewCache(cel.StoredExpressions),
 		selectorIDs:       map[string]int{},
 		attributeValueIDs: map[string]int32{},
-		slices:            map[string]*sliceEntry{},
 	}
 	// The list first: claims add to the pools it indexes.
 	a.allocated.pending = slices.Clone(opts.AllocatedDevices)
@@ -265,7 +266,7 @@ func (a *Allocator) SetClasses(classes []*resource.DeviceClass) error {
 // same object, or an object with the same name, UID and a non-empty,
 // unchanged resourceVersion. Anything else counts as a changed slice.
 func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
-	next := make(map[string]*sliceEntry, len(list))
+	entries := make([]*sliceEntry, 0, len(list))
 	for i, s := range list {
 		if s == nil {
 			return fmt.Errorf("slices[%d] is nil", i)
@@ -273,34 +274,33 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 		key := s.Name
 		if key == "" {
 			// Unnamed slices (from files) are never recognised again.
-			key = fmt.Sprintf("\x00%d", i)
+			key = "\x00" + strconv.Itoa(i)
 		}
-		if _, dup := next[key]; dup {
-			return fmt.Errorf("two ResourceSlices are named %q", s.Name)
-		}
-		if old, ok := a.slices[key]; ok && sameSlice(old.obj, s) {
+		if old := a.sliceByKey(key); old != nil && sameSlice(old.obj, s) {
 			old.obj = s
-			next[key] = old
+			entries = append(entries, old)
 			continue
 		}
 		e, err := newSliceEntry(key, s)
 		if err != nil {
 			return err
 		}
-		next[key] = e
+		entries = append(entries, e)
 	}
-	a.slices = next
+	// Sorted by name, so that names are checked and old entries found
+	// without a map, and views list slices in name order.
+	sort.Slice(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
+	for i := 1; i < len(entries); i++ {
+		if entries[i].key == entries[i-1].key {
+			return fmt.Errorf("two ResourceSlices are named %q", entries[i].obj.Name)
+		}
+	}
+	a.slices = entries
 	a.poolChecks = nil
 	a.byNode = map[string][]*sliceEntry{}
 	a.allNodes, a.bySelector, a.perDevice = nil, nil, nil
-	a.byPool = map[poolKey][]*sliceEntry{}
-	keys := make([]string, 0, len(next))
-	for k := range next {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		e := next[k]
+	a.byPool, a.readyByPool = nil, nil
+	for _, e := range entries {
 		switch {
 		case e.nodeName != "":
 			a.byNode[e.nodeName] = append(a.byNode[e.nodeName], e)
@@ -311,13 +311,43 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 		case e.perDevice:
 			a.perDevice = append(a.perDevice, e)
 		}
-		pool := poolKey{e.driver, e.pool}
-		a.byPool[pool] = append(a.byPool[pool], e)
 		if e.ready {
 			e.markInUse(&a.allocated)
+			a.addReady(e)
 		}
 	}
 	return nil
+}
+
+// sliceByKey finds the entry of a slice name among the current ones.
+func (a *Allocator) sliceByKey(key string) *sliceEntry {
+	i := sort.Search(len(a.slices), func(i int) bool { return a.slices[i].key >= key })
+	if i < len(a.slices) && a.slices[i].key == key {
+		return a.slices[i]
+	}
+	return nil
+}
+
+// poolSlices are all slices of a pool, in name order; the index is built
+// when first needed (a pool whose slices a node does not all see).
+func (a *Allocator) poolSlices(key poolKey) []*sliceEntry {
+	if a.byPool == nil {
+		a.byPool = map[poolKey][]*sliceEntry{}
+		for _, e := range a.slices {
+			k := poolKey{e.driver, e.pool}
+			a.byPool[k] = append(a.byPool[k], e)
+		}
+	}
+	return a.byPool[key]
+}
+
+// addReady records a prepared entry under its pool, for setInUse.
+func (a *Allocator) addReady(e *sliceEntry) {
+	if a.readyByPool == nil {
+		a.readyByPool = map[poolKey][]*sliceEntry{}
+	}
+	k := poolKey{e.driver, e.pool}
+	a.readyByPool[k] = append(a.readyByPool[k], e)
 }
 
 func sameSlice(old, s *resource.ResourceSlice) bool {
@@ -374,6 +404,7 @@ func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
 	if !e.ready {
 		e.prepare()
 		e.markInUse(&a.allocated)
+		a.addReady(e)
 	}
 	return e
 }
@@ -467,11 +498,8 @@ func (a *Allocator) Release(ids ...DeviceID) {
 }
 
 func (a *Allocator) setInUse(id DeviceID, on bool) {
-	for _, e := range a.byPool[poolKey{id.Driver, id.Pool}] {
-		if !e.ready {
-			// prepared reads the record when a call first sees it.
-			continue
-		}
+	// Entries not prepared yet read the record when a call first sees them.
+	for _, e := range a.readyByPool[poolKey{id.Driver, id.Pool}] {
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))

@@ -102,7 +102,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 		if int64(n) != first.sliceCount {
 			obsolete := false
 			var all []*sliceEntry
-			for _, e := range a.byPool[key] {
+			for _, e := range a.poolSlices(key) {
 				switch {
 				case e.generation > first.generation:
 					obsolete = true
