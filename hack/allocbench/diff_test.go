@@ -45,9 +45,9 @@ import (
 // as v1-shaped hub objects since the hub has v1's shape, see
 // generate_test.go); the 1.32+ features are layered on top with further
 // draws of the same random source (generate137_test.go): the differences
-// are listed, not generated away. While drakitSemantics137 is false
-// (drakit_features.go), a scenario that uses a 1.37 feature is counted as
-// "pending": upstream's result is still verified, drakit's is not compared.
+// are listed, not generated away. drakit and upstream run every scenario
+// with its features (drakit_features.go, upstream_features.go), and both
+// results are judged by allocator/verify with the same features.
 //
 // ALLOCBENCH_DIFF_SCENARIOS sets the number of scenarios (default 3000,
 // 300 with -short), ALLOCBENCH_DIFF_SEED the seed of the first one (default
@@ -158,7 +158,6 @@ type diffCase struct {
 func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 	ctx := context.Background()
 	c := &diffCase{sc: sc, impl: impl, drakitOK: true}
-	pending := drakitPending(sc.inv.Features)
 	a, err := allocator.New(drakitOptions(sc.inv, sc.node))
 	if err != nil {
 		return "", err
@@ -176,16 +175,11 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 		}
 	}
 	if c.drakitOK {
-		judged := sc.verifyFeatures()
-		if !drakitSemantics137 {
-			// drakit allocates with its 1.31 rules.
-			judged = verify.Features{}
-		}
 		var drakitResults []*resource.AllocationResult
 		for _, r := range c.drakit {
 			drakitResults = append(drakitResults, r.Allocation)
 		}
-		if err := sc.check(judged, drakitResults); err != nil {
+		if err := sc.check(sc.verifyFeatures(), drakitResults); err != nil {
 			return "", fmt.Errorf("drakit result is invalid: %v", err)
 		}
 	}
@@ -214,12 +208,6 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 		}
 	}
 
-	if pending {
-		if !c.drakitOK && !allocator.IsReason(c.drakitErr, allocator.ReasonUnsupported) && !c.upstreamOK {
-			return "pending/agree-unsatisfiable", nil
-		}
-		return fmt.Sprintf("pending/drakit-1.31 (upstream ok=%v)", c.upstreamOK), nil
-	}
 	switch {
 	case c.drakitOK && c.upstreamOK:
 		if !c.upstreamDeterministic() {
@@ -250,11 +238,15 @@ func compare(sc *diffScenario, impl string, cache *cel.Cache) (string, error) {
 }
 
 // verifyFeatures are the scenario's features as allocator/verify's
-// switches.
+// switches. PrioritizedList and ListTypeAttributes are passed on too: with
+// any switch on, verify judges selectors in the 1.37 environment (list
+// attributes only with ListTypeAttributes), as both allocators evaluate
+// them.
 func (sc *diffScenario) verifyFeatures() verify.Features {
 	f := sc.inv.Features
 	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
-		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus}
+		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus,
+		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes}
 }
 
 // check verifies the allocations of the scenario's claims, one per claim,

@@ -20,7 +20,8 @@
 //     that supports its features: cold builds a fresh allocator for the
 //     scenario's first claims, warm keeps one and allocates claim after
 //     claim. Each operation checks its answer (devices, alternatives,
-//     shares, tolerations, counters), so a fast wrong answer fails.
+//     shares, tolerations, counters), so a fast wrong answer fails, and so
+//     does a fast failure where success was expected.
 //   - TestDifferential allocates random scenarios, with the 1.32+ features
 //     layered on three in four (generate137_test.go), with drakit and the
 //     implementation the scheduler picks (ALLOCBENCH_DIFF_IMPLS=all: every
@@ -30,10 +31,20 @@
 //     disagreement must be a listed known difference, and each listed
 //     difference must still show in its example.
 //
-// drakit_features.go is the one place that meets drakit's 1.37 allocator
-// API; until drakitSemantics137 is switched on there, drakit runs with its
-// 1.31 rules and the scenarios that use a 1.32+ feature count as pending
-// for drakit (upstream's side still runs and is verified).
+// drakit always runs with the scenario's features (drakit_features.go, the
+// one place that builds drakit's allocator options), so every scenario,
+// benchmark and differential alike, compares drakit's 1.37 semantics with
+// upstream's; nothing is skipped for drakit.
+//
+// Each benchmark scenario says what its operations must do: allocate their
+// claims, or, in the impossible scenarios (BenchScenario.Impossible), fail.
+// The harness (runOp) holds every operation of every allocator to that, in
+// the benchmarks and in TestBenchScenarios alike: an operation that asks
+// for an allocation and gets none on any node, or gets one in an
+// impossible scenario, fails the run with the scenario, the claim, the
+// node and the allocator's error. Only an operation that makes no
+// allocation call at all, which is how a scenario asks for a fresh runner
+// (exhausted), is exempt.
 //
 // The scenarios are written once as hub objects, which have v1's shape,
 // and translated to v1 by a near field-by-field copy (translate.go;

@@ -7,13 +7,10 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// The one place where the harness meets the parts of drakit's allocator
-// API that come with its 1.37 semantics (drakit issue 16): drakit runs
-// with the scenario's features and DeviceTaintRules, as upstream does.
-// (Before they were merged, drakitSemantics137 was false: drakit ran with
-// its 1.31 rules and the differential test counted a drakit Unsupported
-// answer on a scenario that used a 1.37 feature as "pending".)
-const drakitSemantics137 = true
+// The one place where the harness meets drakit's allocator options: drakit
+// runs every scenario with the scenario's features and DeviceTaintRules,
+// exactly as upstream does (upstream_features.go), so each scenario compares
+// drakit's 1.37 semantics with upstream's.
 
 // drakitOptions are drakit's allocator options for an inventory; node may
 // be nil (AllocateOn names it per call).
@@ -47,11 +44,4 @@ func drakitRelease(a *allocator.Allocator, results []*resource.AllocationResult)
 		rs[i] = allocator.Result{Allocation: r}
 	}
 	a.ReleaseResults(rs)
-}
-
-// drakitPending reports whether drakit cannot yet run a scenario with
-// these features as upstream does: before the merge, any feature beyond
-// the 1.31 set.
-func drakitPending(f allocator.Features) bool {
-	return !drakitSemantics137 && f != LegacyFeatures && f != (allocator.Features{})
 }

@@ -36,7 +36,7 @@ type knownDifference struct {
 // one that none explains fails the test.
 //
 // Gone since drakit runs with the scenario's features and the rules of
-// v0.37.2 (drakitSemantics137): all-empty (1.31 allocated nothing for an
+// v0.37.2: all-empty (1.31 allocated nothing for an
 // All request no device matches), admin-holds-in-call (1.31 let a
 // non-admin request of the call take a device an adminAccess request
 // took) and incomplete-pool (1.31 allocated ExactCount requests from

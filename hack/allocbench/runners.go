@@ -75,6 +75,29 @@ type Runner interface {
 	Reset()
 }
 
+// failureReporter is a Runner that can say why its last Allocate found no
+// allocation (upstream's allocator does not say).
+type failureReporter interface {
+	Failure() error
+}
+
+// failureOf is why r's last Allocate found no allocation, or nil when r
+// does not say.
+func failureOf(r Runner) error {
+	if f, ok := r.(failureReporter); ok {
+		return f.Failure()
+	}
+	return nil
+}
+
+// describeFailure renders failureOf's answer.
+func describeFailure(err error) string {
+	if err == nil {
+		return "no allocation (the allocator gives no reason)"
+	}
+	return err.Error()
+}
+
 // DeviceIDs lists the devices of an allocation, in result order.
 func DeviceIDs(r *resource.AllocationResult) []allocator.DeviceID {
 	var out []allocator.DeviceID
@@ -113,6 +136,7 @@ func NewDrakitRunner(inv *Inventory) (*DrakitRunner, error) {
 }
 
 func (r *DrakitRunner) Allocate(ctx context.Context, node *corev1.Node, claims []*Claim) (bool, []*resource.AllocationResult, error) {
+	r.LastErr = nil
 	hub := make([]*resource.ResourceClaim, len(claims))
 	for i, c := range claims {
 		hub[i] = c.Hub
@@ -131,6 +155,9 @@ func (r *DrakitRunner) Allocate(ctx context.Context, node *corev1.Node, claims [
 	}
 	return true, out, nil
 }
+
+// Failure is why the last Allocate found no allocation.
+func (r *DrakitRunner) Failure() error { return r.LastErr }
 
 func (r *DrakitRunner) Commit(results []*resource.AllocationResult) {
 	drakitCommit(r.A, results)

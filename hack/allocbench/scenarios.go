@@ -17,14 +17,18 @@ type BenchScenario struct {
 	Name        string
 	ClaimsPerOp int
 	// Impossible scenarios expect every operation to fail; upstream's
-	// search is exponential there and is run under a time cap.
+	// search is exponential there and is run under a time cap. Every
+	// operation of the other scenarios must allocate (in at least one of
+	// its calls, when it tries node after node). The harness holds each
+	// operation to this (runOp).
 	Impossible bool
 	Inventory  func() *Inventory
 	// Warm runs before timing in the warm benchmarks (every allocator gets
 	// the same warm-up).
 	Warm func(ctx context.Context, r Runner, inv *Inventory) error
-	// Op runs operation i. exhausted asks for a fresh runner (the
-	// operations used up the free devices).
+	// Op runs operation i. exhausted asks for a fresh runner before the
+	// operations use up the free devices; an operation that asks for it
+	// makes no allocation call (a claim that fits nowhere is a failure).
 	Op func(ctx context.Context, r Runner, inv *Inventory, i int) (exhausted bool, err error)
 }
 

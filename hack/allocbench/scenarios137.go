@@ -28,8 +28,11 @@ func scenarios137() []BenchScenario {
 
 // firstFit places a claim the way numaClaims does: the first node, from a
 // rotating offset, where it fits; it commits and returns the node's index
-// and the results, or -1 when no node fits.
+// and the results. A claim that fits on no node is an error, not a full
+// cluster: the scenarios that use firstFit reset their runner before the
+// free devices run out, so the allocator failed where it should not have.
 func firstFit(ctx context.Context, r Runner, inv *Inventory, claim *Claim, start int) (int, []*resource.AllocationResult, error) {
+	var why error
 	for k := range inv.Nodes {
 		n := (start + k) % len(inv.Nodes)
 		ok, results, err := r.Allocate(ctx, inv.Nodes[n], []*Claim{claim})
@@ -40,8 +43,9 @@ func firstFit(ctx context.Context, r Runner, inv *Inventory, claim *Claim, start
 			r.Commit(results)
 			return n, results, nil
 		}
+		why = failureOf(r)
 	}
-	return -1, nil, nil
+	return -1, nil, fmt.Errorf("claim %s fits on none of the %d nodes; on the last one: %s", claim.Hub.Name, len(inv.Nodes), describeFailure(why))
 }
 
 // prioritizedImpossibleFirst: 32 GPUs on one node, 8 of them h100; the
@@ -231,7 +235,9 @@ func taintedHalf() BenchScenario {
 			return inv
 		},
 		Op: func(ctx context.Context, r Runner, inv *Inventory, i int) (bool, error) {
-			if i > 0 && i%300 == 0 {
+			if i > 0 && i%200 == 0 {
+				// Keep the fill level in range: by operation 253 every
+				// untainted GPU is taken and plain fits nowhere.
 				return true, nil
 			}
 			claim := plain
