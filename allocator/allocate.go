@@ -74,7 +74,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}()
 
 	a.callNode = node
-	clear(a.callShareIDs)
+	a.callShareIDs = a.callShareIDs[:0]
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: map[string][][]uint64{}, candidateLists: map[string]*candidateList{}}
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {

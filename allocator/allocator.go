@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
@@ -119,8 +118,9 @@ type Allocator struct {
 
 	// callNode is the node of the current call.
 	callNode *corev1.Node
-	// callShareIDs are the shareIDs made in the current call, by device.
-	callShareIDs map[DeviceID]map[types.UID]bool
+	// callShareIDs are the shareIDs made in the current call.
+	callShareIDs []madeShare
+	shareBuf     []byte
 
 	// Buffers reused from call to call.
 	visible []*sliceEntry

@@ -265,7 +265,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
-	if free && (failure != nil || len(list.candidates) < r.count) {
+	if free && (failure != nil || len(list.candidates) < r.count) && call.view.anyInUse() {
 		if masks, selectorsKey, err = call.masksFor(a, selectors, false); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
@@ -304,30 +304,61 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		reason, detail = ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
 			r.count, len(r.candidates)+list.lacking, len(r.candidates), r.constraintNames())
 	default:
+		// Built without fmt: a scheduler asks node after node, and most
+		// nodes fail this way.
 		reason = ReasonNotEnough
-		detail = fmt.Sprintf("not enough devices: asks for %d, %d match", r.count, r.matched)
+		b := make([]byte, 0, 160)
+		b = append(b, "not enough devices: asks for "...)
+		b = strconv.AppendInt(b, int64(r.count), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(r.matched), 10)
+		b = append(b, " match"...)
 		if list.inUse > 0 {
-			detail += fmt.Sprintf(", of which %d are already allocated", list.inUse)
+			b = append(b, ", of which "...)
+			b = strconv.AppendInt(b, int64(list.inUse), 10)
+			b = append(b, " are already allocated"...)
 		}
 		if list.tainted > 0 {
 			t := list.firstTaint
-			detail += fmt.Sprintf(", %d have a taint the request does not tolerate (%s: %s=%s:%s)", list.tainted, list.firstTainted, t.Key, t.Value, t.Effect)
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, int64(list.tainted), 10)
+			b = append(b, " have a taint the request does not tolerate ("...)
+			b = append(b, list.firstTainted.String()...)
+			b = append(b, ": "...)
+			b = append(b, t.Key...)
+			b = append(b, '=')
+			b = append(b, t.Value...)
+			b = append(b, ':')
+			b = append(b, t.Effect...)
+			b = append(b, ')')
 		}
 		if list.unusable > 0 {
-			detail += fmt.Sprintf(", %d cannot be used (%s)", list.unusable, list.firstUnusable)
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, int64(list.unusable), 10)
+			b = append(b, " cannot be used ("...)
+			b = append(b, list.firstUnusable...)
+			b = append(b, ')')
 		}
 		if list.lacking > 0 {
-			detail += fmt.Sprintf(" and %d lack attributes compared by the constraints (%s)", list.lacking, r.constraintNames())
+			b = append(b, " and "...)
+			b = strconv.AppendInt(b, int64(list.lacking), 10)
+			b = append(b, " lack attributes compared by the constraints ("...)
+			b = append(b, r.constraintNames()...)
+			b = append(b, ')')
 		}
 		if list.noCapacity > 0 {
-			detail += fmt.Sprintf("; %d more pass the selectors but lack the capacity the request asks for", list.noCapacity)
+			b = append(b, "; "...)
+			b = strconv.AppendInt(b, int64(list.noCapacity), 10)
+			b = append(b, " more pass the selectors but lack the capacity the request asks for"...)
 		}
+		detail = string(b)
 	}
 	if alternative {
 		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
 		return r, nil, nil
 	}
-	return nil, p.fail(r.name, reason, nil, "%s", detail), nil
+	p.err = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+	return nil, p, nil
 }
 
 // selectorFailed turns an error of masksFor into the claim's failure (a

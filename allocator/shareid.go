@@ -3,6 +3,7 @@ package allocator
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"slices"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -27,7 +28,8 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	if identity == "" {
 		identity = claim.Namespace + "/" + claim.Name
 	}
-	name := make([]byte, 0, 64+len(identity)+len(request)+len(id.Driver)+len(id.Pool)+len(id.Device))
+	// The SHA-1 input: name space, then the name.
+	name := append(a.shareBuf[:0], urlNamespace[:]...)
 	name = append(name, "drakit.io/allocator/shareID\x00"...)
 	name = append(name, identity...)
 	name = append(name, 0)
@@ -41,36 +43,40 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	name = append(name, 0)
 	name = strconv.AppendInt(name, int64(index), 10)
 	base := len(name)
-	made := a.callShareIDs[id]
+	defer func() { a.shareBuf = name[:0] }()
 	for attempt := 0; ; attempt++ {
 		name = name[:base]
 		if attempt > 0 {
 			name = append(name, 0)
 			name = strconv.AppendInt(name, int64(attempt), 10)
 		}
-		uid := nameUUID(urlNamespace, name)
-		if s := a.shares[id]; (s == nil || !s.ids[uid]) && !made[uid] {
-			if made == nil {
-				made = map[types.UID]bool{}
-				if a.callShareIDs == nil {
-					a.callShareIDs = map[DeviceID]map[types.UID]bool{}
-				}
-				a.callShareIDs[id] = made
-			}
-			made[uid] = true
-			return uid
+		uid := uuidOf(sha1.Sum(name))
+		if s := a.shares[id]; s != nil && s.ids[uid] {
+			continue
 		}
+		if slices.Contains(a.callShareIDs, madeShare{id, uid}) {
+			continue
+		}
+		a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})
+		return uid
 	}
 }
 
-// nameUUID is the version 5 UUID of name in namespace (RFC 4122 §4.3),
-// in its normalized form: lowercase hexadecimal in 8-4-4-4-12 groups.
+// madeShare is a shareID made in the current call, with its device.
+type madeShare struct {
+	device DeviceID
+	uid    types.UID
+}
+
+// nameUUID is the version 5 UUID of name in namespace (RFC 4122 §4.3).
 func nameUUID(namespace [16]byte, name []byte) types.UID {
-	h := sha1.New()
-	h.Write(namespace[:])
-	h.Write(name)
-	var sum [sha1.Size]byte
-	u := h.Sum(sum[:0])[:16]
+	return uuidOf(sha1.Sum(append(namespace[:], name...)))
+}
+
+// uuidOf makes a SHA-1 sum a version 5 UUID in its normalized form:
+// lowercase hexadecimal in 8-4-4-4-12 groups.
+func uuidOf(sum [sha1.Size]byte) types.UID {
+	u := sum[:16]
 	u[6] = u[6]&0x0f | 0x50 // version 5
 	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
 	var s [36]byte

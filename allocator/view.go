@@ -169,6 +169,18 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 	return v
 }
 
+// anyInUse says whether a device of the view was allocated before the call.
+func (v *view) anyInUse() bool {
+	for _, e := range v.slices {
+		for _, w := range e.inUse {
+			if w != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // viewDevice is a device of the view: the slice's position in the view
 // (view.slices) and the device's index in the slice.
 type viewDevice struct {
