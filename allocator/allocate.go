@@ -75,7 +75,14 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 
 	a.callNode = node
 	a.callShareIDs = a.callShareIDs[:0]
-	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: map[string][][]uint64{}, candidateLists: map[string]*candidateList{}}
+	if a.callMasks == nil {
+		a.callMasks, a.callLists = map[string][][]uint64{}, map[string]*candidateList{}
+	}
+	clear(a.callMasks)
+	clear(a.callLists)
+	a.plans.reset()
+	a.lists.reset()
+	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: a.callMasks, candidateLists: a.callLists}
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {
 		p, err := a.prepare(call, c)

@@ -118,6 +118,12 @@ type Allocator struct {
 
 	// callNode is the node of the current call.
 	callNode *corev1.Node
+	// What one call builds, reused by the next: the call's masks and
+	// candidate lists by key, its request plans and candidate lists.
+	callMasks map[string][][]uint64
+	callLists map[string]*candidateList
+	plans     arena[requestPlan]
+	lists     arena[candidateList]
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte

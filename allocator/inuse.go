@@ -86,3 +86,30 @@ func (s *inUseSet) add(id DeviceID) {
 func (s *inUseSet) remove(id DeviceID) {
 	delete(s.pool(poolKey{id.Driver, id.Pool}), id.Device)
 }
+
+// arena hands out zeroed values that live until the next reset: the
+// plans of one call, which a long-lived Allocator would otherwise allocate
+// anew for every node a scheduler asks about.
+type arena[T any] struct {
+	chunks      [][]T
+	chunk, used int
+}
+
+func (a *arena[T]) reset() { a.chunk, a.used = 0, 0 }
+
+func (a *arena[T]) new() *T {
+	for {
+		if a.chunk == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]T, 8<<len(a.chunks)))
+		}
+		if c := a.chunks[a.chunk]; a.used < len(c) {
+			p := &c[a.used]
+			a.used++
+			var zero T
+			*p = zero
+			return p
+		}
+		a.chunk++
+		a.used = 0
+	}
+}

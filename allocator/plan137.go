@@ -191,7 +191,8 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 // an error as long as another alternative might be: it keeps its reason
 // and gets no candidates.
 func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*requestPlan, *claimPlan, error) {
-	r := &requestPlan{plan: p, name: s.name, resultName: s.name, parentName: s.parent, admin: s.admin, spec: s}
+	r := a.plans.new()
+	r.plan, r.name, r.resultName, r.parentName, r.admin, r.spec = p, s.name, s.name, s.parent, s.admin, s
 	alternative := s.name != s.parent
 	switch s.mode {
 	case resource.DeviceAllocationModeExactCount, "":
@@ -434,7 +435,8 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	if list := call.candidateLists[key]; list != nil {
 		return list, list.failure
 	}
-	list := &candidateList{constraintValues: make([][]int32, len(attrs))}
+	list := a.lists.new()
+	list.constraintValues = make([][]int32, len(attrs))
 	call.candidateLists[key] = list
 	fail := func(reason Reason, err error, format string, args ...any) (*candidateList, *candidateFailure) {
 		list.failure = &candidateFailure{reason: reason, detail: fmt.Sprintf(format, args...), err: err}
