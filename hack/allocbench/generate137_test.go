@@ -144,6 +144,37 @@ func enrich137(rng *rand.Rand, sc *diffScenario) {
 			DistinctAttribute(c, attr)
 		}
 	}
+	enrichSelectable(rng, sc)
+}
+
+// enrichSelectable adds what decides whether a device can be selected at
+// all under the 1.37 rules, drawn after everything else so that the rest
+// of each seed's scenario stays as it was: devices with binding conditions
+// while DeviceBindingAndStatus is off (neither allocator may select them,
+// not even for All), and, with ConsumableCapacity, a class that selects
+// device.allowMultipleAllocations (the 1.37 environment), which some exact
+// requests switch to.
+func enrichSelectable(rng *rand.Rand, sc *diffScenario) {
+	f := sc.inv.Features
+	if !f.DeviceBindingAndStatus && rng.Intn(3) == 0 {
+		for _, s := range sc.inv.Slices {
+			for i := range s.Spec.Devices {
+				if rng.Intn(6) == 0 {
+					s.Spec.Devices[i] = Binding(s.Spec.Devices[i], rng.Intn(2) == 0)
+				}
+			}
+		}
+	}
+	if f.ConsumableCapacity && rng.Intn(3) == 0 {
+		sc.inv.Classes = append(sc.inv.Classes, Class("shared", []string{`device.allowMultipleAllocations`, `!device.allowMultipleAllocations`}[rng.Intn(2)]))
+		for _, c := range sc.claims {
+			for _, r := range c.Spec.Devices.Requests {
+				if r.Exactly != nil && rng.Intn(3) == 0 {
+					r.Exactly.DeviceClassName = "shared"
+				}
+			}
+		}
+	}
 }
 
 // addCounters gives one pool a counter set in a slice of its own (same
