@@ -82,6 +82,8 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	clear(a.callLists)
 	a.plans.reset()
 	a.lists.reset()
+	a.claims.reset()
+	a.pools.reset()
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: a.callMasks, candidateLists: a.callLists}
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {

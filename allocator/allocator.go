@@ -124,6 +124,8 @@ type Allocator struct {
 	callLists map[string]*candidateList
 	plans     arena[requestPlan]
 	lists     arena[candidateList]
+	claims    arena[claimPlan]
+	pools     arena[poolState]
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte

@@ -150,7 +150,8 @@ const maxResults = 32
 // that cannot be allocated whatever the search does comes back with err set.
 // Only a cancelled context is returned as an error.
 func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
-	p := &claimPlan{claim: claim}
+	p := a.claims.new()
+	p.claim = claim
 	if claim.Status.Allocation != nil {
 		p.alreadyAllocated = true
 		return p, nil

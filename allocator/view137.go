@@ -142,7 +142,8 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
 			continue
 		}
-		state := &poolState{key: key}
+		state := a.pools.new()
+		state.key = key
 		if f.PartitionableDevices && len(counterSlices) > 0 {
 			pc := a.countersOf(key, counterSlices, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
 			if pc.invalid != "" {
