@@ -524,7 +524,10 @@ func (a *Allocator) IsAllocated(id DeviceID) bool {
 }
 
 // selectorID gives an expression its index in the per-slice result tables,
-// compiling it on first sight.
+// compiling it on first sight. Compiled programs belong to the Allocator,
+// never to a package-level cache (only the CEL environments are shared,
+// as upstream's are): a fresh Allocator pays for every compile as a fresh
+// process would, which is what hack/allocbench's cold benchmarks measure.
 func (a *Allocator) selectorID(expression string) (int, error) {
 	if id, ok := a.selectorIDs[expression]; ok {
 		return id, nil
