@@ -42,7 +42,8 @@ func verifyFeatures(f *Features) verify.Features {
 		f = &d
 	}
 	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
-		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus}
+		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus,
+		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes}
 }
 
 type scenario struct {

@@ -142,8 +142,13 @@
 // attributes), CompatibilityGroups (a pool the node sees uses compatibility
 // groups; with the feature off such slices are left out, as upstream does)
 // and ListTypeAttributes for constraints (a constraint compares a list
-// value). Selectors are compiled in the environment of stored expressions,
-// which has neither device.allowMultipleAllocations nor list attributes.
+// value).
+//
+// Selectors are compiled in the 1.37 environment of stored expressions
+// (package apis/resource/cel), as the scheduler compiles them: it has
+// device.allowMultipleAllocations, and list-valued attributes with
+// includes() only with ListTypeAttributes. allocator/verify judges
+// selectors in the same environment.
 //
 // # Kubernetes 1.31 (the zero Features)
 //

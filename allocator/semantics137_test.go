@@ -103,8 +103,6 @@ type case137 struct {
 	want     []want
 	// check looks at the allocations of the claims that were allocated.
 	check func(t *testing.T, allocs []*resource.AllocationResult)
-	// unverifiable says why allocator/verify cannot judge the results.
-	unverifiable string
 }
 
 func TestSemantics137(t *testing.T) {
@@ -303,8 +301,6 @@ func TestSemantics137(t *testing.T) {
 			slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), dev("plain"), nic("nic0"))},
 			claims:  []*resource.ResourceClaim{claim("a", exact("r", "shared", bandwidth("2"))), claim("b", req("r", "shared"))},
 			mode:    Sequential,
-			// allocator/verify compiles selectors in the 1.31 environment.
-			unverifiable: "device.allowMultipleAllocations",
 			// Not asking for bandwidth means all of it, 10, which the
 			// policy (1, 3, 5, ...) does not allow: upstream leaves the
 			// device out.
@@ -496,10 +492,8 @@ func run137(t *testing.T, c case137, n1 *corev1.Node) {
 		if got := devicesOf(r.Allocation); !reflect.DeepEqual(got, w.devices) {
 			t.Errorf("claim %d: devices %v, want %v", i, got, w.devices)
 		}
-		if c.unverifiable == "" {
-			for _, e := range checker.Check(c.claims[i], r.Allocation) {
-				t.Errorf("claim %d: verify: %v", i, e)
-			}
+		for _, e := range checker.Check(c.claims[i], r.Allocation) {
+			t.Errorf("claim %d: verify: %v", i, e)
 		}
 		allocs = append(allocs, r.Allocation)
 	}

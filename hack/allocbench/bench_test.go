@@ -14,7 +14,11 @@ import (
 //
 //	BenchmarkAllocate/<scenario>/cold/<allocator>  a fresh allocator each
 //	    iteration (drakit: allocator.New; upstream: a new CEL cache and a
-//	    new Allocator) running the scenario's first operation;
+//	    new Allocator) running the scenario's first operation. Cold
+//	    pays for everything a fresh process pays: neither side shares
+//	    compiled CEL programs or any other state between iterations
+//	    (drakit keeps its programs in the Allocator, never in package-level
+//	    caches), so the numbers are those of a first claim;
 //	BenchmarkAllocate/<scenario>/warm/<allocator>  one long-lived runner
 //	    after the scenario's warm-up, running operation after operation.
 //
