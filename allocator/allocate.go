@@ -85,6 +85,13 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	a.claims.reset()
 	a.pools.reset()
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: a.callMasks, candidateLists: a.callLists}
+	toAllocate := 0
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			toAllocate++
+		}
+	}
+	call.lone = toAllocate == 1
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {
 		p, err := a.prepare(call, c)

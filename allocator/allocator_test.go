@@ -420,7 +420,7 @@ func TestAllocate(t *testing.T) {
 				slice("s1", drv, "n1", onNode("n1"), dev("ok", attr("model", "x"))),
 				slice("s2", "nic.example.com", "n1", onNode("n1"), dev("eth0")),
 			},
-			claims: []*resource.ResourceClaim{claim("c", req("r", "any", sel(`device.attributes["gpu.example.com"].model == "x"`)))},
+			claims: []*resource.ResourceClaim{claim("c", req("r", "any", count(2), sel(`device.attributes["gpu.example.com"].model == "x"`)))},
 			want:   []want{{reason: ReasonCELRuntimeError, request: "r", contains: `spec.devices.requests[0].exactly.selectors[0]: expression "device.attributes[\"gpu.example.com\"].model == \"x\"" failed on device nic.example.com/n1/eth0: no such key: model`}},
 		},
 		{

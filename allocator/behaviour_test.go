@@ -67,7 +67,9 @@ func TestSelectorResultsAreCached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := claim("c", req("r", "gpu", sel(`device.attributes["gpu.example.com"].numa == 1`)))
+	// Four devices: all that match, so that every device is judged (a
+	// lone request stops at the first devices that serve it).
+	c := claim("c", req("r", "gpu", count(4), sel(`device.attributes["gpu.example.com"].numa == 1`)))
 	ctx := context.Background()
 	allocate := func(n string) {
 		t.Helper()
@@ -290,5 +292,52 @@ func TestCompetingRequestsAreRefutedWithoutSearch(t *testing.T) {
 	}
 	if s := a.Stats().SearchSteps; s > 100 {
 		t.Errorf("%d search steps; C(31,16) combinations must not be tried", s)
+	}
+}
+
+// TestLoneRequestStopsAtFirstMatches shows that a call allocating one claim
+// with one exact request and no constraints evaluates selectors only until
+// enough free devices match, as upstream's search stops at the first
+// devices that fit, and that a constraint or a second claim in the call
+// (whose search may need any device) gets every device judged.
+func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
+	ctx := context.Background()
+	lone := func() *resource.ResourceClaim {
+		return claim("c", req("r", "gpu", count(2), sel(`device.attributes["gpu.example.com"].numa == 1`)))
+	}
+	for _, tc := range []struct {
+		name   string
+		claims []*resource.ResourceClaim
+		// evaluations: the class's selector and the request's on gpu0-3
+		// (numa 0: the request's fails), then on gpu4 and gpu5; 16 is
+		// both on all eight.
+		evaluations int64
+		want        []string
+	}{
+		{"lone", []*resource.ResourceClaim{lone()}, 12, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
+		{"constraint", []*resource.ResourceClaim{withConstraint(lone(), "gpu.example.com/numa")}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
+		{"two claims", []*resource.ResourceClaim{lone(), claim("d", req("r", "gpu"))}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(8, numaHalf4)...)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := a.AllocateOn(ctx, node("n1"), tc.claims)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res {
+				if r.Err != nil {
+					t.Fatal(r.Err)
+				}
+			}
+			if got := devicesOf(res[0].Allocation); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("claim c got %v, want %v", got, tc.want)
+			}
+			if got := a.Stats().Evaluations; got != tc.evaluations {
+				t.Errorf("%d evaluations, want %d", got, tc.evaluations)
+			}
+		})
 	}
 }

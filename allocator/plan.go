@@ -135,6 +135,10 @@ type callState struct {
 	masks          map[string][][]uint64     // selector sets already evaluated in this call
 	candidateLists map[string]*candidateList // candidate lists already collected in this call
 	ownLists       int                       // candidate lists of requests with their own tolerations or capacity requests
+	// lone: the call allocates one claim (others come allocated), so that
+	// a lone request of it without constraints gets the first devices
+	// that serve it (see firstOnly).
+	lone bool
 }
 
 func (p *claimPlan) fail(request string, reason Reason, err error, format string, args ...any) *claimPlan {
@@ -259,7 +263,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 			}
 			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 		}
-		masks, selectorsKey, err := call.masksFor(a, selectors, false)
+		masks, selectorsKey, err := call.masksFor(a, selectors, false, 0)
 		if err != nil {
 			if failure, ok := err.(*selectorFailure); ok {
 				where := fmt.Sprintf("spec.devices.requests[%d].exactly.selectors[%d]", i, failure.sel.index)
@@ -473,8 +477,10 @@ func (f *selectorFailure) Error() string {
 }
 
 // masksFor evaluates a list of selectors once per call; with free, only
-// on the devices not in use (the masks leave the others out).
-func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool) ([][]uint64, string, error) {
+// on the devices not in use (the masks leave the others out); with first
+// above zero, only until that many free devices match (the masks leave
+// out the devices after them).
+func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool, first int) ([][]uint64, string, error) {
 	var b strings.Builder
 	for _, sel := range selectors {
 		b.WriteString(strconv.Itoa(sel.id))
@@ -485,10 +491,13 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 	if free {
 		key += "free"
 	}
+	if first > 0 {
+		key += "first" + strconv.Itoa(first)
+	}
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}
-	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free)
+	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free, first)
 	if err != nil {
 		if failedSelector == nil {
 			return nil, key, err

@@ -247,7 +247,11 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	// devices not be enough, every device is judged (below), so that the
 	// message counts the ones in use.
 	free := !r.all && !r.admin
-	masks, selectorsKey, err := call.masksFor(a, selectors, free)
+	first := 0
+	if free && firstOnly(call, p, s) {
+		first = r.count
+	}
+	masks, selectorsKey, err := call.masksFor(a, selectors, free, first)
 	if err != nil {
 		failed, err := p.selectorFailed(r, s, err)
 		return nil, failed, err
@@ -266,8 +270,18 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
+	if first > 0 && failure == nil && (len(list.candidates) < r.count || list.hasCounters || list.hasMulti) {
+		// The first devices that match are not enough, or the search
+		// checks counters or shares and may then need devices after
+		// them: judge every free device.
+		if masks, selectorsKey, err = call.masksFor(a, selectors, free, 0); err != nil {
+			failed, err := p.selectorFailed(r, s, err)
+			return nil, failed, err
+		}
+		list, failure = a.candidates137(call, selectorsKey, masks, r)
+	}
 	if free && (failure != nil || len(list.candidates) < r.count) && call.view.anyInUse() {
-		if masks, selectorsKey, err = call.masksFor(a, selectors, false); err != nil {
+		if masks, selectorsKey, err = call.masksFor(a, selectors, false, 0); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
@@ -360,6 +374,17 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	}
 	p.err = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
 	return nil, p, nil
+}
+
+// firstOnly says whether the search gives the request the first devices
+// in view order that serve it, whatever the devices after them: the call
+// allocates this one claim, which has this one exact request and no
+// constraints. Then, like upstream's search, which stops at the first
+// devices that fit, the selectors need not be evaluated on the devices
+// after them (for a fresh Allocator, most of the call's work).
+func firstOnly(call *callState, p *claimPlan, s requestSpec) bool {
+	devices := &p.claim.Spec.Devices
+	return call.lone && s.sub < 0 && len(devices.Requests) == 1 && len(devices.Constraints) == 0
 }
 
 // selectorFailed turns an error of masksFor into the claim's failure (a

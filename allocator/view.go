@@ -198,10 +198,15 @@ type selectorRef struct {
 // matching returns, per slice of the view, the devices that pass all
 // selectors, evaluating each selector only on the devices that passed the
 // ones before it (as && would) and only where no earlier call did; with
-// free, only on devices not in use, which the masks then leave out. A
-// runtime error stops at the first failing device, in view order.
-func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool) ([][]uint64, *selectorRef, DeviceID, error) {
+// free, only on devices not in use, which the masks then leave out; with
+// first above zero, device by device in view order until that many match,
+// leaving out the devices after them. A runtime error stops at the first
+// failing device, in view order.
+func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool, first int) ([][]uint64, *selectorRef, DeviceID, error) {
 	masks := make([][]uint64, len(v.slices))
+	if first > 0 {
+		return a.matchingFirst(ctx, v, selectors, key, first, masks)
+	}
 	for si, e := range v.slices {
 		// The selectors' verdicts on a slice's devices never change, nor
 		// does the mask they give (a mask of every device serves free
@@ -246,6 +251,66 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		e.masks[key] = mask
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
+		e.inputs, e.inputs137 = nil, nil
+	}
+	return masks, nil, DeviceID{}, nil
+}
+
+// matchingFirst is matching of the free devices the node reaches, in view
+// order, until first of them match.
+func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []selectorRef, key string, first int, masks [][]uint64) ([][]uint64, *selectorRef, DeviceID, error) {
+	found := 0
+	for si, e := range v.slices {
+		mask := make([]uint64, e.words)
+		masks[si] = mask
+		if found >= first {
+			continue
+		}
+		if m, ok := e.masks[key]; ok {
+			// Every device was judged before.
+			for w := range mask {
+				mask[w] = m[w] &^ e.inUse[w]
+				if v.nodeMasks != nil && v.nodeMasks[si] != nil {
+					mask[w] &= v.nodeMasks[si][w]
+				}
+				found += bits.OnesCount64(mask[w])
+			}
+			continue
+		}
+		one := make([]uint64, e.words)
+		for w := range mask {
+			todo := e.selectable[w] &^ e.inUse[w]
+			if v.nodeMasks != nil && v.nodeMasks[si] != nil {
+				todo &= v.nodeMasks[si][w]
+			}
+			for todo != 0 && found < first {
+				b := trailingZeros(todo)
+				todo &^= 1 << uint(b)
+				d := int32(w*64 + b)
+				one[w] = 1 << uint(b)
+				ok := true
+				for k := range selectors {
+					if err := a.evaluate(ctx, e, selectors[k].id, one); err != nil {
+						e.inputs, e.inputs137 = nil, nil
+						return nil, nil, DeviceID{}, err
+					}
+					r := e.results[selectors[k].id]
+					if r.failed[w]&one[w] != 0 {
+						e.inputs, e.inputs137 = nil, nil
+						return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
+					}
+					if r.match[w]&one[w] == 0 {
+						ok = false
+						break
+					}
+				}
+				one[w] = 0
+				if ok {
+					mask[w] |= 1 << uint(b)
+					found++
+				}
+			}
+		}
 		e.inputs, e.inputs137 = nil, nil
 	}
 	return masks, nil, DeviceID{}, nil
