@@ -296,7 +296,7 @@ func TestCompetingRequestsAreRefutedWithoutSearch(t *testing.T) {
 }
 
 // TestLoneRequestStopsAtFirstMatches shows that a call allocating one claim
-// with one exact request and no constraints evaluates selectors only until
+// with exact requests and no constraints evaluates selectors only until
 // enough free devices match, as upstream's search stops at the first
 // devices that fit, and that a constraint or a second claim in the call
 // (whose search may need any device) gets every device judged.
@@ -315,6 +315,10 @@ func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 		want        []string
 	}{
 		{"lone", []*resource.ResourceClaim{lone()}, 12, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
+		// Both requests evaluate until two devices match (the claim's
+		// devices in all): r0 the class's selector on gpu0 and gpu1, r1
+		// its own there, which competes with r0 for them.
+		{"two requests", []*resource.ResourceClaim{claim("c", req("r0", "gpu"), req("r1", "gpu", sel(`device.attributes["gpu.example.com"].numa == 0`)))}, 4, []string{"r0=gpu.example.com/n1/gpu0", "r1=gpu.example.com/n1/gpu1"}},
 		{"constraint", []*resource.ResourceClaim{withConstraint(lone(), "gpu.example.com/numa")}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
 		{"two claims", []*resource.ResourceClaim{lone(), claim("d", req("r", "gpu"))}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
 	} {

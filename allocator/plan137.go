@@ -248,8 +248,8 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	// message counts the ones in use.
 	free := !r.all && !r.admin
 	first := 0
-	if free && firstOnly(call, p, s) {
-		first = r.count
+	if free {
+		first = firstOnly(call, p, s)
 	}
 	masks, selectorsKey, err := call.masksFor(a, selectors, free, first)
 	if err != nil {
@@ -270,10 +270,11 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
-	if first > 0 && failure == nil && (len(list.candidates) < r.count || list.hasCounters || list.hasMulti) {
-		// The first devices that match are not enough, or the search
-		// checks counters or shares and may then need devices after
-		// them: judge every free device.
+	if first > 0 && (failure != nil || len(list.candidates) < first || list.hasCounters || list.hasMulti) {
+		// Fewer of the first matches are candidates than the claim asks
+		// for (taints, binding conditions and the like leave some out),
+		// or the search checks counters or shares and may then need
+		// devices after them: judge every free device.
 		if masks, selectorsKey, err = call.masksFor(a, selectors, free, 0); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
@@ -376,15 +377,33 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	return nil, p, nil
 }
 
-// firstOnly says whether the search gives the request the first devices
-// in view order that serve it, whatever the devices after them: the call
-// allocates this one claim, which has this one exact request and no
-// constraints. Then, like upstream's search, which stops at the first
-// devices that fit, the selectors need not be evaluated on the devices
-// after them (for a fresh Allocator, most of the call's work).
-func firstOnly(call *callState, p *claimPlan, s requestSpec) bool {
+// firstOnly is how many matching free devices in view order are enough
+// for the request, whatever the devices after them, or 0 when it cannot
+// tell: the call allocates this one claim, whose requests are all exact,
+// ExactCount, without adminAccess and their own capacity requests, and
+// which has no constraints. Then the search, like upstream's, which stops
+// at the first devices that fit, never takes a device after the first n
+// matches of a request, where n is the devices the claim asks for in all:
+// should a request's devices be needed by the others, it has a free one
+// among its first n instead (the search checks counters and shares, which
+// could need devices after those; planRequest judges every free device
+// then). The selectors need not be evaluated on the devices after them,
+// which for a fresh Allocator is most of the call's work.
+func firstOnly(call *callState, p *claimPlan, s requestSpec) int {
 	devices := &p.claim.Spec.Devices
-	return call.lone && s.sub < 0 && len(devices.Requests) == 1 && len(devices.Constraints) == 0
+	if !call.lone || s.sub >= 0 || len(devices.Constraints) > 0 {
+		return 0
+	}
+	n := 0
+	for i := range devices.Requests {
+		e := devices.Requests[i].Exactly
+		if e == nil || (e.AllocationMode != "" && e.AllocationMode != resource.DeviceAllocationModeExactCount) ||
+			(e.AdminAccess != nil && *e.AdminAccess) || e.Capacity != nil || e.Count < 0 || e.Count > maxResults {
+			return 0
+		}
+		n += max(int(e.Count), 1)
+	}
+	return n
 }
 
 // selectorFailed turns an error of masksFor into the claim's failure (a
