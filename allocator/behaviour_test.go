@@ -344,4 +344,28 @@ func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 			}
 		})
 	}
+
+	// Taints leave some of the first matches out: the request looks at
+	// twice as many until enough are candidates (gpu0-1, gpu2-3, then
+	// gpu4-7: eight of the sixteen), not at every device.
+	t.Run("tainted first devices", func(t *testing.T) {
+		devices := gpus(16, numaZero)
+		for i := 0; i < 3; i++ {
+			devices[i] = tainted(devices[i], "maint", resource.DeviceTaintEffectNoSchedule)
+		}
+		a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devices...)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.AllocateOn(ctx, node("n1"), []*resource.ResourceClaim{claim("c", req("r", "gpu", count(2)))})
+		if err != nil || res[0].Err != nil {
+			t.Fatal(err, res[0].Err)
+		}
+		if got, want := devicesOf(res[0].Allocation), []string{"r=gpu.example.com/n1/gpu3", "r=gpu.example.com/n1/gpu4"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+		if got := a.Stats().Evaluations; got != 8 {
+			t.Errorf("%d evaluations, want 8", got)
+		}
+	})
 }

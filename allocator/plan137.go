@@ -270,12 +270,24 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
-	if first > 0 && (failure != nil || len(list.candidates) < first || list.hasCounters || list.hasMulti) {
-		// Fewer of the first matches are candidates than the claim asks
-		// for (taints, binding conditions and the like leave some out),
-		// or the search checks counters or shares and may then need
-		// devices after them: judge every free device.
-		if masks, selectorsKey, err = call.masksFor(a, selectors, free, 0); err != nil {
+	for need := first; first > 0; {
+		if failure == nil && !list.hasCounters && !list.hasMulti && len(list.candidates) >= need {
+			break
+		}
+		if failure != nil || list.hasCounters || list.hasMulti || matchCount(masks) < first {
+			// The search checks counters or shares and may then need
+			// devices after the first ones, or every free device has
+			// been looked at: judge every free device, as without
+			// firstOnly.
+			first = 0
+		} else {
+			// Fewer of the first matches are candidates than the claim
+			// asks for (taints, binding conditions and the like leave
+			// some out): look at twice as many; the devices judged
+			// already are not evaluated again.
+			first *= 2
+		}
+		if masks, selectorsKey, err = call.masksFor(a, selectors, free, first); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
@@ -383,11 +395,12 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 // ExactCount, without adminAccess and their own capacity requests, and
 // which has no constraints. Then the search, like upstream's, which stops
 // at the first devices that fit, never takes a device after the first n
-// matches of a request, where n is the devices the claim asks for in all:
-// should a request's devices be needed by the others, it has a free one
-// among its first n instead (the search checks counters and shares, which
-// could need devices after those; planRequest judges every free device
-// then). The selectors need not be evaluated on the devices after them,
+// candidates of a request, where n is the devices the claim asks for in
+// all: should a request's devices be needed by the others, it has a free
+// one among its first n candidates instead (the search checks counters and
+// shares, which could need devices after those; planRequest judges every
+// free device then). planRequest looks at more matches when fewer of the
+// first n are candidates. The selectors need not be evaluated on the devices after them,
 // which for a fresh Allocator is most of the call's work.
 func firstOnly(call *callState, p *claimPlan, s requestSpec) int {
 	devices := &p.claim.Spec.Devices
@@ -402,6 +415,15 @@ func firstOnly(call *callState, p *claimPlan, s requestSpec) int {
 			return 0
 		}
 		n += max(int(e.Count), 1)
+	}
+	return n
+}
+
+// matchCount is how many devices the masks of a view hold.
+func matchCount(masks [][]uint64) int {
+	n := 0
+	for _, m := range masks {
+		n += popcount(m)
 	}
 	return n
 }
