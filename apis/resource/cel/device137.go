@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/interpreter"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
@@ -55,9 +56,24 @@ type Input137 struct {
 	device Device137
 
 	once sync.Once
-	vars map[string]any // the activation: {"device": {...}}
+	vars deviceActivation137 // the activation: device = {...}
 	err  error
 }
+
+// deviceActivation137 is an activation of the one variable device: no map
+// to build and hash per device, as map[string]any would need.
+type deviceActivation137 struct {
+	device map[string]any
+}
+
+func (a deviceActivation137) ResolveName(name string) (any, bool) {
+	if name == device137Var {
+		return a.device, true
+	}
+	return nil, false
+}
+
+func (a deviceActivation137) Parent() interpreter.Activation { return nil }
 
 // NewInput137 prepares d for evaluation. d's maps are read on first use
 // and must not change afterwards.
@@ -91,10 +107,12 @@ func (in *Input137) build() {
 			return names[i] < names[j]
 		})
 	}
-	put := func(m map[string]map[ref.Val]ref.Val, name string, v ref.Val) {
+	put := func(m map[string]map[ref.Val]ref.Val, name string, v ref.Val, size int) {
 		domain, id := splitName137(name, d.Driver)
 		if m[domain] == nil {
-			m[domain] = map[ref.Val]ref.Val{}
+			// Most devices have names of one domain only: room for
+			// all of them at once.
+			m[domain] = make(map[ref.Val]ref.Val, size)
 		}
 		m[domain][types.String(id)] = v
 	}
@@ -112,7 +130,7 @@ func (in *Input137) build() {
 			in.err = fmt.Errorf("attribute %s: %w", name, err)
 			return
 		}
-		put(attrs, name, v)
+		put(attrs, name, v, len(names))
 	}
 
 	names = names[:0]
@@ -122,7 +140,7 @@ func (in *Input137) build() {
 	order(names)
 	for _, name := range names {
 		q := d.Capacity[resourcev1.QualifiedName(name)].Value.DeepCopy()
-		put(caps, name, apiservercel.Quantity{Quantity: &q})
+		put(caps, name, apiservercel.Quantity{Quantity: &q}, len(names))
 	}
 
 	multi := false
@@ -131,7 +149,7 @@ func (in *Input137) build() {
 	}
 	// Every field is present, whichever declaration the program was
 	// compiled with; the declaration decides what compiles.
-	in.vars = map[string]any{device137Var: map[string]any{
+	in.vars = deviceActivation137{device: map[string]any{
 		device137Driver:     d.Driver,
 		device137MultiAlloc: multi,
 		device137Attributes: byDomain137Of(attrs),
