@@ -533,7 +533,9 @@ func (a *Allocator) selectorID(expression string) (int, error) {
 		return id, nil
 	}
 	if !a.legacy {
-		program, err := cel.CompileSelector137(expression, cel.Options137{Stored: true})
+		// Without the cost estimate, as the scheduler's selector cache
+		// compiles: no limit applies to a stored expression's estimate.
+		program, err := cel.CompileSelector137(expression, cel.Options137{Stored: true, SkipCostEstimate: true})
 		if err != nil {
 			return -1, err
 		}

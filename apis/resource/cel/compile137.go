@@ -60,6 +60,12 @@ type Options137 struct {
 	// CostLimit is the runtime cost after which an evaluation is aborted;
 	// 0 means SelectorMaxCost137, which is what the scheduler uses.
 	CostLimit uint64
+	// SkipCostEstimate leaves out the estimate of the worst-case cost
+	// (MaxCost is then 0) for a stored expression, which no limit applies
+	// to: what an allocator wants, as the scheduler's selector cache
+	// compiles without it too. Evaluations are still aborted at
+	// CostLimit. New expressions are always estimated.
+	SkipCostEstimate bool
 }
 
 // Error137 is why a 1.37 server refuses an expression. FieldError gives
@@ -172,17 +178,21 @@ func CompileSelector137(expression string, opts Options137) (*Program137, error)
 		return fail(field.ErrorTypeInternal, "program instantiation failed: "+err.Error())
 	}
 
-	est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: sizeEstimator137{decl}})
-	if err != nil {
-		return fail(field.ErrorTypeInternal, "cost estimation failed: "+err.Error())
+	var maxCost uint64
+	if !opts.Stored || !opts.SkipCostEstimate {
+		est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: sizeEstimator137{decl}})
+		if err != nil {
+			return fail(field.ErrorTypeInternal, "cost estimation failed: "+err.Error())
+		}
+		maxCost = est.Max
 	}
 	if !opts.Stored {
 		limit := uint64(SelectorMaxCost137)
 		if opts.DerivedAttribute {
 			limit = min(SelectorMaxCost137, DerivedAttributesMaxCost137)
 		}
-		if est.Max > limit {
-			return nil, &Error137{Type: field.ErrorTypeForbidden, Detail: tooComplex137, Expression: expression, MaxCost: est.Max}
+		if maxCost > limit {
+			return nil, &Error137{Type: field.ErrorTypeForbidden, Detail: tooComplex137, Expression: expression, MaxCost: maxCost}
 		}
 	}
 
@@ -190,7 +200,7 @@ func CompileSelector137(expression string, opts Options137) (*Program137, error)
 		expression: expression,
 		program:    prog,
 		outputType: out,
-		maxCost:    est.Max,
+		maxCost:    maxCost,
 		derived:    opts.DerivedAttribute,
 	}, nil
 }
