@@ -296,10 +296,11 @@ func TestCompetingRequestsAreRefutedWithoutSearch(t *testing.T) {
 }
 
 // TestLoneRequestStopsAtFirstMatches shows that a call allocating one claim
-// with exact requests and no constraints evaluates selectors only until
-// enough free devices match, as upstream's search stops at the first
-// devices that fit, and that a constraint or a second claim in the call
-// (whose search may need any device) gets every device judged.
+// with exact requests and no constraints (or one request under one
+// matchAttribute constraint) evaluates selectors only until enough free
+// devices match, as upstream's search stops at the first devices that fit,
+// and that a second claim in the call (whose search may need any device)
+// gets every device judged.
 func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 	ctx := context.Background()
 	lone := func() *resource.ResourceClaim {
@@ -319,7 +320,9 @@ func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 		// devices in all): r0 the class's selector on gpu0 and gpu1, r1
 		// its own there, which competes with r0 for them.
 		{"two requests", []*resource.ResourceClaim{claim("c", req("r0", "gpu"), req("r1", "gpu", sel(`device.attributes["gpu.example.com"].numa == 0`)))}, 4, []string{"r0=gpu.example.com/n1/gpu0", "r1=gpu.example.com/n1/gpu1"}},
-		{"constraint", []*resource.ResourceClaim{withConstraint(lone(), "gpu.example.com/numa")}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
+		// A single request under a single matchAttribute constraint stops
+		// too once the first candidate's value (numa 1) has enough.
+		{"constraint", []*resource.ResourceClaim{withConstraint(lone(), "gpu.example.com/numa")}, 12, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
 		{"two claims", []*resource.ResourceClaim{lone(), claim("d", req("r", "gpu"))}, 16, []string{"r=gpu.example.com/n1/gpu4", "r=gpu.example.com/n1/gpu5"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -344,6 +347,26 @@ func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 			}
 		})
 	}
+
+	// The first candidate's value (numa 0, gpu0 alone) has too few
+	// devices; more may follow, so every free device is judged before the
+	// search moves on to numa 1.
+	t.Run("constraint, first value short", func(t *testing.T) {
+		a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(8, func(i int) int { return min(i, 1) })...)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.AllocateOn(ctx, node("n1"), []*resource.ResourceClaim{withConstraint(claim("c", req("r", "gpu", count(2))), "gpu.example.com/numa")})
+		if err != nil || res[0].Err != nil {
+			t.Fatal(err, res[0].Err)
+		}
+		if got, want := devicesOf(res[0].Allocation), []string{"r=gpu.example.com/n1/gpu1", "r=gpu.example.com/n1/gpu2"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+		if got := a.Stats().Evaluations; got != 8 {
+			t.Errorf("%d evaluations, want 8 (the class's selector on every device)", got)
+		}
+	})
 
 	// Taints leave some of the first matches out: the request looks at
 	// twice as many until enough are candidates (gpu0-1, gpu2-3, then

@@ -247,9 +247,9 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	// devices not be enough, every device is judged (below), so that the
 	// message counts the ones in use.
 	free := !r.all && !r.admin
-	first := 0
+	first, constrained := 0, false
 	if free {
-		first = firstOnly(call, p, s)
+		first, constrained = firstOnly(call, p, s)
 	}
 	masks, selectorsKey, err := call.masksFor(a, selectors, free, first)
 	if err != nil {
@@ -271,7 +271,8 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	}
 	list, failure := a.candidates137(call, selectorsKey, masks, r)
 	for need := first; first > 0; {
-		if failure == nil && !list.hasCounters && !list.hasMulti && len(list.candidates) >= need {
+		if failure == nil && !list.hasCounters && !list.hasMulti && len(list.candidates) >= need &&
+			(!constrained || firstValueCount(list) >= need) {
 			break
 		}
 		if failure != nil || list.hasCounters || list.hasMulti || matchCount(masks) < first {
@@ -400,21 +401,69 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 // one among its first n candidates instead (the search checks counters and
 // shares, which could need devices after those; planRequest judges every
 // free device then). planRequest looks at more matches when fewer of the
-// first n are candidates. The selectors need not be evaluated on the devices after them,
-// which for a fresh Allocator is most of the call's work.
-func firstOnly(call *callState, p *claimPlan, s requestSpec) int {
+// first n are candidates. The selectors need not be evaluated on the
+// devices after them, which for a fresh Allocator is most of the call's
+// work.
+//
+// constrained reports the one other case: the claim has a single exact
+// request and a single matchAttribute constraint that covers it. Then n
+// is the request's count, and n candidates are enough only when n of them
+// share the value of the first candidate (planRequest checks this, see
+// firstValueCount). The answer cannot differ from judging every device:
+// the search tries the constraint's values in the order they first appear
+// among the candidates, so the first value it tries is that of the first
+// candidate, which is the same device either way (candidates are the
+// judged devices that pass, in view order, and the judged ones are a
+// prefix of the free devices in view order). With n candidates of that
+// value it succeeds at once, taking the first n of them, all within the
+// prefix; candidates after the prefix only add to later values, which it
+// never tries. A smaller count for that value proves nothing (more may
+// follow), so planRequest then looks further, as far as every free
+// device. Nothing else about the claim differs: one request, no other
+// constraint, and a lone claim leaves no other claim's devices to weigh.
+// What the devices after the prefix would have failed with (a selector
+// that errs, a list attribute) is not reported, as upstream, which stops
+// at the same devices, does not report it either.
+func firstOnly(call *callState, p *claimPlan, s requestSpec) (n int, constrained bool) {
 	devices := &p.claim.Spec.Devices
-	if !call.lone || s.sub >= 0 || len(devices.Constraints) > 0 {
-		return 0
+	if !call.lone || s.sub >= 0 {
+		return 0, false
 	}
-	n := 0
+	switch {
+	case len(devices.Constraints) == 0:
+	case len(devices.Constraints) == 1 && len(devices.Requests) == 1:
+		c := &devices.Constraints[0]
+		if c.MatchAttribute == nil || c.DistinctAttribute != nil ||
+			(len(c.Requests) > 0 && (len(c.Requests) != 1 || c.Requests[0] != devices.Requests[0].Name)) {
+			return 0, false
+		}
+		constrained = true
+	default:
+		return 0, false
+	}
 	for i := range devices.Requests {
 		e := devices.Requests[i].Exactly
 		if e == nil || (e.AllocationMode != "" && e.AllocationMode != resource.DeviceAllocationModeExactCount) ||
 			(e.AdminAccess != nil && *e.AdminAccess) || e.Capacity != nil || e.Count < 0 || e.Count > maxResults {
-			return 0
+			return 0, false
 		}
 		n += max(int(e.Count), 1)
+	}
+	return n, constrained
+}
+
+// firstValueCount is how many candidates of a request under one
+// constraint share the constrained value of its first candidate.
+func firstValueCount(list *candidateList) int {
+	if len(list.candidates) == 0 || len(list.constraintValues) != 1 {
+		return 0
+	}
+	values := list.constraintValues[0]
+	n := 0
+	for _, v := range values {
+		if v == values[0] {
+			n++
+		}
 	}
 	return n
 }

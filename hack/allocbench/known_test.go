@@ -65,20 +65,22 @@ var knownDifferences = []knownDifference{
 		name: "cel-error", impls: Implementations, kind: "upstream",
 		reason: "upstream evaluates selectors lazily, in Go map order of the pools, and aborts the whole " +
 			"Allocate call on the first CEL runtime error it meets, so it may find an allocation before it " +
-			"meets the failing device; drakit (unless the call allocates one claim with one exact request and no " +
-			"constraints, which stops at the first devices that fit as upstream does) evaluates the selectors " +
+			"meets the failing device; drakit (unless the call allocates one claim of exact requests without " +
+			"constraints, or with one request under one matchAttribute constraint, which stops at the first " +
+			"devices that fit as upstream does) evaluates the selectors " +
 			"on every device the node reaches and fails the claim whose selector failed, deterministically, " +
 			"naming expression and device.",
 		explains: func(c *diffCase) bool {
 			return !c.drakitOK && allocator.IsReason(c.drakitErr, allocator.ReasonCELRuntimeError)
 		},
 		// Upstream takes dev0 and stops; drakit also evaluates dev1, which
-		// lacks the attribute: under a constraint it judges every device
-		// (only a lone request without constraints stops at the first
-		// devices that serve it, as upstream does).
+		// lacks the attribute: under two constraints it judges every
+		// device (a lone claim stops at the first devices that serve it,
+		// as upstream does, only without constraints or with one request
+		// under one matchAttribute constraint).
 		example: func() *diffScenario {
-			return exampleScenario([]resource.Device{Device("dev0", IntAttr("numa", 0)), Device("dev1")},
-				MatchAttribute(ResourceClaim("c", Request("r", "any", Select(`device.attributes["gpu.example.com"].numa >= 0`))), gpuDriver+"/numa"))
+			return exampleScenario([]resource.Device{Device("dev0", IntAttr("numa", 0), StringAttr("kind", "x")), Device("dev1")},
+				MatchAttribute(MatchAttribute(ResourceClaim("c", Request("r", "any", Select(`device.attributes["gpu.example.com"].numa >= 0`))), gpuDriver+"/numa"), gpuDriver+"/kind"))
 		},
 	},
 	{
