@@ -275,11 +275,14 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 			(!constrained || firstValueCount(list) >= need) {
 			break
 		}
-		if failure != nil || list.hasCounters || list.hasMulti || matchCount(masks) < first {
+		if failure != nil || list.hasCounters || list.hasMulti || matchCount(masks) < first ||
+			(constrained && len(list.candidates) >= need) {
 			// The search checks counters or shares and may then need
 			// devices after the first ones, or every free device has
-			// been looked at: judge every free device, as without
-			// firstOnly.
+			// been looked at, or the first candidate's value is short
+			// (its devices may be anywhere, and looking at twice as many
+			// rebuilds the candidates each time): judge every free
+			// device, as without firstOnly.
 			first = 0
 		} else {
 			// Fewer of the first matches are candidates than the claim
