@@ -481,19 +481,24 @@ func (f *selectorFailure) Error() string {
 // above zero, only until that many free devices match (the masks leave
 // out the devices after them).
 func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool, first int) ([][]uint64, string, error) {
-	var b strings.Builder
+	// One string holds the key, the selector ids its prefix: this runs
+	// for every request on every node a scheduler asks about.
+	var buf [64]byte
+	b := buf[:0]
 	for _, sel := range selectors {
-		b.WriteString(strconv.Itoa(sel.id))
-		b.WriteByte(',')
+		b = strconv.AppendInt(b, int64(sel.id), 10)
+		b = append(b, ',')
 	}
-	ids := b.String()
-	key := ids
+	n := len(b)
 	if free {
-		key += "free"
+		b = append(b, "free"...)
 	}
 	if first > 0 {
-		key += "first" + strconv.Itoa(first)
+		b = append(b, "first"...)
+		b = strconv.AppendInt(b, int64(first), 10)
 	}
+	key := string(b)
+	ids := key[:n]
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}

@@ -1,8 +1,9 @@
 package allocator
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,18 +67,19 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 			visible = append(visible, e)
 		}
 	}
-	sort.Slice(visible, func(i, j int) bool {
-		x, y := visible[i], visible[j]
-		if x.driver != y.driver {
-			return x.driver < y.driver
+	// slices.SortFunc, unlike sort.Slice, allocates nothing, and a
+	// scheduler builds a view for every node it asks about.
+	slices.SortFunc(visible, func(x, y *sliceEntry) int {
+		if c := cmp.Compare(x.driver, y.driver); c != 0 {
+			return c
 		}
-		if x.pool != y.pool {
-			return x.pool < y.pool
+		if c := cmp.Compare(x.pool, y.pool); c != 0 {
+			return c
 		}
-		if x.generation != y.generation {
-			return x.generation > y.generation
+		if c := cmp.Compare(y.generation, x.generation); c != 0 {
+			return c
 		}
-		return x.key < y.key
+		return cmp.Compare(x.key, y.key)
 	})
 	v := &a.scratch
 	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
