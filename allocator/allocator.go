@@ -133,6 +133,7 @@ type Allocator struct {
 	// Buffers reused from call to call.
 	visible []*sliceEntry
 	scratch view
+	search  solver // reused by newSolver
 }
 
 // Stats counts work done by an Allocator, for tests and tuning.

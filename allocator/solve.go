@@ -73,9 +73,44 @@ func fitsShares(d *resource.Device, need, before map[resource.QualifiedName]apir
 	return true
 }
 
+// newSolver reuses the Allocator's solver and the memory of its last
+// state (an Allocator serves one call at a time, and nothing of a search
+// outlives its call): a scheduler asks about node after node.
 func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
-	s := &solver{ctx: ctx, alloc: a, view: v, legacy: a.legacy}
-	s.solverState = s.freshState()
+	s := &a.search
+	last := s.solverState
+	*s = solver{ctx: ctx, alloc: a, view: v, legacy: a.legacy}
+	words := (v.total + 63) / 64
+	st := solverState{used: last.used[:0]}
+	if cap(st.used) < words {
+		st.used = make([]uint64, words)
+	} else {
+		st.used = st.used[:words]
+		clear(st.used)
+	}
+	if !s.legacy {
+		st.consumed = last.consumed[:0]
+		for _, p := range v.pools {
+			var c []apiresource.Quantity
+			if i := len(st.consumed); i < cap(st.consumed) {
+				c = st.consumed[:i+1][i][:0]
+			}
+			if p.counters != nil {
+				n := len(p.counters.value)
+				if cap(c) < n {
+					c = make([]apiresource.Quantity, n)
+				} else {
+					c = c[:n]
+					clear(c)
+				}
+			} else {
+				c = nil // as freshState leaves it
+			}
+			st.consumed = append(st.consumed, c)
+		}
+	}
+	s.solverState = st
+	s.installCounters(st)
 	return s
 }
 
