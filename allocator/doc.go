@@ -203,11 +203,13 @@
 //
 // A selector is evaluated on a device at most once per Allocator (until
 // the device's slice is replaced), and only when needed: a call that
-// allocates one claim whose requests are all exact, without adminAccess,
-// capacity requests or constraints, evaluates selectors on free devices
-// in view order until each request has as many candidates as the claim
-// asks for devices in all (a search in view order never needs a later
-// one), as upstream's search stops at the first devices that fit; every
+// allocates one claim whose requests are all exact, without adminAccess
+// or capacity requests, and without constraints, evaluates selectors on
+// free devices in view order until each request has as many candidates as
+// the claim asks for devices in all (a search in view order never needs a
+// later one); with one such request under one matchAttribute constraint,
+// until enough candidates share the value of the first one. Upstream's
+// search likewise stops at the first devices that fit. Every
 // free device is judged when those are not enough, and every device when
 // a message must count the devices in use. Other calls judge every device
 // the node reaches. So a fresh Allocator's first claim costs about what
