@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
@@ -129,6 +130,12 @@ type Allocator struct {
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte
+	// shareMemo remembers the IDs shareID derived for a name, attempt by
+	// attempt: the derivation is a pure function, and claims of one
+	// identity hash the same names again on every call (one SHA-1 per
+	// share already on the device). It is cleared when it grows past
+	// maxShareMemo names.
+	shareMemo map[string][]types.UID
 
 	// Buffers reused from call to call.
 	visible []*sliceEntry

@@ -47,25 +47,42 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	// Attempts that meet an ID in use cost no allocation: claims of one
 	// identity (a benchmark's, a test's) meet one per share on the device.
 	held := a.shares[id]
-	var text [36]byte
+	known := a.shareMemo[string(name)]
+	derived := len(known)
+	var uid types.UID
 	for attempt := 0; ; attempt++ {
-		name = name[:base]
-		if attempt > 0 {
-			name = append(name, 0)
-			name = strconv.AppendInt(name, int64(attempt), 10)
+		if attempt < len(known) {
+			uid = known[attempt]
+		} else {
+			name = name[:base]
+			if attempt > 0 {
+				name = append(name, 0)
+				name = strconv.AppendInt(name, int64(attempt), 10)
+			}
+			uid = uuidOf(sha1.Sum(name))
+			known = append(known, uid)
 		}
-		uuidText(sha1.Sum(name), &text)
-		if held != nil && held.ids[types.UID(text[:])] {
+		if held != nil && held.ids[uid] {
 			continue
 		}
-		uid := types.UID(text[:])
 		if slices.Contains(a.callShareIDs, madeShare{id, uid}) {
 			continue
 		}
-		a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})
-		return uid
+		break
 	}
+	if len(known) > derived {
+		if a.shareMemo == nil || len(a.shareMemo) >= maxShareMemo {
+			a.shareMemo = make(map[string][]types.UID)
+		}
+		a.shareMemo[string(name[:base])] = known
+	}
+	a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})
+	return uid
 }
+
+// maxShareMemo bounds Allocator.shareMemo: past it, the names remembered
+// are dropped and derived again when asked for.
+const maxShareMemo = 4096
 
 // madeShare is a shareID made in the current call, with its device.
 type madeShare struct {

@@ -3,7 +3,11 @@ package allocator
 import (
 	"context"
 	"regexp"
+	"slices"
+	"strconv"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -107,5 +111,75 @@ func TestShareIDNotReused(t *testing.T) {
 	third, _ := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
 	if z := *third[0].Allocation.Devices.Results[0].ShareID; z != x {
 		t.Errorf("after release the claim got shareID %s, want %s again", z, x)
+	}
+}
+
+// The IDs shareID remembers are the ones it derives: an Allocator that
+// hands out shares of one claim again (from its memo) and one that derives
+// them afresh (memo dropped, or full) give the same IDs in the same order.
+func TestShareIDMemo(t *testing.T) {
+	newAllocator := func() *Allocator {
+		t.Helper()
+		a, err := New(Options{
+			Classes: []*resource.DeviceClass{gpuClass},
+			Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+			Node:    node("n1"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	c := claim("a", exact("r", "gpu", bandwidth("2")))
+	// three commits the same claim three times and returns the IDs; forget
+	// runs before each allocation.
+	three := func(a *Allocator, forget func()) []string {
+		t.Helper()
+		var ids []string
+		var all [][]Result
+		for range 3 {
+			forget()
+			results, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+			if err != nil || results[0].Err != nil {
+				t.Fatal(err, results[0].Err)
+			}
+			a.Commit(results)
+			all = append(all, results)
+			ids = append(ids, string(*results[0].Allocation.Devices.Results[0].ShareID))
+		}
+		for _, results := range all {
+			a.ReleaseResults(results)
+		}
+		return ids
+	}
+	a := newAllocator()
+	want := three(a, func() {})
+	if want[0] == want[1] || want[1] == want[2] || want[0] == want[2] {
+		t.Fatalf("three committed shares of one claim got IDs %v; they must differ", want)
+	}
+	if len(a.shareMemo) == 0 {
+		t.Errorf("shareID remembered no names")
+	}
+	if got := three(a, func() {}); !slices.Equal(got, want) {
+		t.Errorf("from the memo: IDs %v, derived: %v", got, want)
+	}
+	if got := three(newAllocator(), func() {}); !slices.Equal(got, want) {
+		t.Errorf("fresh Allocator: IDs %v, want %v", got, want)
+	}
+	b := newAllocator()
+	if got := three(b, func() { b.shareMemo = nil }); !slices.Equal(got, want) {
+		t.Errorf("memo dropped before each call: IDs %v, want %v", got, want)
+	}
+	full := newAllocator()
+	if got := three(full, func() {
+		full.shareMemo = make(map[string][]types.UID, maxShareMemo)
+		for i := range maxShareMemo {
+			full.shareMemo[strconv.Itoa(i)] = nil
+		}
+	}); !slices.Equal(got, want) {
+		t.Errorf("memo full before each call: IDs %v, want %v", got, want)
+	}
+	if len(full.shareMemo) >= maxShareMemo {
+		t.Errorf("memo holds %d names, more than its bound %d", len(full.shareMemo), maxShareMemo)
 	}
 }
