@@ -80,6 +80,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}
 	clear(a.callMasks)
 	clear(a.callLists)
+	a.callWords.reset()
 	a.plans.reset()
 	a.lists.reset()
 	a.claims.reset()

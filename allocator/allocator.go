@@ -123,6 +123,7 @@ type Allocator struct {
 	// candidate lists by key, its request plans and candidate lists.
 	callMasks map[string][][]uint64
 	callLists map[string]*candidateList
+	callWords maskMemory
 	plans     arena[requestPlan]
 	lists     arena[candidateList]
 	claims    arena[claimPlan]

@@ -203,7 +203,7 @@ type selectorRef struct {
 // leaving out the devices after them. A runtime error stops at the first
 // failing device, in view order.
 func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool, first int) ([][]uint64, *selectorRef, DeviceID, error) {
-	masks := make([][]uint64, len(v.slices))
+	masks := a.callWords.rows(len(v.slices))
 	if first > 0 {
 		return a.matchingFirst(ctx, v, selectors, key, first, masks)
 	}
@@ -261,7 +261,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []selectorRef, key string, first int, masks [][]uint64) ([][]uint64, *selectorRef, DeviceID, error) {
 	found := 0
 	for si, e := range v.slices {
-		mask := make([]uint64, e.words)
+		mask := a.callWords.words(e.words)
 		masks[si] = mask
 		if found >= first {
 			continue
@@ -277,7 +277,7 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 			}
 			continue
 		}
-		one := make([]uint64, e.words)
+		one := a.callWords.words(e.words)
 		for w := range mask {
 			todo := e.selectable[w] &^ e.inUse[w]
 			if v.nodeMasks != nil && v.nodeMasks[si] != nil {
@@ -475,3 +475,43 @@ func stringsKey(list []string) string {
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// maskMemory hands out the masks that live for one call only (those of
+// matchingFirst, and the per-slice tables of every call's masks), which
+// every request on every node asked about allocated anew. Masks kept
+// across calls (sliceEntry.masks) never come from it.
+type maskMemory struct {
+	buf   []uint64
+	table [][]uint64
+}
+
+// reset makes the memory handed out in the last call available again.
+func (m *maskMemory) reset() {
+	m.buf, m.table = m.buf[:0], m.table[:0]
+}
+
+// words returns n zeroed words; appending to them never reaches memory
+// handed out otherwise.
+func (m *maskMemory) words(n int) []uint64 {
+	if len(m.buf)+n > cap(m.buf) {
+		// Memory handed out before stays with its holders.
+		m.buf = make([]uint64, 0, max(2*cap(m.buf), n, 64))
+	}
+	start := len(m.buf)
+	m.buf = m.buf[:start+n]
+	w := m.buf[start : start+n : start+n]
+	clear(w)
+	return w
+}
+
+// rows returns a table of n nil masks, as words does.
+func (m *maskMemory) rows(n int) [][]uint64 {
+	if len(m.table)+n > cap(m.table) {
+		m.table = make([][]uint64, 0, max(2*cap(m.table), n, 16))
+	}
+	start := len(m.table)
+	m.table = m.table[:start+n]
+	t := m.table[start : start+n : start+n]
+	clear(t)
+	return t
+}
