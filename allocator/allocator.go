@@ -124,10 +124,12 @@ type Allocator struct {
 	callMasks map[string][][]uint64
 	callLists map[string]*candidateList
 	callWords maskMemory
-	plans     arena[requestPlan]
-	lists     arena[candidateList]
-	claims    arena[claimPlan]
-	pools     arena[poolState]
+	// maskKeys interns the keys of callState.masksFor.
+	maskKeys map[string]string
+	plans    arena[requestPlan]
+	lists    arena[candidateList]
+	claims   arena[claimPlan]
+	pools    arena[poolState]
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte

@@ -134,7 +134,6 @@ type callState struct {
 	view           *view
 	masks          map[string][][]uint64     // selector sets already evaluated in this call
 	candidateLists map[string]*candidateList // candidate lists already collected in this call
-	ownLists       int                       // candidate lists of requests with their own tolerations or capacity requests
 	// lone: the call allocates one claim (others come allocated), so that
 	// a lone request of it without constraints gets the first devices
 	// that serve it (see firstOnly).
@@ -497,7 +496,16 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 		b = append(b, "first"...)
 		b = strconv.AppendInt(b, int64(first), 10)
 	}
-	key := string(b)
+	// The keys recur from call to call (the same classes and requests on
+	// another node): the Allocator keeps one string per key.
+	key, ok := a.maskKeys[string(b)]
+	if !ok {
+		if a.maskKeys == nil || len(a.maskKeys) >= maxMaskKeys {
+			a.maskKeys = make(map[string]string)
+		}
+		key = string(b)
+		a.maskKeys[key] = key
+	}
 	ids := key[:n]
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
@@ -512,6 +520,10 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 	call.masks[key] = masks
 	return masks, key, nil
 }
+
+// maxMaskKeys bounds Allocator.maskKeys; past it, the keys are dropped
+// and made again when needed.
+const maxMaskKeys = 1024
 
 // fieldPath is a list entry's field path, formatted only when a message
 // needs it.

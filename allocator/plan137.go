@@ -545,17 +545,19 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		}
 		key += "|" + strconv.Itoa(kinds[k]) + string(attrs[k])
 	}
-	if len(r.spec.tolerations) > 0 || r.spec.capacity != nil {
-		// Tolerations and capacity requests are the request's own.
-		call.ownLists++
-		key += "|own" + strconv.Itoa(call.ownLists)
-	}
-	if list := call.candidateLists[key]; list != nil {
-		return list, list.failure
+	// Tolerations and capacity requests are the request's own: its list
+	// serves no other request, and is not kept.
+	own := len(r.spec.tolerations) > 0 || r.spec.capacity != nil
+	if !own {
+		if list := call.candidateLists[key]; list != nil {
+			return list, list.failure
+		}
 	}
 	list := a.lists.new()
 	list.constraintValues = make([][]int32, len(attrs))
-	call.candidateLists[key] = list
+	if !own {
+		call.candidateLists[key] = list
+	}
 	fail := func(reason Reason, err error, format string, args ...any) (*candidateList, *candidateFailure) {
 		list.failure = &candidateFailure{reason: reason, detail: fmt.Sprintf(format, args...), err: err}
 		return list, list.failure

@@ -1,6 +1,12 @@
 package allocator
 
-import "testing"
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/drakit/drakit/apis/resource"
+)
 
 // Masks handed out in one call are zeroed, never overlap (writing one,
 // even appending to it, leaves the others alone), and their memory serves
@@ -40,5 +46,44 @@ func TestMaskMemory(t *testing.T) {
 	}
 	if cap(m.buf) > 256 {
 		t.Errorf("40 masks of at most 5 words took a buffer of %d words", cap(m.buf))
+	}
+}
+
+// masksFor keeps one string per key across calls, and drops them all
+// when it has maxMaskKeys.
+func TestMaskKeysBounded(t *testing.T) {
+	a, err := New(Options{
+		Classes: []*resource.DeviceClass{gpuClass},
+		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+		Node:    node("n1"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claim("a", exact("r", "gpu", bandwidth("2")))
+	allocate := func() {
+		t.Helper()
+		results, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+		if err != nil || results[0].Err != nil {
+			t.Fatal(err, results[0].Err)
+		}
+	}
+	allocate()
+	keys := len(a.maskKeys)
+	if keys == 0 {
+		t.Fatalf("a call asked masksFor for no key")
+	}
+	allocate()
+	if len(a.maskKeys) != keys {
+		t.Errorf("the same call again: %d keys, want %d", len(a.maskKeys), keys)
+	}
+	// Full of other keys: they are dropped for the call's.
+	a.maskKeys = make(map[string]string, maxMaskKeys)
+	for i := range maxMaskKeys {
+		a.maskKeys[strconv.Itoa(i)+"x"] = ""
+	}
+	allocate()
+	if len(a.maskKeys) != keys {
+		t.Errorf("after a call that found the keys full: %d keys, want the call's %d", len(a.maskKeys), keys)
 	}
 }
