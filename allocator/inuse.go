@@ -98,6 +98,16 @@ type arena[T any] struct {
 func (a *arena[T]) reset() { a.chunk, a.used = 0, 0 }
 
 func (a *arena[T]) new() *T {
+	p := a.next()
+	var zero T
+	*p = zero
+	return p
+}
+
+// next is new without the zeroing: the value is the one a call before
+// left there, whose slices the caller may keep (truncated) and must
+// otherwise reset.
+func (a *arena[T]) next() *T {
 	for {
 		if a.chunk == len(a.chunks) {
 			a.chunks = append(a.chunks, make([]T, 8<<len(a.chunks)))
@@ -105,8 +115,6 @@ func (a *arena[T]) new() *T {
 		if c := a.chunks[a.chunk]; a.used < len(c) {
 			p := &c[a.used]
 			a.used++
-			var zero T
-			*p = zero
 			return p
 		}
 		a.chunk++

@@ -191,7 +191,10 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 // an error as long as another alternative might be: it keeps its reason
 // and gets no candidates.
 func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*requestPlan, *claimPlan, error) {
-	r := a.plans.new()
+	// The lists the search fills keep their memory from call to call (a
+	// call's results copy what they need of them).
+	r := a.plans.next()
+	*r = requestPlan{chosen: r.chosen[:0], chosenIndex: r.chosenIndex[:0], counted: r.counted[:0]}
 	r.plan, r.name, r.resultName, r.parentName, r.admin, r.spec = p, s.name, s.name, s.parent, s.admin, s
 	alternative := s.name != s.parent
 	switch s.mode {
@@ -553,7 +556,10 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 			return list, list.failure
 		}
 	}
-	list := a.lists.new()
+	// The candidates keep their memory from call to call, as the search's
+	// lists do (planRequest).
+	list := a.lists.next()
+	*list = candidateList{candidates: list.candidates[:0]}
 	list.constraintValues = make([][]int32, len(attrs))
 	if !own {
 		call.candidateLists[key] = list

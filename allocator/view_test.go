@@ -3,6 +3,7 @@ package allocator
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -85,5 +86,52 @@ func TestMaskKeysBounded(t *testing.T) {
 	allocate()
 	if len(a.maskKeys) != keys {
 		t.Errorf("after a call that found the keys full: %d keys, want the call's %d", len(a.maskKeys), keys)
+	}
+}
+
+// A call reuses the memory of the call before (plans, candidate lists, the
+// search's lists, masks): a sequence of different claims on one Allocator
+// gets what each gets from a fresh one.
+func TestCallsReuseMemory(t *testing.T) {
+	opts := Options{
+		Classes: []*resource.DeviceClass{gpuClass},
+		Slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(8, numaHalf4)...)},
+		Node:    node("n1"),
+	}
+	claims := []*resource.ResourceClaim{
+		claim("three", req("r", "gpu", count(3))),
+		claim("numa1", req("r", "gpu", count(2), sel(`device.attributes["gpu.example.com"].numa == 1`))),
+		withConstraint(claim("pair", req("a", "gpu"), req("b", "gpu", count(2))), "gpu.example.com/numa"),
+		claim("one", req("r", "gpu")),
+		claim("eight", req("r", "gpu", count(8))),
+		claim("three", req("r", "gpu", count(3))),
+	}
+	devices := func(a *Allocator, c *resource.ResourceClaim) string {
+		t.Helper()
+		results, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if results[0].Err != nil {
+			return results[0].Err.Error()
+		}
+		var out []string
+		for _, d := range results[0].Allocation.Devices.Results {
+			out = append(out, d.Request+"="+d.Device)
+		}
+		return strings.Join(out, ",")
+	}
+	reused, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range claims {
+		fresh, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := devices(reused, c), devices(fresh, c); got != want {
+			t.Errorf("claim %s on a used Allocator: %s; on a fresh one: %s", c.Name, got, want)
+		}
 	}
 }
