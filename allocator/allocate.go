@@ -117,7 +117,8 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 
 	// Joint: all or nothing.
 	failed := false
-	var requests []*requestPlan
+	requests := a.callRequests[:0]
+	defer func() { a.callRequests = requests[:0] }()
 	for _, p := range plans {
 		if p.err != nil {
 			failed = true

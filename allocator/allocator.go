@@ -124,6 +124,8 @@ type Allocator struct {
 	callMasks map[string][][]uint64
 	callLists map[string]*candidateList
 	callWords maskMemory
+	// callRequests is the memory of the list of a call's requests.
+	callRequests []*requestPlan
 	// maskKeys interns the keys of callState.masksFor.
 	maskKeys map[string]string
 	plans    arena[requestPlan]

@@ -153,7 +153,9 @@ const maxResults = 32
 // that cannot be allocated whatever the search does comes back with err set.
 // Only a cancelled context is returned as an error.
 func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
-	p := a.claims.new()
+	// A claim's list of requests keeps its memory from call to call.
+	p := a.claims.next()
+	*p = claimPlan{requests: p.requests[:0]}
 	p.claim = claim
 	if claim.Status.Allocation != nil {
 		p.alreadyAllocated = true

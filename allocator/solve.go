@@ -510,7 +510,11 @@ func (s *solver) boundEligible(r *requestPlan, from int) int {
 // eligible devices, and that requests drawing on the very same candidates
 // have enough of them together.
 func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
-	var shared map[*viewDevice]int
+	// A list with the count each shared candidate list must hold: the
+	// requests of one call are few (each needs a device, an allocation
+	// holds at most 32), and a map would be allocated on every step.
+	var sharedBuf [8]sharedNeed
+	shared := sharedBuf[:0]
 	for _, r := range requests[pos:] {
 		if r.all && !s.legacy {
 			for i := range r.candidates {
@@ -553,11 +557,16 @@ func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
 		// constraints that share a list must also fit into it together
 		// (not when devices are shared).
 		if !r.admin && len(r.coveredBy) == 0 && !r.hasMulti {
-			if shared == nil {
-				shared = map[*viewDevice]int{}
+			list := &r.candidates[0]
+			k := 0
+			for k < len(shared) && shared[k].list != list {
+				k++
 			}
-			shared[&r.candidates[0]] += r.count
-			need = shared[&r.candidates[0]]
+			if k == len(shared) {
+				shared = append(shared, sharedNeed{list: list})
+			}
+			shared[k].need += r.count
+			need = shared[k].need
 		}
 		if s.countEligible(r, 0, need) < need {
 			return false
@@ -746,4 +755,11 @@ func (s *solver) untakeLast(r *requestPlan) {
 		}
 		con.fixedBy--
 	}
+}
+
+// sharedNeed is, in lookahead, how many devices the requests that share a
+// candidate list (named by its first candidate) need of it together.
+type sharedNeed struct {
+	list *viewDevice
+	need int
 }

@@ -83,7 +83,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 	})
 	v := &a.scratch
 	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
-	v.nodeMasks, v.poolOf, v.pools, v.unsupported = v.nodeMasks[:0], v.poolOf[:0], nil, ""
+	v.nodeMasks, v.poolOf, v.pools, v.unsupported = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], ""
 	type poolSlices struct {
 		state   *poolState
 		devices []*sliceEntry
