@@ -200,10 +200,10 @@ type sliceEntry struct {
 	capNeeds       map[string]*capacityNeeds // by capacityKey
 	masks          map[string][]uint64       // devices that pass a list of selectors (by selector ids), never changed
 
-	results         []*selectorResults                      // by selector id
-	attributeValues map[resource.FullyQualifiedName][]int32 // matchAttribute values by device, -1 when missing
-	inputs          []*cel.Device                           // selector inputs, built on demand
-	inputs137       []*cel.Input137                         // the same with the 1.37 semantics
+	results         []*selectorResults        // by selector id
+	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
+	inputs          []*cel.Device             // selector inputs, built on demand
+	inputs137       []*cel.Input137           // the same with the 1.37 semantics
 }
 
 // selectorResults holds the outcome of one selector for the devices of a slice.

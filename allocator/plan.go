@@ -361,7 +361,7 @@ func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []re
 	for si, e := range v.slices {
 		mask := masks[si]
 		for k, name := range attrs {
-			valuesOf[k] = a.attrValues(e, name)
+			valuesOf[k] = a.attrValues(e, name, attrLegacy)
 		}
 		for w, bits := range mask {
 			if bits == 0 {

@@ -582,7 +582,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 			uses = e.counterUses(pool.counters)
 		}
 		for k, name := range attrs {
-			valuesOf[k] = a.attrValues137(e, name, kinds[k])
+			valuesOf[k] = a.attrValues(e, name, kinds[k])
 		}
 		for w, bits := range mask {
 			if nodeMask != nil {
@@ -731,28 +731,26 @@ func (a *Allocator) sharedConsumption(id DeviceID) map[resource.QualifiedName]ap
 	return nil
 }
 
-// How a constraint reads an attribute (attrValues137).
+// How a constraint reads an attribute (attrValues).
 const (
 	attrLegacy = iota
 	attrMatch137
 	attrDistinct137
 )
 
-// attrValues137 gives, per device of the slice, the interned value of an
+// attrValues gives, per device of the slice, the interned value of an
 // attribute for a constraint of the given kind, or -1 where the device
-// cannot take part. Upstream v0.37.2 compares single values only: a list
-// value equals no other device's value (matchAttribute accepts it for a
-// single device), and takes no part in distinctAttribute.
-func (a *Allocator) attrValues137(e *sliceEntry, name resource.FullyQualifiedName, kind int) []int32 {
-	if kind == attrLegacy {
-		return a.attrValues(e, name)
-	}
-	cacheKey := resource.FullyQualifiedName(fmt.Sprintf("\x00%d%s", kind, name))
+// cannot take part. attrLegacy (1.31) compares every value, lists too
+// (equal lists match). Upstream v0.37.2 compares single values only: a
+// list value equals no other device's value (matchAttribute accepts it for
+// a single device), and takes no part in distinctAttribute.
+func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, kind int) []int32 {
+	cacheKey := attrValuesKey{name, kind}
 	if values, ok := e.attributeValues[cacheKey]; ok {
 		return values
 	}
 	if e.attributeValues == nil {
-		e.attributeValues = map[resource.FullyQualifiedName][]int32{}
+		e.attributeValues = map[attrValuesKey][]int32{}
 	}
 	values := make([]int32, len(e.devices))
 	for i := range e.devices {
@@ -761,7 +759,7 @@ func (a *Allocator) attrValues137(e *sliceEntry, name resource.FullyQualifiedNam
 		if !ok {
 			continue
 		}
-		if isListKey(key) {
+		if kind != attrLegacy && isListKey(key) {
 			if kind == attrDistinct137 {
 				continue
 			}
@@ -777,6 +775,13 @@ func (a *Allocator) attrValues137(e *sliceEntry, name resource.FullyQualifiedNam
 	}
 	e.attributeValues[cacheKey] = values
 	return values
+}
+
+// attrValuesKey names a slice's cached attribute values: the attribute and
+// how a constraint reads it.
+type attrValuesKey struct {
+	name resource.FullyQualifiedName
+	kind int
 }
 
 // isListKey: attributeKey marks list values with an upper-case letter.

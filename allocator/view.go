@@ -378,31 +378,6 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 	return nil
 }
 
-// attrValues gives, per device of the slice, the interned value of an
-// attribute for matchAttribute, or -1 where the device lacks it.
-func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName) []int32 {
-	if values, ok := e.attributeValues[name]; ok {
-		return values
-	}
-	if e.attributeValues == nil {
-		e.attributeValues = map[resource.FullyQualifiedName][]int32{}
-	}
-	values := make([]int32, len(e.devices))
-	for i := range e.devices {
-		values[i] = -1
-		if key, ok := attributeKey(e.devices[i].Attributes, e.driver, name); ok {
-			id, seen := a.attributeValueIDs[key]
-			if !seen {
-				id = int32(len(a.attributeValueIDs))
-				a.attributeValueIDs[key] = id
-			}
-			values[i] = id
-		}
-	}
-	e.attributeValues[name] = values
-	return values
-}
-
 // attributeKey finds the attribute a matchAttribute constraint compares:
 // the attribute with exactly that name, or, when the name's domain is the
 // driver's, the attribute written without the domain. Capacities are not
