@@ -381,13 +381,7 @@ func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []re
 				b := trailingZeros(bits)
 				bits &^= 1 << uint(b)
 				d := w*64 + b
-				lacks := -1
-				for k := range attrs {
-					if valuesOf[k][d] < 0 {
-						lacks = k
-						break
-					}
-				}
+				lacks := firstLacking(valuesOf, d)
 				if lacks >= 0 {
 					list.lacking++
 					if list.firstLacking == nil {
@@ -538,3 +532,14 @@ func (f fieldPath) String() string { return f.list + "[" + strconv.Itoa(f.index)
 
 // claimID names the claim in messages.
 func (p *claimPlan) claimID() string { return claimName(p.claim) }
+
+// firstLacking is the index of the first constrained attribute device d
+// has no value for (valuesOf as attrValues gives them), or -1.
+func firstLacking(valuesOf [][]int32, d int) int {
+	for k, values := range valuesOf {
+		if values[d] < 0 {
+			return k
+		}
+	}
+	return -1
+}

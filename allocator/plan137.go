@@ -668,13 +668,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 						}
 					}
 				}
-				lacks := -1
-				for k := range attrs {
-					if valuesOf[k][d] < 0 {
-						lacks = k
-						break
-					}
-				}
+				lacks := firstLacking(valuesOf, d)
 				if lacks >= 0 {
 					if r.all {
 						con := p.constraints[r.coveredBy[lacks]]
