@@ -31,15 +31,7 @@ var uuidV5 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-
 func TestShareIDsAreDeterministic(t *testing.T) {
 	shares := func(claims ...*resource.ResourceClaim) []string {
 		t.Helper()
-		a, err := New(Options{
-			Classes: []*resource.DeviceClass{gpuClass},
-			Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
-			Node:    node("n1"),
-			Mode:    Sequential,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newNICAllocator(t, Sequential)
 		results, err := a.Allocate(context.Background(), claims)
 		if err != nil {
 			t.Fatal(err)
@@ -85,14 +77,7 @@ func TestShareIDsAreDeterministic(t *testing.T) {
 // A shareID that a committed allocation uses is not handed out again,
 // even to a claim of the same identity.
 func TestShareIDNotReused(t *testing.T) {
-	a, err := New(Options{
-		Classes: []*resource.DeviceClass{gpuClass},
-		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
-		Node:    node("n1"),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newNICAllocator(t, Joint)
 	c := claim("a", exact("r", "gpu", bandwidth("2")))
 	first, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
 	if err != nil || first[0].Err != nil {
@@ -118,18 +103,7 @@ func TestShareIDNotReused(t *testing.T) {
 // hands out shares of one claim again (from its memo) and one that derives
 // them afresh (memo dropped, or full) give the same IDs in the same order.
 func TestShareIDMemo(t *testing.T) {
-	newAllocator := func() *Allocator {
-		t.Helper()
-		a, err := New(Options{
-			Classes: []*resource.DeviceClass{gpuClass},
-			Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
-			Node:    node("n1"),
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
+	newAllocator := func() *Allocator { return newNICAllocator(t, Joint) }
 	c := claim("a", exact("r", "gpu", bandwidth("2")))
 	// three commits the same claim three times and returns the IDs; forget
 	// runs before each allocation.
@@ -182,4 +156,20 @@ func TestShareIDMemo(t *testing.T) {
 	if len(full.shareMemo) >= maxShareMemo {
 		t.Errorf("memo holds %d names, more than its bound %d", len(full.shareMemo), maxShareMemo)
 	}
+}
+
+// newNICAllocator allocates for node n1 from one slice with one shared
+// NIC, nic0, whose bandwidth claims consume.
+func newNICAllocator(t *testing.T, mode Mode) *Allocator {
+	t.Helper()
+	a, err := New(Options{
+		Classes: []*resource.DeviceClass{gpuClass},
+		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+		Node:    node("n1"),
+		Mode:    mode,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -53,14 +53,7 @@ func TestMaskMemory(t *testing.T) {
 // masksFor keeps one string per key across calls, and drops them all
 // when it has maxMaskKeys.
 func TestMaskKeysBounded(t *testing.T) {
-	a, err := New(Options{
-		Classes: []*resource.DeviceClass{gpuClass},
-		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
-		Node:    node("n1"),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newNICAllocator(t, Joint)
 	c := claim("a", exact("r", "gpu", bandwidth("2")))
 	allocate := func() {
 		t.Helper()
