@@ -536,37 +536,6 @@ func (a *Allocator) IsAllocated(id DeviceID) bool {
 	return a.allocated.has(id)
 }
 
-// selectorID gives an expression its index in the per-slice result tables,
-// compiling it on first sight. Compiled programs belong to the Allocator,
-// never to a package-level cache (only the CEL environments are shared,
-// as upstream's are): a fresh Allocator pays for every compile as a fresh
-// process would, which is what hack/allocbench's cold benchmarks measure.
-func (a *Allocator) selectorID(expression string) (int, error) {
-	if id, ok := a.selectorIDs[expression]; ok {
-		return id, nil
-	}
-	if !a.legacy {
-		// Without the cost estimate, as the scheduler's selector cache
-		// compiles: no limit applies to a stored expression's estimate.
-		program, err := cel.CompileSelector137(expression, cel.Options137{Stored: true, SkipCostEstimate: true})
-		if err != nil {
-			return -1, err
-		}
-		id := len(a.selectorPrograms137)
-		a.selectorPrograms137 = append(a.selectorPrograms137, program)
-		a.selectorIDs[expression] = id
-		return id, nil
-	}
-	program, err := a.compiled.DeviceSelector(expression)
-	if err != nil {
-		return -1, err
-	}
-	id := len(a.selectorPrograms)
-	a.selectorPrograms = append(a.selectorPrograms, program)
-	a.selectorIDs[expression] = id
-	return id, nil
-}
-
 func setBit(b []uint64, i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
 func clearBit(b []uint64, i int)    { b[i>>6] &^= 1 << (uint(i) & 63) }
 func hasBit(b []uint64, i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
