@@ -1,0 +1,527 @@
+package cel
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/utils/ptr"
+
+	hub "github.com/drakit/drakit/apis/resource"
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+)
+
+func TestParseSimpleSelector(t *testing.T) {
+	accepted := []string{
+		`device.driver == "gpu.example.com"`,
+		`device.driver == 'gpu.example.com'`,
+		`device.driver != ""`,
+		`"gpu.example.com" == device.driver`,
+		`device.driver < "m"`,
+		`device.attributes["net.example.com"].rack == 3`,
+		`device.attributes["net.example.com"].rack <= -3`,
+		`3 < device.attributes["net.example.com"].rack`,
+		`device.attributes["gpu.example.com"].model == "h100"`,
+		`device.attributes['gpu.example.com']["model"] >= 'a'`,
+		`device.attributes["gpu.example.com"].healthy`,
+		`device.attributes["gpu.example.com"].healthy == false`,
+		`!device.attributes["gpu.example.com"].healthy`,
+		`!!(device.driver == "a")`,
+		`device.driver == "a" && device.attributes["a"].x > 1 || !(device.attributes["b"].y == true)`,
+		` ( device . driver=="a" )&&(device.attributes [ "a" ] . x!=0) `,
+		"device.driver ==\t\"a\"\n&&\r\ftrue",
+		`true`,
+		`device.attributes["a"]._x9 == 9223372036854775807`,
+		`device.attributes["a"].x == "grüße"`,
+	}
+	for _, e := range accepted {
+		if _, ok := ParseSimpleSelector(e, true); !ok {
+			t.Errorf("legacy: refused %s", e)
+		}
+		if _, ok := ParseSimpleSelector(e, false); !ok {
+			t.Errorf("1.37: refused %s", e)
+		}
+	}
+	only137 := []string{
+		`device.allowMultipleAllocations`,
+		`!device.allowMultipleAllocations`,
+		`device.allowMultipleAllocations == true`,
+		`device.driver == "a" && device.allowMultipleAllocations`,
+	}
+	for _, e := range only137 {
+		if _, ok := ParseSimpleSelector(e, true); ok {
+			t.Errorf("legacy: accepted %s", e)
+		}
+		if _, ok := ParseSimpleSelector(e, false); !ok {
+			t.Errorf("1.37: refused %s", e)
+		}
+	}
+	refused := []string{
+		``,
+		`device.driver`,                         // not a bool
+		`!device.driver`,                        // not a bool
+		`device.driver == 1`,                    // string with int
+		`device.allowMultipleAllocations == 1`,  // bool with int
+		`device.driver == device.driver`,        // no literal
+		`1 == 1`,                                // no operand
+		`device.attributes["a"].x == 1 == true`, // chained comparison
+		`(device.attributes["a"].x == 1) == true`,          // comparison of a comparison
+		`(device.driver) == "a"`,                           // parenthesized operand
+		`device.attributes["a"].x == 1u`,                   // uint
+		`device.attributes["a"].x == 1.0`,                  // double
+		`device.attributes["a"].x == 0x10`,                 // hex
+		`device.attributes["a"].x == 010`,                  // leading zero
+		`device.attributes["a"].x == 9223372036854775808`,  // does not fit
+		`device.attributes["a"].x == -9223372036854775808`, // fits, but declined
+		`device.attributes["a"].x == --1`,
+		`device.attributes["a"].x == -(1)`,
+		`device.attributes["a"].x - 1 == 0`,
+		`device.attributes["a"].x == "a\"b"`,                       // escape
+		`device.attributes["a"].x == r"a"`,                         // raw string
+		`device.attributes["a"].x == b"a"`,                         // bytes
+		`device.attributes["a"].x == """a"""`,                      // triple-quoted
+		`device.attributes["a"].x == "a`,                           // unterminated
+		"device.attributes[\"a\"].x == \"a\nb\"",                   // newline in string
+		`device.attributes["a"].x == 1 // comment`,                 // comment
+		`device.attributes["a"].in == 1`,                           // reserved word
+		`device.attributes["a"].null`,                              // reserved word
+		`device.attributes["a/b"].x == 1`,                          // domain with a slash
+		`device.attributes["a"]["b/x"] == 1`,                       // identifier with a slash
+		`device.attributes[""].x == 1`,                             // empty domain
+		`device.attributes["a"][""] == 1`,                          // empty identifier
+		`device.attributes.a.x == 1`,                               // not an index
+		`device.attributes["a"] == 1`,                              // the domain map
+		`device.attributes["a"].x.y == 1`,                          // too deep
+		`device.capacity["a"].x == 1`,                              // capacity
+		`device.foo == 1`,                                          // no such field
+		`device["driver"] == "a"`,                                  // index of the object
+		`.device.driver == "a"`,                                    // leading dot
+		`other.driver == "a"`,                                      // other variable
+		`device.driver in ["a"]`,                                   // in
+		`device.driver == "a" ? true : false`,                      // conditional
+		`device.driver.startsWith("a")`,                            // function
+		`cel.bind(a, device.driver, a == "x")`,                     // macro
+		`device.driver == "a" &&`,                                  // incomplete
+		`(device.driver == "a"`,                                    // unbalanced
+		`device.driver == "a")`,                                    // unbalanced
+		`device.driver == "a" & device.driver == "b"`,              // single &
+		`device.attributes["a"].x == 1 || 1`,                       // int where a bool goes
+		strings.Repeat("(", 30) + `true` + strings.Repeat(")", 30), // too deep
+		"device.driver == \"\xff\"",                                // not UTF-8
+	}
+	for _, e := range refused {
+		if _, ok := ParseSimpleSelector(e, false); ok {
+			t.Errorf("accepted %s", e)
+		}
+		if _, ok := ParseSimpleSelector(e, true); ok {
+			t.Errorf("legacy: accepted %s", e)
+		}
+	}
+	var many []string
+	for i := 0; i <= simpleMaxLeaves; i++ {
+		many = append(many, fmt.Sprintf(`device.attributes["a"].x == %d`, i))
+	}
+	if _, ok := ParseSimpleSelector(strings.Join(many, " || "), false); ok {
+		t.Errorf("accepted %d leaves", len(many))
+	}
+	if _, ok := ParseSimpleSelector(strings.Join(many[:simpleMaxLeaves], " || "), false); !ok {
+		t.Errorf("refused %d leaves", simpleMaxLeaves)
+	}
+}
+
+func TestSimpleSelectorMatch(t *testing.T) {
+	const driver = "gpu.example.com"
+	dev := &hub.Device{
+		Name: "d",
+		Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
+			"model":                  {StringValue: ptr.To("h100")},
+			"gpu.example.com/model":  {StringValue: ptr.To("a100")},
+			"cores":                  {IntValue: ptr.To[int64](64)},
+			"healthy":                {BoolValue: ptr.To(true)},
+			"driverVersion":          {VersionValue: ptr.To("1.2.3")},
+			"net.example.com/rack":   {IntValue: ptr.To[int64](3)},
+			"ids":                    {IntValues: []int64{1, 2}},
+			"gpu.example.com/shadow": {IntValues: []int64{1}},
+			"shadow":                 {IntValue: ptr.To[int64](7)},
+		},
+	}
+	tests := []struct {
+		expr         string
+		legacy       bool
+		lists        bool
+		match, ok    bool
+		legacyOnlyOK bool
+	}{
+		{expr: `device.driver == "gpu.example.com"`, match: true, ok: true},
+		{expr: `device.driver != "gpu.example.com"`, match: false, ok: true},
+		// 1.37: the qualified name wins; 1.31: the one that sorts later.
+		{expr: `device.attributes["gpu.example.com"].model == "a100"`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].model == "h100"`, legacy: true, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].cores >= 64 && device.attributes["gpu.example.com"].healthy`, match: true, ok: true},
+		{expr: `device.attributes["net.example.com"].rack < 3`, match: false, ok: true},
+		{expr: `device.attributes["net.example.com"].rack == 3 || device.attributes["net.example.com"].missing == 1`, ok: false},
+		{expr: `device.attributes["other.example.com"].rack == 3`, ok: false},
+		{expr: `device.attributes["gpu.example.com"].cores == "64"`, ok: false},
+		{expr: `device.attributes["gpu.example.com"].driverVersion == "1.2.3"`, ok: false},
+		{expr: `device.attributes["gpu.example.com"].cores`, ok: false},
+		// Lists: left out (the unqualified scalar shows) or list values.
+		{expr: `device.attributes["gpu.example.com"].ids == 1`, ok: false},
+		{expr: `device.attributes["gpu.example.com"].shadow == 7`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].shadow == 7`, legacy: true, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].shadow == 7`, lists: true, ok: false},
+		{expr: `device.allowMultipleAllocations`, match: false, ok: true},
+		{expr: `true || device.attributes["x"].y == 1`, ok: false},
+	}
+	for _, tc := range tests {
+		s, ok := ParseSimpleSelector(tc.expr, tc.legacy)
+		if !ok {
+			t.Errorf("%s: refused", tc.expr)
+			continue
+		}
+		d := NewSimpleDevice(driver, dev, tc.lists)
+		match, ok := s.Match(&d)
+		if match != tc.match || ok != tc.ok {
+			t.Errorf("%s (legacy %v, lists %v): match %v ok %v, want %v %v", tc.expr, tc.legacy, tc.lists, match, ok, tc.match, tc.ok)
+		}
+	}
+
+	// A device whose input cannot be built.
+	bad := &hub.Device{Name: "bad", Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
+		"model":   {StringValue: ptr.To("h100")},
+		"version": {VersionValue: ptr.To("one")},
+	}}
+	for _, legacy := range []bool{false, true} {
+		s, _ := ParseSimpleSelector(`device.driver == "gpu.example.com"`, legacy)
+		d := NewSimpleDevice(driver, bad, false)
+		if _, ok := s.Match(&d); ok {
+			t.Errorf("legacy %v: ok for a device with a bad version", legacy)
+		}
+	}
+}
+
+// TestSimpleSelectorDifferential checks ParseSimpleSelector and Match
+// against cel-go on random expressions of the simple grammar and random
+// devices: every accepted expression compiles in its environment, and
+// whenever Match answers, the compiled program gives the same bool without
+// an error.
+func TestSimpleSelectorDifferential(t *testing.T) {
+	rng := rand.New(rand.NewSource(20261127))
+	const (
+		expressions      = 600
+		devicesPerExpr   = 24
+		minEachKind      = 2000
+		deviceVariations = 400
+	)
+	devices := make([]simpleTestDevice, deviceVariations)
+	for i := range devices {
+		devices[i] = randomSimpleDevice(rng, i)
+	}
+	ctx := context.Background()
+	var ok, notOK, matched int
+	for i := 0; i < expressions; i++ {
+		legacy := i%2 == 0
+		g := &exprGen{rng: rng, legacy: legacy}
+		expr := g.expr(0)
+		s, accepted := ParseSimpleSelector(expr, legacy)
+		if !accepted {
+			t.Fatalf("refused generated expression %s", expr)
+		}
+		var legacyProg *DeviceProgram
+		var prog137 *Program137
+		var err error
+		if legacy {
+			legacyProg, err = CompileDeviceSelectorIn(expr, StoredExpressions)
+		} else {
+			prog137, err = CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+		}
+		if err != nil {
+			t.Fatalf("accepted expression %s does not compile (legacy %v): %v", expr, legacy, err)
+		}
+		for j := 0; j < devicesPerExpr; j++ {
+			td := &devices[rng.Intn(len(devices))]
+			lists := !legacy && rng.Intn(2) == 0
+			sd := NewSimpleDevice(td.driver, td.dev, lists)
+			match, simpleOK := s.Match(&sd)
+			if !simpleOK {
+				notOK++
+				continue
+			}
+			ok++
+			var want bool
+			if legacy {
+				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+			} else {
+				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, lists))
+			}
+			if err != nil {
+				t.Errorf("%s on %s (legacy %v, lists %v): Match says %v, cel-go fails: %v", expr, td, legacy, lists, match, err)
+				continue
+			}
+			if want != match {
+				t.Errorf("%s on %s (legacy %v, lists %v): Match says %v, cel-go %v", expr, td, legacy, lists, match, want)
+			}
+			if match {
+				matched++
+			}
+		}
+	}
+	t.Logf("%d evaluations answered (%d true), %d declined", ok, matched, notOK)
+	if ok < minEachKind || notOK < minEachKind || matched < minEachKind/4 {
+		t.Fatalf("too few cases: %d answered, %d of them true, %d declined; the generators no longer cover both outcomes", ok, matched, notOK)
+	}
+}
+
+// input137For is the allocator's 1.37 input of a hub device: its v1 form,
+// without list attributes unless lists.
+func input137For(driver string, dev *hub.Device, lists bool) *Input137 {
+	var v1 resourcev1.Device
+	if err := resourcev1.Convert_resource_Device_To_v1_Device(dev, &v1, nil); err != nil {
+		panic(err)
+	}
+	if !lists {
+		scalars := map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
+		for n, a := range v1.Attributes {
+			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
+				scalars[n] = a
+			}
+		}
+		v1.Attributes = scalars
+	}
+	return NewInput137(DeviceFromV1(driver, &v1))
+}
+
+type simpleTestDevice struct {
+	driver string
+	dev    *hub.Device
+}
+
+func (d simpleTestDevice) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s {", d.driver)
+	for n, a := range d.dev.Attributes {
+		fmt.Fprintf(&b, " %s=%s", n, hubAttrString(a))
+	}
+	if d.dev.AllowMultipleAllocations != nil {
+		fmt.Fprintf(&b, " multi=%v", *d.dev.AllowMultipleAllocations)
+	}
+	if d.dev.NamedResources != nil {
+		fmt.Fprintf(&b, " nullLists=%v", d.dev.NamedResources.NullLists)
+	}
+	return b.String() + " }"
+}
+
+func hubAttrString(a hub.DeviceAttribute) string {
+	var parts []string
+	if a.IntValue != nil {
+		parts = append(parts, fmt.Sprint(*a.IntValue))
+	}
+	if a.BoolValue != nil {
+		parts = append(parts, fmt.Sprint(*a.BoolValue))
+	}
+	if a.StringValue != nil {
+		parts = append(parts, fmt.Sprintf("%q", *a.StringValue))
+	}
+	if a.VersionValue != nil {
+		parts = append(parts, "v"+*a.VersionValue)
+	}
+	if a.IntValues != nil {
+		parts = append(parts, fmt.Sprint(a.IntValues))
+	}
+	if a.BoolValues != nil {
+		parts = append(parts, fmt.Sprint(a.BoolValues))
+	}
+	if a.StringValues != nil {
+		parts = append(parts, fmt.Sprintf("%q", a.StringValues))
+	}
+	if a.VersionValues != nil {
+		parts = append(parts, fmt.Sprintf("v%v", a.VersionValues))
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
+var (
+	simpleDrivers = []string{"gpu.example.com", "net.example.com"}
+	simpleIDs     = []string{"model", "rack", "healthy", "index"}
+	simpleStrings = []string{"h100", "a100", "", "b", "grüße"}
+)
+
+// randomSimpleDevice makes a device with attributes of every kind, under
+// either spelling, both or neither; now and then a list, an attribute
+// with a scalar and a list, one without a value, a bad version or a
+// v1alpha2 null list.
+func randomSimpleDevice(rng *rand.Rand, i int) simpleTestDevice {
+	driver := simpleDrivers[rng.Intn(len(simpleDrivers))]
+	dev := &hub.Device{Name: fmt.Sprintf("dev-%d", i), Attributes: map[hub.QualifiedName]hub.DeviceAttribute{}}
+	for _, id := range simpleIDs {
+		for _, domain := range simpleDrivers {
+			for _, qualified := range []bool{true, false} {
+				if !qualified && domain != driver || rng.Intn(3) == 0 {
+					continue
+				}
+				name := id
+				if qualified {
+					name = domain + "/" + id
+				}
+				dev.Attributes[hub.QualifiedName(name)] = randomAttribute(rng)
+			}
+		}
+	}
+	if rng.Intn(8) == 0 {
+		dev.Attributes["driverVersion"] = hub.DeviceAttribute{VersionValue: ptr.To("1.2.3")}
+	}
+	if rng.Intn(20) == 0 {
+		dev.Attributes["broken"] = hub.DeviceAttribute{VersionValue: ptr.To("one.two")}
+	}
+	if rng.Intn(20) == 0 {
+		dev.Attributes["empty"] = hub.DeviceAttribute{}
+	}
+	if rng.Intn(20) == 0 {
+		dev.Attributes["badList"] = hub.DeviceAttribute{VersionValues: []string{"1.0.0", "x"}}
+	}
+	if rng.Intn(10) == 0 {
+		// A v1alpha2 null list: the 1.31 device leaves it out.
+		names := make([]hub.QualifiedName, 0, len(dev.Attributes))
+		for n := range dev.Attributes {
+			names = append(names, n)
+		}
+		if len(names) > 0 {
+			n := names[rng.Intn(len(names))]
+			dev.NamedResources = &hub.NamedResourcesLayout{NullLists: []hub.QualifiedName{n}}
+		}
+	}
+	switch rng.Intn(3) {
+	case 0:
+		dev.AllowMultipleAllocations = ptr.To(true)
+	case 1:
+		dev.AllowMultipleAllocations = ptr.To(false)
+	}
+	if rng.Intn(4) == 0 {
+		dev.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{"memory": {Value: apiresource.MustParse("16Gi")}}
+	}
+	return simpleTestDevice{driver: driver, dev: dev}
+}
+
+func randomAttribute(rng *rand.Rand) hub.DeviceAttribute {
+	var a hub.DeviceAttribute
+	switch rng.Intn(10) {
+	case 0, 1, 2:
+		a.IntValue = ptr.To(int64(rng.Intn(7) - 3))
+	case 3, 4:
+		a.StringValue = ptr.To(simpleStrings[rng.Intn(len(simpleStrings))])
+	case 5, 6:
+		a.BoolValue = ptr.To(rng.Intn(2) == 0)
+	case 7:
+		a.VersionValue = ptr.To([]string{"1.2.3", "2.0.0-rc.1", "1.2"}[rng.Intn(3)])
+	case 8:
+		switch rng.Intn(4) {
+		case 0:
+			a.IntValues = []int64{1, 2}
+		case 1:
+			a.StringValues = []string{"h100"}
+		case 2:
+			a.BoolValues = []bool{true}
+		case 3:
+			a.VersionValues = []string{"1.0.0"}
+		}
+	case 9:
+		// A scalar and a list at once.
+		a.IntValue = ptr.To(int64(rng.Intn(3)))
+		a.StringValues = []string{"x"}
+	}
+	return a
+}
+
+// exprGen writes random expressions of the simple grammar, with random
+// spacing, quotes and operand order.
+type exprGen struct {
+	rng    *rand.Rand
+	legacy bool
+}
+
+func (g *exprGen) sp() string {
+	return []string{"", " ", " ", "  ", "\n", "\t"}[g.rng.Intn(6)]
+}
+
+func (g *exprGen) quote(s string) string {
+	if g.rng.Intn(2) == 0 {
+		return "'" + s + "'"
+	}
+	return `"` + s + `"`
+}
+
+func (g *exprGen) expr(depth int) string {
+	if depth < 3 {
+		switch g.rng.Intn(6) {
+		case 0:
+			return g.expr(depth+1) + g.sp() + "&&" + g.sp() + g.expr(depth+1)
+		case 1:
+			return g.expr(depth+1) + g.sp() + "||" + g.sp() + g.expr(depth+1)
+		case 2:
+			return "!" + g.sp() + "(" + g.sp() + g.expr(depth+1) + g.sp() + ")"
+		case 3:
+			return "(" + g.expr(depth+1) + ")"
+		}
+	}
+	return g.leaf()
+}
+
+func (g *exprGen) literal(kind int) string {
+	switch kind {
+	case 0:
+		return fmt.Sprint(g.rng.Intn(7) - 3)
+	case 1:
+		return g.quote(simpleStrings[g.rng.Intn(len(simpleStrings))])
+	}
+	return []string{"true", "false"}[g.rng.Intn(2)]
+}
+
+func (g *exprGen) leaf() string {
+	ops := []string{"==", "!=", "<", "<=", ">", ">="}
+	op := ops[g.rng.Intn(len(ops))]
+	cmp := func(operand, lit string) string {
+		if g.rng.Intn(4) == 0 {
+			return lit + g.sp() + op + g.sp() + operand
+		}
+		return operand + g.sp() + op + g.sp() + lit
+	}
+	n := 4
+	if !g.legacy {
+		n = 5
+	}
+	switch g.rng.Intn(n) {
+	case 0:
+		return cmp("device"+g.sp()+"."+g.sp()+"driver", g.quote(simpleDrivers[g.rng.Intn(len(simpleDrivers))]))
+	case 1:
+		if g.rng.Intn(8) == 0 {
+			return "true"
+		}
+		return "!" + g.sp() + g.attribute()
+	case 2:
+		return g.attribute()
+	case 4:
+		if g.rng.Intn(2) == 0 {
+			return "device.allowMultipleAllocations"
+		}
+		return cmp("device.allowMultipleAllocations", g.literal(2))
+	}
+	return cmp(g.attribute(), g.literal(g.rng.Intn(3)))
+}
+
+func (g *exprGen) attribute() string {
+	domain := simpleDrivers[g.rng.Intn(len(simpleDrivers))]
+	if g.rng.Intn(10) == 0 {
+		domain = "other.example.com"
+	}
+	id := simpleIDs[g.rng.Intn(len(simpleIDs))]
+	if g.rng.Intn(10) == 0 {
+		id = "driverVersion"
+	}
+	sel := "." + g.sp() + id
+	if g.rng.Intn(4) == 0 {
+		sel = "[" + g.quote(id) + "]"
+	}
+	return "device.attributes" + g.sp() + "[" + g.sp() + g.quote(domain) + g.sp() + "]" + g.sp() + sel
+}
