@@ -104,13 +104,12 @@ type Allocator struct {
 
 	compiled *cel.Cache
 	// selectorIDs numbers the selector expressions seen so far; the number
-	// indexes selectorPrograms and the per-slice selectorResults.
-	selectorIDs      map[string]int
-	selectorPrograms []*cel.DeviceProgram
-	// selectorPrograms137 are the programs with the 1.37 semantics (not
-	// legacy): compiled in the 1.37 environment of stored expressions.
-	selectorPrograms137 []*cel.Program137
-	attributeValueIDs   map[string]int32 // attribute values for matchAttribute, interned
+	// indexes selectors and the per-slice selectorResults.
+	selectorIDs map[string]int
+	// selectors are the selectors by number: a simple form and the
+	// program, compiled when first needed (see selectors.go).
+	selectors         []selectorProgram
+	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
 
 	stats Stats
 
@@ -156,6 +155,9 @@ type Stats struct {
 	Evaluations int64
 	// SearchSteps is the number of devices tried during searches.
 	SearchSteps int64
+	// Compiled is the number of selectors compiled with cel-go; simple
+	// selectors are compiled only for a device they cannot judge.
+	Compiled int64
 }
 
 // Stats returns the counters accumulated so far.
@@ -204,6 +206,7 @@ type sliceEntry struct {
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	inputs          []*cel.Device             // selector inputs, built on demand
 	inputs137       []*cel.Input137           // the same with the 1.37 semantics
+	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
 }
 
 // selectorResults holds the outcome of one selector for the devices of a slice.
