@@ -1,10 +1,11 @@
 package allocator
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
-	"sort"
+
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -44,7 +45,9 @@ type Options struct {
 	// Classes are the DeviceClasses that requests may name.
 	Classes []*resource.DeviceClass
 	// Slices are the published devices. Slices of all nodes may be given;
-	// each allocation sees only those the node can reach.
+	// each allocation sees only those the node can reach. The list is
+	// kept, not copied: neither it nor its slices may be modified while
+	// the Allocator uses them (SetSlices replaces the inventory).
 	Slices []*resource.ResourceSlice
 	// AllocatedClaims are claims whose status.allocation holds devices that
 	// are in use. Claims without allocation are ignored. With the 1.32+
@@ -52,7 +55,10 @@ type Options struct {
 	// nothing and a result with a shareID holds only its share: the
 	// capacity it consumed.
 	AllocatedClaims []*resource.ResourceClaim
-	// AllocatedDevices are further devices in use.
+	// AllocatedDevices are further devices in use. The list is kept, not
+	// copied (as upstream keeps the caller's set of allocated devices): it
+	// must not be modified while the Allocator uses it. Record changes
+	// with MarkAllocated and Release.
 	AllocatedDevices []DeviceID
 	// Node is the node on which the claims are to be used. Nil means no
 	// node: only slices with allNodes are considered (network-attached
@@ -85,12 +91,21 @@ type Allocator struct {
 
 	classes map[string]*resource.DeviceClass
 
-	slices      []*sliceEntry // by key (name)
-	byNode      map[string][]*sliceEntry
-	allNodes    []*sliceEntry
-	bySelector  []*sliceEntry
-	perDevice   []*sliceEntry             // node selection per device
-	byPool      map[poolKey][]*sliceEntry // built on first use (poolSlices)
+	// The inventory: the caller's list of slices (kept, not copied) and,
+	// by position in it, each slice's entry, made when a call first needs
+	// the slice (entryAt), except for the slices without a nodeName, which
+	// SetSlices makes at once (it checks their node selection).
+	sliceList  []*resource.ResourceSlice
+	entries    []*sliceEntry
+	allNodes   []*sliceEntry
+	bySelector []*sliceEntry
+	perDevice  []*sliceEntry // node selection per device
+	// byNode lists the positions of each node's slices; it is built once
+	// nodeScanLimit nodes were looked up by scanning the list
+	// (appendNodeSlices).
+	byNode      map[string][]int32
+	nodeScans   int
+	byPool      map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
 	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
 
 	// shares are the shares of multi-allocation devices allocated before
@@ -226,8 +241,9 @@ func New(opts Options) (*Allocator, error) {
 		selectorIDs:       map[string]int{},
 		attributeValueIDs: map[string]int32{},
 	}
-	// The list first: claims add to the pools it indexes.
-	a.allocated.pending = slices.Clone(opts.AllocatedDevices)
+	// The list first: claims add to the pools it indexes. It is read, never
+	// written (inUseSet).
+	a.allocated.pending = opts.AllocatedDevices
 	if opts.Mode != Joint && opts.Mode != Sequential {
 		return nil, fmt.Errorf("unknown allocation mode %d", opts.Mode)
 	}
@@ -289,53 +305,78 @@ func (a *Allocator) SetClasses(classes []*resource.DeviceClass) error {
 // slice (selector results) is kept when the same slice comes back: the
 // same object, or an object with the same name, UID and a non-empty,
 // unchanged resourceVersion. Anything else counts as a changed slice.
+//
+// The list is kept, not copied, and a slice with a nodeName is looked at
+// only when a call is made for its node: a fresh Allocator's first call
+// pays for the slices its node sees, not for those of the whole cluster.
 func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
-	entries := make([]*sliceEntry, 0, len(list))
+	// The entries made so far, to be found again by name.
+	var old map[string]*sliceEntry
+	for _, e := range a.entries {
+		if e != nil && e.obj.Name != "" {
+			if old == nil {
+				old = map[string]*sliceEntry{}
+			}
+			old[e.obj.Name] = e
+		}
+	}
+	entries := make([]*sliceEntry, len(list))
+	var allNodes, bySelector, perDevice []*sliceEntry
+	sorted := true
+	prev := ""
 	for i, s := range list {
 		if s == nil {
 			return fmt.Errorf("slices[%d] is nil", i)
 		}
-		key := s.Name
-		if key == "" {
-			// Unnamed slices (from files) are never recognised again.
-			key = "\x00" + strconv.Itoa(i)
+		if s.Name != "" {
+			// Names in strictly increasing order are distinct; the map
+			// below checks any other order.
+			sorted = sorted && prev < s.Name
+			prev = s.Name
+			if e := old[s.Name]; e != nil && sameSlice(e.obj, s) {
+				e.obj = s
+				entries[i] = e
+			}
 		}
-		if old := a.sliceByKey(key); old != nil && sameSlice(old.obj, s) {
-			old.obj = s
-			entries = append(entries, old)
+		if n := s.Spec.NodeName; n != nil && *n != "" {
 			continue
 		}
-		e, err := newSliceEntry(key, s)
-		if err != nil {
-			return err
+		e := entries[i]
+		if e == nil {
+			var err error
+			if e, err = newSliceEntry(sliceKey(s, i), s); err != nil {
+				return err
+			}
+			entries[i] = e
 		}
-		entries = append(entries, e)
-	}
-	// Sorted by name, so that names are checked and old entries found
-	// without a map, and views list slices in name order.
-	sort.Slice(entries, func(i, j int) bool { return entries[i].key < entries[j].key })
-	for i := 1; i < len(entries); i++ {
-		if entries[i].key == entries[i-1].key {
-			return fmt.Errorf("two ResourceSlices are named %q", entries[i].obj.Name)
+		switch {
+		case e.allNodes:
+			allNodes = append(allNodes, e)
+		case e.selector != nil:
+			bySelector = append(bySelector, e)
+		case e.perDevice:
+			perDevice = append(perDevice, e)
 		}
 	}
-	a.slices = entries
+	if !sorted {
+		seen := make(map[string]struct{}, len(list))
+		for _, s := range list {
+			if s.Name == "" {
+				continue
+			}
+			if _, dup := seen[s.Name]; dup {
+				return fmt.Errorf("two ResourceSlices are named %q", s.Name)
+			}
+			seen[s.Name] = struct{}{}
+		}
+	}
+	a.sliceList, a.entries = list, entries
+	a.allNodes, a.bySelector, a.perDevice = allNodes, bySelector, perDevice
 	a.poolChecks = nil
-	a.byNode = map[string][]*sliceEntry{}
-	a.allNodes, a.bySelector, a.perDevice = nil, nil, nil
+	a.byNode, a.nodeScans = nil, 0
 	a.byPool, a.readyByPool = nil, nil
 	for _, e := range entries {
-		switch {
-		case e.nodeName != "":
-			a.byNode[e.nodeName] = append(a.byNode[e.nodeName], e)
-		case e.allNodes:
-			a.allNodes = append(a.allNodes, e)
-		case e.selector != nil:
-			a.bySelector = append(a.bySelector, e)
-		case e.perDevice:
-			a.perDevice = append(a.perDevice, e)
-		}
-		if e.ready {
+		if e != nil && e.ready {
 			e.markInUse(&a.allocated)
 			a.addReady(e)
 		}
@@ -343,26 +384,91 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	return nil
 }
 
-// sliceByKey finds the entry of a slice name among the current ones.
-func (a *Allocator) sliceByKey(key string) *sliceEntry {
-	i := sort.Search(len(a.slices), func(i int) bool { return a.slices[i].key >= key })
-	if i < len(a.slices) && a.slices[i].key == key {
-		return a.slices[i]
+// sliceKey is what orders a slice among the slices of its pool: its name.
+// Unnamed slices (from files) are never recognised again.
+func sliceKey(s *resource.ResourceSlice, i int) string {
+	if s.Name == "" {
+		return "\x00" + strconv.Itoa(i)
 	}
-	return nil
+	return s.Name
+}
+
+// entryAt returns the entry of the slice at position i of the list,
+// making it when first needed. Only slices with a nodeName are made here
+// (SetSlices makes the others), and their entries cannot fail.
+func (a *Allocator) entryAt(i int) *sliceEntry {
+	if e := a.entries[i]; e != nil {
+		return e
+	}
+	s := a.sliceList[i]
+	e, err := newSliceEntry(sliceKey(s, i), s)
+	if err != nil {
+		// Unreachable (see above); a slice that fails is left out.
+		return nil
+	}
+	a.entries[i] = e
+	return e
+}
+
+// nodeScanLimit is how many nodes appendNodeSlices looks up by scanning
+// the list before it indexes every slice by node: a fresh Allocator's
+// first calls look at one node or a few, a long-lived one at many.
+const nodeScanLimit = 8
+
+// appendNodeSlices appends the entries of the slices with the node's name.
+func (a *Allocator) appendNodeSlices(to []*sliceEntry, node string) []*sliceEntry {
+	if node == "" {
+		return to
+	}
+	if a.byNode == nil && a.nodeScans < nodeScanLimit {
+		a.nodeScans++
+		for i, s := range a.sliceList {
+			if n := s.Spec.NodeName; n != nil && *n == node {
+				if e := a.entryAt(i); e != nil {
+					to = append(to, e)
+				}
+			}
+		}
+		return to
+	}
+	if a.byNode == nil {
+		a.byNode = map[string][]int32{}
+		for i, s := range a.sliceList {
+			if n := s.Spec.NodeName; n != nil && *n != "" {
+				a.byNode[*n] = append(a.byNode[*n], int32(i))
+			}
+		}
+	}
+	for _, i := range a.byNode[node] {
+		if e := a.entryAt(int(i)); e != nil {
+			to = append(to, e)
+		}
+	}
+	return to
 }
 
 // poolSlices are all slices of a pool, in name order; the index is built
 // when first needed (a pool whose slices a node does not all see).
 func (a *Allocator) poolSlices(key poolKey) []*sliceEntry {
 	if a.byPool == nil {
-		a.byPool = map[poolKey][]*sliceEntry{}
-		for _, e := range a.slices {
-			k := poolKey{e.driver, e.pool}
-			a.byPool[k] = append(a.byPool[k], e)
+		a.byPool = map[poolKey][]int32{}
+		for i, s := range a.sliceList {
+			k := poolKey{s.Spec.Driver, s.Spec.Pool.Name}
+			a.byPool[k] = append(a.byPool[k], int32(i))
+		}
+		for _, list := range a.byPool {
+			slices.SortFunc(list, func(x, y int32) int {
+				return cmp.Compare(sliceKey(a.sliceList[x], int(x)), sliceKey(a.sliceList[y], int(y)))
+			})
 		}
 	}
-	return a.byPool[key]
+	var out []*sliceEntry
+	for _, i := range a.byPool[key] {
+		if e := a.entryAt(int(i)); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // addReady records a prepared entry under its pool, for setInUse.
@@ -439,7 +545,9 @@ func (e *sliceEntry) prepare() {
 	e.inUse = make([]uint64, e.words)
 	e.consumers = make([]uint64, e.words)
 	e.multi = make([]uint64, e.words)
-	seen := make(map[string]bool, len(e.devices))
+	// The index by name (first device of a name) is made here, where
+	// duplicates are looked for, rather than in a map of its own.
+	e.byName = make(map[string]int32, len(e.devices))
 	for i := range e.devices {
 		setBit(e.selectable, i)
 		d := &e.devices[i]
@@ -453,10 +561,11 @@ func (e *sliceEntry) prepare() {
 			setBit(e.multi, i)
 		}
 		e.hasBinding = e.hasBinding || d.BindingConditions != nil
-		if seen[e.devices[i].Name] && e.duplicate == "" {
-			e.duplicate = e.devices[i].Name
+		if _, dup := e.byName[d.Name]; !dup {
+			e.byName[d.Name] = int32(i)
+		} else if e.duplicate == "" {
+			e.duplicate = d.Name
 		}
-		seen[e.devices[i].Name] = true
 	}
 }
 

@@ -38,7 +38,13 @@
 // the result of every selector on every device, so that each selector is
 // evaluated at most once per device until the device's slice is replaced
 // (SetSlices); AllocateOn tries other nodes against the same inventory, as
-// a scheduler does. It is not safe for concurrent use.
+// a scheduler does. It is not safe for concurrent use. New keeps the
+// caller's lists of slices and of devices in use (Options.Slices,
+// Options.AllocatedDevices) instead of copying them, as upstream keeps the
+// caller's allocated set; they must not change while the Allocator uses
+// them. A slice with a nodeName is looked at only when a call is made for
+// its node, so that a fresh Allocator's first call pays for what its node
+// sees, not for the whole cluster.
 //
 // # Semantics (Kubernetes 1.37)
 //

@@ -113,7 +113,7 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 	visible := a.visible[:0]
 	defer func() { a.visible = visible[:0] }()
 	if node != nil {
-		visible = append(visible, a.byNode[node.Name]...)
+		visible = a.appendNodeSlices(visible, node.Name)
 		for _, e := range a.bySelector {
 			if e.selector.matches(node) {
 				visible = append(visible, e)

@@ -38,11 +38,14 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 		return !a.prepared(e).usesCompat || f.CompatibilityGroups
 	}
 	if node != nil {
-		for _, e := range a.byNode[node.Name] {
+		visible = a.appendNodeSlices(visible, node.Name)
+		kept := visible[:0]
+		for _, e := range visible {
 			if usable(e) {
-				visible = append(visible, e)
+				kept = append(kept, e)
 			}
 		}
+		visible = kept
 		for _, e := range a.bySelector {
 			if usable(e) && e.selector.matches(node) {
 				visible = append(visible, e)

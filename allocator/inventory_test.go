@@ -1,0 +1,122 @@
+package allocator
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// madeEntries counts the slices the Allocator has looked at.
+func madeEntries(a *Allocator) int {
+	n := 0
+	for _, e := range a.entries {
+		if e != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// TestNodeSlicesLookedAtWhenNeeded: a fresh Allocator makes entries for the
+// slices without a nodeName (their node selection is checked in New) and,
+// call by call, for the slices of the nodes asked about; past
+// nodeScanLimit nodes it indexes the list by node, and every node still
+// sees its own slices and only those.
+func TestNodeSlicesLookedAtWhenNeeded(t *testing.T) {
+	const nodes = 2*nodeScanLimit + 3
+	var list []*resource.ResourceSlice
+	// Not in name order, so that New checks the names with a map.
+	for i := nodes - 1; i >= 0; i-- {
+		n := fmt.Sprintf("n%02d", i)
+		list = append(list, slice(n+"-gpus", drv, n, onNode(n), gpus(2, numaHalf4)...))
+	}
+	list = append(list, slice("shared", "net.example.com", "shared", allNodes(), dev("nic0")))
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := madeEntries(a); got != 1 {
+		t.Fatalf("New made %d entries, want 1 (the allNodes slice)", got)
+	}
+	c := claim("c", req("r", "gpu"))
+	ctx := context.Background()
+	for round := 0; round < 2; round++ {
+		for i := 0; i < nodes; i++ {
+			n := fmt.Sprintf("n%02d", i)
+			res, err := a.AllocateOn(ctx, node(n), []*resource.ResourceClaim{c})
+			if err != nil || res[0].Err != nil {
+				t.Fatalf("round %d, node %s: %v %v", round, n, err, res[0].Err)
+			}
+			if got := res[0].Allocation.Devices.Results[0].Pool; got != n {
+				t.Fatalf("round %d, node %s: got a device of pool %s", round, n, got)
+			}
+			if round == 0 {
+				if got, want := madeEntries(a), i+2; got != want {
+					t.Fatalf("after node %s: %d entries, want %d (the nodes asked about and the allNodes slice)", n, got, want)
+				}
+				if indexed := a.byNode != nil; indexed != (i >= nodeScanLimit) {
+					t.Fatalf("after %d nodes: indexed by node %v", i+1, indexed)
+				}
+			}
+		}
+	}
+}
+
+func TestSetSlicesNames(t *testing.T) {
+	s := func(name string) *resource.ResourceSlice {
+		return slice(name, drv, "p-"+name, onNode("n1"), dev("gpu0"))
+	}
+	for _, tc := range []struct {
+		names []string
+		dup   string
+	}{
+		{names: []string{"a", "b", "c"}},
+		{names: []string{"c", "a", "b"}},
+		{names: []string{"", "a", "", "b"}},
+		{names: []string{"a", "b", "b"}, dup: "b"},
+		{names: []string{"b", "a", "b"}, dup: "b"},
+		{names: []string{"a", "", "a"}, dup: "a"},
+	} {
+		var list []*resource.ResourceSlice
+		for _, n := range tc.names {
+			list = append(list, s(n))
+		}
+		_, err := New(Options{Slices: list})
+		switch {
+		case tc.dup == "" && err != nil:
+			t.Errorf("%q: %v", tc.names, err)
+		case tc.dup != "" && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("two ResourceSlices are named %q", tc.dup))):
+			t.Errorf("%q: got %v, want an error naming %q", tc.names, err, tc.dup)
+		}
+	}
+}
+
+// TestAllocatedDevicesNotWritten: the Allocator keeps the caller's list of
+// devices in use and records its own changes elsewhere.
+func TestAllocatedDevicesNotWritten(t *testing.T) {
+	s1 := slice("s1", drv, "n1", onNode("n1"), gpus(4, numaHalf4)...)
+	inUse := make([]DeviceID, 2, 8)
+	inUse[0] = DeviceID{drv, "n1", "gpu0"}
+	inUse[1] = DeviceID{drv, "n1", "gpu1"}
+	want := slices.Clone(inUse[:cap(inUse)])
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{s1}, AllocatedDevices: inUse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.MarkAllocated(DeviceID{drv, "n1", "gpu2"})
+	a.Release(inUse[0])
+	res, err := a.AllocateOn(context.Background(), node("n1"), []*resource.ResourceClaim{claim("c", req("r", "gpu", count(2)))})
+	if err != nil || res[0].Err != nil {
+		t.Fatal(err, res[0].Err)
+	}
+	if got := devicesOf(res[0].Allocation); !slices.Equal(got, []string{"r=" + drv + "/n1/gpu0", "r=" + drv + "/n1/gpu3"}) {
+		t.Errorf("got %v, want gpu0 (released) and gpu3", got)
+	}
+	if got := inUse[:cap(inUse)]; !slices.Equal(got, want) {
+		t.Errorf("the caller's list changed: %v, want %v", got, want)
+	}
+}
