@@ -133,11 +133,16 @@
 //   - v1beta1 and v1beta2 objects and v1alpha3 DeviceTaintRules are
 //     defaulted as their version defaults (v1beta1 with its own functions
 //     before the conversion, the others with v1's, which are theirs),
-//     converted to v1 and validated there; their errors have v1's paths,
-//     which is what the server's handwritten validation reports (its
-//     declarative validation reports some v1beta1 errors under v1beta1's
-//     own paths, and some twice: ga-facts section 12;
-//     testdata/corpus/drift-1.37.yaml lists the cases).
+//     converted to v1 and validated there. Their errors have v1's paths,
+//     which is what the server's handwritten validation reports, except
+//     the errors of the rules that 1.37 checks declaratively on the
+//     v1beta1 object as sent: those have v1beta1's paths
+//     (spec.devices.requests[i].selectors rather than
+//     ...requests[i].exactly.selectors, spec.devices[i].basic.taints
+//     rather than spec.devices[i].taints). A field that a declarative
+//     and a handwritten rule both refuse appears under both paths (a
+//     derived attribute's name without a domain that no constraint
+//     uses). paths137.go lists these rules and where upstream has them.
 //   - Lists over their maximum are TooMany ("must have at most N items").
 //   - A ResourcePoolStatusRequest's spec and status rules are declarative
 //     (rpsr137.go) except for the metadata and the status conditions; the

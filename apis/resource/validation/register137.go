@@ -90,9 +90,11 @@ func init() {
 // v1's: the object (and the stored one) are converted to v1 and validated
 // by v1's registered rules, with the caller's options and this version as
 // the request's (some strategies look at it). Errors keep v1's paths, as
-// the server's handwritten validation reports them; the drop warnings,
-// which the server does not send at all, name the field as the user wrote
-// it (v1PathInVersion).
+// the server's handwritten validation reports them, except those of
+// v1beta1 that the server's declarative validation reports under
+// v1beta1's paths (v1beta1DeclarativePathsV1); the drop warnings, which
+// the server does not send at all, name the field as the user wrote it
+// (v1PathInVersion).
 //
 // defaults, when not nil, are the version's own defaulting functions: they
 // run on copies of the objects before the conversion (on the stored one
@@ -134,6 +136,9 @@ func registerViaV1[T object](defaults func(T)) {
 			return field.ErrorList{unsupported(v1obj)}, nil
 		}
 		errs, warnings := r.validate(v1obj, v1old, op, opts, version, defaults != nil)
+		if gvk.Version == "v1beta1" {
+			errs = v1beta1DeclarativePathsV1(v1obj, v1old, op, errs)
+		}
 		for i := range warnings {
 			warnings[i].Path = v1PathInVersion(gvk.Version, gvk.Kind, warnings[i].Path)
 		}

@@ -579,6 +579,11 @@ func declarativeCompatibilityGroupsV1(groups []string, p *field.Path) field.Erro
 	return append(errs, duplicatesV1(groups, self[string], true, p)...)
 }
 
+// attributeUnionDetailV1 is the message of the handwritten "exactly one
+// value" rule; the declarative union words it differently, which is how
+// v1beta1DeclarativePathsV1 tells the two apart.
+const attributeUnionDetailV1 = "exactly one value must be specified"
+
 var v1AttributeUnion = validate.NewUnionMembership(
 	validate.NewUnionMember("int"), validate.NewUnionMember("bool"), validate.NewUnionMember("string"), validate.NewUnionMember("version"),
 	validate.NewUnionMember("ints"), validate.NewUnionMember("bools"), validate.NewUnionMember("strings"), validate.NewUnionMember("versions"))
@@ -652,10 +657,10 @@ func validateDeviceAttributeV1(a *resourcev1.DeviceAttribute, p, keyPath *field.
 	if len(union) == 0 || keyPath.String() != p.String() {
 		switch n {
 		case 0:
-			errs = append(errs, field.Invalid(p, "", "exactly one value must be specified").WithOrigin("union"))
+			errs = append(errs, field.Invalid(p, "", attributeUnionDetailV1).WithOrigin("union"))
 		case 1:
 		default:
-			errs = append(errs, field.Invalid(p, *a, "exactly one value must be specified").WithOrigin("union"))
+			errs = append(errs, field.Invalid(p, *a, attributeUnionDetailV1).WithOrigin("union"))
 		}
 	}
 	return append(errs, union...)
