@@ -1,23 +1,26 @@
 package cel
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // A SimpleSelector is a device selector of a shape so plain that its result
 // can be worked out without cel-go: comparisons of device.driver,
-// device.allowMultipleAllocations and scalar attributes with literals,
-// joined by &&, || and !. Compiling a selector in cel-go costs far more
-// than an allocator's first claim should (parsing, checking and planning
-// the program), and building the CEL input of every device even more; the
-// selectors DeviceClasses and claims use in practice are mostly of this
-// shape.
+// device.allowMultipleAllocations, scalar attributes and a few library
+// calls on attributes and capacities with literals, joined by &&, || and
+// !. Compiling a selector in cel-go costs far more than an allocator's
+// first claim should (parsing, checking and planning the program), and
+// building the CEL input of every device even more; the selectors
+// DeviceClasses and claims use in practice are mostly of this shape.
 //
 // It is not a CEL implementation. ParseSimpleSelector recognizes a small
 // grammar and refuses everything else, and Match answers only when the real
@@ -36,10 +39,15 @@ type simpleNode struct {
 	kind     simpleKind
 	children []int32 // and, or: two or more; not: one
 
-	// A leaf: operand op literal (op is opTruth for a bare operand).
+	// A leaf: operand[.call(arg)] op literal, where op is opTruth for a
+	// bare operand and opIn for membership in list.
 	operand simpleOperand
+	call    simpleCall
+	arg     simpleValue
+	re      *regexp.Regexp // the argument of matches
 	op      simpleOp
-	literal simpleLiteral
+	literal simpleValue
+	list    []simpleValue
 }
 
 type simpleKind uint8
@@ -55,8 +63,8 @@ const (
 // simpleOperand is what a leaf looks at.
 type simpleOperand struct {
 	field  simpleField
-	domain string // attributes: the domain (map key)
-	id     string // attributes: the identifier
+	domain string // attributes and capacity: the domain (map key)
+	id     string // attributes and capacity: the identifier
 }
 
 type simpleField uint8
@@ -65,7 +73,31 @@ const (
 	fieldDriver simpleField = iota
 	fieldMultiAlloc
 	fieldAttribute
+	fieldCapacity
 )
+
+// simpleCall is a library function called on the operand.
+type simpleCall uint8
+
+const (
+	callNone simpleCall = iota
+	callMajor
+	callMinor
+	callPatch
+	callCompareTo
+	callIsGreaterThan
+	callIsLessThan
+	callMatches
+	callStartsWith
+	callEndsWith
+	callContains
+)
+
+var simpleCalls = map[string]simpleCall{
+	"major": callMajor, "minor": callMinor, "patch": callPatch,
+	"compareTo": callCompareTo, "isGreaterThan": callIsGreaterThan, "isLessThan": callIsLessThan,
+	"matches": callMatches, "startsWith": callStartsWith, "endsWith": callEndsWith, "contains": callContains,
+}
 
 type simpleOp uint8
 
@@ -77,6 +109,7 @@ const (
 	opLe
 	opGt
 	opGe
+	opIn
 )
 
 // flip is the operator with its operands swapped: 3 < x is x > 3.
@@ -94,29 +127,37 @@ func (o simpleOp) flip() simpleOp {
 	return o
 }
 
-type literalKind uint8
+// valueKind is the kind of a value; kindDyn, for the type of a term, says
+// that it is known only at run time (an attribute).
+type valueKind uint8
 
 const (
-	litNone literalKind = iota
-	litInt
-	litString
-	litBool
+	kindDyn valueKind = iota
+	kindInt
+	kindString
+	kindBool
+	kindVersion
+	kindQuantity
 )
 
-type simpleLiteral struct {
-	kind literalKind
+type simpleValue struct {
+	kind valueKind
 	i    int64
 	s    string
 	b    bool
+	v    semver.Version
+	q    *apiresource.Quantity
 }
 
-// Limits beyond which ParseSimpleSelector declines, well inside what
-// cel-go's parser accepts (its recursion limit, its expression size limit)
-// and what an evaluation may cost.
+// Limits beyond which ParseSimpleSelector declines or Match does not
+// answer, well inside what cel-go's parser accepts (its recursion limit,
+// its expression size limit) and what an evaluation may cost (a string
+// operation costs in proportion to the lengths).
 const (
 	simpleMaxLength = 4096
 	simpleMaxDepth  = 24
 	simpleMaxLeaves = 64
+	simpleMaxString = 128
 )
 
 // ParseSimpleSelector returns the simple form of a device selector, or false
@@ -128,21 +169,30 @@ const (
 //
 //	expr    = and { "||" and }
 //	and     = rel { "&&" rel }
-//	rel     = unary [ relop unary ]    relop: == != < <= > >=
-//	unary   = "!" unary | member | literal
-//	member  = "device" "." "driver"
+//	rel     = unary [ relop unary ] | unary "in" "[" literal { "," literal } "]"
+//	unary   = "!" unary | operand | literal | "(" expr ")"
+//	        | "cel" "." "bind" "(" ident "," attrs "," expr ")"
+//	operand = "device" "." "driver" [ string method ]
 //	        | "device" "." "allowMultipleAllocations"
-//	        | "device" "." "attributes" "[" string "]" ( "." ident | "[" string "]" )
-//	        | "(" expr ")"
+//	        | ( attrs | ident ) key [ attribute method ]
+//	        | "device" "." "capacity" "[" string "]" key quantity method
+//	attrs   = "device" "." "attributes" "[" string "]"
+//	key     = "." ident | "[" string "]"
 //	literal = int | "-" int | string | "true" | "false"
 //
-// where a comparison has one member and one literal of a kind it can be
-// compared with: a string for device.driver, a bool for
-// allowMultipleAllocations, any for an attribute. Strings are single- or
-// double-quoted without escapes; ints are decimal and fit an int64;
-// identifiers are CEL identifiers that are not reserved words. Comments,
-// other literals (floats, uints, bytes, raw or triple-quoted strings),
-// other variables, fields, functions and operators are refused.
+// relop is one of == != < <= > >=; the ident before key is a name that an
+// enclosing cel.bind gave to attrs. Methods: on strings
+// matches/startsWith/endsWith/contains(string); on versions
+// major()/minor()/patch() and compareTo/isGreaterThan/isLessThan
+// (semver(string)); on quantities compareTo/isGreaterThan/isLessThan
+// (quantity(string)). A comparison has one operand and one literal of a
+// kind it can be compared with (a string for device.driver, an int for
+// compareTo, ...); a list holds literals of one kind. Strings are single-
+// or double-quoted without escapes, at most simpleMaxString bytes; ints are
+// decimal and fit an int64; regular expressions, versions and quantities
+// must parse; identifiers are CEL identifiers that are not reserved words.
+// Comments, other literals (floats, uints, bytes, raw or triple-quoted
+// strings), other variables, fields, functions and operators are refused.
 func ParseSimpleSelector(expression string, legacy bool) (*SimpleSelector, bool) {
 	if len(expression) > simpleMaxLength || !utf8.ValidString(expression) {
 		return nil, false
@@ -221,7 +271,7 @@ func simpleTokens(s string) ([]simpleToken, bool) {
 				}
 				j++
 			}
-			if j >= len(s) {
+			if j >= len(s) || j-i-1 > simpleMaxString {
 				return nil, false
 			}
 			if j == i+1 && j+1 < len(s) && s[j+1] == c {
@@ -244,7 +294,7 @@ func simpleTokens(s string) ([]simpleToken, bool) {
 				return nil, false
 			}
 			switch c {
-			case '.', '[', ']', '(', ')', '!', '<', '>', '-':
+			case '.', ',', '[', ']', '(', ')', '!', '<', '>', '-':
 				toks = append(toks, simpleToken{tokPunct, s[i : i+1]})
 				i++
 			default:
@@ -273,12 +323,12 @@ var celReserved = map[string]bool{
 // Parsing.
 
 // term is what a sub-expression turned out to be: a bool expression (a
-// node), an operand or a literal.
+// node), an operand (with the call made on it) or a literal.
 type term struct {
-	kind    termKind
-	node    int32
-	operand simpleOperand
-	literal simpleLiteral
+	kind termKind
+	node int32
+	leaf simpleNode // an operand: operand, call, arg, re
+	lit  simpleValue
 }
 
 type termKind uint8
@@ -289,16 +339,57 @@ const (
 	termLiteral
 )
 
+// staticKind is the type cel-go's checker gives the operand of a leaf:
+// kindDyn for an attribute as it is.
+func staticKind(n *simpleNode) valueKind {
+	switch n.call {
+	case callMajor, callMinor, callPatch, callCompareTo:
+		return kindInt
+	case callNone:
+	default:
+		return kindBool
+	}
+	switch n.operand.field {
+	case fieldDriver:
+		return kindString
+	case fieldMultiAlloc:
+		return kindBool
+	case fieldCapacity:
+		return kindQuantity
+	}
+	return kindDyn
+}
+
+// binding is a name cel.bind gave to device.attributes[domain].
+type binding struct {
+	name, domain string
+}
+
 type simpleParser struct {
-	toks   []simpleToken
-	pos    int
-	legacy bool
-	leaves int
-	s      *SimpleSelector
+	toks     []simpleToken
+	pos      int
+	legacy   bool
+	leaves   int
+	bindings []binding
+	s        *SimpleSelector
 }
 
 func (p *simpleParser) peek(text string) bool {
 	return p.pos < len(p.toks) && p.toks[p.pos].kind == tokPunct && p.toks[p.pos].text == text
+}
+
+// peekIdent reports whether the next token is the identifier text.
+func (p *simpleParser) peekIdent(text string) bool {
+	return p.pos < len(p.toks) && p.toks[p.pos].kind == tokIdent && p.toks[p.pos].text == text
+}
+
+// accept consumes the punctuation text if it comes next.
+func (p *simpleParser) accept(text string) bool {
+	if p.peek(text) {
+		p.pos++
+		return true
+	}
+	return false
 }
 
 func (p *simpleParser) add(n simpleNode) int32 {
@@ -323,8 +414,7 @@ func (p *simpleParser) chain(depth int, op string, kind simpleKind, next func() 
 		return term{}, false
 	}
 	children := []int32{n}
-	for p.peek(op) {
-		p.pos++
+	for p.accept(op) {
 		t, ok := next()
 		if !ok {
 			return term{}, false
@@ -346,58 +436,146 @@ func (p *simpleParser) asBool(t term) (int32, bool) {
 	case termBool:
 		return t.node, true
 	case termLiteral:
-		if t.literal.kind != litBool {
+		if t.lit.kind != kindBool {
 			return 0, false
 		}
-		return p.add(simpleNode{kind: simpleConst, literal: t.literal}), true
+		return p.add(simpleNode{kind: simpleConst, literal: t.lit}), true
 	}
-	if t.operand.field == fieldDriver {
+	if k := staticKind(&t.leaf); k != kindBool && k != kindDyn {
 		return 0, false
 	}
 	p.leaves++
-	return p.add(simpleNode{kind: simpleLeaf, operand: t.operand, op: opTruth}), true
+	n := t.leaf
+	n.kind, n.op = simpleLeaf, opTruth
+	return p.add(n), true
 }
 
 var simpleRelops = map[string]simpleOp{"==": opEq, "!=": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe}
 
-// rel parses a comparison of an operand with a literal, or a single unary.
+// relop is the comparison operator that comes next, if any.
+func (p *simpleParser) relop() (simpleOp, bool) {
+	if p.pos >= len(p.toks) {
+		return 0, false
+	}
+	t := p.toks[p.pos]
+	if t.kind == tokIdent && t.text == "in" {
+		return opIn, true
+	}
+	if t.kind != tokPunct {
+		return 0, false
+	}
+	op, ok := simpleRelops[t.text]
+	return op, ok
+}
+
+// rel parses a comparison of an operand with a literal, a membership test,
+// or a single unary.
 func (p *simpleParser) rel(depth int) (term, bool) {
 	left, ok := p.unary(depth)
-	if !ok || p.pos >= len(p.toks) || p.toks[p.pos].kind != tokPunct {
-		return left, ok
+	if !ok {
+		return term{}, false
 	}
-	op, isRel := simpleRelops[p.toks[p.pos].text]
+	op, isRel := p.relop()
 	if !isRel {
 		return left, true
 	}
 	p.pos++
-	right, ok := p.unary(depth)
-	if !ok {
+	var n simpleNode
+	if op == opIn {
+		list, ok := p.list()
+		if !ok || left.kind != termOperand {
+			return term{}, false
+		}
+		n = left.leaf
+		n.list = list
+		if k := staticKind(&n); k != kindDyn && k != list[0].kind {
+			return term{}, false
+		}
+	} else {
+		right, ok := p.unary(depth)
+		if !ok {
+			return term{}, false
+		}
+		if left.kind == termLiteral && right.kind == termOperand {
+			left, right, op = right, left, op.flip()
+		}
+		if left.kind != termOperand || right.kind != termLiteral {
+			return term{}, false
+		}
+		n = left.leaf
+		n.literal = right.lit
+		if k := staticKind(&n); k != kindDyn && k != right.lit.kind {
+			return term{}, false
+		}
+	}
+	if _, chained := p.relop(); chained {
 		return term{}, false
 	}
-	if p.pos < len(p.toks) && p.toks[p.pos].kind == tokPunct {
-		if _, chained := simpleRelops[p.toks[p.pos].text]; chained {
-			return term{}, false
-		}
-	}
-	if left.kind == termLiteral && right.kind == termOperand {
-		left, right, op = right, left, op.flip()
-	}
-	if left.kind != termOperand || right.kind != termLiteral {
-		return term{}, false
-	}
-	switch left.operand.field {
-	case fieldDriver:
-		if right.literal.kind != litString {
-			return term{}, false
-		}
-	case fieldMultiAlloc:
-		if right.literal.kind != litBool {
-			return term{}, false
-		}
-	}
+	n.kind, n.op = simpleLeaf, op
 	p.leaves++
-	return term{kind: termBool, node: p.add(simpleNode{kind: simpleLeaf, operand: left.operand, op: op, literal: right.literal})}, true
+	return term{kind: termBool, node: p.add(n)}, true
+}
+
+// list parses what follows in: "[" literal { "," literal } "]", literals
+// of one kind (CEL's list literals are homogeneous).
+func (p *simpleParser) list() ([]simpleValue, bool) {
+	if !p.accept("[") {
+		return nil, false
+	}
+	var list []simpleValue
+	for {
+		lit, ok := p.literal()
+		if !ok || len(list) > 0 && lit.kind != list[0].kind {
+			return nil, false
+		}
+		list = append(list, lit)
+		if p.accept("]") {
+			return list, true
+		}
+		if !p.accept(",") {
+			return nil, false
+		}
+	}
+}
+
+// literal parses an int, string or bool literal; on false, nothing is
+// consumed.
+func (p *simpleParser) literal() (simpleValue, bool) {
+	start := p.pos
+	v, ok := p.literalToken()
+	if !ok {
+		p.pos = start
+	}
+	return v, ok
+}
+
+func (p *simpleParser) literalToken() (simpleValue, bool) {
+	if p.pos >= len(p.toks) {
+		return simpleValue{}, false
+	}
+	t := p.toks[p.pos]
+	switch t.kind {
+	case tokInt:
+		p.pos++
+		i, err := strconv.ParseInt(t.text, 10, 64)
+		return simpleValue{kind: kindInt, i: i}, err == nil
+	case tokString:
+		p.pos++
+		return simpleValue{kind: kindString, s: t.text}, true
+	case tokIdent:
+		if t.text == "true" || t.text == "false" {
+			p.pos++
+			return simpleValue{kind: kindBool, b: t.text == "true"}, true
+		}
+	case tokPunct:
+		// A negative int literal: the minus right before the digits.
+		if t.text == "-" && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == tokInt {
+			p.pos += 2
+			i, err := strconv.ParseInt(p.toks[p.pos-1].text, 10, 64)
+			return simpleValue{kind: kindInt, i: -i}, err == nil
+		}
+	}
+	return simpleValue{}, false
 }
 
 func (p *simpleParser) unary(depth int) (term, bool) {
@@ -405,42 +583,24 @@ func (p *simpleParser) unary(depth int) (term, bool) {
 		return term{}, false
 	}
 	t := p.toks[p.pos]
-	switch t.kind {
-	case tokInt:
-		p.pos++
-		i, err := strconv.ParseInt(t.text, 10, 64)
-		if err != nil {
-			return term{}, false
-		}
-		return term{kind: termLiteral, literal: simpleLiteral{kind: litInt, i: i}}, true
-	case tokString:
-		p.pos++
-		return term{kind: termLiteral, literal: simpleLiteral{kind: litString, s: t.text}}, true
-	case tokIdent:
-		switch t.text {
-		case "true", "false":
-			p.pos++
-			return term{kind: termLiteral, literal: simpleLiteral{kind: litBool, b: t.text == "true"}}, true
-		case "device":
+	if t.kind == tokInt || t.kind == tokString || t.kind == tokIdent && (t.text == "true" || t.text == "false") || p.peek("-") {
+		lit, ok := p.literal()
+		return term{kind: termLiteral, lit: lit}, ok
+	}
+	if t.kind == tokIdent {
+		switch {
+		case t.text == "device":
 			return p.member()
+		case p.bound(t.text) != "":
+			p.pos++
+			return p.attribute(p.bound(t.text))
+		case t.text == "cel":
+			return p.bind(depth)
 		}
 		return term{}, false
 	}
-	switch t.text {
-	case "-":
-		// A negative int literal: the minus right before the digits.
-		p.pos++
-		if p.pos >= len(p.toks) || p.toks[p.pos].kind != tokInt {
-			return term{}, false
-		}
-		i, err := strconv.ParseInt(p.toks[p.pos].text, 10, 64)
-		if err != nil {
-			return term{}, false
-		}
-		p.pos++
-		return term{kind: termLiteral, literal: simpleLiteral{kind: litInt, i: -i}}, true
-	case "!":
-		p.pos++
+	switch {
+	case p.accept("!"):
 		inner, ok := p.unary(depth + 1)
 		if !ok {
 			return term{}, false
@@ -450,13 +610,11 @@ func (p *simpleParser) unary(depth int) (term, bool) {
 			return term{}, false
 		}
 		return term{kind: termBool, node: p.add(simpleNode{kind: simpleNot, children: []int32{n}})}, true
-	case "(":
-		p.pos++
+	case p.accept("("):
 		inner, ok := p.expr(depth + 1)
-		if !ok || !p.peek(")") {
+		if !ok || !p.accept(")") {
 			return term{}, false
 		}
-		p.pos++
 		// Parentheses hold a bool: (device.driver) == "x" is fine CEL,
 		// but rare; keep the grammar small.
 		n, ok := p.asBool(inner)
@@ -468,6 +626,57 @@ func (p *simpleParser) unary(depth int) (term, bool) {
 	return term{}, false
 }
 
+// bound is the domain the innermost cel.bind of name gave it, or "".
+func (p *simpleParser) bound(name string) string {
+	for i := len(p.bindings) - 1; i >= 0; i-- {
+		if p.bindings[i].name == name {
+			return p.bindings[i].domain
+		}
+	}
+	return ""
+}
+
+// bind parses cel.bind(name, device.attributes["domain"], expr), in which
+// name.id stands for device.attributes["domain"].id.
+func (p *simpleParser) bind(depth int) (term, bool) {
+	p.pos++ // cel
+	if !p.accept(".") || !p.peekIdent("bind") {
+		return term{}, false
+	}
+	p.pos++
+	if !p.accept("(") || p.pos >= len(p.toks) || p.toks[p.pos].kind != tokIdent {
+		return term{}, false
+	}
+	name := p.toks[p.pos].text
+	switch {
+	case celReserved[name], name == "device", name == "cel", name == "semver", name == "quantity":
+		return term{}, false
+	}
+	p.pos++
+	if !p.accept(",") || !p.peekIdent("device") {
+		return term{}, false
+	}
+	p.pos++
+	if field, ok := p.selectField(); !ok || field != "attributes" {
+		return term{}, false
+	}
+	domain, ok := p.index()
+	if !ok || !simpleName(domain) || !p.accept(",") {
+		return term{}, false
+	}
+	p.bindings = append(p.bindings, binding{name, domain})
+	body, ok := p.expr(depth + 1)
+	p.bindings = p.bindings[:len(p.bindings)-1]
+	if !ok || !p.accept(")") {
+		return term{}, false
+	}
+	n, ok := p.asBool(body)
+	if !ok {
+		return term{}, false
+	}
+	return term{kind: termBool, node: n}, true
+}
+
 // member parses what follows the variable device.
 func (p *simpleParser) member() (term, bool) {
 	p.pos++ // device
@@ -477,33 +686,144 @@ func (p *simpleParser) member() (term, bool) {
 	}
 	switch field {
 	case "driver":
-		return term{kind: termOperand, operand: simpleOperand{field: fieldDriver}}, true
+		return p.call(simpleNode{operand: simpleOperand{field: fieldDriver}})
 	case "allowMultipleAllocations":
 		if p.legacy {
 			return term{}, false
 		}
-		return term{kind: termOperand, operand: simpleOperand{field: fieldMultiAlloc}}, true
-	case "attributes":
+		return term{kind: termOperand, leaf: simpleNode{operand: simpleOperand{field: fieldMultiAlloc}}}, true
+	case "attributes", "capacity":
 		domain, ok := p.index()
+		if !ok || !simpleName(domain) {
+			return term{}, false
+		}
+		if field == "attributes" {
+			return p.attribute(domain)
+		}
+		id, ok := p.key()
 		if !ok {
 			return term{}, false
 		}
-		var id string
-		if p.peek("[") {
-			id, ok = p.index()
-		} else {
-			id, ok = p.selectField()
-		}
-		if !ok || !simpleName(domain) || !simpleName(id) {
+		t, ok := p.call(simpleNode{operand: simpleOperand{field: fieldCapacity, domain: domain, id: id}})
+		if !ok || t.leaf.call == callNone {
+			// A quantity is only of use with a method.
 			return term{}, false
 		}
-		return term{kind: termOperand, operand: simpleOperand{field: fieldAttribute, domain: domain, id: id}}, true
+		return t, true
 	}
 	return term{}, false
 }
 
+// attribute parses the key after device.attributes[domain] (or a name
+// bound to it) and a method called on the attribute.
+func (p *simpleParser) attribute(domain string) (term, bool) {
+	id, ok := p.key()
+	if !ok {
+		return term{}, false
+	}
+	return p.call(simpleNode{operand: simpleOperand{field: fieldAttribute, domain: domain, id: id}})
+}
+
+// key parses "." ident or "[" string "]": an identifier Match can look up.
+func (p *simpleParser) key() (string, bool) {
+	var id string
+	var ok bool
+	if p.peek("[") {
+		id, ok = p.index()
+	} else {
+		id, ok = p.selectField()
+	}
+	return id, ok && simpleName(id)
+}
+
+// call parses a method call on the operand of n, if one follows: a
+// library function the operand's type has, with a literal argument of the
+// right kind.
+func (p *simpleParser) call(n simpleNode) (term, bool) {
+	operand := term{kind: termOperand, leaf: n}
+	if !p.peek(".") {
+		return operand, true
+	}
+	name, ok := p.selectField()
+	if !ok || !p.accept("(") {
+		return term{}, false
+	}
+	n.call = simpleCalls[name]
+	field := n.operand.field
+	switch n.call {
+	case callMajor, callMinor, callPatch:
+		if field != fieldAttribute {
+			return term{}, false
+		}
+	case callCompareTo, callIsGreaterThan, callIsLessThan:
+		fn := "semver"
+		if field == fieldCapacity {
+			fn = "quantity"
+		} else if field != fieldAttribute {
+			return term{}, false
+		}
+		if !p.peekIdent(fn) {
+			return term{}, false
+		}
+		p.pos++
+		s, ok := p.stringArg()
+		if !ok {
+			return term{}, false
+		}
+		if fn == "semver" {
+			v, err := semver.Parse(s)
+			if err != nil {
+				// semver() would fail at run time.
+				return term{}, false
+			}
+			n.arg = simpleValue{kind: kindVersion, v: v}
+		} else {
+			if quantityguard.Check(s) != nil {
+				return term{}, false
+			}
+			q, err := apiresource.ParseQuantity(s)
+			if err != nil {
+				return term{}, false
+			}
+			n.arg = simpleValue{kind: kindQuantity, q: &q}
+		}
+	case callMatches, callStartsWith, callEndsWith, callContains:
+		if field != fieldAttribute && field != fieldDriver || p.pos >= len(p.toks) || p.toks[p.pos].kind != tokString {
+			return term{}, false
+		}
+		s := p.toks[p.pos].text
+		p.pos++
+		if n.call == callMatches {
+			// cel-go refuses a literal pattern that does not compile
+			// (and runs the same RE2 matcher).
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return term{}, false
+			}
+			n.re = re
+		}
+		n.arg = simpleValue{kind: kindString, s: s}
+	default:
+		return term{}, false
+	}
+	if !p.accept(")") || p.peek(".") {
+		return term{}, false
+	}
+	return term{kind: termOperand, leaf: n}, true
+}
+
+// stringArg parses "(" string ")".
+func (p *simpleParser) stringArg() (string, bool) {
+	if !p.accept("(") || p.pos >= len(p.toks) || p.toks[p.pos].kind != tokString {
+		return "", false
+	}
+	s := p.toks[p.pos].text
+	p.pos++
+	return s, p.accept(")")
+}
+
 // simpleName is a domain or identifier Match can look up: one that maps to
-// exactly the attribute names domain/id and (for the driver's domain) id.
+// exactly the names domain/id and (for the driver's domain) id.
 func simpleName(s string) bool {
 	return s != "" && !strings.Contains(s, "/")
 }
@@ -530,12 +850,10 @@ func (p *simpleParser) index() (string, bool) {
 	if t.kind != tokString {
 		return "", false
 	}
-	p.pos++
-	p.pos++
-	if !p.peek("]") {
+	p.pos += 2
+	if !p.accept("]") {
 		return "", false
 	}
-	p.pos++
 	return t.text, true
 }
 
@@ -544,7 +862,7 @@ func (p *simpleParser) index() (string, bool) {
 
 // SimpleDevice is what Match needs of a device. Keep one per device and
 // reuse it: it remembers whether the device's CEL input can be built at
-// all, which costs a look at every attribute.
+// all, which costs a look at every attribute, and the versions it parsed.
 type SimpleDevice struct {
 	driver string
 	device *resource.Device
@@ -553,6 +871,7 @@ type SimpleDevice struct {
 	listAttributes bool
 
 	usableLegacy, usable137 usability
+	versions                []parsedVersion
 }
 
 type usability uint8
@@ -562,6 +881,14 @@ const (
 	usabilityYes
 	usabilityNo
 )
+
+// parsedVersion is the parsed VersionValue of an attribute, found by the
+// pointer, which the attribute map's values share.
+type parsedVersion struct {
+	text *string
+	v    semver.Version
+	err  error
+}
 
 // NewSimpleDevice prepares a device of the given driver for Match.
 // listAttributes tells whether the 1.37 input of the device (Input137)
@@ -573,13 +900,13 @@ func NewSimpleDevice(driver string, device *resource.Device, listAttributes bool
 }
 
 // Match evaluates the selector for a device. ok is false when the real
-// evaluation might not simply give a bool: a missing domain or attribute,
-// an attribute of another kind than the literal it is compared with (or a
-// list), a device whose CEL input cannot be built (an attribute without a
-// value, a version that does not parse). The caller then evaluates the
-// compiled expression, which gives the same result or the error. Every
-// leaf is looked at, whatever && and || would skip, so that an error
-// never goes unseen.
+// evaluation might not simply give a bool: a missing domain, attribute or
+// capacity, an attribute of another kind than the literal or the function
+// needs (or a list), a device whose CEL input cannot be built (an
+// attribute without a value, a version that does not parse), a long
+// string. The caller then evaluates the compiled expression, which gives
+// the same result or the error. Every leaf is looked at, whatever && and
+// || would skip, so that an error never goes unseen.
 func (s *SimpleSelector) Match(d *SimpleDevice) (match, ok bool) {
 	if !d.usable(s.legacy) {
 		return false, false
@@ -614,32 +941,31 @@ func (s *SimpleSelector) eval(i int32, d *SimpleDevice) (match, ok bool) {
 }
 
 func (s *SimpleSelector) leaf(n *simpleNode, d *SimpleDevice) (match, ok bool) {
-	var v simpleLiteral
-	switch n.operand.field {
-	case fieldDriver:
-		v = simpleLiteral{kind: litString, s: d.driver}
-	case fieldMultiAlloc:
-		multi := d.device.AllowMultipleAllocations
-		v = simpleLiteral{kind: litBool, b: multi != nil && *multi}
-	case fieldAttribute:
-		attr, found := d.attribute(s.legacy, n.operand.domain, n.operand.id)
-		if !found {
-			return false, false
-		}
-		if v, ok = scalarOf(attr); !ok {
-			return false, false
-		}
+	v, ok := d.value(s.legacy, n.operand)
+	if !ok {
+		return false, false
 	}
-	if n.op == opTruth {
-		if v.kind != litBool {
+	if v, ok = applyCall(n, v); !ok {
+		return false, false
+	}
+	switch n.op {
+	case opTruth:
+		return v.b, v.kind == kindBool
+	case opIn:
+		if v.kind != n.list[0].kind {
 			return false, false
 		}
-		return v.b, true
+		for _, l := range n.list {
+			if compareValues(v, l) == 0 {
+				return true, true
+			}
+		}
+		return false, true
 	}
 	if v.kind != n.literal.kind {
 		return false, false
 	}
-	c := compareLiterals(v, n.literal)
+	c := compareValues(v, n.literal)
 	switch n.op {
 	case opEq:
 		return c == 0, true
@@ -657,11 +983,60 @@ func (s *SimpleSelector) leaf(n *simpleNode, d *SimpleDevice) (match, ok bool) {
 	return false, false
 }
 
-// compareLiterals orders two values of one kind as CEL does: ints by value,
-// strings by their bytes, false before true.
-func compareLiterals(a, b simpleLiteral) int {
+// applyCall is the result of the leaf's method on v, as the Kubernetes CEL
+// libraries and cel-go's strings compute it; false when v is not of the
+// kind the method needs.
+func applyCall(n *simpleNode, v simpleValue) (simpleValue, bool) {
+	switch n.call {
+	case callNone:
+		return v, true
+	case callMajor, callMinor, callPatch:
+		if v.kind != kindVersion {
+			return v, false
+		}
+		x := v.v.Major
+		if n.call == callMinor {
+			x = v.v.Minor
+		} else if n.call == callPatch {
+			x = v.v.Patch
+		}
+		return simpleValue{kind: kindInt, i: int64(x)}, true
+	case callCompareTo, callIsGreaterThan, callIsLessThan:
+		if v.kind != n.arg.kind {
+			return v, false
+		}
+		c := compareValues(v, n.arg)
+		switch n.call {
+		case callIsGreaterThan:
+			return simpleValue{kind: kindBool, b: c == 1}, true
+		case callIsLessThan:
+			return simpleValue{kind: kindBool, b: c == -1}, true
+		}
+		return simpleValue{kind: kindInt, i: int64(c)}, true
+	}
+	if v.kind != kindString {
+		return v, false
+	}
+	var b bool
+	switch n.call {
+	case callMatches:
+		b = n.re.MatchString(v.s)
+	case callStartsWith:
+		b = strings.HasPrefix(v.s, n.arg.s)
+	case callEndsWith:
+		b = strings.HasSuffix(v.s, n.arg.s)
+	case callContains:
+		b = strings.Contains(v.s, n.arg.s)
+	}
+	return simpleValue{kind: kindBool, b: b}, true
+}
+
+// compareValues orders two values of one kind as CEL and the libraries do:
+// ints by value, strings by their bytes, false before true, versions by
+// semver precedence, quantities by amount.
+func compareValues(a, b simpleValue) int {
 	switch a.kind {
-	case litInt:
+	case kindInt:
 		switch {
 		case a.i < b.i:
 			return -1
@@ -669,8 +1044,12 @@ func compareLiterals(a, b simpleLiteral) int {
 			return 1
 		}
 		return 0
-	case litString:
+	case kindString:
 		return strings.Compare(a.s, b.s)
+	case kindVersion:
+		return a.v.Compare(b.v)
+	case kindQuantity:
+		return a.q.Cmp(*b.q)
 	}
 	switch {
 	case a.b == b.b:
@@ -681,26 +1060,65 @@ func compareLiterals(a, b simpleLiteral) int {
 	return 1
 }
 
-// scalarOf is the value CEL sees of an attribute the input holds, if it is
-// an int, string or bool: the first of IntValue, BoolValue, StringValue
-// that is set, as both inputs take them; a list (for the 1.37 input that
-// holds lists, list values come first), a version or no value at all is
-// not.
-func scalarOf(attr *resource.DeviceAttribute) (simpleLiteral, bool) {
+// value is what the device's CEL input holds for the operand; false when
+// it holds nothing there, a list, or a string too long to be sure that
+// the evaluation stays within its cost limit.
+func (d *SimpleDevice) value(legacy bool, o simpleOperand) (simpleValue, bool) {
+	var v simpleValue
+	switch o.field {
+	case fieldDriver:
+		v = simpleValue{kind: kindString, s: d.driver}
+	case fieldMultiAlloc:
+		multi := d.device.AllowMultipleAllocations
+		v = simpleValue{kind: kindBool, b: multi != nil && *multi}
+	case fieldCapacity:
+		q, found := d.capacity(legacy, o.domain, o.id)
+		return simpleValue{kind: kindQuantity, q: q}, found
+	case fieldAttribute:
+		attr, found := d.attribute(legacy, o.domain, o.id)
+		if !found {
+			return v, false
+		}
+		var ok bool
+		if v, ok = d.scalarOf(attr); !ok {
+			return v, false
+		}
+	}
+	return v, v.kind != kindString || len(v.s) <= simpleMaxString
+}
+
+// scalarOf is the value CEL sees of an attribute the input holds as a
+// scalar: the first of IntValue, BoolValue, StringValue and VersionValue
+// that is set, as both inputs take them.
+func (d *SimpleDevice) scalarOf(attr *resource.DeviceAttribute) (simpleValue, bool) {
 	switch {
 	case attr.IntValue != nil:
-		return simpleLiteral{kind: litInt, i: *attr.IntValue}, true
+		return simpleValue{kind: kindInt, i: *attr.IntValue}, true
 	case attr.BoolValue != nil:
-		return simpleLiteral{kind: litBool, b: *attr.BoolValue}, true
+		return simpleValue{kind: kindBool, b: *attr.BoolValue}, true
 	case attr.StringValue != nil:
-		return simpleLiteral{kind: litString, s: *attr.StringValue}, true
+		return simpleValue{kind: kindString, s: *attr.StringValue}, true
+	case attr.VersionValue != nil:
+		v, err := d.parseVersion(attr.VersionValue)
+		return simpleValue{kind: kindVersion, v: v}, err == nil
 	}
-	return simpleLiteral{}, false
+	return simpleValue{}, false
+}
+
+// parseVersion parses a VersionValue once.
+func (d *SimpleDevice) parseVersion(text *string) (semver.Version, error) {
+	for i := range d.versions {
+		if d.versions[i].text == text {
+			return d.versions[i].v, d.versions[i].err
+		}
+	}
+	v, err := semver.Parse(*text)
+	d.versions = append(d.versions, parsedVersion{text: text, v: v, err: err})
+	return v, err
 }
 
 // attribute finds the attribute the device's CEL input has under domain
-// and id; nil when there is none, or when the input holds a list there
-// (which scalarOf would not see as one).
+// and id; false when there is none, or when the input holds a list there.
 func (d *SimpleDevice) attribute(legacy bool, domain, id string) (*resource.DeviceAttribute, bool) {
 	dev := d.device
 	qualified := domain + "/" + id
@@ -730,21 +1148,41 @@ func (d *SimpleDevice) attribute(legacy bool, domain, id string) (*resource.Devi
 		return nil, false
 	}
 	// Input137: the qualified name wins; lists are either left out (the
-	// allocator drops them) or list values, which no literal matches.
-	for _, c := range []struct {
-		attr  *resource.DeviceAttribute
-		found bool
-	}{{&q, hasQ}, {&u, hasU}} {
-		if !c.found {
-			continue
+	// allocator drops them) or list values, which Match does not judge.
+	if hasQ && isList(q) {
+		if d.listAttributes {
+			return nil, false
 		}
-		if isList(*c.attr) {
-			if d.listAttributes {
-				return nil, false
-			}
-			continue
-		}
-		return c.attr, true
+		hasQ = false
+	}
+	if hasQ {
+		return &q, true
+	}
+	if hasU && isList(u) {
+		return nil, false
+	}
+	return &u, hasU
+}
+
+// capacity finds the quantity the device's CEL input has under domain and
+// id: of the two spellings of a name, Device keeps the one that sorts
+// later, Input137 the qualified one.
+func (d *SimpleDevice) capacity(legacy bool, domain, id string) (*apiresource.Quantity, bool) {
+	dev := d.device
+	qualified := domain + "/" + id
+	q, hasQ := dev.Capacity[resource.QualifiedName(qualified)]
+	var u resource.DeviceCapacity
+	hasU := false
+	if domain == d.driver {
+		u, hasU = dev.Capacity[resource.QualifiedName(id)]
+	}
+	switch {
+	case hasQ && hasU && legacy && id > qualified:
+		return &u.Value, true
+	case hasQ:
+		return &q.Value, true
+	case hasU:
+		return &u.Value, true
 	}
 	return nil, false
 }
@@ -780,7 +1218,7 @@ func (d *SimpleDevice) checkUsable(legacy bool) bool {
 			if isNullList(d.device, name) {
 				continue
 			}
-			if !scalarUsable(attr) && !isList(attr) {
+			if !d.scalarUsable(attr) && !isList(attr) {
 				return false
 			}
 			continue
@@ -793,7 +1231,7 @@ func (d *SimpleDevice) checkUsable(legacy bool) bool {
 			}
 			continue
 		}
-		if !scalarUsable(attr) {
+		if !d.scalarUsable(attr) {
 			return false
 		}
 	}
@@ -808,12 +1246,12 @@ func hasScalar(attr resource.DeviceAttribute) bool {
 // scalarUsable reports whether the attribute's scalar value, the first of
 // IntValue, BoolValue, StringValue and VersionValue that is set, can be
 // represented in CEL.
-func scalarUsable(attr resource.DeviceAttribute) bool {
+func (d *SimpleDevice) scalarUsable(attr resource.DeviceAttribute) bool {
 	switch {
 	case attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil:
 		return true
 	case attr.VersionValue != nil:
-		_, err := semver.Parse(*attr.VersionValue)
+		_, err := d.parseVersion(attr.VersionValue)
 		return err == nil
 	}
 	return false

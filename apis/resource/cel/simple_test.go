@@ -36,6 +36,19 @@ func TestParseSimpleSelector(t *testing.T) {
 		`true`,
 		`device.attributes["a"]._x9 == 9223372036854775807`,
 		`device.attributes["a"].x == "grüße"`,
+		// Library calls.
+		`device.driver in ["a", "b"]`,
+		`device.driver.startsWith("gpu") && device.driver.endsWith(".com") && device.driver.contains("example")`,
+		`device.attributes["a"].x in [1, -2]`,
+		`device.attributes["a"].uuid.matches("^gpu-[0-9a-f]+7$")`,
+		`device.attributes["a"].v.isGreaterThan(semver("1.2.0")) || device.attributes["a"].v.isLessThan(semver('1.0.0-rc.1'))`,
+		`device.attributes["a"].v.compareTo(semver("1.2.0")) >= 0`,
+		`device.attributes["a"].v.major() == 1 && device.attributes["a"].v.minor() > 2 && device.attributes["a"].v.patch() != 0`,
+		`device.capacity["a"].memory.compareTo(quantity("16Gi")) > 0`,
+		`device.capacity["a"]["memory"].isLessThan(quantity("60Gi")) || device.capacity["a"].memory.isGreaterThan(quantity("500m"))`,
+		`cel.bind(a, device.attributes["gpu.example.com"], a.model.startsWith("h") && a.cores >= 64 && a.healthy)`,
+		`cel.bind(a, device.attributes["gpu.example.com"], a.model in ["a100", "l40"] && a.driverVersion.major() == 1 && a.driverVersion.minor() >= 5)`,
+		`cel.bind(a, device.attributes["x"], cel.bind(a, device.attributes["y"], a.z == 1) && a["z"] == 2)`,
 	}
 	for _, e := range accepted {
 		if _, ok := ParseSimpleSelector(e, true); !ok {
@@ -43,6 +56,12 @@ func TestParseSimpleSelector(t *testing.T) {
 		}
 		if _, ok := ParseSimpleSelector(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
+		}
+		if _, err := CompileDeviceSelectorIn(e, StoredExpressions); err != nil {
+			t.Errorf("legacy: %s does not compile: %v", e, err)
+		}
+		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
 	only137 := []string{
@@ -57,6 +76,9 @@ func TestParseSimpleSelector(t *testing.T) {
 		}
 		if _, ok := ParseSimpleSelector(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
+		}
+		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
 	refused := []string{
@@ -79,30 +101,56 @@ func TestParseSimpleSelector(t *testing.T) {
 		`device.attributes["a"].x == --1`,
 		`device.attributes["a"].x == -(1)`,
 		`device.attributes["a"].x - 1 == 0`,
-		`device.attributes["a"].x == "a\"b"`,                       // escape
-		`device.attributes["a"].x == r"a"`,                         // raw string
-		`device.attributes["a"].x == b"a"`,                         // bytes
-		`device.attributes["a"].x == """a"""`,                      // triple-quoted
-		`device.attributes["a"].x == "a`,                           // unterminated
-		"device.attributes[\"a\"].x == \"a\nb\"",                   // newline in string
-		`device.attributes["a"].x == 1 // comment`,                 // comment
-		`device.attributes["a"].in == 1`,                           // reserved word
-		`device.attributes["a"].null`,                              // reserved word
-		`device.attributes["a/b"].x == 1`,                          // domain with a slash
-		`device.attributes["a"]["b/x"] == 1`,                       // identifier with a slash
-		`device.attributes[""].x == 1`,                             // empty domain
-		`device.attributes["a"][""] == 1`,                          // empty identifier
-		`device.attributes.a.x == 1`,                               // not an index
-		`device.attributes["a"] == 1`,                              // the domain map
-		`device.attributes["a"].x.y == 1`,                          // too deep
-		`device.capacity["a"].x == 1`,                              // capacity
-		`device.foo == 1`,                                          // no such field
+		`device.attributes["a"].x == "a\"b"`,       // escape
+		`device.attributes["a"].x == r"a"`,         // raw string
+		`device.attributes["a"].x == b"a"`,         // bytes
+		`device.attributes["a"].x == """a"""`,      // triple-quoted
+		`device.attributes["a"].x == "a`,           // unterminated
+		"device.attributes[\"a\"].x == \"a\nb\"",   // newline in string
+		`device.attributes["a"].x == 1 // comment`, // comment
+		`device.attributes["a"].in == 1`,           // reserved word
+		`device.attributes["a"].null`,              // reserved word
+		`device.attributes["a/b"].x == 1`,          // domain with a slash
+		`device.attributes["a"]["b/x"] == 1`,       // identifier with a slash
+		`device.attributes[""].x == 1`,             // empty domain
+		`device.attributes["a"][""] == 1`,          // empty identifier
+		`device.attributes.a.x == 1`,               // not an index
+		`device.attributes["a"] == 1`,              // the domain map
+		`device.attributes["a"].x.y == 1`,          // too deep
+		`device.capacity["a"].x == 1`,              // capacity
+		`device.foo == 1`,                          // no such field
+		`device.capacity["a"].x.compareTo(semver("1.0.0")) > 0`,
+		`device.attributes["a"].x.compareTo(quantity("1")) > 0`,
+		`device.attributes["a"].x.isGreaterThan(semver("1.0"))`,         // semver() fails
+		`device.attributes["a"].x.isGreaterThan(semver("1.0.0", true))`, // normalize
+		`device.capacity["a"].x.isGreaterThan(quantity("1E2147483648"))`,
+		`device.capacity["a"].x.isGreaterThan(quantity("1 Gi"))`,
+		`device.attributes["a"].x.matches("(")`, // does not compile
+		`device.attributes["a"].x.matches(device.driver)`,
+		`device.attributes["a"].x.startsWith(1)`,
+		`device.attributes["a"].x.major().minor() == 1`,
+		`device.attributes["a"].x.major() == "1"`,
+		`device.attributes["a"].x.major()`,
+		`device.attributes["a"].x.size() == 1`,
+		`device.driver.major() == 1`,
+		`device.allowMultipleAllocations.startsWith("a")`,
+		`device.capacity["a"].x.compareTo(quantity("1")) == "a"`,
+		`device.driver.startsWith("a") == 1`,
+		`device.driver in []`,
+		`device.driver in ["a", 1]`,
+		`device.driver in ["a",]`,
+		`device.driver in "a"`,
+		`1 in [1]`,
+		`cel.bind(device, device.attributes["a"], device.x == 1)`,
+		`cel.bind(a, device.capacity["a"], a.x.isLessThan(quantity("1")))`,
+		`cel.bind(a, device.attributes["a"], a)`,
+		`cel.bind(a, device.attributes["a"], a.x == 1) && a.x == 1`,
+		`cel.bind(a, device.attributes["a/b"], a.x == 1)`,
+		`cel.bind(in, device.attributes["a"], in.x == 1)`,
 		`device["driver"] == "a"`,                                  // index of the object
 		`.device.driver == "a"`,                                    // leading dot
 		`other.driver == "a"`,                                      // other variable
-		`device.driver in ["a"]`,                                   // in
 		`device.driver == "a" ? true : false`,                      // conditional
-		`device.driver.startsWith("a")`,                            // function
 		`cel.bind(a, device.driver, a == "x")`,                     // macro
 		`device.driver == "a" &&`,                                  // incomplete
 		`(device.driver == "a"`,                                    // unbalanced
@@ -147,6 +195,10 @@ func TestSimpleSelectorMatch(t *testing.T) {
 			"gpu.example.com/shadow": {IntValues: []int64{1}},
 			"shadow":                 {IntValue: ptr.To[int64](7)},
 		},
+		Capacity: map[hub.QualifiedName]hub.DeviceCapacity{
+			"memory":                 {Value: apiresource.MustParse("16Gi")},
+			"gpu.example.com/memory": {Value: apiresource.MustParse("32Gi")},
+		},
 	}
 	tests := []struct {
 		expr         string
@@ -174,6 +226,18 @@ func TestSimpleSelectorMatch(t *testing.T) {
 		{expr: `device.attributes["gpu.example.com"].shadow == 7`, lists: true, ok: false},
 		{expr: `device.allowMultipleAllocations`, match: false, ok: true},
 		{expr: `true || device.attributes["x"].y == 1`, ok: false},
+		{expr: `device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("1.2.3-rc.1"))`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].driverVersion.compareTo(semver("1.10.0")) == -1`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].driverVersion.minor() == 2`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].model.minor() == 2`, ok: false},
+		// 1.37: the qualified capacity wins; 1.31: the one that sorts later.
+		{expr: `device.capacity["gpu.example.com"].memory.compareTo(quantity("32Gi")) == 0`, match: true, ok: true},
+		{expr: `device.capacity["gpu.example.com"].memory.compareTo(quantity("16Gi")) == 0`, legacy: true, match: true, ok: true},
+		{expr: `device.capacity["gpu.example.com"].memory.isLessThan(quantity("16Gi"))`, legacy: true, match: false, ok: true},
+		{expr: `device.capacity["net.example.com"].memory.isLessThan(quantity("16Gi"))`, ok: false},
+		{expr: `cel.bind(g, device.attributes["gpu.example.com"], g.model.matches("^a1") && g.cores in [32, 64])`, match: true, ok: true},
+		{expr: `device.driver.endsWith(".com") && !device.attributes["gpu.example.com"].model.contains("h")`, match: true, ok: true},
+		{expr: `device.attributes["gpu.example.com"].cores.startsWith("6")`, ok: false},
 	}
 	for _, tc := range tests {
 		s, ok := ParseSimpleSelector(tc.expr, tc.legacy)
@@ -210,7 +274,7 @@ func TestSimpleSelectorMatch(t *testing.T) {
 func TestSimpleSelectorDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(20261127))
 	const (
-		expressions      = 600
+		expressions      = 1500
 		devicesPerExpr   = 24
 		minEachKind      = 2000
 		deviceVariations = 400
@@ -343,19 +407,22 @@ func hubAttrString(a hub.DeviceAttribute) string {
 }
 
 var (
-	simpleDrivers = []string{"gpu.example.com", "net.example.com"}
-	simpleIDs     = []string{"model", "rack", "healthy", "index"}
-	simpleStrings = []string{"h100", "a100", "", "b", "grüße"}
+	simpleDrivers    = []string{"gpu.example.com", "net.example.com"}
+	simpleIDs        = []string{"model", "rack", "healthy", "index", "driverVersion"}
+	simpleStrings    = []string{"h100", "a100", "", "b", "grüße", "gpu-3e7"}
+	simpleVersions   = []string{"1.2.3", "1.5.0", "2.0.0-rc.1", "0.9.1", "1.2.3+build"}
+	simpleQuantities = []string{"16Gi", "40Gi", "1", "500m", "17179869184"}
+	simplePatterns   = []string{"^h[0-9]+$", "^gpu-[0-9a-f]+7$", "1", "(?i)^A", "ü"}
 )
 
 // randomSimpleDevice makes a device with attributes of every kind, under
 // either spelling, both or neither; now and then a list, an attribute
 // with a scalar and a list, one without a value, a bad version or a
-// v1alpha2 null list.
+// v1alpha2 null list; and capacities under either spelling.
 func randomSimpleDevice(rng *rand.Rand, i int) simpleTestDevice {
 	driver := simpleDrivers[rng.Intn(len(simpleDrivers))]
 	dev := &hub.Device{Name: fmt.Sprintf("dev-%d", i), Attributes: map[hub.QualifiedName]hub.DeviceAttribute{}}
-	for _, id := range simpleIDs {
+	spellings := func(id string, put func(name string)) {
 		for _, domain := range simpleDrivers {
 			for _, qualified := range []bool{true, false} {
 				if !qualified && domain != driver || rng.Intn(3) == 0 {
@@ -365,12 +432,12 @@ func randomSimpleDevice(rng *rand.Rand, i int) simpleTestDevice {
 				if qualified {
 					name = domain + "/" + id
 				}
-				dev.Attributes[hub.QualifiedName(name)] = randomAttribute(rng)
+				put(name)
 			}
 		}
 	}
-	if rng.Intn(8) == 0 {
-		dev.Attributes["driverVersion"] = hub.DeviceAttribute{VersionValue: ptr.To("1.2.3")}
+	for _, id := range simpleIDs {
+		spellings(id, func(name string) { dev.Attributes[hub.QualifiedName(name)] = randomAttribute(rng, id) })
 	}
 	if rng.Intn(20) == 0 {
 		dev.Attributes["broken"] = hub.DeviceAttribute{VersionValue: ptr.To("one.two")}
@@ -398,15 +465,24 @@ func randomSimpleDevice(rng *rand.Rand, i int) simpleTestDevice {
 	case 1:
 		dev.AllowMultipleAllocations = ptr.To(false)
 	}
-	if rng.Intn(4) == 0 {
-		dev.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{"memory": {Value: apiresource.MustParse("16Gi")}}
-	}
+	spellings("memory", func(name string) {
+		if dev.Capacity == nil {
+			dev.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
+		}
+		dev.Capacity[hub.QualifiedName(name)] = hub.DeviceCapacity{Value: apiresource.MustParse(simpleQuantities[rng.Intn(len(simpleQuantities))])}
+	})
 	return simpleTestDevice{driver: driver, dev: dev}
 }
 
-func randomAttribute(rng *rand.Rand) hub.DeviceAttribute {
+// randomAttribute is an attribute of a random kind, mostly the kind the
+// identifier suggests.
+func randomAttribute(rng *rand.Rand, id string) hub.DeviceAttribute {
 	var a hub.DeviceAttribute
-	switch rng.Intn(10) {
+	kind := rng.Intn(10)
+	if rng.Intn(3) > 0 {
+		kind = map[string]int{"model": 3, "rack": 0, "healthy": 5, "index": 1, "driverVersion": 7}[id]
+	}
+	switch kind {
 	case 0, 1, 2:
 		a.IntValue = ptr.To(int64(rng.Intn(7) - 3))
 	case 3, 4:
@@ -414,7 +490,11 @@ func randomAttribute(rng *rand.Rand) hub.DeviceAttribute {
 	case 5, 6:
 		a.BoolValue = ptr.To(rng.Intn(2) == 0)
 	case 7:
-		a.VersionValue = ptr.To([]string{"1.2.3", "2.0.0-rc.1", "1.2"}[rng.Intn(3)])
+		if rng.Intn(10) == 0 {
+			a.VersionValue = ptr.To("1.2") // does not parse
+		} else {
+			a.VersionValue = ptr.To(simpleVersions[rng.Intn(len(simpleVersions))])
+		}
 	case 8:
 		switch rng.Intn(4) {
 		case 0:
@@ -439,6 +519,7 @@ func randomAttribute(rng *rand.Rand) hub.DeviceAttribute {
 type exprGen struct {
 	rng    *rand.Rand
 	legacy bool
+	bound  []string // names cel.bind gave to device.attributes[domain], "name=domain"
 }
 
 func (g *exprGen) sp() string {
@@ -452,9 +533,11 @@ func (g *exprGen) quote(s string) string {
 	return `"` + s + `"`
 }
 
+func (g *exprGen) pick(list []string) string { return list[g.rng.Intn(len(list))] }
+
 func (g *exprGen) expr(depth int) string {
 	if depth < 3 {
-		switch g.rng.Intn(6) {
+		switch g.rng.Intn(7) {
 		case 0:
 			return g.expr(depth+1) + g.sp() + "&&" + g.sp() + g.expr(depth+1)
 		case 1:
@@ -463,6 +546,13 @@ func (g *exprGen) expr(depth int) string {
 			return "!" + g.sp() + "(" + g.sp() + g.expr(depth+1) + g.sp() + ")"
 		case 3:
 			return "(" + g.expr(depth+1) + ")"
+		case 4:
+			name := g.pick([]string{"a", "b", "_x"})
+			domain := g.pick(simpleDrivers)
+			g.bound = append(g.bound, name+"="+domain)
+			body := g.expr(depth + 1)
+			g.bound = g.bound[:len(g.bound)-1]
+			return "cel.bind(" + name + "," + g.sp() + "device.attributes[" + g.quote(domain) + "]," + g.sp() + body + ")"
 		}
 	}
 	return g.leaf()
@@ -473,27 +563,28 @@ func (g *exprGen) literal(kind int) string {
 	case 0:
 		return fmt.Sprint(g.rng.Intn(7) - 3)
 	case 1:
-		return g.quote(simpleStrings[g.rng.Intn(len(simpleStrings))])
+		return g.quote(g.pick(simpleStrings))
 	}
-	return []string{"true", "false"}[g.rng.Intn(2)]
+	return g.pick([]string{"true", "false"})
 }
 
+func (g *exprGen) op() string { return g.pick([]string{"==", "!=", "<", "<=", ">", ">="}) }
+
 func (g *exprGen) leaf() string {
-	ops := []string{"==", "!=", "<", "<=", ">", ">="}
-	op := ops[g.rng.Intn(len(ops))]
+	op := g.op()
 	cmp := func(operand, lit string) string {
 		if g.rng.Intn(4) == 0 {
 			return lit + g.sp() + op + g.sp() + operand
 		}
 		return operand + g.sp() + op + g.sp() + lit
 	}
-	n := 4
+	n := 10
 	if !g.legacy {
-		n = 5
+		n = 11
 	}
 	switch g.rng.Intn(n) {
 	case 0:
-		return cmp("device"+g.sp()+"."+g.sp()+"driver", g.quote(simpleDrivers[g.rng.Intn(len(simpleDrivers))]))
+		return cmp("device"+g.sp()+"."+g.sp()+"driver", g.quote(g.pick(simpleDrivers)))
 	case 1:
 		if g.rng.Intn(8) == 0 {
 			return "true"
@@ -501,7 +592,53 @@ func (g *exprGen) leaf() string {
 		return "!" + g.sp() + g.attribute()
 	case 2:
 		return g.attribute()
+	case 3:
+		// Versions.
+		attr := g.attribute()
+		v := `semver(` + g.quote(g.pick(simpleVersions)) + `)`
+		switch g.rng.Intn(4) {
+		case 0:
+			return attr + ".isGreaterThan(" + v + ")"
+		case 1:
+			return attr + ".isLessThan(" + v + ")"
+		case 2:
+			return cmp(attr+".compareTo("+v+")", fmt.Sprint(g.rng.Intn(3)-1))
+		}
+		return cmp(attr+"."+g.pick([]string{"major", "minor", "patch"})+"()", fmt.Sprint(g.rng.Intn(4)))
 	case 4:
+		// Quantities.
+		domain := g.pick(simpleDrivers)
+		if g.rng.Intn(10) == 0 {
+			domain = "other.example.com"
+		}
+		c := "device.capacity[" + g.quote(domain) + "]" + g.pick([]string{".memory", `["memory"]`, ".other"})
+		q := "quantity(" + g.quote(g.pick(simpleQuantities)) + ")"
+		switch g.rng.Intn(3) {
+		case 0:
+			return c + ".isGreaterThan(" + q + ")"
+		case 1:
+			return c + ".isLessThan(" + q + ")"
+		}
+		return cmp(c+".compareTo("+q+")", fmt.Sprint(g.rng.Intn(3)-1))
+	case 5:
+		// Strings.
+		operand := g.attribute()
+		if g.rng.Intn(4) == 0 {
+			operand = "device.driver"
+		}
+		if g.rng.Intn(2) == 0 {
+			return operand + ".matches(" + g.quote(g.pick(simplePatterns)) + ")"
+		}
+		return operand + "." + g.pick([]string{"startsWith", "endsWith", "contains"}) + "(" + g.quote(g.pick(simpleStrings)) + ")"
+	case 6:
+		// Lists.
+		kind := g.rng.Intn(3)
+		items := []string{g.literal(kind)}
+		for g.rng.Intn(2) == 0 {
+			items = append(items, g.literal(kind))
+		}
+		return g.attribute() + " in [" + strings.Join(items, ","+g.sp()) + "]"
+	case 10:
 		if g.rng.Intn(2) == 0 {
 			return "device.allowMultipleAllocations"
 		}
@@ -511,17 +648,18 @@ func (g *exprGen) leaf() string {
 }
 
 func (g *exprGen) attribute() string {
-	domain := simpleDrivers[g.rng.Intn(len(simpleDrivers))]
-	if g.rng.Intn(10) == 0 {
-		domain = "other.example.com"
-	}
-	id := simpleIDs[g.rng.Intn(len(simpleIDs))]
-	if g.rng.Intn(10) == 0 {
-		id = "driverVersion"
-	}
+	id := g.pick(simpleIDs)
 	sel := "." + g.sp() + id
 	if g.rng.Intn(4) == 0 {
 		sel = "[" + g.quote(id) + "]"
+	}
+	if len(g.bound) > 0 && g.rng.Intn(2) == 0 {
+		name, _, _ := strings.Cut(g.bound[g.rng.Intn(len(g.bound))], "=")
+		return name + sel
+	}
+	domain := g.pick(simpleDrivers)
+	if g.rng.Intn(10) == 0 {
+		domain = "other.example.com"
 	}
 	return "device.attributes" + g.sp() + "[" + g.sp() + g.quote(domain) + g.sp() + "]" + g.sp() + sel
 }
