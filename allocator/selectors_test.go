@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/drakit/drakit/apis/resource"
 )
 
@@ -21,7 +23,9 @@ func simpleInventory() []*resource.ResourceSlice {
 			attr("gpu.example.com/index", i),
 			attr("healthy", i%4 != 1),
 			attr("net.example.com/rack", i/4),
-			attr("driverVersion", "v:1.2.3")))
+			attr("driverVersion", fmt.Sprintf("v:1.%d.%d", i%5, i%3)),
+			attr("uuid", fmt.Sprintf("gpu-%x", 1000+i)),
+			attr("memory", apiresource.MustParse(fmt.Sprintf("%dGi", 16*(1+i%4))))))
 	}
 	return []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devs...)}
 }
@@ -35,6 +39,10 @@ func simpleClaims() []*resource.ResourceClaim {
 		claim("rack", req("r", "gpu", all(), sel(`device.attributes["net.example.com"].rack != 1`), sel(`device.attributes["gpu.example.com"].healthy`))),
 		claim("none", req("r", "gpu", sel(`device.attributes["gpu.example.com"].model == "b200"`))),
 		claim("two", req("a", "gpu", sel(`device.attributes["gpu.example.com"].index < 3`)), req("b", "gpu", sel(`device.attributes["gpu.example.com"].index > 8`))),
+		claim("semver", req("r", "gpu", all(), sel(`device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("1.2.0"))`))),
+		claim("quantity", req("r", "gpu", all(), sel(`device.capacity["gpu.example.com"].memory.compareTo(quantity("32Gi")) > 0`))),
+		claim("regex", req("r", "gpu", all(), sel(`device.attributes["gpu.example.com"].uuid.matches("^gpu-[0-9a-f]+[7a]$")`))),
+		claim("bind", req("r", "gpu", count(2), sel(`cel.bind(a, device.attributes["gpu.example.com"], a.model in ["a100", "l40"] && a.driverVersion.minor() >= 2 && a.healthy)`))),
 	}
 }
 
