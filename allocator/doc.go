@@ -218,10 +218,19 @@
 // search likewise stops at the first devices that fit. Every
 // free device is judged when those are not enough, and every device when
 // a message must count the devices in use. Other calls judge every device
-// the node reaches. So a fresh Allocator's first claim costs about what
-// upstream's cold call costs (both compile the same selectors with the
-// same cel-go; compiling is half of that cost or more in small
-// scenarios), and later calls reuse compiled programs and results.
+// the node reaches. Later calls reuse compiled programs and results.
+//
+// Most selectors are judged without cel-go: compiling one costs more than
+// a small allocation, and building the CEL input of every device more
+// still. A selector of the plain shape classes and requests use
+// (comparisons of device.driver, allowMultipleAllocations, attributes and
+// a few semver, quantity and string functions with literals, joined by
+// &&, || and !, optionally in cel.bind; see cel.ParseSimpleSelector) is
+// not compiled until a device needs it: cel.SimpleSelector answers for a
+// device whenever cel-go would give a plain bool, and the compiled
+// program takes over for any other device (a missing attribute, another
+// kind of value, an unusable attribute), so results and errors are
+// cel-go's. Stats.Compiled counts the programs compiled.
 //
 // # Errors
 //
