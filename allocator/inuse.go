@@ -33,8 +33,20 @@ func (s *inUseSet) pool(k poolKey) map[string]struct{} {
 		return s.pools[k]
 	}
 	var m map[string]struct{}
+	// The pool names of a cluster tend to share their length and differ
+	// at the end (node names): the last byte, compared inline, turns most
+	// other pools away before a call to compare the strings.
+	pool := k.pool
+	last := byte(0)
+	if len(pool) > 0 {
+		last = pool[len(pool)-1]
+	}
 	for i := range s.pending {
-		if id := &s.pending[i]; id.Pool == k.pool && id.Driver == k.driver {
+		id := &s.pending[i]
+		if len(id.Pool) != len(pool) || len(pool) > 0 && id.Pool[len(pool)-1] != last {
+			continue
+		}
+		if id.Pool == pool && id.Driver == k.driver {
 			if m == nil {
 				m = map[string]struct{}{}
 			}
