@@ -85,6 +85,8 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	a.lists.reset()
 	a.claims.reset()
 	a.pools.reset()
+	a.exactSpecs.reset()
+	a.callShareSets.reset()
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: a.callMasks, candidateLists: a.callLists}
 	toAllocate := 0
 	for _, c := range claims {

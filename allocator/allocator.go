@@ -146,6 +146,15 @@ type Allocator struct {
 	lists    arena[candidateList]
 	claims   arena[claimPlan]
 	pools    arena[poolState]
+	// Memory of what planning a claim needs for a moment: the specs of
+	// its requests (an exact request's one spec), the list of a
+	// request's selectors, an exact request's one plan.
+	specLists   [][]requestSpec
+	exactSpecs  arena[[1]requestSpec]
+	selectorBuf []selectorRef
+	onePlan     []*requestPlan
+	// callShareSets are the solver's records of shares taken in a call.
+	callShareSets arena[callShares]
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte

@@ -351,6 +351,12 @@ type candidateList struct {
 	firstBusy               *DeviceID
 	firstLacking            *DeviceID
 	lackingAttr             int // index into the attribute list
+	// mem is the memory of multi and needs in an earlier call (they stay
+	// nil until a candidate is shared).
+	mem struct {
+		multi []bool
+		needs []map[resource.QualifiedName]apiresource.Quantity
+	}
 }
 
 // candidates turns selector masks into a candidate list, leaving out
@@ -542,4 +548,15 @@ func firstLacking(valuesOf [][]int32, d int) int {
 		}
 	}
 	return -1
+}
+
+// zeroed returns n zero values in mem's memory when it holds at least
+// capacity c, else in new memory of that capacity.
+func zeroed[T any](mem []T, n, c int) []T {
+	if cap(mem) < max(n, c) {
+		return make([]T, n, max(n, c))
+	}
+	s := mem[:n]
+	clear(s)
+	return s
 }

@@ -64,7 +64,8 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 	if call.view.unsupported != "" {
 		return p.fail("", ReasonUnsupported, nil, "%s", call.view.unsupported), nil
 	}
-	specs := make([][]requestSpec, 0, len(spec.Devices.Requests))
+	specs := a.specLists[:0]
+	defer func() { a.specLists = specs[:0] }()
 	named := func(name string, before int) bool {
 		for k := 0; k < before; k++ {
 			if spec.Devices.Requests[k].Name == name {
@@ -90,6 +91,8 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		}
 		var alts []requestSpec
 		if request.Exactly != nil {
+			// One request, one spec: no list of alternatives to make.
+			alts = a.exactSpecs.next()[:0]
 			alts = append(alts, exactSpec(request, path))
 		} else {
 			subNames := map[string]bool{}
@@ -146,7 +149,12 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 
 	total := 0
 	for i, alts := range specs {
-		var plans []*requestPlan
+		// An exact request's plan goes into p.requests: the list of one
+		// plan is not kept, and its memory serves every exact request.
+		plans := a.onePlan[:0]
+		if len(spec.Devices.Requests[i].FirstAvailable) > 0 {
+			plans = nil
+		}
 		least := -1
 		for _, s := range alts {
 			r, failed, err := a.planRequest(call, p, s)
@@ -167,6 +175,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		}
 		if len(spec.Devices.Requests[i].FirstAvailable) == 0 {
 			p.requests = append(p.requests, plans[0])
+			a.onePlan = plans[:0]
 			continue
 		}
 		parent := &requestPlan{plan: p, name: alts[0].parent, resultName: alts[0].parent, parentName: alts[0].parent, alts: plans}
@@ -225,7 +234,10 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name), nil
 	}
 	r.class = class
-	selectors := make([]selectorRef, 0, len(class.Spec.Selectors)+len(s.selectors))
+	// The list lives while the request is planned; its memory serves the
+	// next request (nothing keeps the list itself).
+	selectors := a.selectorBuf[:0]
+	defer func() { a.selectorBuf = selectors[:0] }()
 	for j, sel := range class.Spec.Selectors {
 		if sel.CEL == nil {
 			return nil, p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
@@ -559,7 +571,11 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	// The candidates keep their memory from call to call, as the search's
 	// lists do (planRequest).
 	list := a.lists.next()
-	*list = candidateList{candidates: list.candidates[:0]}
+	mem := list.mem
+	if list.multi != nil {
+		mem.multi, mem.needs = list.multi[:0], list.needs[:0]
+	}
+	*list = candidateList{candidates: list.candidates[:0], mem: mem}
 	list.constraintValues = make([][]int32, len(attrs))
 	if !own {
 		call.candidateLists[key] = list
@@ -686,8 +702,8 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				n := len(list.candidates) - 1
 				if multi {
 					if list.multi == nil {
-						list.multi = make([]bool, n, cap(list.candidates))
-						list.needs = make([]map[resource.QualifiedName]apiresource.Quantity, n, cap(list.candidates))
+						list.multi = zeroed(list.mem.multi, n, cap(list.candidates))
+						list.needs = zeroed(list.mem.needs, n, cap(list.candidates))
 					}
 				}
 				if list.multi != nil {

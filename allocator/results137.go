@@ -137,11 +137,7 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 				path = fmt.Sprintf("spec.devices[%d].nodeSelector", dev.device)
 			}
 			if (nodeName != nil || d.BindsToNode != nil && *d.BindsToNode) && node != nil {
-				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-					MatchFields: []corev1.NodeSelectorRequirement{{
-						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{node.Name},
-					}},
-				}}}, nil
+				return nodeLocal(node.Name), nil
 			}
 			if selector == nil || len(selector.NodeSelectorTerms) == 0 {
 				continue
@@ -158,6 +154,23 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 		return nil, nil
 	}
 	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
+}
+
+// nodeLocal is the node selector of a node-local allocation: the node by
+// name. Its parts share one allocation, which a scheduler would otherwise
+// pay four times for every claim it allocates.
+func nodeLocal(name string) *corev1.NodeSelector {
+	l := &struct {
+		sel   corev1.NodeSelector
+		term  [1]corev1.NodeSelectorTerm
+		field [1]corev1.NodeSelectorRequirement
+		value [1]string
+	}{}
+	l.value[0] = name
+	l.field[0] = corev1.NodeSelectorRequirement{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: l.value[:]}
+	l.term[0].MatchFields = l.field[:]
+	l.sel.NodeSelectorTerms = l.term[:]
+	return &l.sel
 }
 
 // severalTerms is the error of a claim that got a device whose node

@@ -81,7 +81,8 @@ func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 	last := s.solverState
 	*s = solver{ctx: ctx, alloc: a, view: v, legacy: a.legacy}
 	words := (v.total + 63) / 64
-	st := solverState{used: last.used[:0]}
+	st := solverState{used: last.used[:0], shares: last.shares}
+	clear(st.shares)
 	if cap(st.used) < words {
 		st.used = make([]uint64, words)
 	} else {
@@ -673,7 +674,9 @@ func (s *solver) take(r *requestPlan, i int) {
 	case multi:
 		sh := s.shares[local]
 		if sh == nil {
-			sh = &callShares{}
+			// From memory the Allocator reuses from call to call.
+			sh = s.alloc.callShareSets.next()
+			sh.taken = sh.taken[:0]
 			if s.shares == nil {
 				s.shares = map[int]*callShares{}
 			}

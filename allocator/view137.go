@@ -129,7 +129,19 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 			}
 		}
 		var deviceSlices, counterSlices, otherDeviceSlices []*sliceEntry
+		// Usually the node sees the whole pool and no counter sets: the
+		// device slices are then the ones seen, with no list to make.
+		split := len(notSeen) > 0
 		for _, e := range seen {
+			split = split || f.PartitionableDevices && e.sharedCounters
+		}
+		if !split {
+			deviceSlices = seen[:len(seen):len(seen)]
+		}
+		for _, e := range seen {
+			if !split {
+				break
+			}
 			if f.PartitionableDevices && e.sharedCounters {
 				counterSlices = append(counterSlices, e)
 			} else {
