@@ -65,6 +65,15 @@ type simpleOperand struct {
 	field  simpleField
 	domain string // attributes and capacity: the domain (map key)
 	id     string // attributes and capacity: the identifier
+	// The names a device may have it under: domain/id, and id when the
+	// domain is the driver's.
+	qualified, unqualified resource.QualifiedName
+}
+
+// namedOperand is an attribute or capacity operand.
+func namedOperand(field simpleField, domain, id string) simpleOperand {
+	return simpleOperand{field: field, domain: domain, id: id,
+		qualified: resource.QualifiedName(domain + "/" + id), unqualified: resource.QualifiedName(id)}
 }
 
 type simpleField uint8
@@ -704,7 +713,7 @@ func (p *simpleParser) member() (term, bool) {
 		if !ok {
 			return term{}, false
 		}
-		t, ok := p.call(simpleNode{operand: simpleOperand{field: fieldCapacity, domain: domain, id: id}})
+		t, ok := p.call(simpleNode{operand: namedOperand(fieldCapacity, domain, id)})
 		if !ok || t.leaf.call == callNone {
 			// A quantity is only of use with a method.
 			return term{}, false
@@ -721,7 +730,7 @@ func (p *simpleParser) attribute(domain string) (term, bool) {
 	if !ok {
 		return term{}, false
 	}
-	return p.call(simpleNode{operand: simpleOperand{field: fieldAttribute, domain: domain, id: id}})
+	return p.call(simpleNode{operand: namedOperand(fieldAttribute, domain, id)})
 }
 
 // key parses "." ident or "[" string "]": an identifier Match can look up.
@@ -1072,10 +1081,10 @@ func (d *SimpleDevice) value(legacy bool, o simpleOperand) (simpleValue, bool) {
 		multi := d.device.AllowMultipleAllocations
 		v = simpleValue{kind: kindBool, b: multi != nil && *multi}
 	case fieldCapacity:
-		q, found := d.capacity(legacy, o.domain, o.id)
+		q, found := d.capacity(legacy, &o)
 		return simpleValue{kind: kindQuantity, q: q}, found
 	case fieldAttribute:
-		attr, found := d.attribute(legacy, o.domain, o.id)
+		attr, found := d.attribute(legacy, &o)
 		if !found {
 			return v, false
 		}
@@ -1119,24 +1128,23 @@ func (d *SimpleDevice) parseVersion(text *string) (semver.Version, error) {
 
 // attribute finds the attribute the device's CEL input has under domain
 // and id; false when there is none, or when the input holds a list there.
-func (d *SimpleDevice) attribute(legacy bool, domain, id string) (*resource.DeviceAttribute, bool) {
+func (d *SimpleDevice) attribute(legacy bool, o *simpleOperand) (*resource.DeviceAttribute, bool) {
 	dev := d.device
-	qualified := domain + "/" + id
-	q, hasQ := dev.Attributes[resource.QualifiedName(qualified)]
+	q, hasQ := dev.Attributes[o.qualified]
 	var u resource.DeviceAttribute
 	hasU := false
-	if domain == d.driver {
-		u, hasU = dev.Attributes[resource.QualifiedName(id)]
+	if o.domain == d.driver {
+		u, hasU = dev.Attributes[o.unqualified]
 	}
 	if legacy {
 		// Device holds an attribute's scalar, leaving out attributes
 		// with only a list (and v1alpha2 null lists), and of the two
 		// spellings keeps the one that sorts later.
-		hasQ = hasQ && hasScalar(q) && !isNullList(dev, resource.QualifiedName(qualified))
-		hasU = hasU && hasScalar(u) && !isNullList(dev, resource.QualifiedName(id))
+		hasQ = hasQ && hasScalar(q) && !isNullList(dev, o.qualified)
+		hasU = hasU && hasScalar(u) && !isNullList(dev, o.unqualified)
 		switch {
 		case hasQ && hasU:
-			if qualified > id {
+			if o.qualified > o.unqualified {
 				return &q, true
 			}
 			return &u, true
@@ -1167,17 +1175,16 @@ func (d *SimpleDevice) attribute(legacy bool, domain, id string) (*resource.Devi
 // capacity finds the quantity the device's CEL input has under domain and
 // id: of the two spellings of a name, Device keeps the one that sorts
 // later, Input137 the qualified one.
-func (d *SimpleDevice) capacity(legacy bool, domain, id string) (*apiresource.Quantity, bool) {
+func (d *SimpleDevice) capacity(legacy bool, o *simpleOperand) (*apiresource.Quantity, bool) {
 	dev := d.device
-	qualified := domain + "/" + id
-	q, hasQ := dev.Capacity[resource.QualifiedName(qualified)]
+	q, hasQ := dev.Capacity[o.qualified]
 	var u resource.DeviceCapacity
 	hasU := false
-	if domain == d.driver {
-		u, hasU = dev.Capacity[resource.QualifiedName(id)]
+	if o.domain == d.driver {
+		u, hasU = dev.Capacity[o.unqualified]
 	}
 	switch {
-	case hasQ && hasU && legacy && id > qualified:
+	case hasQ && hasU && legacy && o.unqualified > o.qualified:
 		return &u.Value, true
 	case hasQ:
 		return &q.Value, true
