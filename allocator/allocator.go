@@ -140,12 +140,14 @@ type Allocator struct {
 	callWords maskMemory
 	// callRequests is the memory of the list of a call's requests.
 	callRequests []*requestPlan
-	// maskKeys interns the keys of callState.masksFor.
-	maskKeys map[string]string
-	plans    arena[requestPlan]
-	lists    arena[candidateList]
-	claims   arena[claimPlan]
-	pools    arena[poolState]
+	// maskKeys interns the keys of callState.masksFor, capacityKeys
+	// those of capacityKey.
+	maskKeys     map[string]string
+	capacityKeys map[string]string
+	plans        arena[requestPlan]
+	lists        arena[candidateList]
+	claims       arena[claimPlan]
+	pools        arena[poolState]
 	// Memory of what planning a claim needs for a moment: the specs of
 	// its requests (an exact request's one spec), the list of a
 	// request's selectors, an exact request's one plan.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -413,46 +413,113 @@ func hasListAttribute(attrs map[resourcev1.QualifiedName]resourcev1.DeviceAttrib
 type capacityNeeds struct {
 	known []bool
 	need  []map[resource.QualifiedName]apiresource.Quantity
-	ok    []bool
-	err   []error
+	// ok: the device serves the request (its policies allow the amounts)
+	// and has the capacity for it when nothing else is consumed.
+	ok  []bool
+	err []error
+	// amounts are the device's capacities with what the request takes of
+	// each, as a list: fitsConsumed walks it on every call, where the
+	// maps would cost an iteration and a lookup per capacity.
+	amounts [][]capacityAmount
 }
 
-// capacityKey names a set of capacity requests by content.
-func capacityKey(req *resource.CapacityRequirements) string {
+// capacityAmount is one capacity of a device and what a request takes.
+type capacityAmount struct {
+	name           resource.QualifiedName
+	capacity, need apiresource.Quantity
+}
+
+// fitsConsumed reports whether a request that fits into a device's
+// capacities on its own (capacityNeeds.ok) still fits on top of what is
+// consumed (nil: nothing).
+func fitsConsumed(amounts []capacityAmount, consumed map[resource.QualifiedName]apiresource.Quantity) bool {
+	if len(consumed) == 0 {
+		return true
+	}
+	for i := range amounts {
+		c := &amounts[i]
+		q, ok := consumed[c.name]
+		if !ok {
+			continue
+		}
+		sum := c.need.DeepCopy()
+		sum.Add(q)
+		if sum.Cmp(c.capacity) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// capacityKey names a set of capacity requests by content. The keys recur
+// from call to call (a scheduler asks node after node for the same
+// claims): the Allocator keeps one string per key.
+func (a *Allocator) capacityKey(req *resource.CapacityRequirements) string {
 	if req == nil || len(req.Requests) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(req.Requests))
+	var one [1]string
+	names := one[:0]
 	for n := range req.Requests {
 		names = append(names, string(n))
 	}
 	sort.Strings(names)
-	var b strings.Builder
+	var buf [128]byte
+	b := buf[:0]
 	for _, n := range names {
 		q := req.Requests[resource.QualifiedName(n)]
-		b.WriteString(n)
-		b.WriteByte('=')
-		b.WriteString(q.String())
-		b.WriteByte(',')
+		b = append(b, n...)
+		b = append(b, '=')
+		// The amount and the format: a request without a policy is
+		// taken as written. Whole amounts are written without the
+		// allocations of Quantity.String.
+		if v, ok := q.AsInt64(); ok {
+			b = strconv.AppendInt(b, v, 10)
+		} else {
+			b = append(b, q.String()...)
+		}
+		b = append(b, ' ')
+		b = append(b, q.Format...)
+		b = append(b, ',')
 	}
-	return b.String()
+	key, ok := a.capacityKeys[string(b)]
+	if !ok {
+		if a.capacityKeys == nil || len(a.capacityKeys) >= maxMaskKeys {
+			a.capacityKeys = make(map[string]string)
+		}
+		key = string(b)
+		a.capacityKeys[key] = key
+	}
+	return key
 }
 
-// capacityNeedOf is capacityNeed, remembered in the slice entry. The
-// returned map must not be changed.
-func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityRequirements, key string) (map[resource.QualifiedName]apiresource.Quantity, bool, error) {
+// capacityNeedOf is capacityNeed, remembered in the slice entry, with ok
+// false also when the device's capacities cannot hold the need on their
+// own (fitsCapacity), and the need as a list for fitsConsumed. What it
+// returns must not be changed.
+func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityRequirements, key string) (map[resource.QualifiedName]apiresource.Quantity, []capacityAmount, bool, error) {
 	if e.capNeeds == nil {
 		e.capNeeds = map[string]*capacityNeeds{}
 	}
 	c := e.capNeeds[key]
 	if c == nil {
 		n := len(e.devices)
-		c = &capacityNeeds{known: make([]bool, n), need: make([]map[resource.QualifiedName]apiresource.Quantity, n), ok: make([]bool, n), err: make([]error, n)}
+		c = &capacityNeeds{known: make([]bool, n), need: make([]map[resource.QualifiedName]apiresource.Quantity, n), ok: make([]bool, n), err: make([]error, n), amounts: make([][]capacityAmount, n)}
 		e.capNeeds[key] = c
 	}
 	if !c.known[d] {
-		c.need[d], c.ok[d], c.err[d] = capacityNeed(&e.devices[d], req, a.features.FractionalCapacityRange)
+		dev := &e.devices[d]
+		need, ok, err := capacityNeed(dev, req, a.features.FractionalCapacityRange)
+		if ok && err == nil {
+			ok = fitsCapacity(dev, need)
+			amounts := make([]capacityAmount, 0, len(dev.Capacity))
+			for name, cp := range dev.Capacity {
+				amounts = append(amounts, capacityAmount{name: name, capacity: cp.Value, need: need[name]})
+			}
+			c.amounts[d] = amounts
+		}
+		c.need[d], c.ok[d], c.err[d] = need, ok, err
 		c.known[d] = true
 	}
-	return c.need[d], c.ok[d], c.err[d]
+	return c.need[d], c.amounts[d], c.ok[d], c.err[d]
 }

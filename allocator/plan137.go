@@ -587,7 +587,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	valuesOf := make([][]int32, len(attrs))
 	capKey := ""
 	if f.ConsumableCapacity {
-		capKey = capacityKey(r.spec.capacity)
+		capKey = a.capacityKey(r.spec.capacity)
 	}
 	for si, e := range v.slices {
 		mask := masks[si]
@@ -620,15 +620,15 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				multi := f.ConsumableCapacity && hasBit(e.multi, d)
 				var need map[resource.QualifiedName]apiresource.Quantity
 				if f.ConsumableCapacity {
-					n, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
+					n, amounts, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
 					if err != nil {
 						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.fieldPath(), id())
 					}
-					if !ok || !fitsCapacity(dev, n) {
+					if !ok {
 						list.noCapacity++
 						continue
 					}
-					if !r.all && !fitsCapacity(dev, n, a.sharedConsumption(id())) {
+					if !r.all && !fitsConsumed(amounts, a.sharedConsumption(id())) {
 						list.noCapacity++
 						continue
 					}

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -21,9 +22,23 @@ import (
 // selector.
 func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
 	f := a.features
-	alloc := &resource.AllocationResult{}
+	var alloc *resource.AllocationResult
+	var oneShare *types.UID
+	if p.taken == 1 {
+		// Most claims get one device: the allocation, its result and a
+		// share's ID then take one allocation instead of three.
+		one := &struct {
+			alloc   resource.AllocationResult
+			results [1]resource.DeviceRequestAllocationResult
+			share   types.UID
+		}{}
+		alloc, oneShare = &one.alloc, &one.share
+		alloc.Devices.Results = one.results[:0:1]
+	} else {
+		alloc = &resource.AllocationResult{}
+		alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
+	}
 	concrete := make([]*requestPlan, 0, len(p.requests))
-	alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
 	for _, top := range p.requests {
 		r := top.concrete()
 		concrete = append(concrete, r)
@@ -52,7 +67,12 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			}
 			if r.isMulti(i) {
 				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results))
-				res.ShareID = &share
+				if oneShare != nil {
+					*oneShare = share
+					res.ShareID = oneShare
+				} else {
+					res.ShareID = &share
+				}
 				if len(r.needOf(i)) > 0 {
 					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needOf(i)))
 					for name, q := range r.needOf(i) {
