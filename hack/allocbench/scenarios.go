@@ -110,7 +110,9 @@ func schedulerGPUs() BenchScenario {
 				}
 			}
 			if feasible == 0 {
-				return true, nil
+				// Operation 1000 asks for a fresh runner long before the
+				// free GPUs run out: a claim that fits nowhere is a failure.
+				return false, fmt.Errorf("claim %s fits on none of the %d nodes; on the last one: %s", claim.Hub.Name, nodes, describeFailure(failureOf(r)))
 			}
 			r.Commit(chosen)
 			return false, nil
@@ -160,7 +162,9 @@ func numaClaims() BenchScenario {
 					return false, nil
 				}
 			}
-			return true, nil
+			// Operation 400 asks for a fresh runner before the free
+			// devices run out: a claim that fits nowhere is a failure.
+			return false, fmt.Errorf("claim %s fits on none of the %d nodes; on the last one: %s", claim.Hub.Name, nodes, describeFailure(failureOf(r)))
 		},
 	}
 }
