@@ -88,6 +88,8 @@ type Allocator struct {
 	// legacy: the zero Features, Kubernetes 1.31's allocator.
 	legacy     bool
 	taintRules []*resource.DeviceTaintRule
+	// taintRulesGen counts the changes of taintRules (sliceTaints).
+	taintRulesGen int
 
 	classes map[string]*resource.DeviceClass
 
@@ -232,6 +234,7 @@ type sliceEntry struct {
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	inputs          []*cel.Device             // selector inputs, built on demand
 	inputs137       []*cel.Input137           // the same with the 1.37 semantics
+	taints          *sliceTaints              // taintsIn
 	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
 }
 
@@ -290,6 +293,7 @@ func (a *Allocator) SetDeviceTaintRules(rules []*resource.DeviceTaintRule) error
 		}
 	}
 	a.taintRules = append([]*resource.DeviceTaintRule(nil), rules...)
+	a.taintRulesGen++
 	return nil
 }
 

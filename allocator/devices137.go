@@ -103,6 +103,50 @@ func (a *Allocator) taintsOf(e *sliceEntry, d int) []resource.DeviceTaint {
 	return out
 }
 
+// sliceTaints are the taints that count (taintsOf) of a slice's devices,
+// for one set of DeviceTaintRules: every request on every node asked about
+// looks at them, and the rules' selectors need not be matched each time.
+type sliceTaints struct {
+	rulesGen int // Allocator.taintRulesGen they were made for
+	// blocking marks the devices with a NoSchedule or NoExecute taint.
+	blocking []uint64
+	// merged are, per device, its taints and those of the rules that
+	// select it; nil when no rule selects a device of the slice.
+	merged [][]resource.DeviceTaint
+}
+
+// taintsIn returns the entry's taints, made again after the rules changed.
+func (a *Allocator) taintsIn(e *sliceEntry) *sliceTaints {
+	if t := e.taints; t != nil && t.rulesGen == a.taintRulesGen {
+		return t
+	}
+	t := &sliceTaints{rulesGen: a.taintRulesGen, blocking: make([]uint64, e.words)}
+	for d := range e.devices {
+		taints := a.taintsOf(e, d)
+		if len(taints) > 0 && len(e.devices[d].Taints) != len(taints) {
+			if t.merged == nil {
+				t.merged = make([][]resource.DeviceTaint, len(e.devices))
+			}
+			t.merged[d] = taints
+		}
+		for i := range taints {
+			if taints[i].Effect == resource.DeviceTaintEffectNoSchedule || taints[i].Effect == resource.DeviceTaintEffectNoExecute {
+				setBit(t.blocking, d)
+				break
+			}
+		}
+	}
+	if t.merged != nil {
+		for d := range t.merged {
+			if t.merged[d] == nil {
+				t.merged[d] = e.devices[d].Taints
+			}
+		}
+	}
+	e.taints = t
+	return t
+}
+
 // blockingTaint returns the first taint that keeps the device from a
 // request with these tolerations: NoSchedule and NoExecute block unless
 // tolerated; None and unknown effects do not.
@@ -110,7 +154,14 @@ func (a *Allocator) blockingTaint(e *sliceEntry, d int, tolerations []resource.D
 	if !a.features.DeviceTaints {
 		return nil
 	}
-	taints := a.taintsOf(e, d)
+	t := a.taintsIn(e)
+	if !hasBit(t.blocking, d) {
+		return nil
+	}
+	taints := e.devices[d].Taints
+	if t.merged != nil {
+		taints = t.merged[d]
+	}
 	for i := range taints {
 		t := &taints[i]
 		if t.Effect != resource.DeviceTaintEffectNoSchedule && t.Effect != resource.DeviceTaintEffectNoExecute {

@@ -120,3 +120,53 @@ func TestAllocatedDevicesNotWritten(t *testing.T) {
 		t.Errorf("the caller's list changed: %v, want %v", got, want)
 	}
 }
+
+// TestTaintRulesReplaced: the taints an Allocator remembers per slice
+// follow SetDeviceTaintRules.
+func TestTaintRulesReplaced(t *testing.T) {
+	f := DefaultFeatures()
+	f.DeviceTaints, f.DeviceTaintRules = true, true
+	s1 := slice("s1", drv, "n1", onNode("n1"), gpus(2, numaHalf4)...)
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{s1}, Features: &f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claim("c", req("r", "gpu"))
+	allocate := func() []string {
+		t.Helper()
+		res, err := a.AllocateOn(context.Background(), node("n1"), []*resource.ResourceClaim{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Err != nil {
+			return []string{res[0].Err.Error()}
+		}
+		return devicesOf(res[0].Allocation)
+	}
+	want0, want1 := []string{"r=" + drv + "/n1/gpu0"}, []string{"r=" + drv + "/n1/gpu1"}
+	if got := allocate(); !slices.Equal(got, want0) {
+		t.Fatalf("without rules: %v, want %v", got, want0)
+	}
+	for _, step := range []struct {
+		rules []*resource.DeviceTaintRule
+		want  []string
+	}{
+		{[]*resource.DeviceTaintRule{taintRule("gpu0", resource.DeviceTaintEffectNoSchedule)}, want1},
+		{[]*resource.DeviceTaintRule{taintRule("gpu1", resource.DeviceTaintEffectNoExecute)}, want0},
+		{[]*resource.DeviceTaintRule{taintRule("gpu0", resource.DeviceTaintEffectNone)}, want0},
+		{nil, want0},
+	} {
+		if err := a.SetDeviceTaintRules(step.rules); err != nil {
+			t.Fatal(err)
+		}
+		if got := allocate(); !slices.Equal(got, step.want) {
+			t.Errorf("with %d rules: %v, want %v", len(step.rules), got, step.want)
+		}
+	}
+	if err := a.SetDeviceTaintRules([]*resource.DeviceTaintRule{taintRule("gpu0", resource.DeviceTaintEffectNoSchedule), taintRule("gpu1", resource.DeviceTaintEffectNoSchedule)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := allocate(); len(got) != 1 || !strings.Contains(got[0], "taint") {
+		t.Errorf("both devices tainted: %v, want a failure naming the taint", got)
+	}
+}
