@@ -368,27 +368,41 @@ func TestLoneRequestStopsAtFirstMatches(t *testing.T) {
 		}
 	})
 
-	// Taints leave some of the first matches out: the request looks at
-	// twice as many until enough are candidates (gpu0-1, gpu2-3, then
-	// gpu4-7: eight of the sixteen), not at every device.
-	t.Run("tainted first devices", func(t *testing.T) {
-		devices := gpus(16, numaZero)
-		for i := 0; i < 3; i++ {
-			devices[i] = tainted(devices[i], "maint", resource.DeviceTaintEffectNoSchedule)
-		}
-		a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devices...)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := a.AllocateOn(ctx, node("n1"), []*resource.ResourceClaim{claim("c", req("r", "gpu", count(2)))})
-		if err != nil || res[0].Err != nil {
-			t.Fatal(err, res[0].Err)
-		}
-		if got, want := devicesOf(res[0].Allocation), []string{"r=gpu.example.com/n1/gpu3", "r=gpu.example.com/n1/gpu4"}; !reflect.DeepEqual(got, want) {
-			t.Errorf("got %v, want %v", got, want)
-		}
-		if got := a.Stats().Evaluations; got != 8 {
-			t.Errorf("%d evaluations, want 8", got)
-		}
-	})
+	// Taints leave some of the first matches out. A request without
+	// tolerations judges them but does not count them (gpu0-4: five of
+	// the sixteen, the devices upstream's search looks at); one with
+	// tolerations that do not cover them looks at twice as many until
+	// enough are candidates (gpu0-1, gpu2-3, then gpu4-7: eight). Neither
+	// looks at every device.
+	for _, tc := range []struct {
+		name        string
+		tolerations []resource.DeviceToleration
+		evaluations int64
+	}{
+		{"tainted first devices", nil, 5},
+		{"tainted first devices, other tolerations", []resource.DeviceToleration{{Key: "other", Operator: resource.DeviceTolerationOpExists}}, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			devices := gpus(16, numaZero)
+			for i := 0; i < 3; i++ {
+				devices[i] = tainted(devices[i], "maint", resource.DeviceTaintEffectNoSchedule)
+			}
+			a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devices...)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := claim("c", req("r", "gpu", count(2)))
+			c.Spec.Devices.Requests[0].Exactly.Tolerations = tc.tolerations
+			res, err := a.AllocateOn(ctx, node("n1"), []*resource.ResourceClaim{c})
+			if err != nil || res[0].Err != nil {
+				t.Fatal(err, res[0].Err)
+			}
+			if got, want := devicesOf(res[0].Allocation), []string{"r=gpu.example.com/n1/gpu3", "r=gpu.example.com/n1/gpu4"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+			if got := a.Stats().Evaluations; got != tc.evaluations {
+				t.Errorf("%d evaluations, want %d", got, tc.evaluations)
+			}
+		})
+	}
 }

@@ -264,7 +264,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 			}
 			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 		}
-		masks, selectorsKey, err := call.masksFor(a, selectors, false, 0)
+		masks, selectorsKey, err := call.masksFor(a, selectors, false, 0, false)
 		if err != nil {
 			if failure, ok := err.(*selectorFailure); ok {
 				where := fmt.Sprintf("spec.devices.requests[%d].exactly.selectors[%d]", i, failure.sel.index)
@@ -480,8 +480,10 @@ func (f *selectorFailure) Error() string {
 // masksFor evaluates a list of selectors once per call; with free, only
 // on the devices not in use (the masks leave the others out); with first
 // above zero, only until that many free devices match (the masks leave
-// out the devices after them).
-func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool, first int) ([][]uint64, string, error) {
+// out the devices after them), where with untainted a device with a taint
+// that blocks requests without tolerations does not count (the masks hold
+// it).
+func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool, first int, untainted bool) ([][]uint64, string, error) {
 	// One string holds the key, the selector ids its prefix: this runs
 	// for every request on every node a scheduler asks about.
 	var buf [64]byte
@@ -497,6 +499,9 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 	if first > 0 {
 		b = append(b, "first"...)
 		b = strconv.AppendInt(b, int64(first), 10)
+		if untainted {
+			b = append(b, "untainted"...)
+		}
 	}
 	// The keys recur from call to call (the same classes and requests on
 	// another node): the Allocator keeps one string per key.
@@ -512,7 +517,7 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 	if m, ok := call.masks[key]; ok {
 		return m, key, nil
 	}
-	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free, first)
+	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free, first, untainted)
 	if err != nil {
 		if failedSelector == nil {
 			return nil, key, err

@@ -266,7 +266,12 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	if free {
 		first, constrained = firstOnly(call, p, s)
 	}
-	masks, selectorsKey, err := call.masksFor(a, selectors, free, first)
+	// A request without tolerations never gets a device with a taint
+	// that blocks: those among the first matches are judged, as upstream
+	// judges them on its way, but do not count, so that a node whose
+	// devices alternate tainted and untainted does not need a second look.
+	untainted := first > 0 && len(s.tolerations) == 0 && a.features.DeviceTaints
+	masks, selectorsKey, err := call.masksFor(a, selectors, free, first, untainted)
 	if err != nil {
 		failed, err := p.selectorFailed(r, s, err)
 		return nil, failed, err
@@ -290,7 +295,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 			(!constrained || firstValueCount(list) >= need) {
 			break
 		}
-		if failure != nil || list.hasCounters || list.hasMulti || matchCount(masks) < first ||
+		if failure != nil || list.hasCounters || list.hasMulti || a.countedMatches(call.view, masks, untainted) < first ||
 			(constrained && len(list.candidates) >= need) {
 			// The search checks counters or shares and may then need
 			// devices after the first ones, or every free device has
@@ -306,14 +311,14 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 			// already are not evaluated again.
 			first *= 2
 		}
-		if masks, selectorsKey, err = call.masksFor(a, selectors, free, first); err != nil {
+		if masks, selectorsKey, err = call.masksFor(a, selectors, free, first, untainted); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
 		list, failure = a.candidates137(call, selectorsKey, masks, r)
 	}
 	if free && (failure != nil || len(list.candidates) < r.count) && call.view.anyInUse() {
-		if masks, selectorsKey, err = call.masksFor(a, selectors, false, 0); err != nil {
+		if masks, selectorsKey, err = call.masksFor(a, selectors, false, 0, false); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
@@ -419,7 +424,8 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 // one among its first n candidates instead (the search checks counters and
 // shares, which could need devices after those; planRequest judges every
 // free device then). planRequest looks at more matches when fewer of the
-// first n are candidates. The selectors need not be evaluated on the
+// first n are candidates; for a request without tolerations, matches with
+// a taint that blocks it are judged but not counted among the n. The selectors need not be evaluated on the
 // devices after them, which for a fresh Allocator is most of the call's
 // work.
 //
@@ -482,15 +488,6 @@ func firstValueCount(list *candidateList) int {
 		if v == values[0] {
 			n++
 		}
-	}
-	return n
-}
-
-// matchCount is how many devices the masks of a view hold.
-func matchCount(masks [][]uint64) int {
-	n := 0
-	for _, m := range masks {
-		n += popcount(m)
 	}
 	return n
 }

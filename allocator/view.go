@@ -202,10 +202,10 @@ type selectorRef struct {
 // first above zero, device by device in view order until that many match,
 // leaving out the devices after them. A runtime error stops at the first
 // failing device, in view order.
-func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool, first int) ([][]uint64, *selectorRef, DeviceID, error) {
+func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorRef, key string, free bool, first int, untainted bool) ([][]uint64, *selectorRef, DeviceID, error) {
 	masks := a.callWords.rows(len(v.slices))
 	if first > 0 {
-		return a.matchingFirst(ctx, v, selectors, key, first, masks)
+		return a.matchingFirst(ctx, v, selectors, key, first, untainted, masks)
 	}
 	for si, e := range v.slices {
 		// The selectors' verdicts on a slice's devices never change, nor
@@ -257,8 +257,10 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 }
 
 // matchingFirst is matching of the free devices the node reaches, in view
-// order, until first of them match.
-func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []selectorRef, key string, first int, masks [][]uint64) ([][]uint64, *selectorRef, DeviceID, error) {
+// order, until first of them match; with untainted, devices with a taint
+// that blocks a request without tolerations are judged and kept in the
+// masks, but do not count (uncounted).
+func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []selectorRef, key string, first int, untainted bool, masks [][]uint64) ([][]uint64, *selectorRef, DeviceID, error) {
 	found := 0
 	for si, e := range v.slices {
 		mask := a.callWords.words(e.words)
@@ -266,6 +268,7 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 		if found >= first {
 			continue
 		}
+		blocked := a.uncounted(e, untainted)
 		if m, ok := e.masks[key]; ok {
 			// Every device was judged before.
 			for w := range mask {
@@ -273,7 +276,11 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				if v.nodeMasks != nil && v.nodeMasks[si] != nil {
 					mask[w] &= v.nodeMasks[si][w]
 				}
-				found += bits.OnesCount64(mask[w])
+				counted := mask[w]
+				if blocked != nil {
+					counted &^= blocked[w]
+				}
+				found += bits.OnesCount64(counted)
 			}
 			continue
 		}
@@ -307,13 +314,42 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				one[w] = 0
 				if ok {
 					mask[w] |= 1 << uint(b)
-					found++
+					if blocked == nil || !hasBit(blocked, int(d)) {
+						found++
+					}
 				}
 			}
 		}
 		e.inputs, e.inputs137 = nil, nil
 	}
 	return masks, nil, DeviceID{}, nil
+}
+
+// uncounted are the devices of the slice that matchingFirst does not count
+// with untainted: those with a NoSchedule or NoExecute taint, which a
+// request without tolerations never gets (nil: none).
+func (a *Allocator) uncounted(e *sliceEntry, untainted bool) []uint64 {
+	if !untainted || !a.features.DeviceTaints {
+		return nil
+	}
+	return a.taintsIn(e).blocking
+}
+
+// countedMatches is how many devices the masks of a view hold, without
+// those matchingFirst does not count.
+func (a *Allocator) countedMatches(v *view, masks [][]uint64, untainted bool) int {
+	n := 0
+	for si, m := range masks {
+		blocked := a.uncounted(v.slices[si], untainted)
+		for w := range m {
+			x := m[w]
+			if blocked != nil {
+				x &^= blocked[w]
+			}
+			n += bits.OnesCount64(x)
+		}
+	}
+	return n
 }
 
 // attributeKey finds the attribute a matchAttribute constraint compares:
