@@ -474,10 +474,31 @@ type capacityNeeds struct {
 	amounts [][]capacityAmount
 }
 
-// capacityAmount is one capacity of a device and what a request takes.
+// capacityAmount is one capacity of a device and what a request takes;
+// whole is set when both are whole numbers (capacityV, needV), which
+// fitsConsumed then adds without Quantity arithmetic.
 type capacityAmount struct {
 	name           resource.QualifiedName
 	capacity, need apiresource.Quantity
+	whole          bool
+	capacityV      int64
+	needV          int64
+}
+
+// capacityAmounts lists the device's capacities with the need of each.
+func capacityAmounts(dev *resource.Device, need map[resource.QualifiedName]apiresource.Quantity) []capacityAmount {
+	amounts := make([]capacityAmount, 0, len(dev.Capacity))
+	for name, cp := range dev.Capacity {
+		amount := capacityAmount{name: name, capacity: cp.Value, need: need[name]}
+		amount.capacityV, amount.whole = amount.capacity.AsInt64()
+		if v, ok := amount.need.AsInt64(); ok && amount.whole && v >= 0 && v <= amount.capacityV {
+			amount.needV = v
+		} else {
+			amount.whole = false
+		}
+		amounts = append(amounts, amount)
+	}
+	return amounts
 }
 
 // fitsConsumed reports whether a request that fits into a device's
@@ -492,6 +513,16 @@ func fitsConsumed(amounts []capacityAmount, consumed map[resource.QualifiedName]
 		q, ok := consumed[c.name]
 		if !ok {
 			continue
+		}
+		if c.whole {
+			// Both are at most MaxInt64, so is the capacity: the sum
+			// overflows only beyond it.
+			if v, ok := q.AsInt64(); ok && v >= 0 {
+				if v > c.capacityV-c.needV {
+					return false
+				}
+				continue
+			}
 		}
 		sum := c.need.DeepCopy()
 		sum.Add(q)
@@ -563,11 +594,7 @@ func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityR
 		need, ok, err := capacityNeed(dev, req, a.features.FractionalCapacityRange)
 		if ok && err == nil {
 			ok = fitsCapacity(dev, need)
-			amounts := make([]capacityAmount, 0, len(dev.Capacity))
-			for name, cp := range dev.Capacity {
-				amounts = append(amounts, capacityAmount{name: name, capacity: cp.Value, need: need[name]})
-			}
-			c.amounts[d] = amounts
+			c.amounts[d] = capacityAmounts(dev, need)
 		}
 		c.need[d], c.ok[d], c.err[d] = need, ok, err
 		c.known[d] = true

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/drakit/drakit/apis/resource"
 )
 
@@ -168,5 +170,29 @@ func TestTaintRulesReplaced(t *testing.T) {
 	}
 	if got := allocate(); len(got) != 1 || !strings.Contains(got[0], "taint") {
 		t.Errorf("both devices tainted: %v, want a failure naming the taint", got)
+	}
+}
+
+// TestFitsConsumed: fitsConsumed, with its whole-number shortcut, answers
+// as fitsCapacity does for a need that fits on its own.
+func TestFitsConsumed(t *testing.T) {
+	qs := []string{"0", "1", "7", "8Gi", "100Gi", "500m", "1.5", "9223372036854775807", "1e20", "99Gi", "92Gi", "1Ki"}
+	for _, capacity := range qs {
+		for _, need := range qs {
+			for _, consumed := range append([]string{""}, qs...) {
+				dev := &resource.Device{Capacity: map[resource.QualifiedName]resource.DeviceCapacity{"bw": {Value: apiresource.MustParse(capacity)}}}
+				needs := map[resource.QualifiedName]apiresource.Quantity{"bw": apiresource.MustParse(need)}
+				if !fitsCapacity(dev, needs) {
+					continue
+				}
+				var used map[resource.QualifiedName]apiresource.Quantity
+				if consumed != "" {
+					used = map[resource.QualifiedName]apiresource.Quantity{"bw": apiresource.MustParse(consumed)}
+				}
+				if got, want := fitsConsumed(capacityAmounts(dev, needs), used), fitsCapacity(dev, needs, used); got != want {
+					t.Errorf("capacity %s, need %s, consumed %q: fitsConsumed %v, fitsCapacity %v", capacity, need, consumed, got, want)
+				}
+			}
+		}
 	}
 }

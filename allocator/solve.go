@@ -361,9 +361,14 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 		}
 	}
 	if multi {
-		e := s.view.slices[dev.slice]
-		if !fitsShares(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), s.shares[local]) {
-			return false
+		// The candidates of a request other than All fit on top of the
+		// shares allocated before the call (candidates137): only shares
+		// taken in the call can change that.
+		if sh := s.shares[local]; r.all || sh != nil && len(sh.taken) > 0 {
+			e := s.view.slices[dev.slice]
+			if !fitsShares(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), sh) {
+				return false
+			}
 		}
 	}
 	if uses := r.usesOf(i); len(uses) > 0 && !(multi && s.capacityInUse(dev, local)) {
