@@ -85,14 +85,19 @@ func (s *inUseSet) has(id DeviceID) bool {
 	return ok
 }
 
-func (s *inUseSet) add(id DeviceID) {
+// add records a device as in use; it reports whether it was not before.
+func (s *inUseSet) add(id DeviceID) bool {
 	k := poolKey{id.Driver, id.Pool}
 	m := s.pool(k)
 	if m == nil {
 		m = map[string]struct{}{}
 		s.pools[k] = m
 	}
+	if _, ok := m[id.Device]; ok {
+		return false
+	}
 	m[id.Device] = struct{}{}
+	return true
 }
 
 func (s *inUseSet) remove(id DeviceID) {

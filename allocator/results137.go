@@ -22,19 +22,29 @@ import (
 // selector.
 func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
 	f := a.features
+	// Most claims get one or two devices: the allocation, its results
+	// and the shares' IDs then take one allocation instead of three or
+	// more.
 	var alloc *resource.AllocationResult
-	var oneShare *types.UID
-	if p.taken == 1 {
-		// Most claims get one device: the allocation, its result and a
-		// share's ID then take one allocation instead of three.
+	var shareIDs []types.UID
+	switch p.taken {
+	case 1:
 		one := &struct {
 			alloc   resource.AllocationResult
 			results [1]resource.DeviceRequestAllocationResult
-			share   types.UID
+			shares  [1]types.UID
 		}{}
-		alloc, oneShare = &one.alloc, &one.share
+		alloc, shareIDs = &one.alloc, one.shares[:]
 		alloc.Devices.Results = one.results[:0:1]
-	} else {
+	case 2:
+		two := &struct {
+			alloc   resource.AllocationResult
+			results [2]resource.DeviceRequestAllocationResult
+			shares  [2]types.UID
+		}{}
+		alloc, shareIDs = &two.alloc, two.shares[:]
+		alloc.Devices.Results = two.results[:0:2]
+	default:
 		alloc = &resource.AllocationResult{}
 		alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
 	}
@@ -67,9 +77,9 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			}
 			if r.isMulti(i) {
 				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results))
-				if oneShare != nil {
-					*oneShare = share
-					res.ShareID = oneShare
+				if k := len(alloc.Devices.Results); k < len(shareIDs) {
+					shareIDs[k] = share
+					res.ShareID = &shareIDs[k]
 				} else {
 					res.ShareID = &share
 				}

@@ -56,10 +56,11 @@ func (a *Allocator) hold(r *resource.DeviceRequestAllocationResult) bool {
 		addQuantities(s.consumed, r.ConsumedCapacity, +1)
 		return true
 	case holdsDevice:
-		if a.IsAllocated(id) {
+		// One look at the pool's record for both the check and the mark.
+		if !a.allocated.add(id) {
 			return false
 		}
-		a.MarkAllocated(id)
+		a.setInUse(id, true)
 		return true
 	}
 	return false
