@@ -65,7 +65,6 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		return p.fail("", ReasonUnsupported, nil, "%s", call.view.unsupported), nil
 	}
 	specs := a.specLists[:0]
-	defer func() { a.specLists = specs[:0] }()
 	named := func(name string, before int) bool {
 		for k := 0; k < before; k++ {
 			if spec.Devices.Requests[k].Name == name {
@@ -146,6 +145,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		}
 		p.constraints = append(p.constraints, con)
 	}
+	a.specLists = specs[:0]
 
 	total := 0
 	for i, alts := range specs {
@@ -235,9 +235,9 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 	}
 	r.class = class
 	// The list lives while the request is planned; its memory serves the
-	// next request (nothing keeps the list itself).
+	// next request (nothing keeps the list itself). The memory is handed
+	// back without a defer, which would cost more than the list.
 	selectors := a.selectorBuf[:0]
-	defer func() { a.selectorBuf = selectors[:0] }()
 	for j, sel := range class.Spec.Selectors {
 		if sel.CEL == nil {
 			return nil, p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
@@ -255,6 +255,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 		}
 		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 	}
+	a.selectorBuf = selectors[:0]
 	// An ExactCount request that cannot take devices in use has its
 	// selectors evaluated on the free devices only, as upstream's search
 	// skips devices in use before it looks at the selectors: a fresh

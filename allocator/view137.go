@@ -29,7 +29,6 @@ type poolCounterEntry struct {
 func (a *Allocator) viewFor137(node *corev1.Node) *view {
 	f := a.features
 	visible := a.visible[:0]
-	defer func() { a.visible = visible[:0] }()
 	var masks map[*sliceEntry][]uint64
 	usable := func(e *sliceEntry) bool {
 		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
@@ -208,6 +207,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 			v.total += len(e.devices)
 		}
 	}
+	a.visible = visible[:0]
 	return v
 }
 
