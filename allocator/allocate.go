@@ -74,6 +74,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}()
 
 	a.callNode = node
+	a.calls++
 	a.callShareIDs = a.callShareIDs[:0]
 	if a.callMasks == nil {
 		a.callMasks, a.callLists = map[string][][]uint64{}, map[string]*candidateList{}

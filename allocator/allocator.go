@@ -105,8 +105,12 @@ type Allocator struct {
 	// byNode lists the positions of each node's slices; it is built once
 	// nodeScanLimit nodes were looked up by scanning the list
 	// (appendNodeSlices).
-	byNode      map[string][]int32
-	nodeScans   int
+	byNode    map[string][]int32
+	nodeScans int
+	// nodeViews are the views kept by node name (viewFor137); calls
+	// counts the calls of AllocateOn, which keeps none in the first.
+	nodeViews   map[string]*view
+	calls       int
 	byPool      map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
 	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
 
@@ -389,6 +393,7 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.allNodes, a.bySelector, a.perDevice = allNodes, bySelector, perDevice
 	a.poolChecks = nil
 	a.byNode, a.nodeScans = nil, 0
+	a.nodeViews = nil
 	a.byPool, a.readyByPool = nil, nil
 	for _, e := range entries {
 		if e != nil && e.ready {

@@ -63,8 +63,15 @@ func TestNodeSlicesLookedAtWhenNeeded(t *testing.T) {
 				if indexed := a.byNode != nil; indexed != (i >= nodeScanLimit) {
 					t.Fatalf("after %d nodes: indexed by node %v", i+1, indexed)
 				}
+				// Views are kept from the second call on.
+				if got := len(a.nodeViews); got != i {
+					t.Fatalf("after %d nodes: %d views kept, want %d", i+1, got, i)
+				}
 			}
 		}
+	}
+	if got := len(a.nodeViews); got != nodes {
+		t.Fatalf("%d views kept, want one per node (%d)", got, nodes)
 	}
 }
 

@@ -27,6 +27,59 @@ type poolCounterEntry struct {
 // slices with counter sets offer no devices; pools with binding conditions
 // come after all others.
 func (a *Allocator) viewFor137(node *corev1.Node) *view {
+	// Without slices that select nodes by labels or device by device, a
+	// node's view depends on its name and the inventory only; without
+	// counters, nothing in it on what is in use. Such views are kept
+	// from the second call of an Allocator on (the first call of a fresh
+	// one need not pay for keeping), until SetSlices.
+	keep := node != nil && len(a.bySelector) == 0 && len(a.perDevice) == 0
+	if keep {
+		if v := a.nodeViews[node.Name]; v != nil {
+			return v
+		}
+	}
+	v := a.buildView137(node)
+	if keep && a.calls > 1 && v.unsupported == "" {
+		for _, p := range v.pools {
+			if p.counters != nil {
+				return v
+			}
+		}
+		if a.nodeViews == nil || len(a.nodeViews) >= maxNodeViews {
+			a.nodeViews = make(map[string]*view)
+		}
+		a.nodeViews[node.Name] = v.clone()
+	}
+	return v
+}
+
+// maxNodeViews bounds Allocator.nodeViews: past it, the views are dropped
+// and built again when needed.
+const maxNodeViews = 4096
+
+// clone copies a view built in the Allocator's scratch memory, pools
+// included, so that it outlives the call.
+func (v *view) clone() *view {
+	c := &view{
+		slices:     slices.Clone(v.slices),
+		offsets:    slices.Clone(v.offsets),
+		total:      v.total,
+		incomplete: slices.Clone(v.incomplete),
+		invalid:    slices.Clone(v.invalid),
+		nodeMasks:  slices.Clone(v.nodeMasks),
+		poolOf:     slices.Clone(v.poolOf),
+		pools:      make([]*poolState, len(v.pools)),
+	}
+	states := make([]poolState, len(v.pools))
+	for i, p := range v.pools {
+		states[i] = poolState{key: p.key}
+		c.pools[i] = &states[i]
+	}
+	return c
+}
+
+// buildView137 builds viewFor137's view in the Allocator's scratch memory.
+func (a *Allocator) buildView137(node *corev1.Node) *view {
 	f := a.features
 	visible := a.visible[:0]
 	var masks map[*sliceEntry][]uint64
