@@ -118,6 +118,9 @@ type Allocator struct {
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
 	// consume together.
 	shares map[DeviceID]*deviceShares
+	// sharesGen counts the devices gaining their first share or losing
+	// their last (sliceEntry.sharesOf).
+	sharesGen int
 	// poolCounterCache remembers the counter sets of pools by their slices.
 	poolCounterCache map[poolKey]poolCounterEntry
 
@@ -240,6 +243,11 @@ type sliceEntry struct {
 	inputs137       []*cel.Input137           // the same with the 1.37 semantics
 	taints          *sliceTaints              // taintsIn
 	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
+
+	// sharesOf are, per device, its shares allocated before the call, as
+	// of Allocator.sharesGen (sharesGen-1; sharedConsumption).
+	sharesOf  []*deviceShares
+	sharesGen int
 }
 
 // selectorResults holds the outcome of one selector for the devices of a slice.

@@ -203,3 +203,35 @@ func TestFitsConsumed(t *testing.T) {
 		}
 	}
 }
+
+// TestSharesFollowCommits: what shares consume of a device is seen by the
+// next call whether the device had shares before (the same record) or
+// gets its first one (the slice's remembered shares are made again).
+func TestSharesFollowCommits(t *testing.T) {
+	a, err := New(Options{
+		Classes: []*resource.DeviceClass{gpuClass},
+		Slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"), nic("nic1"))},
+		Node:    node("n1"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each claim takes 5 of a NIC's 10: two fit on each NIC.
+	var got []string
+	for i := 0; i < 5; i++ {
+		c := claim(fmt.Sprintf("c%d", i), exact("r", "gpu", bandwidth("5")))
+		res, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Err != nil {
+			got = append(got, "none")
+			continue
+		}
+		a.Commit(res)
+		got = append(got, res[0].Allocation.Devices.Results[0].Device)
+	}
+	if want := []string{"nic0", "nic0", "nic1", "nic1", "none"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -626,7 +626,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 						list.noCapacity++
 						continue
 					}
-					if !r.all && !fitsConsumed(amounts, a.sharedConsumption(id())) {
+					if !r.all && !fitsConsumed(amounts, a.sharedConsumption(e, d)) {
 						list.noCapacity++
 						continue
 					}
@@ -731,9 +731,22 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 }
 
 // sharedConsumption is what the shares allocated before the call consume
-// of a device's capacities.
-func (a *Allocator) sharedConsumption(id DeviceID) map[resource.QualifiedName]apiresource.Quantity {
-	if s := a.shares[id]; s != nil {
+// of the capacities of device d of the entry. The entry remembers the
+// shares of its devices until a device gains its first share or loses its
+// last (sharesGen): candidates137 asks for every candidate on every call,
+// and a lookup by DeviceID hashes three strings.
+func (a *Allocator) sharedConsumption(e *sliceEntry, d int) map[resource.QualifiedName]apiresource.Quantity {
+	if len(a.shares) == 0 {
+		return nil
+	}
+	if e.sharesGen != a.sharesGen+1 {
+		e.sharesGen = a.sharesGen + 1
+		e.sharesOf = e.sharesOf[:0]
+		for i := range e.devices {
+			e.sharesOf = append(e.sharesOf, a.shares[DeviceID{e.driver, e.pool, e.devices[i].Name}])
+		}
+	}
+	if s := e.sharesOf[d]; s != nil {
 		return s.consumed
 	}
 	return nil

@@ -30,7 +30,9 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	}
 	// The SHA-1 input: name space, then the name.
 	name := append(a.shareBuf[:0], urlNamespace[:]...)
-	name = append(name, "drakit.io/allocator/shareID\x00"...)
+	name = append(name, shareIDPrefix...)
+	// The memo's key leaves out what every name starts with.
+	const keyStart = len(urlNamespace) + len(shareIDPrefix)
 	name = append(name, identity...)
 	name = append(name, 0)
 	name = append(name, request...)
@@ -47,7 +49,7 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	// Attempts that meet an ID in use cost no allocation: claims of one
 	// identity (a benchmark's, a test's) meet one per share on the device.
 	held := a.shares[id]
-	known := a.shareMemo[string(name)]
+	known := a.shareMemo[string(name[keyStart:])]
 	derived := len(known)
 	var uid types.UID
 	for attempt := 0; ; attempt++ {
@@ -74,11 +76,14 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 		if a.shareMemo == nil || len(a.shareMemo) >= maxShareMemo {
 			a.shareMemo = make(map[string][]types.UID)
 		}
-		a.shareMemo[string(name[:base])] = known
+		a.shareMemo[string(name[keyStart:base])] = known
 	}
 	a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})
 	return uid
 }
+
+// shareIDPrefix follows the name space in the name of every shareID.
+const shareIDPrefix = "drakit.io/allocator/shareID\x00"
 
 // maxShareMemo bounds Allocator.shareMemo: past it, the names remembered
 // are dropped and derived again when asked for.

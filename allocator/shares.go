@@ -48,6 +48,7 @@ func (a *Allocator) hold(r *resource.DeviceRequestAllocationResult) bool {
 				a.shares = map[DeviceID]*deviceShares{}
 			}
 			a.shares[id] = s
+			a.sharesGen++
 		}
 		if s.ids[*r.ShareID] {
 			return false
@@ -79,6 +80,7 @@ func (a *Allocator) unhold(r *resource.DeviceRequestAllocationResult) {
 		addQuantities(s.consumed, r.ConsumedCapacity, -1)
 		if len(s.ids) == 0 {
 			delete(a.shares, id)
+			a.sharesGen++
 		}
 	case holdsDevice:
 		a.Release(id)

@@ -366,7 +366,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 		// taken in the call can change that.
 		if sh := s.shares[local]; r.all || sh != nil && len(sh.taken) > 0 {
 			e := s.view.slices[dev.slice]
-			if !fitsShares(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(DeviceID{e.driver, e.pool, e.devices[dev.device].Name}), sh) {
+			if !fitsShares(&e.devices[dev.device], r.needOf(i), s.alloc.sharedConsumption(e, int(dev.device)), sh) {
 				return false
 			}
 		}
