@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
@@ -174,7 +173,7 @@ type Allocator struct {
 	// identity hash the same names again on every call (one SHA-1 per
 	// share already on the device). It is cleared when it grows past
 	// maxShareMemo names.
-	shareMemo map[string][]types.UID
+	shareMemo map[string]*shareNames
 
 	// Buffers reused from call to call.
 	visible []*sliceEntry

@@ -575,11 +575,10 @@ func (a *Allocator) capacityKey(req *resource.CapacityRequirements) string {
 	return key
 }
 
-// capacityNeedOf is capacityNeed, remembered in the slice entry, with ok
-// false also when the device's capacities cannot hold the need on their
-// own (fitsCapacity), and the need as a list for fitsConsumed. What it
-// returns must not be changed.
-func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityRequirements, key string) (map[resource.QualifiedName]apiresource.Quantity, []capacityAmount, bool, error) {
+// capacityNeedsIn are the needs of the requests with the capacity
+// requests of key (capacityKey) of the entry's devices, made when first
+// asked for.
+func (a *Allocator) capacityNeedsIn(e *sliceEntry, key string) *capacityNeeds {
 	if e.capNeeds == nil {
 		e.capNeeds = map[string]*capacityNeeds{}
 	}
@@ -589,6 +588,14 @@ func (a *Allocator) capacityNeedOf(e *sliceEntry, d int, req *resource.CapacityR
 		c = &capacityNeeds{known: make([]bool, n), need: make([]map[resource.QualifiedName]apiresource.Quantity, n), ok: make([]bool, n), err: make([]error, n), amounts: make([][]capacityAmount, n)}
 		e.capNeeds[key] = c
 	}
+	return c
+}
+
+// needOf is capacityNeed of device d of the entry (the one c belongs to),
+// remembered, with ok false also when the device's capacities cannot hold
+// the need on their own (fitsCapacity), and the need as a list for
+// fitsConsumed. What it returns must not be changed.
+func (c *capacityNeeds) needOf(a *Allocator, e *sliceEntry, d int, req *resource.CapacityRequirements) (map[resource.QualifiedName]apiresource.Quantity, []capacityAmount, bool, error) {
 	if !c.known[d] {
 		dev := &e.devices[d]
 		need, ok, err := capacityNeed(dev, req, a.features.FractionalCapacityRange)

@@ -598,6 +598,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		for k, name := range attrs {
 			valuesOf[k] = a.attrValues(e, name, kinds[k])
 		}
+		var needs *capacityNeeds // looked up once per slice, when needed
 		for w, bits := range mask {
 			if nodeMask != nil {
 				bits &= nodeMask[w]
@@ -618,7 +619,10 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				multi := f.ConsumableCapacity && hasBit(e.multi, d)
 				var need map[resource.QualifiedName]apiresource.Quantity
 				if f.ConsumableCapacity {
-					n, amounts, ok, err := a.capacityNeedOf(e, d, r.spec.capacity, capKey)
+					if needs == nil {
+						needs = a.capacityNeedsIn(e, capKey)
+					}
+					n, amounts, ok, err := needs.needOf(a, e, d, r.spec.capacity)
 					if err != nil {
 						return fail(ReasonInvalidClaim, err, "%s.capacity: device %s", r.spec.fieldPath(), id())
 					}
@@ -736,6 +740,15 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 // last (sharesGen): candidates137 asks for every candidate on every call,
 // and a lookup by DeviceID hashes three strings.
 func (a *Allocator) sharedConsumption(e *sliceEntry, d int) map[resource.QualifiedName]apiresource.Quantity {
+	if s := a.sharesAt(e, d); s != nil {
+		return s.consumed
+	}
+	return nil
+}
+
+// sharesAt are the shares of device d of the entry allocated before the
+// call (nil: none), as sharedConsumption remembers them.
+func (a *Allocator) sharesAt(e *sliceEntry, d int) *deviceShares {
 	if len(a.shares) == 0 {
 		return nil
 	}
@@ -746,10 +759,7 @@ func (a *Allocator) sharedConsumption(e *sliceEntry, d int) map[resource.Qualifi
 			e.sharesOf = append(e.sharesOf, a.shares[DeviceID{e.driver, e.pool, e.devices[i].Name}])
 		}
 	}
-	if s := e.sharesOf[d]; s != nil {
-		return s.consumed
-	}
-	return nil
+	return e.sharesOf[d]
 }
 
 // How a constraint reads an attribute (attrValues).

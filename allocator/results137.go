@@ -76,7 +76,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
 			}
 			if r.isMulti(i) {
-				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results))
+				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results), a.sharesAt(e, int(dev.device)))
 				if k := len(alloc.Devices.Results); k < len(shareIDs) {
 					shareIDs[k] = share
 					res.ShareID = &shareIDs[k]

@@ -22,8 +22,9 @@ var urlNamespace = [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80
 // gives the same allocation, while shares of different claims differ. If
 // the ID is already used on the device (a share allocated before, or one
 // made earlier in the call, as happens when two claims share an identity),
-// the next attempt number is mixed in until it is not.
-func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id DeviceID, index int) types.UID {
+// the next attempt number is mixed in until it is not. held are the
+// device's shares allocated before the call (Allocator.shares).
+func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id DeviceID, index int, held *deviceShares) types.UID {
 	identity := string(claim.UID)
 	if identity == "" {
 		identity = claim.Namespace + "/" + claim.Name
@@ -45,14 +46,23 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	name = append(name, 0)
 	name = strconv.AppendInt(name, int64(index), 10)
 	base := len(name)
-	defer func() { a.shareBuf = name[:0] }()
 	// Attempts that meet an ID in use cost no allocation: claims of one
 	// identity (a benchmark's, a test's) meet one per share on the device.
-	held := a.shares[id]
-	known := a.shareMemo[string(name[keyStart:])]
+	memo := a.shareMemo[string(name[keyStart:])]
+	var known []types.UID
+	if memo != nil {
+		known = memo.ids
+	}
 	derived := len(known)
+	// The attempts before the device's hint are in use: they were when
+	// the hint was taken, and none was released since.
+	start := 0
+	if held != nil && memo != nil && held.hintOf == memo && held.hintReleases == held.releases {
+		start = held.hintNext
+	}
 	var uid types.UID
-	for attempt := 0; ; attempt++ {
+	attempt := start
+	for ; ; attempt++ {
 		if attempt < len(known) {
 			uid = known[attempt]
 		} else {
@@ -73,13 +83,26 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 		break
 	}
 	if len(known) > derived {
-		if a.shareMemo == nil || len(a.shareMemo) >= maxShareMemo {
-			a.shareMemo = make(map[string][]types.UID)
+		if memo == nil {
+			if a.shareMemo == nil || len(a.shareMemo) >= maxShareMemo {
+				a.shareMemo = make(map[string]*shareNames)
+			}
+			memo = &shareNames{}
+			a.shareMemo[string(name[keyStart:base])] = memo
 		}
-		a.shareMemo[string(name[keyStart:base])] = known
+		memo.ids = known
 	}
+	if held != nil {
+		held.hintOf, held.hintNext, held.hintReleases = memo, attempt, held.releases
+	}
+	a.shareBuf = name[:0]
 	a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})
 	return uid
+}
+
+// shareNames are the IDs shareID derived for one name, attempt by attempt.
+type shareNames struct {
+	ids []types.UID
 }
 
 // shareIDPrefix follows the name space in the name of every shareID.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/drakit/drakit/apis/resource"
 )
 
@@ -146,7 +144,7 @@ func TestShareIDMemo(t *testing.T) {
 	}
 	full := newAllocator()
 	if got := three(full, func() {
-		full.shareMemo = make(map[string][]types.UID, maxShareMemo)
+		full.shareMemo = make(map[string]*shareNames, maxShareMemo)
 		for i := range maxShareMemo {
 			full.shareMemo[strconv.Itoa(i)] = nil
 		}
@@ -172,4 +170,38 @@ func newNICAllocator(t *testing.T, mode Mode) *Allocator {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestShareIDAfterRelease: a share released on the device makes its ID the
+// first free one again, whatever shareID remembered of the device.
+func TestShareIDAfterRelease(t *testing.T) {
+	a := newNICAllocator(t, Joint)
+	c := claim("c", exact("r", "gpu", bandwidth("1")))
+	allocate := func() Result {
+		t.Helper()
+		res, err := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
+		if err != nil || res[0].Err != nil {
+			t.Fatal(err, res[0].Err)
+		}
+		return res[0]
+	}
+	idOf := func(r Result) string { return string(*r.Allocation.Devices.Results[0].ShareID) }
+	var committed []Result
+	for range 3 {
+		r := allocate()
+		a.Commit([]Result{r})
+		committed = append(committed, r)
+	}
+	a.ReleaseResults(committed[1:2])
+	again := allocate()
+	if got, want := idOf(again), idOf(committed[1]); got != want {
+		t.Fatalf("after releasing the second share: ID %s, want the second's %s", got, want)
+	}
+	a.Commit([]Result{again})
+	next := allocate()
+	for _, r := range committed {
+		if idOf(next) == idOf(r) {
+			t.Fatalf("fourth share got ID %s, which is in use", idOf(next))
+		}
+	}
 }

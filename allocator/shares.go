@@ -12,6 +12,13 @@ import (
 type deviceShares struct {
 	ids      map[types.UID]bool
 	consumed map[resource.QualifiedName]apiresource.Quantity
+	// releases counts the shares released (unhold). shareID's hint: the
+	// attempts of the name hintOf before hintNext were in use when it
+	// last made an ID for the device, with releases at hintReleases.
+	releases     int
+	hintOf       *shareNames
+	hintNext     int
+	hintReleases int
 }
 
 // holdKind says how an allocation result holds its device.
@@ -77,6 +84,7 @@ func (a *Allocator) unhold(r *resource.DeviceRequestAllocationResult) {
 			return
 		}
 		delete(s.ids, *r.ShareID)
+		s.releases++
 		addQuantities(s.consumed, r.ConsumedCapacity, -1)
 		if len(s.ids) == 0 {
 			delete(a.shares, id)
