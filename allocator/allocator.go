@@ -112,6 +112,11 @@ type Allocator struct {
 	calls       int
 	byPool      map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
 	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
+	// readyLast are the entries of readyByPool[readyLastKey], when
+	// readyLastOK (setInUse).
+	readyLastKey poolKey
+	readyLast    []*sliceEntry
+	readyLastOK  bool
 
 	// shares are the shares of multi-allocation devices allocated before
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
@@ -401,7 +406,7 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.poolChecks = nil
 	a.byNode, a.nodeScans = nil, 0
 	a.nodeViews = nil
-	a.byPool, a.readyByPool = nil, nil
+	a.byPool, a.readyByPool, a.readyLastOK = nil, nil, false
 	for _, e := range entries {
 		if e != nil && e.ready {
 			e.markInUse(&a.allocated)
@@ -505,6 +510,7 @@ func (a *Allocator) addReady(e *sliceEntry) {
 	}
 	k := poolKey{e.driver, e.pool}
 	a.readyByPool[k] = append(a.readyByPool[k], e)
+	a.readyLastOK = false
 }
 
 func sameSlice(old, s *resource.ResourceSlice) bool {
@@ -659,7 +665,13 @@ func (a *Allocator) Release(ids ...DeviceID) {
 
 func (a *Allocator) setInUse(id DeviceID, on bool) {
 	// Entries not prepared yet read the record when a call first sees them.
-	for _, e := range a.readyByPool[poolKey{id.Driver, id.Pool}] {
+	// The devices of a result are mostly of one pool: the entries of the
+	// last pool are kept (readyLast).
+	k := poolKey{id.Driver, id.Pool}
+	if !a.readyLastOK || a.readyLastKey != k {
+		a.readyLastKey, a.readyLast, a.readyLastOK = k, a.readyByPool[k], true
+	}
+	for _, e := range a.readyLast {
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))

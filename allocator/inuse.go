@@ -12,6 +12,12 @@ type inUseSet struct {
 	pending []DeviceID
 	// pools are the indexed pools: device names in use (nil: none).
 	pools map[poolKey]map[string]struct{}
+	// last is the pool asked about last (lastKey), when lastOK: the
+	// devices of a result, committed one after the other, are mostly of
+	// one pool, and comparing names costs less than hashing them.
+	lastKey poolKey
+	last    map[string]struct{}
+	lastOK  bool
 }
 
 const poolScanLimit = 8
@@ -19,20 +25,33 @@ const poolScanLimit = 8
 // pool returns the device names in use in a pool (nil when none), indexing
 // the pool first if needed.
 func (s *inUseSet) pool(k poolKey) map[string]struct{} {
+	if s.lastOK && s.lastKey == k {
+		return s.last
+	}
+	m, indexed := s.lookup(k)
+	if indexed {
+		s.lastKey, s.last, s.lastOK = k, m, true
+	}
+	return m
+}
+
+// lookup is pool without the memory of the last pool; indexed reports
+// whether the pool has an entry in pools.
+func (s *inUseSet) lookup(k poolKey) (m map[string]struct{}, indexed bool) {
 	if m, ok := s.pools[k]; ok {
-		return m
+		return m, true
 	}
 	if s.pools == nil {
 		s.pools = map[poolKey]map[string]struct{}{}
 	}
 	if len(s.pending) == 0 {
-		return nil
+		return nil, false
 	}
 	if len(s.pools) >= poolScanLimit {
 		s.indexAll()
-		return s.pools[k]
+		m, ok := s.pools[k]
+		return m, ok
 	}
-	var m map[string]struct{}
 	// The pool names of a cluster tend to share their length and differ
 	// at the end (node names): the last byte, compared inline, turns most
 	// other pools away before a call to compare the strings.
@@ -54,7 +73,7 @@ func (s *inUseSet) pool(k poolKey) map[string]struct{} {
 		}
 	}
 	s.pools[k] = m
-	return m
+	return m, true
 }
 
 // indexAll groups every pending device into its pool's index. Pools that
@@ -92,6 +111,7 @@ func (s *inUseSet) add(id DeviceID) bool {
 	if m == nil {
 		m = map[string]struct{}{}
 		s.pools[k] = m
+		s.lastKey, s.last, s.lastOK = k, m, true
 	}
 	if _, ok := m[id.Device]; ok {
 		return false

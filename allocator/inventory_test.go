@@ -235,3 +235,33 @@ func TestSharesFollowCommits(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestInUseRecord: devices recorded in a pool of which the caller's list
+// names none are in use, the first device of the pool as the others.
+func TestInUseRecord(t *testing.T) {
+	s1 := slice("s1", drv, "n1", onNode("n1"), gpus(4, numaHalf4)...)
+	s2 := slice("s2", drv, "n2", onNode("n2"), gpus(4, numaHalf4)...)
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{s1, s2},
+		AllocatedDevices: []DeviceID{{drv, "n2", "gpu0"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The call indexes n1's pool: nothing of it in use.
+	if res, err := a.AllocateOn(context.Background(), node("n1"), []*resource.ResourceClaim{claim("c", req("r", "gpu", count(4)))}); err != nil || res[0].Err != nil {
+		t.Fatal(err, res[0].Err)
+	}
+	for _, d := range []string{"gpu1", "gpu2"} {
+		id := DeviceID{drv, "n1", d}
+		if a.IsAllocated(id) {
+			t.Fatalf("%v in use before it was marked", id)
+		}
+		a.MarkAllocated(id)
+		if !a.IsAllocated(id) {
+			t.Errorf("%v marked, but not in use", id)
+		}
+	}
+	a.Release(DeviceID{drv, "n1", "gpu1"})
+	if a.IsAllocated(DeviceID{drv, "n1", "gpu1"}) || !a.IsAllocated(DeviceID{drv, "n1", "gpu2"}) || !a.IsAllocated(DeviceID{drv, "n2", "gpu0"}) {
+		t.Errorf("after releasing n1/gpu1: in use %v %v %v, want false true true", a.IsAllocated(DeviceID{drv, "n1", "gpu1"}), a.IsAllocated(DeviceID{drv, "n1", "gpu2"}), a.IsAllocated(DeviceID{drv, "n2", "gpu0"}))
+	}
+}

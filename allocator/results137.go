@@ -22,27 +22,30 @@ import (
 // selector.
 func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
 	f := a.features
-	// Most claims get one or two devices: the allocation, its results
-	// and the shares' IDs then take one allocation instead of three or
-	// more.
+	// Most claims get one or two devices: the allocation, its results,
+	// the shares' IDs and a node-local node selector then take one
+	// allocation instead of four or more.
 	var alloc *resource.AllocationResult
 	var shareIDs []types.UID
+	var local *nodeLocal
 	switch p.taken {
 	case 1:
 		one := &struct {
 			alloc   resource.AllocationResult
 			results [1]resource.DeviceRequestAllocationResult
 			shares  [1]types.UID
+			local   nodeLocal
 		}{}
-		alloc, shareIDs = &one.alloc, one.shares[:]
+		alloc, shareIDs, local = &one.alloc, one.shares[:], &one.local
 		alloc.Devices.Results = one.results[:0:1]
 	case 2:
 		two := &struct {
 			alloc   resource.AllocationResult
 			results [2]resource.DeviceRequestAllocationResult
 			shares  [2]types.UID
+			local   nodeLocal
 		}{}
-		alloc, shareIDs = &two.alloc, two.shares[:]
+		alloc, shareIDs, local = &two.alloc, two.shares[:], &two.local
 		alloc.Devices.Results = two.results[:0:2]
 	default:
 		alloc = &resource.AllocationResult{}
@@ -138,7 +141,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			cfg.Requests = nil
 		}
 	}
-	ns, err := nodeSelector137(v, node, p, concrete)
+	ns, err := nodeSelector137(v, node, p, concrete, local)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +157,8 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 // result order, and the first node-local one ends the walk, as upstream's
 // createNodeSelector does; a selector with several terms met before that
 // fails the claim (see severalTerms).
-func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan) (*corev1.NodeSelector, *ClaimError) {
+// local, when not nil, is the memory for a node-local selector.
+func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan, local *nodeLocal) (*corev1.NodeSelector, *ClaimError) {
 	var term corev1.NodeSelectorTerm
 	for _, r := range requests {
 		for _, dev := range r.chosen {
@@ -167,7 +171,10 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 				path = fmt.Sprintf("spec.devices[%d].nodeSelector", dev.device)
 			}
 			if (nodeName != nil || d.BindsToNode != nil && *d.BindsToNode) && node != nil {
-				return nodeLocal(node.Name), nil
+				if local == nil {
+					local = &nodeLocal{}
+				}
+				return local.selector(node.Name), nil
 			}
 			if selector == nil || len(selector.NodeSelectorTerms) == 0 {
 				continue
@@ -186,16 +193,19 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
 }
 
-// nodeLocal is the node selector of a node-local allocation: the node by
-// name. Its parts share one allocation, which a scheduler would otherwise
-// pay four times for every claim it allocates.
-func nodeLocal(name string) *corev1.NodeSelector {
-	l := &struct {
-		sel   corev1.NodeSelector
-		term  [1]corev1.NodeSelectorTerm
-		field [1]corev1.NodeSelectorRequirement
-		value [1]string
-	}{}
+// nodeLocal is the memory of the node selector of a node-local
+// allocation: the node by name. Its parts share one allocation (and
+// finish137 puts that into the allocation's), which a scheduler would
+// otherwise pay four times for every claim it allocates.
+type nodeLocal struct {
+	sel   corev1.NodeSelector
+	term  [1]corev1.NodeSelectorTerm
+	field [1]corev1.NodeSelectorRequirement
+	value [1]string
+}
+
+// selector fills in the node selector for the node.
+func (l *nodeLocal) selector(name string) *corev1.NodeSelector {
 	l.value[0] = name
 	l.field[0] = corev1.NodeSelectorRequirement{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: l.value[:]}
 	l.term[0].MatchFields = l.field[:]
