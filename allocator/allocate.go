@@ -76,11 +76,8 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	a.callNode = node
 	a.calls++
 	a.callShareIDs = a.callShareIDs[:0]
-	if a.callMasks == nil {
-		a.callMasks, a.callLists = map[string][][]uint64{}, map[string]*candidateList{}
-	}
-	clear(a.callMasks)
-	clear(a.callLists)
+	a.callMasks.reset()
+	a.callLists.reset()
 	a.callWords.reset()
 	a.plans.reset()
 	a.lists.reset()
@@ -88,7 +85,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	a.pools.reset()
 	a.exactSpecs.reset()
 	a.callShareSets.reset()
-	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: a.callMasks, candidateLists: a.callLists}
+	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
 	toAllocate := 0
 	for _, c := range claims {
 		if c.Status.Allocation == nil {
@@ -121,7 +118,6 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	// Joint: all or nothing.
 	failed := false
 	requests := a.callRequests[:0]
-	defer func() { a.callRequests = requests[:0] }()
 	for _, p := range plans {
 		if p.err != nil {
 			failed = true
@@ -130,6 +126,10 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 			requests = append(requests, p.requests...)
 		}
 	}
+	// The memory serves the next call; nothing else of this call appends
+	// to it. (A second deferred function would make Go run both of them
+	// the slow way, AllocateOn having this many returns.)
+	a.callRequests = requests[:0]
 	if !failed {
 		ok := search.solve(requests)
 		if search.err != nil {

@@ -148,8 +148,8 @@ type Allocator struct {
 	callNode *corev1.Node
 	// What one call builds, reused by the next: the call's masks and
 	// candidate lists by key, its request plans and candidate lists.
-	callMasks map[string][][]uint64
-	callLists map[string]*candidateList
+	callMasks callTable[[][]uint64]
+	callLists callTable[*candidateList]
 	callWords maskMemory
 	// callRequests is the memory of the list of a call's requests.
 	callRequests []*requestPlan

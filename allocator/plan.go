@@ -132,8 +132,8 @@ type callState struct {
 	ctx            context.Context
 	node           *corev1.Node
 	view           *view
-	masks          map[string][][]uint64     // selector sets already evaluated in this call
-	candidateLists map[string]*candidateList // candidate lists already collected in this call
+	masks          *callTable[[][]uint64]     // selector sets already evaluated in this call
+	candidateLists *callTable[*candidateList] // candidate lists already collected in this call
 	// lone: the call allocates one claim (others come allocated), so that
 	// a lone request of it without constraints gets the first devices
 	// that serve it (see firstOnly).
@@ -419,10 +419,10 @@ func (a *Allocator) collect(call *callState, selectorsKey string, r *requestPlan
 		attrs[k] = p.constraints[ci].attribute
 		key += "|" + string(attrs[k])
 	}
-	list := call.candidateLists[key]
+	list, _ := call.candidateLists.get(key)
 	if list == nil {
 		list = a.candidates(call.view, masks, r.admin, attrs)
-		call.candidateLists[key] = list
+		call.candidateLists.put(key, list)
 	}
 	r.candidates, r.constraintValues = list.candidates, list.constraintValues
 	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
@@ -514,7 +514,7 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 		a.maskKeys[key] = key
 	}
 	ids := key[:n]
-	if m, ok := call.masks[key]; ok {
+	if m, ok := call.masks.get(key); ok {
 		return m, key, nil
 	}
 	masks, failedSelector, dev, err := a.matching(call.ctx, call.view, selectors, ids, free, first, untainted)
@@ -524,8 +524,58 @@ func (call *callState) masksFor(a *Allocator, selectors []selectorRef, free bool
 		}
 		return nil, key, &selectorFailure{sel: *failedSelector, device: dev, err: err}
 	}
-	call.masks[key] = masks
+	call.masks.put(key, masks)
 	return masks, key, nil
+}
+
+// callTable maps the keys of one call to values: a call has few keys,
+// which a list finds faster than a map hashes them (masksFor's are
+// interned, so that most comparisons are of pointers), and emptying it
+// for the next call costs next to nothing. Past callTableScan keys it
+// adds a map.
+type callTable[V any] struct {
+	keys  []string
+	vals  []V
+	index map[string]int
+}
+
+const callTableScan = 16
+
+func (t *callTable[V]) get(key string) (V, bool) {
+	if t.index != nil {
+		if i, ok := t.index[key]; ok {
+			return t.vals[i], true
+		}
+	} else {
+		for i := range t.keys {
+			if t.keys[i] == key {
+				return t.vals[i], true
+			}
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// put adds a key that get did not find.
+func (t *callTable[V]) put(key string, v V) {
+	t.keys = append(t.keys, key)
+	t.vals = append(t.vals, v)
+	switch {
+	case t.index != nil:
+		t.index[key] = len(t.keys) - 1
+	case len(t.keys) > callTableScan:
+		t.index = make(map[string]int, 2*len(t.keys))
+		for i, k := range t.keys {
+			t.index[k] = i
+		}
+	}
+}
+
+// reset empties the table, keeping its memory.
+func (t *callTable[V]) reset() {
+	clear(t.vals) // the values of the last call are not kept alive
+	t.keys, t.vals, t.index = t.keys[:0], t.vals[:0], nil
 }
 
 // maxMaskKeys bounds Allocator.maskKeys; past it, the keys are dropped

@@ -562,7 +562,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	// serves no other request, and is not kept.
 	own := len(r.spec.tolerations) > 0 || r.spec.capacity != nil
 	if !own {
-		if list := call.candidateLists[key]; list != nil {
+		if list, _ := call.candidateLists.get(key); list != nil {
 			return list, list.failure
 		}
 	}
@@ -576,7 +576,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	*list = candidateList{candidates: list.candidates[:0], mem: mem}
 	list.constraintValues = make([][]int32, len(attrs))
 	if !own {
-		call.candidateLists[key] = list
+		call.candidateLists.put(key, list)
 	}
 	fail := func(reason Reason, err error, format string, args ...any) (*candidateList, *candidateFailure) {
 		list.failure = &candidateFailure{reason: reason, detail: fmt.Sprintf(format, args...), err: err}
