@@ -265,3 +265,25 @@ func TestInUseRecord(t *testing.T) {
 		t.Errorf("after releasing n1/gpu1: in use %v %v %v, want false true true", a.IsAllocated(DeviceID{drv, "n1", "gpu1"}), a.IsAllocated(DeviceID{drv, "n1", "gpu2"}), a.IsAllocated(DeviceID{drv, "n2", "gpu0"}))
 	}
 }
+
+func TestCallTable(t *testing.T) {
+	var tab callTable[int]
+	for round := 0; round < 2; round++ {
+		for i := 0; i < 3*callTableScan; i++ {
+			key := fmt.Sprintf("k%d", i)
+			if _, ok := tab.get(key); ok {
+				t.Fatalf("round %d: %s found before it was put", round, key)
+			}
+			tab.put(key, i+round)
+			for j := 0; j <= i; j += 7 {
+				if v, ok := tab.get(fmt.Sprintf("k%d", j)); !ok || v != j+round {
+					t.Fatalf("round %d, %d keys: k%d gives %d %v, want %d", round, i+1, j, v, ok, j+round)
+				}
+			}
+		}
+		tab.reset()
+		if _, ok := tab.get("k0"); ok {
+			t.Fatalf("round %d: k0 found after reset", round)
+		}
+	}
+}
