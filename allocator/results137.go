@@ -52,6 +52,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 		alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
 	}
 	concrete := make([]*requestPlan, 0, len(p.requests))
+	var tolerations []resource.DeviceToleration
 	for _, top := range p.requests {
 		r := top.concrete()
 		concrete = append(concrete, r)
@@ -65,8 +66,13 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			if r.admin && f.AdminAccess {
 				res.AdminAccess = ptrTo(true)
 			}
-			if len(r.spec.tolerations) > 0 {
-				res.Tolerations = make([]resource.DeviceToleration, len(r.spec.tolerations))
+			if n := len(r.spec.tolerations); n > 0 {
+				// The request's results share one allocation for
+				// their copies of its tolerations.
+				if k == 0 {
+					tolerations = make([]resource.DeviceToleration, n*len(r.chosen))
+				}
+				res.Tolerations = tolerations[k*n : (k+1)*n : (k+1)*n]
 				for j := range r.spec.tolerations {
 					r.spec.tolerations[j].DeepCopyInto(&res.Tolerations[j])
 				}
