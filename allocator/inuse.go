@@ -113,11 +113,10 @@ func (s *inUseSet) add(id DeviceID) bool {
 		s.pools[k] = m
 		s.lastKey, s.last, s.lastOK = k, m, true
 	}
-	if _, ok := m[id.Device]; ok {
-		return false
-	}
+	// One hash of the name: the set grows only when the name is new.
+	n := len(m)
 	m[id.Device] = struct{}{}
-	return true
+	return len(m) > n
 }
 
 func (s *inUseSet) remove(id DeviceID) {

@@ -38,7 +38,7 @@ type requestPlan struct {
 	// request ("request/alternative" for an alternative), parentName the
 	// request's name; spec is what the request asks for.
 	resultName, parentName string
-	spec                   requestSpec
+	spec                   *requestSpec // 1.37: what the request asks for (the claim's, for the call)
 	// A firstAvailable request has alternatives (each a requestPlan with
 	// parent set); the search takes the first that can be allocated and
 	// records it in selected.

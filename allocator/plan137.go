@@ -156,8 +156,8 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 			plans = nil
 		}
 		least := -1
-		for _, s := range alts {
-			r, failed, err := a.planRequest(call, p, s)
+		for k := range alts {
+			r, failed, err := a.planRequest(call, p, &alts[k])
 			if err != nil {
 				return nil, err
 			}
@@ -199,7 +199,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 // An alternative that cannot be allocated whatever the search does is not
 // an error as long as another alternative might be: it keeps its reason
 // and gets no candidates.
-func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*requestPlan, *claimPlan, error) {
+func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (*requestPlan, *claimPlan, error) {
 	// The lists the search fills keep their memory from call to call (a
 	// call's results copy what they need of them).
 	r := a.plans.next()
@@ -449,7 +449,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s requestSpec) (*
 // What the devices after the prefix would have failed with (a selector
 // that errs, a list attribute) is not reported, as upstream, which stops
 // at the same devices, does not report it either.
-func firstOnly(call *callState, p *claimPlan, s requestSpec) (n int, constrained bool) {
+func firstOnly(call *callState, p *claimPlan, s *requestSpec) (n int, constrained bool) {
 	devices := &p.claim.Spec.Devices
 	if !call.lone || s.sub >= 0 {
 		return 0, false
@@ -495,7 +495,7 @@ func firstValueCount(list *candidateList) int {
 
 // selectorFailed turns an error of masksFor into the claim's failure (a
 // selector that failed on a device) or the call's (a cancelled context).
-func (p *claimPlan) selectorFailed(r *requestPlan, s requestSpec, err error) (*claimPlan, error) {
+func (p *claimPlan) selectorFailed(r *requestPlan, s *requestSpec, err error) (*claimPlan, error) {
 	failure, ok := err.(*selectorFailure)
 	if !ok {
 		return nil, err
