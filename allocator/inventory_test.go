@@ -287,3 +287,24 @@ func TestCallTable(t *testing.T) {
 		}
 	}
 }
+
+// TestClassConfigOnce: a class's configuration appears once in an
+// allocation, naming the requests that use the class.
+func TestClassConfigOnce(t *testing.T) {
+	configured := withClassConfig(class("configured", `device.driver == "gpu.example.com"`), drv, `{"x":1}`)
+	plain := class("plain", `device.driver == "gpu.example.com"`)
+	a, err := New(Options{Classes: []*resource.DeviceClass{configured, plain},
+		Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(4, numaHalf4)...)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claim("c", req("a", "configured"), req("b", "plain"), req("c", "configured"))
+	res, err := a.AllocateOn(context.Background(), node("n1"), []*resource.ResourceClaim{c})
+	if err != nil || res[0].Err != nil {
+		t.Fatal(err, res[0].Err)
+	}
+	cfg := res[0].Allocation.Devices.Config
+	if len(cfg) != 1 || cfg[0].Source != resource.AllocationConfigSourceClass || !slices.Equal(cfg[0].Requests, []string{"a", "c"}) {
+		t.Errorf("config %+v, want the class's once, for requests a and c", cfg)
+	}
+}

@@ -60,9 +60,12 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			i := int(r.chosenIndex[k])
 			e := v.slices[dev.slice]
 			d := &e.devices[dev.device]
-			res := resource.DeviceRequestAllocationResult{
-				Request: r.resultName, Driver: e.driver, Pool: e.pool, Device: d.Name,
-			}
+			// Filled in place: a result is big, and copying it in costs
+			// a write barrier per pointer.
+			index := len(alloc.Devices.Results)
+			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{})
+			res := &alloc.Devices.Results[index]
+			res.Request, res.Driver, res.Pool, res.Device = r.resultName, e.driver, e.pool, d.Name
 			if r.admin && f.AdminAccess {
 				res.AdminAccess = ptrTo(true)
 			}
@@ -85,10 +88,10 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
 			}
 			if r.isMulti(i) {
-				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, len(alloc.Devices.Results), a.sharesAt(e, int(dev.device)))
-				if k := len(alloc.Devices.Results); k < len(shareIDs) {
-					shareIDs[k] = share
-					res.ShareID = &shareIDs[k]
+				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, index, a.sharesAt(e, int(dev.device)))
+				if index < len(shareIDs) {
+					shareIDs[index] = share
+					res.ShareID = &shareIDs[index]
 				} else {
 					res.ShareID = &share
 				}
@@ -99,16 +102,26 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 					}
 				}
 			}
-			alloc.Devices.Results = append(alloc.Devices.Results, res)
 		}
 	}
-	// Class configuration, each class once.
-	firstOfClass := map[string][2]int{}
-	for _, r := range concrete {
-		if span, ok := firstOfClass[r.class.Name]; ok {
+	// Class configuration, each class once: spans[k] are the entries of
+	// the class of concrete[k] (found among the requests before it; a
+	// claim has few).
+	var spanMem [4][2]int
+	spans := spanMem[:0]
+	for k, r := range concrete {
+		first := -1
+		for j := 0; j < k && first < 0; j++ {
+			if concrete[j].class.Name == r.class.Name {
+				first = j
+			}
+		}
+		if first >= 0 {
+			span := spans[first]
 			for i := span[0]; i < span[1]; i++ {
 				alloc.Devices.Config[i].Requests = append(alloc.Devices.Config[i].Requests, r.resultName)
 			}
+			spans = append(spans, span)
 			continue
 		}
 		start := len(alloc.Devices.Config)
@@ -119,7 +132,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
 			})
 		}
-		firstOfClass[r.class.Name] = [2]int{start, len(alloc.Devices.Config)}
+		spans = append(spans, [2]int{start, len(alloc.Devices.Config)})
 	}
 	for _, cfg := range p.claim.Spec.Devices.Config {
 		keep := len(cfg.Requests) == 0
