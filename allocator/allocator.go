@@ -138,6 +138,10 @@ type Allocator struct {
 	// program, compiled when first needed (see selectors.go).
 	selectors         []selectorProgram
 	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
+	// attributeElems are, with ListTypeAttributes, the elements of each
+	// interned list value (by its id): the ids of the single values they
+	// equal, sorted, each once. Single values are their own one element.
+	attributeElems map[int32][]int32
 
 	stats Stats
 

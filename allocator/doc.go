@@ -86,9 +86,10 @@
 //     (all requests when none are listed) carry the attribute with the
 //     same type and value; distinctAttribute constraints make their values
 //     pairwise different. An attribute named with the driver's domain also
-//     matches one written without domain. A list value matches no other
-//     device's value and takes no part in distinctAttribute (upstream
-//     compares single values). Naming a request covers its alternatives;
+//     matches one written without domain. Without ListTypeAttributes a
+//     list value matches no other device's value and takes no part in
+//     distinctAttribute (upstream compares single values); with it, see
+//     ListTypeAttributes below. Naming a request covers its alternatives;
 //     "request/alternative" covers that one.
 //   - A claim gets at most 32 devices. Results list devices request by
 //     request. The configuration lists each class's configuration once
@@ -149,12 +150,21 @@
 //
 // # Later features
 //
+// ListTypeAttributes (alpha): selectors see list-valued attributes, and
+// constraints compare values as sets, a single value being a set of one,
+// as upstream's experimental implementation does: matchAttribute needs
+// one element that every covered device has (each pair having one in
+// common is not enough), distinctAttribute pairwise disjoint sets.
+// Elements of different types are never equal; a list without elements is
+// no value (the device cannot take part). The search tries devices in
+// order and takes the first that fit, as upstream does, so the element
+// the devices end up sharing is the one the first devices have.
+//
 // Not implemented (alpha; the claim fails with ReasonUnsupported, naming
 // the feature, when it needs one): DerivedAttributes (requests with derived
-// attributes), CompatibilityGroups (a pool the node sees uses compatibility
-// groups; with the feature off such slices are left out, as upstream does)
-// and ListTypeAttributes for constraints (a constraint compares a list
-// value).
+// attributes) and CompatibilityGroups (a pool the node sees uses
+// compatibility groups; with the feature off such slices are left out, as
+// upstream does).
 //
 // Selectors are compiled in the 1.37 environment of stored expressions
 // (package apis/resource/cel), as the scheduler compiles them: it has

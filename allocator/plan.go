@@ -89,6 +89,16 @@ type constraintPlan struct {
 	// devices per value.
 	distinct bool
 	taken    map[int32]int
+	// sets: with ListTypeAttributes, a candidate of a covered request has
+	// a list value. Values then compare as sets of elements (single
+	// values are sets of one), as upstream's experimental allocator does:
+	// matchAttribute needs the devices' sets to have an element in common
+	// (stack[n-1] is what the first n chosen devices share), and
+	// distinctAttribute needs them pairwise disjoint (taken counts the
+	// chosen devices per element). Without lists, comparing the interned
+	// values is the same and cheaper.
+	sets  bool
+	stack [][]int32
 }
 
 // need is how many devices the request takes.
@@ -333,6 +343,9 @@ func (p *claimPlan) checkRequestForm(request *resource.DeviceRequest, path field
 type candidateList struct {
 	candidates       []viewDevice
 	constraintValues [][]int32 // as in requestPlan
+	// lists[k]: a candidate has a list value for constraint k (only with
+	// ListTypeAttributes; nil when none has).
+	lists []bool
 
 	// With the 1.37 semantics, as in requestPlan, and why devices were
 	// left out; failure is why the request can never be allocated.

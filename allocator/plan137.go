@@ -2,6 +2,7 @@ package allocator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -338,6 +339,11 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		return r, nil, nil
 	}
 	r.candidates, r.constraintValues = list.candidates, list.constraintValues
+	for k, has := range list.lists {
+		if has {
+			p.constraints[r.coveredBy[k]].sets = true
+		}
+	}
 	r.multi, r.needs, r.uses = list.multi, list.needs, list.uses
 	r.hasCounters, r.hasMulti = list.hasCounters, list.hasMulti
 	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
@@ -447,7 +453,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 // device. Nothing else about the claim differs: one request, no other
 // constraint, and a lone claim leaves no other claim's devices to weigh.
 // What the devices after the prefix would have failed with (a selector
-// that errs, a list attribute) is not reported, as upstream, which stops
+// that errs) is not reported, as upstream, which stops
 // at the same devices, does not report it either.
 func firstOnly(call *callState, p *claimPlan, s *requestSpec) (n int, constrained bool) {
 	devices := &p.claim.Spec.Devices
@@ -552,9 +558,13 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	for k, ci := range r.coveredBy {
 		con := p.constraints[ci]
 		attrs[k] = con.attribute
-		kinds[k] = attrMatch137
-		if con.distinct {
+		switch {
+		case f.ListTypeAttributes:
+			kinds[k] = attrSet137
+		case con.distinct:
 			kinds[k] = attrDistinct137
+		default:
+			kinds[k] = attrMatch137
 		}
 		key += "|" + strconv.Itoa(kinds[k]) + string(attrs[k])
 	}
@@ -679,13 +689,6 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 					list.unusable++
 					continue
 				}
-				if f.ListTypeAttributes {
-					for k, name := range attrs {
-						if key, ok := attributeKey(dev.Attributes, e.driver, name); ok && isListKey(key) {
-							return fail(ReasonUnsupported, nil, "device %s has a list value for attribute %q, which spec.devices.constraints compare: list attributes in constraints (ListTypeAttributes, alpha) are not implemented by this allocator", id(), attrs[k])
-						}
-					}
-				}
 				lacks := firstLacking(valuesOf, d)
 				if lacks >= 0 {
 					if r.all {
@@ -697,7 +700,14 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				}
 				list.candidates = append(list.candidates, viewDevice{int32(si), int32(d)})
 				for k := range attrs {
-					list.constraintValues[k] = append(list.constraintValues[k], valuesOf[k][d])
+					value := valuesOf[k][d]
+					list.constraintValues[k] = append(list.constraintValues[k], value)
+					if kinds[k] == attrSet137 && a.attributeElems[value] != nil {
+						if list.lists == nil {
+							list.lists = make([]bool, len(attrs))
+						}
+						list.lists[k] = true
+					}
 				}
 				// Devices that are neither shared nor consume counters
 				// need no entries (the lists stay nil until one does).
@@ -767,6 +777,7 @@ const (
 	attrLegacy = iota
 	attrMatch137
 	attrDistinct137
+	attrSet137
 )
 
 // attrValues gives, per device of the slice, the interned value of an
@@ -774,7 +785,10 @@ const (
 // cannot take part. attrLegacy (1.31) compares every value, lists too
 // (equal lists match). Upstream v0.37.2 compares single values only: a
 // list value equals no other device's value (matchAttribute accepts it for
-// a single device), and takes no part in distinctAttribute.
+// a single device), and takes no part in distinctAttribute. attrSet137
+// (ListTypeAttributes) interns every value and records the elements of
+// each list (attributeElems); a list without elements cannot take part,
+// as upstream's experimental allocator knows no type for it.
 func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, kind int) []int32 {
 	cacheKey := attrValuesKey{name, kind}
 	if values, ok := e.attributeValues[cacheKey]; ok {
@@ -788,6 +802,10 @@ func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, 
 		values[i] = -1
 		key, ok := attributeKey(e.devices[i].Attributes, e.driver, name)
 		if !ok {
+			continue
+		}
+		if kind == attrSet137 {
+			values[i] = a.setValueID(&e.devices[i], e.driver, name, key)
 			continue
 		}
 		if kind != attrLegacy && isListKey(key) {
@@ -806,6 +824,71 @@ func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, 
 	}
 	e.attributeValues[cacheKey] = values
 	return values
+}
+
+// setValueID interns a value for attrSet137 (key as attributeKey gives
+// it), with the elements of a list: -1 for an empty list.
+func (a *Allocator) setValueID(d *resource.Device, driver string, name resource.FullyQualifiedName, key string) int32 {
+	intern := func(key string) int32 {
+		id, seen := a.attributeValueIDs[key]
+		if !seen {
+			id = int32(len(a.attributeValueIDs))
+			a.attributeValueIDs[key] = id
+		}
+		return id
+	}
+	if !isListKey(key) {
+		return intern(key)
+	}
+	id, seen := a.attributeValueIDs[key]
+	if seen {
+		if a.attributeElems[id] == nil {
+			return -1 // empty
+		}
+		return id
+	}
+	id = intern(key)
+	var elems []int32
+	for _, k := range listElementKeys(d, driver, name) {
+		elems = append(elems, intern(k))
+	}
+	slices.Sort(elems)
+	elems = slices.Compact(elems)
+	if len(elems) == 0 {
+		return -1
+	}
+	if a.attributeElems == nil {
+		a.attributeElems = map[int32][]int32{}
+	}
+	a.attributeElems[id] = elems
+	return id
+}
+
+// listElementKeys are the keys (as attributeKey gives single values) of
+// the elements of a list-valued attribute.
+func listElementKeys(d *resource.Device, driver string, name resource.FullyQualifiedName) []string {
+	attr, ok := lookupAttribute(d.Attributes, driver, name)
+	if !ok {
+		return nil
+	}
+	var keys []string
+	for _, n := range attr.IntValues {
+		keys = append(keys, "i"+itoa(n))
+	}
+	for _, b := range attr.BoolValues {
+		if b {
+			keys = append(keys, "btrue")
+		} else {
+			keys = append(keys, "bfalse")
+		}
+	}
+	for _, s := range attr.StringValues {
+		keys = append(keys, "s"+s)
+	}
+	for _, v := range attr.VersionValues {
+		keys = append(keys, "v"+v)
+	}
+	return keys
 }
 
 // attrValuesKey names a slice's cached attribute values: the attribute and

@@ -352,11 +352,16 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
 		value := r.constraintValues[k][i]
-		if con.distinct {
+		switch {
+		case con.sets:
+			if !s.fitsSet(con, value) {
+				return false
+			}
+		case con.distinct:
 			if con.taken[value] > 0 {
 				return false
 			}
-		} else if con.fixedBy > 0 && con.value != value {
+		case con.fixedBy > 0 && con.value != value:
 			return false
 		}
 	}
@@ -586,7 +591,10 @@ func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
 // enough eligible candidates have, in the order they first appear.
 func (s *solver) branch(requests []*requestPlan, pos int, r *requestPlan, k int) bool {
 	constraints := r.plan.constraints
-	for k < len(r.coveredBy) && constraints[r.coveredBy[k]].fixedBy > 0 {
+	// Constraints that compare sets are not fixed: what the devices share
+	// narrows as they are chosen, so pick tries them in order, as
+	// upstream does.
+	for k < len(r.coveredBy) && (constraints[r.coveredBy[k]].fixedBy > 0 || constraints[r.coveredBy[k]].sets) {
 		k++
 	}
 	if k == len(r.coveredBy) {
@@ -699,6 +707,10 @@ func (s *solver) take(r *requestPlan, i int) {
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
 		value := r.constraintValues[k][i]
+		if con.sets {
+			s.addToSet(con, value)
+			continue
+		}
 		if con.distinct {
 			if con.taken == nil {
 				con.taken = map[int32]int{}
@@ -757,12 +769,122 @@ func (s *solver) untakeLast(r *requestPlan) {
 	}
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]
+		if con.sets {
+			s.removeFromSet(con, r.constraintValues[k][i])
+			continue
+		}
 		if con.distinct {
 			con.taken[r.constraintValues[k][i]]--
 			continue
 		}
 		con.fixedBy--
 	}
+}
+
+// elements are the elements of an interned value under set comparison
+// (constraintPlan.sets): a list's, or the single value itself (one kept
+// in buf).
+func (s *solver) elements(value int32, buf *[1]int32) []int32 {
+	if elems := s.alloc.attributeElems[value]; elems != nil {
+		return elems
+	}
+	buf[0] = value
+	return buf[:]
+}
+
+// fitsSet: a device with the value can join the chosen devices under a
+// constraint that compares sets: for matchAttribute, its elements meet
+// what the chosen devices share; for distinctAttribute, none of its
+// elements is a chosen device's.
+func (s *solver) fitsSet(con *constraintPlan, value int32) bool {
+	var buf [1]int32
+	elems := s.elements(value, &buf)
+	if con.distinct {
+		for _, e := range elems {
+			if con.taken[e] > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	if con.fixedBy == 0 {
+		return true
+	}
+	return intersects(con.stack[con.fixedBy-1], elems)
+}
+
+// addToSet records a chosen device's value (fitsSet said yes).
+func (s *solver) addToSet(con *constraintPlan, value int32) {
+	var buf [1]int32
+	elems := s.elements(value, &buf)
+	if con.distinct {
+		if con.taken == nil {
+			con.taken = map[int32]int{}
+		}
+		for _, e := range elems {
+			con.taken[e]++
+		}
+		return
+	}
+	var shared []int32
+	if n := con.fixedBy; n < len(con.stack) {
+		shared = con.stack[n][:0] // memory of an earlier level
+	}
+	if con.fixedBy == 0 {
+		shared = append(shared, elems...)
+	} else {
+		shared = intersection(shared, con.stack[con.fixedBy-1], elems)
+	}
+	if con.fixedBy < len(con.stack) {
+		con.stack[con.fixedBy] = shared
+	} else {
+		con.stack = append(con.stack, shared)
+	}
+	con.fixedBy++
+}
+
+// removeFromSet undoes the last addToSet of the value.
+func (s *solver) removeFromSet(con *constraintPlan, value int32) {
+	if !con.distinct {
+		con.fixedBy--
+		return
+	}
+	var buf [1]int32
+	for _, e := range s.elements(value, &buf) {
+		con.taken[e]--
+	}
+}
+
+// intersects reports whether two sorted lists have an element in common.
+func intersects(a, b []int32) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
+}
+
+// intersection appends to dst the elements two sorted lists share.
+func intersection(dst, a, b []int32) []int32 {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			dst = append(dst, a[i])
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return dst
 }
 
 // sharedNeed is, in lookahead, how many devices the requests that share a

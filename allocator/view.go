@@ -361,19 +361,9 @@ func (a *Allocator) countedMatches(v *view, masks [][]uint64, untainted bool) in
 // element; the 1.37 rule (lists match when they share an element) belongs
 // to a later allocator.
 func attributeKey(attrs map[resource.QualifiedName]resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (string, bool) {
-	if len(attrs) == 0 {
-		return "", false
-	}
-	full := string(name)
-	attr, ok := attrs[resource.QualifiedName(full)]
+	attr, ok := lookupAttribute(attrs, driver, name)
 	if !ok {
-		domain, id := cel.SplitQualifiedName(full, "")
-		if domain == "" || domain != driver {
-			return "", false
-		}
-		if attr, ok = attrs[resource.QualifiedName(id)]; !ok {
-			return "", false
-		}
+		return "", false
 	}
 	switch {
 	case attr.StringValue != nil:
@@ -410,6 +400,24 @@ func attributeKey(attrs map[resource.QualifiedName]resource.DeviceAttribute, dri
 		return "V" + stringsKey(attr.VersionValues), true
 	}
 	return "", false
+}
+
+// lookupAttribute finds the attribute a constraint names: under its full
+// name, or under its id when the domain is the driver's.
+func lookupAttribute(attrs map[resource.QualifiedName]resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (resource.DeviceAttribute, bool) {
+	if len(attrs) == 0 {
+		return resource.DeviceAttribute{}, false
+	}
+	full := string(name)
+	if attr, ok := attrs[resource.QualifiedName(full)]; ok {
+		return attr, true
+	}
+	domain, id := cel.SplitQualifiedName(full, "")
+	if domain == "" || domain != driver {
+		return resource.DeviceAttribute{}, false
+	}
+	attr, ok := attrs[resource.QualifiedName(id)]
+	return attr, ok
 }
 
 // stringsKey encodes a list of strings unambiguously.

@@ -417,6 +417,10 @@ func (c *Checker) checkConstraints(claim *resource.ResourceClaim, alloc *resourc
 		if attr == nil {
 			continue
 		}
+		if c.inv.Features.ListTypeAttributes {
+			c.checkSetConstraint(i, &con, *attr, alloc, specs, bad)
+			continue
+		}
 		var seen []*resource.DeviceAttribute
 		for _, r := range alloc.Devices.Results {
 			q := specs[r.Request]
@@ -446,6 +450,97 @@ func (c *Checker) checkConstraints(claim *resource.ResourceClaim, alloc *resourc
 			seen = append(seen, a)
 		}
 	}
+}
+
+// checkSetConstraint judges a constraint as upstream's experimental
+// allocator does with ListTypeAttributes: every value is a set (a single
+// value one of one element; a list without elements is no value at all),
+// matchAttribute needs an element that all covered devices have (each pair
+// sharing one is not enough), distinctAttribute pairwise disjoint sets.
+// Elements of different types are never equal.
+func (c *Checker) checkSetConstraint(i int, con *resource.DeviceConstraint, attr resource.FullyQualifiedName, alloc *resource.AllocationResult, specs map[string]*reqSpec, bad func(string, ...any)) {
+	var common map[string]bool     // matchAttribute: what the devices so far share
+	owner := map[string]DeviceID{} // distinctAttribute: which device has an element
+	first := true
+	for _, r := range alloc.Devices.Results {
+		q := specs[r.Request]
+		if q == nil || !q.appliesTo(con.Requests) {
+			continue
+		}
+		id := DeviceID{r.Driver, r.Pool, r.Device}
+		d, ok := c.visible[id]
+		if !ok {
+			continue
+		}
+		elems := attributeElements(lookup(d, attr))
+		if len(elems) == 0 {
+			bad("constraint %d: device %s lacks %s (or its list is empty)", i, id, attr)
+			continue
+		}
+		if con.DistinctAttribute != nil {
+			for _, e := range elems {
+				if other, taken := owner[e]; taken && other != id {
+					bad("constraint %d: device %s shares a value of %s with device %s", i, id, attr, other)
+					break
+				}
+				owner[e] = id
+			}
+			continue
+		}
+		if first {
+			common = map[string]bool{}
+			for _, e := range elems {
+				common[e] = true
+			}
+			first = false
+			continue
+		}
+		has := map[string]bool{}
+		for _, e := range elems {
+			has[e] = true
+		}
+		for e := range common {
+			if !has[e] {
+				delete(common, e)
+			}
+		}
+		if len(common) == 0 {
+			bad("constraint %d: device %s has no value of %s in common with the devices before it", i, id, attr)
+			return
+		}
+	}
+}
+
+// attributeElements are the elements of an attribute's value, each named
+// with its type, a single value being one element.
+func attributeElements(a *resource.DeviceAttribute) []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	switch {
+	case a.IntValue != nil:
+		out = append(out, fmt.Sprintf("int %d", *a.IntValue))
+	case a.BoolValue != nil:
+		out = append(out, fmt.Sprintf("bool %t", *a.BoolValue))
+	case a.StringValue != nil:
+		out = append(out, "string "+*a.StringValue)
+	case a.VersionValue != nil:
+		out = append(out, "version "+*a.VersionValue)
+	}
+	for _, n := range a.IntValues {
+		out = append(out, fmt.Sprintf("int %d", n))
+	}
+	for _, b := range a.BoolValues {
+		out = append(out, fmt.Sprintf("bool %t", b))
+	}
+	for _, s := range a.StringValues {
+		out = append(out, "string "+s)
+	}
+	for _, v := range a.VersionValues {
+		out = append(out, "version "+v)
+	}
+	return out
 }
 
 // checkConfig accepts the configuration in either of two forms: upstream

@@ -31,8 +31,10 @@ import (
 //   - AdminAccess stays on but for one scenario in ten, where adminAccess
 //     requests must fail.
 //
-// The alpha features (list-typed and derived attributes, compatibility
-// groups, optional node operations, fractional ranges) are not generated.
+// enrichLists then adds list-typed attributes (ListTypeAttributes) that
+// constraints compare. The other alpha features (derived attributes,
+// compatibility groups, optional node operations, fractional ranges) are
+// not generated.
 func enrich137(rng *rand.Rand, sc *diffScenario) {
 	if rng.Intn(4) == 0 {
 		return
@@ -145,6 +147,57 @@ func enrich137(rng *rand.Rand, sc *diffScenario) {
 		}
 	}
 	enrichSelectable(rng, sc)
+	enrichLists(rng, sc)
+}
+
+// enrichLists switches ListTypeAttributes on in one scenario in three
+// (the experimental implementation then runs) and gives most devices an
+// attribute gpu.example.com/links, a list of small numbers, a single one,
+// or a list of strings (never equal to a number), which matchAttribute or
+// distinctAttribute constraints of some claims compare (as sets, upstream
+// v0.37.2's rule). Drawn after everything else, so that the rest of each
+// seed's scenario stays as it was.
+func enrichLists(rng *rand.Rand, sc *diffScenario) {
+	if rng.Intn(3) != 0 {
+		return
+	}
+	sc.inv.Features.ListTypeAttributes = true
+	for _, s := range sc.inv.Slices {
+		// Devices of other drivers have it under its full name.
+		key := resource.QualifiedName("gpu.example.com/links")
+		if s.Spec.Driver == gpuDriver {
+			key = "links"
+		}
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			var a resource.DeviceAttribute
+			switch rng.Intn(8) {
+			case 0:
+				continue // lacks it
+			case 1:
+				n := int64(rng.Intn(4))
+				a.IntValue = &n
+			case 2:
+				a.StringValues = []string{name("%d", rng.Intn(4))}
+			default:
+				for _, n := range rng.Perm(5)[:1+rng.Intn(3)] {
+					a.IntValues = append(a.IntValues, int64(n))
+				}
+			}
+			if d.Attributes == nil {
+				d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
+			}
+			d.Attributes[key] = a
+		}
+	}
+	for _, c := range sc.claims {
+		switch rng.Intn(3) {
+		case 0:
+			MatchAttribute(c, "gpu.example.com/links")
+		case 1:
+			DistinctAttribute(c, "gpu.example.com/links")
+		}
+	}
 }
 
 // enrichSelectable adds what decides whether a device can be selected at

@@ -1,0 +1,132 @@
+package allocbench
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"k8s.io/dynamic-resource-allocation/cel"
+
+	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// TestDifferentialLists compares drakit with upstream's experimental
+// implementation on constraints over list-typed attributes
+// (ListTypeAttributes), where TestDifferential rarely gets to compare the
+// devices chosen: here the node sees one pool, so upstream's choice is
+// deterministic and every allocation is compared device by device. Values
+// are lists of small numbers with elements in common, single numbers, and
+// lists of strings (which equal no number); the claims' requests are under
+// matchAttribute or distinctAttribute constraints, whose set semantics
+// (a common element; pairwise disjoint) decide which devices fit, and
+// in which order upstream's search finds them.
+//
+// ALLOCBENCH_DIFF_SCENARIOS sets the number of scenarios (default 2000,
+// 200 with -short), ALLOCBENCH_DIFF_SEED the first seed (default 1).
+func TestDifferentialLists(t *testing.T) {
+	n := envInt("ALLOCBENCH_DIFF_SCENARIOS", 2000)
+	seed := int64(envInt("ALLOCBENCH_DIFF_SEED", 1))
+	if testing.Short() {
+		n = 200
+	}
+	counts := map[string]int{}
+	var cache *cel.Cache
+	for i := 0; i < n; i++ {
+		s := seed + int64(i)
+		sc := generateLists(rand.New(rand.NewSource(s)))
+		if cache == nil {
+			cache = newCELCache(sc.inv.Features)
+		}
+		outcome, err := compare(sc, "experimental", cache)
+		if err != nil {
+			t.Errorf("seed %d: %v", s, err)
+			continue
+		}
+		counts[outcome]++
+	}
+	for k, v := range counts {
+		t.Logf("%-40s %d", k, v)
+	}
+	if n >= 100 {
+		same, unsatisfiable := 0, 0
+		for k, v := range counts {
+			switch {
+			case strings.Contains(k, "same-devices"):
+				same += v
+			case strings.Contains(k, "agree-unsatisfiable"):
+				unsatisfiable += v
+			}
+		}
+		// Most scenarios must be compared device by device, and some
+		// must fail.
+		if same < n/4 || unsatisfiable == 0 {
+			t.Errorf("the generator does not cover both outcomes: %v", counts)
+		}
+	}
+}
+
+// generateLists makes a scenario of TestDifferentialLists: one node, one
+// pool of 3 to 10 GPUs with an attribute "links" (some in use, some
+// without it), and one or two claims of one or two requests with one
+// (sometimes two) constraints on it.
+func generateLists(rng *rand.Rand) *diffScenario {
+	f := allocator.DefaultFeatures()
+	f.ListTypeAttributes = true
+	sc := &diffScenario{inv: &Inventory{Features: f}}
+	sc.node = Node("n0", nil)
+	sc.inv.Nodes = append(sc.inv.Nodes, sc.node)
+	sc.inv.Classes = append(sc.inv.Classes, Class("any"))
+	var devices []resource.Device
+	for i, n := 0, 3+rng.Intn(8); i < n; i++ {
+		d := Device(name("gpu%d", i))
+		var a resource.DeviceAttribute
+		switch rng.Intn(8) {
+		case 0:
+			devices = append(devices, d) // without it
+			continue
+		case 1:
+			n := int64(rng.Intn(4))
+			a.IntValue = &n
+		case 2:
+			a.StringValues = []string{name("%d", rng.Intn(4))}
+		default:
+			for _, n := range rng.Perm(5)[:1+rng.Intn(3)] {
+				a.IntValues = append(a.IntValues, int64(n))
+			}
+		}
+		d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{"links": a}
+		devices = append(devices, d)
+	}
+	s := OnNode(Slice("pool0", gpuDriver, "pool0", devices), "n0")
+	sc.inv.Slices = append(sc.inv.Slices, s)
+	for _, d := range devices {
+		if rng.Intn(8) == 0 {
+			sc.inv.Allocated = append(sc.inv.Allocated, allocator.DeviceID{Driver: gpuDriver, Pool: "pool0", Device: d.Name})
+		}
+	}
+	for c, nc := 0, 1+rng.Intn(2); c < nc; c++ {
+		var reqs []resource.DeviceRequest
+		for r, nr := 0, 1+rng.Intn(2); r < nr; r++ {
+			if rng.Intn(10) == 0 {
+				reqs = append(reqs, Request(name("r%d", r), "any", All()))
+			} else {
+				reqs = append(reqs, Request(name("r%d", r), "any", Count(int64(1+rng.Intn(3)))))
+			}
+		}
+		claim := ResourceClaim(name("claim%d", c), reqs...)
+		for k, nk := 0, 1+rng.Intn(3)/2; k < nk; k++ {
+			var on []string
+			if len(reqs) > 1 && rng.Intn(3) == 0 {
+				on = []string{reqs[rng.Intn(len(reqs))].Name}
+			}
+			if rng.Intn(2) == 0 {
+				MatchAttribute(claim, "gpu.example.com/links", on...)
+			} else {
+				DistinctAttribute(claim, "gpu.example.com/links", on...)
+			}
+		}
+		sc.claims = append(sc.claims, claim)
+	}
+	return sc
+}
