@@ -142,6 +142,8 @@ type Allocator struct {
 	// interned list value (by its id): the ids of the single values they
 	// equal, sorted, each once. Single values are their own one element.
 	attributeElems map[int32][]int32
+	// derivedPrograms are the compiled expressions of derived attributes.
+	derivedPrograms map[string]*cel.Program137
 
 	stats Stats
 
@@ -247,6 +249,7 @@ type sliceEntry struct {
 
 	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
+	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
 	inputs          []*cel.Device             // selector inputs, built on demand
 	inputs137       []*cel.Input137           // the same with the 1.37 semantics
 	taints          *sliceTaints              // taintsIn

@@ -160,11 +160,26 @@
 // order and takes the first that fit, as upstream does, so the element
 // the devices end up sharing is the one the first devices have.
 //
+// DerivedAttributes (alpha): a request's (or alternative's) derived
+// attribute is what constraints that compare its name see for the
+// request's devices, in place of a device attribute of that name (the last
+// one, should the name repeat); requests without it see the devices'
+// attributes. As upstream, it is evaluated only where a constraint needs
+// it, on the devices that passed the selectors (the device variable of a
+// selector); its value is compared as an attribute's would be (a list as
+// a set with ListTypeAttributes). It plays no other part: results and
+// selectors do not see it. An expression that does not compile
+// (ReasonInvalidSelector) or fails on a device (ReasonCELRuntimeError)
+// fails the claim, naming the request's field and the device; upstream
+// aborts the call when its search meets that device, which drakit, judging
+// every candidate, may meet where upstream does not (hack/allocbench lists
+// this as the known difference cel-error, as for selectors). Without the
+// feature such a request fails with ReasonFeatureDisabled.
+//
 // Not implemented (alpha; the claim fails with ReasonUnsupported, naming
-// the feature, when it needs one): DerivedAttributes (requests with derived
-// attributes) and CompatibilityGroups (a pool the node sees uses
-// compatibility groups; with the feature off such slices are left out, as
-// upstream does).
+// the feature, when it needs one): CompatibilityGroups (a pool the node
+// sees uses compatibility groups; with the feature off such slices are
+// left out, as upstream does).
 //
 // Selectors are compiled in the 1.37 environment of stored expressions
 // (package apis/resource/cel), as the scheduler compiles them: it has

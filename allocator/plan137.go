@@ -1,6 +1,7 @@
 package allocator
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel"
+	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // requestSpec is one exact request or one alternative (sub-request) of a
@@ -27,6 +30,7 @@ type requestSpec struct {
 	tolerations []resource.DeviceToleration
 	capacity    *resource.CapacityRequirements
 	derived     bool
+	derivedAttr []resource.DeviceDerivedAttribute
 }
 
 // fieldPath is the field path of the exact request or the alternative,
@@ -44,7 +48,7 @@ func exactSpec(request *resource.DeviceRequest, path fieldPath) requestSpec {
 		name: request.Name, parent: request.Name, index: path.index, sub: -1,
 		className: e.DeviceClassName, selectors: e.Selectors, mode: e.AllocationMode, count: e.Count,
 		admin: e.AdminAccess != nil && *e.AdminAccess, adminSet: e.AdminAccess != nil,
-		tolerations: e.Tolerations, capacity: e.Capacity, derived: len(e.DerivedAttributes) > 0,
+		tolerations: e.Tolerations, capacity: e.Capacity, derived: len(e.DerivedAttributes) > 0, derivedAttr: e.DerivedAttributes,
 	}
 }
 
@@ -53,7 +57,7 @@ func subSpec(request *resource.DeviceRequest, j int, path fieldPath) requestSpec
 	return requestSpec{
 		name: request.Name + "/" + s.Name, parent: request.Name, index: path.index, sub: j,
 		className: s.DeviceClassName, selectors: s.Selectors, mode: s.AllocationMode, count: s.Count,
-		tolerations: s.Tolerations, capacity: s.Capacity, derived: len(s.DerivedAttributes) > 0,
+		tolerations: s.Tolerations, capacity: s.Capacity, derived: len(s.DerivedAttributes) > 0, derivedAttr: s.DerivedAttributes,
 	}
 }
 
@@ -112,8 +116,6 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath()), nil
 			case s.derived && !f.DerivedAttributes:
 				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath()), nil
-			case s.derived:
-				return p.fail(s.name, ReasonUnsupported, nil, "%s.derivedAttributes is set: derived attributes (DerivedAttributes, alpha) are not implemented by this allocator", s.fieldPath()), nil
 			case s.adminSet && !f.AdminAccess:
 				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath()), nil
 			case s.className == "":
@@ -327,7 +329,9 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		list, failure = a.candidates137(call, selectorsKey, masks, r)
 	}
 	if failure != nil {
-		if failure.err != nil && failure.reason == ReasonInvalidClaim {
+		if failure.err != nil && (failure.reason == ReasonInvalidClaim || failure.reason == ReasonCELRuntimeError || failure.reason == ReasonInvalidSelector) {
+			// A derived attribute that fails fails the claim, also in an
+			// alternative, as a selector that fails does.
 			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
 		}
 		if !alternative {
@@ -548,6 +552,9 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	v := call.view
 	attrs := make([]resource.FullyQualifiedName, len(r.coveredBy))
 	kinds := make([]int, len(r.coveredBy))
+	// derived[k] is the index of the derived attribute that constraint k
+	// compares, -1 when none; nil when the request derives none of them.
+	var derived []int
 	key := selectorsKey
 	if r.admin {
 		key += "admin"
@@ -567,6 +574,18 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 			kinds[k] = attrMatch137
 		}
 		key += "|" + strconv.Itoa(kinds[k]) + string(attrs[k])
+		if j := derivedIndex(r.spec, con.attribute); j >= 0 {
+			// The request derives the attribute: its expression gives the
+			// value instead of the device's attribute.
+			if derived == nil {
+				derived = make([]int, len(r.coveredBy))
+				for i := range derived {
+					derived[i] = -1
+				}
+			}
+			derived[k] = j
+			key += "|derived " + r.spec.derivedAttr[j].Expression
+		}
 	}
 	// Tolerations and capacity requests are the request's own: its list
 	// serves no other request, and is not kept.
@@ -606,6 +625,10 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 			uses = e.counterUses(pool.counters)
 		}
 		for k, name := range attrs {
+			if derived != nil && derived[k] >= 0 {
+				valuesOf[k] = a.derivedValuesOf(e, r.spec.derivedAttr[derived[k]].Expression, kinds[k])
+				continue
+			}
 			valuesOf[k] = a.attrValues(e, name, kinds[k])
 		}
 		var needs *capacityNeeds // looked up once per slice, when needed
@@ -688,6 +711,17 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 					}
 					list.unusable++
 					continue
+				}
+				for k, j := range derived {
+					if j < 0 || valuesOf[k][d] != notDerived {
+						continue
+					}
+					value, failure := a.derive(call.ctx, r.spec, j, e, d, kinds[k])
+					if failure != nil {
+						list.failure = failure
+						return list, failure
+					}
+					valuesOf[k][d] = value
 				}
 				lacks := firstLacking(valuesOf, d)
 				if lacks >= 0 {
@@ -800,35 +834,43 @@ func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, 
 	values := make([]int32, len(e.devices))
 	for i := range e.devices {
 		values[i] = -1
-		key, ok := attributeKey(e.devices[i].Attributes, e.driver, name)
-		if !ok {
-			continue
+		if attr, ok := lookupAttribute(e.devices[i].Attributes, e.driver, name); ok {
+			values[i] = a.valueID(&attr, kind, e, i)
 		}
-		if kind == attrSet137 {
-			values[i] = a.setValueID(&e.devices[i], e.driver, name, key)
-			continue
-		}
-		if kind != attrLegacy && isListKey(key) {
-			if kind == attrDistinct137 {
-				continue
-			}
-			// A value no other device has.
-			key = "L" + e.key + "\x00" + e.devices[i].Name
-		}
-		id, seen := a.attributeValueIDs[key]
-		if !seen {
-			id = int32(len(a.attributeValueIDs))
-			a.attributeValueIDs[key] = id
-		}
-		values[i] = id
 	}
 	e.attributeValues[cacheKey] = values
 	return values
 }
 
+// valueID interns the value of an attribute of device d of the entry for
+// a constraint of the given kind, as attrValues describes; -1 when the
+// device cannot take part.
+func (a *Allocator) valueID(attr *resource.DeviceAttribute, kind int, e *sliceEntry, d int) int32 {
+	key, ok := valueKey(attr)
+	if !ok {
+		return -1
+	}
+	if kind == attrSet137 {
+		return a.setValueID(attr, key)
+	}
+	if kind != attrLegacy && isListKey(key) {
+		if kind == attrDistinct137 {
+			return -1
+		}
+		// A value no other device has.
+		key = "L" + e.key + "\x00" + e.devices[d].Name
+	}
+	id, seen := a.attributeValueIDs[key]
+	if !seen {
+		id = int32(len(a.attributeValueIDs))
+		a.attributeValueIDs[key] = id
+	}
+	return id
+}
+
 // setValueID interns a value for attrSet137 (key as attributeKey gives
 // it), with the elements of a list: -1 for an empty list.
-func (a *Allocator) setValueID(d *resource.Device, driver string, name resource.FullyQualifiedName, key string) int32 {
+func (a *Allocator) setValueID(attr *resource.DeviceAttribute, key string) int32 {
 	intern := func(key string) int32 {
 		id, seen := a.attributeValueIDs[key]
 		if !seen {
@@ -849,7 +891,7 @@ func (a *Allocator) setValueID(d *resource.Device, driver string, name resource.
 	}
 	id = intern(key)
 	var elems []int32
-	for _, k := range listElementKeys(d, driver, name) {
+	for _, k := range listElementKeys(attr) {
 		elems = append(elems, intern(k))
 	}
 	slices.Sort(elems)
@@ -866,11 +908,7 @@ func (a *Allocator) setValueID(d *resource.Device, driver string, name resource.
 
 // listElementKeys are the keys (as attributeKey gives single values) of
 // the elements of a list-valued attribute.
-func listElementKeys(d *resource.Device, driver string, name resource.FullyQualifiedName) []string {
-	attr, ok := lookupAttribute(d.Attributes, driver, name)
-	if !ok {
-		return nil
-	}
+func listElementKeys(attr *resource.DeviceAttribute) []string {
 	var keys []string
 	for _, n := range attr.IntValues {
 		keys = append(keys, "i"+itoa(n))
@@ -889,6 +927,79 @@ func listElementKeys(d *resource.Device, driver string, name resource.FullyQuali
 		keys = append(keys, "v"+v)
 	}
 	return keys
+}
+
+// notDerived marks a device whose derived attribute is not evaluated yet
+// (derivedValuesOf).
+const notDerived = -2
+
+// derivedIndex is the index of the derived attribute of the request or
+// alternative with the name, -1 if none: the last one, as upstream keeps
+// them in a map by name.
+func derivedIndex(s *requestSpec, name resource.FullyQualifiedName) int {
+	j := -1
+	for i := range s.derivedAttr {
+		if s.derivedAttr[i].Name == name {
+			j = i
+		}
+	}
+	return j
+}
+
+// derivedValuesOf is attrValues for a derived attribute's expression: the
+// interned values, notDerived where not evaluated yet (derive fills them
+// in as the candidates are judged, since an expression is evaluated only
+// on devices that passed the selectors, as upstream evaluates it only on
+// devices its search reaches).
+func (a *Allocator) derivedValuesOf(e *sliceEntry, expression string, kind int) []int32 {
+	cacheKey := attrValuesKey{resource.FullyQualifiedName(expression), kind}
+	if values, ok := e.derivedValues[cacheKey]; ok {
+		return values
+	}
+	if e.derivedValues == nil {
+		e.derivedValues = map[attrValuesKey][]int32{}
+	}
+	values := make([]int32, len(e.devices))
+	for i := range values {
+		values[i] = notDerived
+	}
+	e.derivedValues[cacheKey] = values
+	return values
+}
+
+// derive evaluates derived attribute j of the request or alternative on
+// device d of the entry, interning its value for a constraint of the
+// kind. An expression that does not compile or fails on the device fails
+// the request (upstream aborts the allocation when it meets either).
+func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceEntry, d int, kind int) (int32, *candidateFailure) {
+	attr := &s.derivedAttr[j]
+	where := fmt.Sprintf("%s.derivedAttributes[%d] (%s)", s.fieldPath(), j, attr.Name)
+	program, ok := a.derivedPrograms[attr.Expression]
+	if !ok {
+		// Without the cost estimate, as the scheduler's cache compiles.
+		p, err := cel.CompileSelector137(attr.Expression, cel.Options137{Stored: true, DerivedAttribute: true, SkipCostEstimate: true})
+		if err != nil {
+			return 0, &candidateFailure{reason: ReasonInvalidSelector, err: err,
+				detail: fmt.Sprintf("%s: expression %q does not compile", where, attr.Expression)}
+		}
+		if a.derivedPrograms == nil {
+			a.derivedPrograms = map[string]*cel.Program137{}
+		}
+		a.derivedPrograms[attr.Expression], program = p, p
+	}
+	id := func() string { return fmt.Sprintf("%s/%s/%s", e.driver, e.pool, e.devices[d].Name) }
+	in, err := a.input137(e, d)
+	if err == nil {
+		var v1 *resourcev1.DeviceAttribute
+		if v1, err = program.Derive(ctx, in); err == nil {
+			var value resource.DeviceAttribute
+			if err = resourcev1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err == nil {
+				return a.valueID(&value, kind, e, d), nil
+			}
+		}
+	}
+	return 0, &candidateFailure{reason: ReasonCELRuntimeError, err: err,
+		detail: fmt.Sprintf("%s: expression %q failed on device %s", where, attr.Expression, id())}
 }
 
 // attrValuesKey names a slice's cached attribute values: the attribute and

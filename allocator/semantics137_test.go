@@ -431,16 +431,6 @@ func TestSemantics137(t *testing.T) {
 			claims:  []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
 			want:    []want{{reason: ReasonNoMatch, request: "r"}},
 		},
-		{
-			name:     "derived attributes are not implemented",
-			features: withFeatures(func(f *Features) { f.DerivedAttributes = true }),
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices:   []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), gpus(1, numaZero)...)},
-			claims: []*resource.ResourceClaim{claim("c", exact("r", "gpu", func(r *resource.ExactDeviceRequest) {
-				r.DerivedAttributes = []resource.DeviceDerivedAttribute{{}}
-			}))},
-			want: []want{{reason: ReasonUnsupported, request: "r", contains: "derived attributes (DerivedAttributes, alpha) are not implemented"}},
-		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })

@@ -365,6 +365,11 @@ func attributeKey(attrs map[resource.QualifiedName]resource.DeviceAttribute, dri
 	if !ok {
 		return "", false
 	}
+	return valueKey(&attr)
+}
+
+// valueKey is attributeKey for a value at hand (a derived attribute's).
+func valueKey(attr *resource.DeviceAttribute) (string, bool) {
 	switch {
 	case attr.StringValue != nil:
 		return "s" + *attr.StringValue, true

@@ -37,6 +37,7 @@ type Checker struct {
 	// programs137 and inputs137 cache compiled selectors and selector
 	// inputs of the 1.37 environment (Features.semantics137).
 	programs137 map[string]*cel.Program137
+	derived137  map[string]*cel.Program137 // derived attributes' expressions
 	inputs137   map[DeviceID]*cel.Input137
 }
 
@@ -44,7 +45,7 @@ type Checker struct {
 func NewChecker(inv *Inventory) *Checker {
 	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
 		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{},
-		programs137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
+		programs137: map[string]*cel.Program137{}, derived137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
 	for id, on := range inv.InUse {
 		if on {
 			c.inUse[id], c.counting[id] = true, true
@@ -176,8 +177,8 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 	f := c.inv.Features
 	specs, alternatives, order := specsOf(claim)
 	for _, q := range specs {
-		if q.derived {
-			bad("request %s: requests with derived attributes cannot be checked", q.name)
+		if len(q.derived) > 0 && !f.DerivedAttributes {
+			bad("request %s: has derived attributes, but the DerivedAttributes feature is off", q.name)
 		}
 	}
 	got := map[string][]DeviceID{}
@@ -432,7 +433,11 @@ func (c *Checker) checkConstraints(claim *resource.ResourceClaim, alloc *resourc
 			if !ok {
 				continue
 			}
-			a := lookup(d, *attr)
+			a, err := c.constraintValue(q, d, *attr)
+			if err != nil {
+				bad("constraint %d: device %s: %v", i, id, err)
+				continue
+			}
 			if a == nil {
 				bad("constraint %d: device %s lacks %s", i, id, *attr)
 				continue
@@ -472,7 +477,12 @@ func (c *Checker) checkSetConstraint(i int, con *resource.DeviceConstraint, attr
 		if !ok {
 			continue
 		}
-		elems := attributeElements(lookup(d, attr))
+		a, err := c.constraintValue(q, d, attr)
+		if err != nil {
+			bad("constraint %d: device %s: %v", i, id, err)
+			continue
+		}
+		elems := attributeElements(a)
 		if len(elems) == 0 {
 			bad("constraint %d: device %s lacks %s (or its list is empty)", i, id, attr)
 			continue
@@ -509,6 +519,44 @@ func (c *Checker) checkSetConstraint(i int, con *resource.DeviceConstraint, attr
 			return
 		}
 	}
+}
+
+// constraintValue is the value a constraint compares for a device of the
+// request: that of the request's derived attribute of the name (the last
+// one, as upstream keeps them in a map), evaluated on the device, if it
+// has one, else the device's attribute.
+func (c *Checker) constraintValue(q *reqSpec, d device, name resource.FullyQualifiedName) (*resource.DeviceAttribute, error) {
+	j := -1
+	for i := range q.derived {
+		if q.derived[i].Name == name {
+			j = i
+		}
+	}
+	if j < 0 {
+		return lookup(d, name), nil
+	}
+	expr := q.derived[j].Expression
+	p, ok := c.derived137[expr]
+	if !ok {
+		var err error
+		if p, err = cel.CompileSelector137(expr, cel.Options137{Stored: true, DerivedAttribute: true}); err != nil {
+			return nil, fmt.Errorf("derived attribute %s of request %s: %w", name, q.name, err)
+		}
+		c.derived137[expr] = p
+	}
+	in, err := c.input137(d)
+	if err != nil {
+		return nil, err
+	}
+	v1, err := p.Derive(context.Background(), in)
+	if err != nil {
+		return nil, fmt.Errorf("derived attribute %s of request %s: expression %q failed: %w", name, q.name, expr, err)
+	}
+	var value resource.DeviceAttribute
+	if err := resourcev1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err != nil {
+		return nil, err
+	}
+	return &value, nil
 }
 
 // attributeElements are the elements of an attribute's value, each named

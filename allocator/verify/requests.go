@@ -15,7 +15,7 @@ type reqSpec struct {
 	admin        bool
 	tolerations  []resource.DeviceToleration
 	capacity     *resource.CapacityRequirements
-	derived      bool
+	derived      []resource.DeviceDerivedAttribute
 }
 
 // specsOf lists the names a claim's results may carry, and, per request,
@@ -29,7 +29,7 @@ func specsOf(claim *resource.ResourceClaim) (map[string]*reqSpec, map[string][]s
 		if e := r.Exactly; e != nil {
 			specs[r.Name] = &reqSpec{name: r.Name, parent: r.Name, class: e.DeviceClassName, selectors: e.Selectors,
 				mode: e.AllocationMode, count: e.Count, admin: e.AdminAccess != nil && *e.AdminAccess,
-				tolerations: e.Tolerations, capacity: e.Capacity, derived: len(e.DerivedAttributes) > 0}
+				tolerations: e.Tolerations, capacity: e.Capacity, derived: e.DerivedAttributes}
 			alternatives[r.Name] = []string{r.Name}
 			continue
 		}
@@ -37,7 +37,7 @@ func specsOf(claim *resource.ResourceClaim) (map[string]*reqSpec, map[string][]s
 			n := r.Name + "/" + s.Name
 			specs[n] = &reqSpec{name: n, parent: r.Name, class: s.DeviceClassName, selectors: s.Selectors,
 				mode: s.AllocationMode, count: s.Count, tolerations: s.Tolerations, capacity: s.Capacity,
-				derived: len(s.DerivedAttributes) > 0}
+				derived: s.DerivedAttributes}
 			alternatives[r.Name] = append(alternatives[r.Name], n)
 		}
 	}

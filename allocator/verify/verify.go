@@ -79,6 +79,10 @@ type Features struct {
 	// 1.37 environment leaves them out of device.attributes, as upstream's
 	// CEL features without EnableListTypeAttributes do.
 	ListTypeAttributes bool
+	// DerivedAttributes: a request's derived attribute gives the value
+	// that constraints compare for its devices; off, a request with
+	// derived attributes is wrong.
+	DerivedAttributes bool
 }
 
 // semantics137 reports whether the allocation followed a 1.37 scheduler's

@@ -246,7 +246,7 @@ func (sc *diffScenario) verifyFeatures() verify.Features {
 	f := sc.inv.Features
 	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
 		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus,
-		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes}
+		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes, DerivedAttributes: f.DerivedAttributes}
 }
 
 // check verifies the allocations of the scenario's claims, one per claim,

@@ -32,9 +32,9 @@ import (
 //     requests must fail.
 //
 // enrichLists then adds list-typed attributes (ListTypeAttributes) that
-// constraints compare. The other alpha features (derived attributes,
-// compatibility groups, optional node operations, fractional ranges) are
-// not generated.
+// constraints compare, and enrichDerived derived attributes
+// (DerivedAttributes). The other alpha features (compatibility groups,
+// optional node operations, fractional ranges) are not generated.
 func enrich137(rng *rand.Rand, sc *diffScenario) {
 	if rng.Intn(4) == 0 {
 		return
@@ -148,6 +148,68 @@ func enrich137(rng *rand.Rand, sc *diffScenario) {
 	}
 	enrichSelectable(rng, sc)
 	enrichLists(rng, sc)
+	enrichDerived(rng, sc)
+}
+
+// derivedExpressions are derived attributes' expressions for enrichDerived:
+// numbers and strings from the devices' attributes, one that fails on a
+// device without a model, and (listDerived, with ListTypeAttributes) lists.
+var (
+	derivedExpressions = []string{
+		`device.attributes[device.driver].index % 3`,
+		`device.attributes[device.driver].numa + 1`,
+		`"model" in device.attributes[device.driver] ? device.attributes[device.driver].model : "none"`,
+		`device.attributes[device.driver].model`,
+		`device.driver`,
+	}
+	listDerived = []string{
+		`[0, 1].map(i, device.attributes[device.driver].index % 4 + i)`,
+		`[device.attributes[device.driver].numa]`,
+	}
+)
+
+// enrichDerived switches DerivedAttributes on in one scenario in four (the
+// experimental implementation then runs) and gives some claims a derived
+// attribute, on most of their requests and alternatives, which a
+// matchAttribute or distinctAttribute constraint compares; its name is
+// sometimes that of the devices' numa attribute, which it then hides.
+// Drawn after everything else.
+func enrichDerived(rng *rand.Rand, sc *diffScenario) {
+	if rng.Intn(4) != 0 {
+		return
+	}
+	sc.inv.Features.DerivedAttributes = true
+	exprs := derivedExpressions
+	if sc.inv.Features.ListTypeAttributes {
+		exprs = append(append([]string{}, exprs...), listDerived...)
+	}
+	for _, c := range sc.claims {
+		if rng.Intn(2) == 0 {
+			continue
+		}
+		attrName := []resource.FullyQualifiedName{"derived/x", "gpu.example.com/numa"}[rng.Intn(2)]
+		expr := exprs[rng.Intn(len(exprs))]
+		derive := func() []resource.DeviceDerivedAttribute {
+			if rng.Intn(4) == 0 {
+				return nil
+			}
+			return []resource.DeviceDerivedAttribute{{Name: attrName, Expression: expr}}
+		}
+		for i := range c.Spec.Devices.Requests {
+			r := &c.Spec.Devices.Requests[i]
+			if r.Exactly != nil {
+				r.Exactly.DerivedAttributes = derive()
+			}
+			for j := range r.FirstAvailable {
+				r.FirstAvailable[j].DerivedAttributes = derive()
+			}
+		}
+		if rng.Intn(2) == 0 {
+			MatchAttribute(c, string(attrName))
+		} else {
+			DistinctAttribute(c, string(attrName))
+		}
+	}
 }
 
 // enrichLists switches ListTypeAttributes on in one scenario in three

@@ -20,7 +20,8 @@ import (
 // lists of strings (which equal no number); the claims' requests are under
 // matchAttribute or distinctAttribute constraints, whose set semantics
 // (a common element; pairwise disjoint) decide which devices fit, and
-// in which order upstream's search finds them.
+// in which order upstream's search finds them. Some claims' requests derive
+// the attribute instead (DerivedAttributes).
 //
 // ALLOCBENCH_DIFF_SCENARIOS sets the number of scenarios (default 2000,
 // 200 with -short), ALLOCBENCH_DIFF_SEED the first seed (default 1).
@@ -66,20 +67,31 @@ func TestDifferentialLists(t *testing.T) {
 	}
 }
 
+// derivedLinks are expressions of derived attributes that generateLists
+// gives requests in place of the devices' "links": numbers, lists, and one
+// that fails on devices without links.
+var derivedLinks = []string{
+	`device.attributes["gpu.example.com"].n % 3`,
+	`device.attributes["gpu.example.com"].n / 2`,
+	`[0, 1].map(i, device.attributes["gpu.example.com"].n % 4 + i)`,
+	`[device.attributes["gpu.example.com"].n % 2, 7]`,
+	`device.attributes["gpu.example.com"].links`,
+}
+
 // generateLists makes a scenario of TestDifferentialLists: one node, one
 // pool of 3 to 10 GPUs with an attribute "links" (some in use, some
 // without it), and one or two claims of one or two requests with one
 // (sometimes two) constraints on it.
 func generateLists(rng *rand.Rand) *diffScenario {
 	f := allocator.DefaultFeatures()
-	f.ListTypeAttributes = true
+	f.ListTypeAttributes, f.DerivedAttributes = true, true
 	sc := &diffScenario{inv: &Inventory{Features: f}}
 	sc.node = Node("n0", nil)
 	sc.inv.Nodes = append(sc.inv.Nodes, sc.node)
 	sc.inv.Classes = append(sc.inv.Classes, Class("any"))
 	var devices []resource.Device
 	for i, n := 0, 3+rng.Intn(8); i < n; i++ {
-		d := Device(name("gpu%d", i))
+		d := Device(name("gpu%d", i), IntAttr("n", int64(i)))
 		var a resource.DeviceAttribute
 		switch rng.Intn(8) {
 		case 0:
@@ -95,7 +107,7 @@ func generateLists(rng *rand.Rand) *diffScenario {
 				a.IntValues = append(a.IntValues, int64(n))
 			}
 		}
-		d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{"links": a}
+		d.Attributes["links"] = a
 		devices = append(devices, d)
 	}
 	s := OnNode(Slice("pool0", gpuDriver, "pool0", devices), "n0")
@@ -112,6 +124,15 @@ func generateLists(rng *rand.Rand) *diffScenario {
 				reqs = append(reqs, Request(name("r%d", r), "any", All()))
 			} else {
 				reqs = append(reqs, Request(name("r%d", r), "any", Count(int64(1+rng.Intn(3)))))
+			}
+		}
+		if rng.Intn(3) == 0 {
+			// The requests derive the attribute (some of them).
+			expr := derivedLinks[rng.Intn(len(derivedLinks))]
+			for i := range reqs {
+				if rng.Intn(4) != 0 {
+					reqs[i].Exactly.DerivedAttributes = []resource.DeviceDerivedAttribute{{Name: "gpu.example.com/links", Expression: expr}}
+				}
 			}
 		}
 		claim := ResourceClaim(name("claim%d", c), reqs...)
