@@ -43,7 +43,8 @@ func verifyFeatures(f *Features) verify.Features {
 	}
 	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
 		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus,
-		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes, DerivedAttributes: f.DerivedAttributes}
+		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes, DerivedAttributes: f.DerivedAttributes,
+		CompatibilityGroups: f.CompatibilityGroups}
 }
 
 type scenario struct {

@@ -122,6 +122,11 @@ type poolState struct {
 	// be added (upstream compares every counter of the pool).
 	overdrawn bool
 	consumed  []apiresource.Quantity
+	// compat: the pool's devices name compatibility groups
+	// (CompatibilityGroups); compatRun is, per counter set, the state the
+	// devices allocated before and taken in the call leave.
+	compat    *poolCompat
+	compatRun []groupState
 }
 
 // fits reports whether the uses fit into what is left of the pool's

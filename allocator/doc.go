@@ -176,10 +176,17 @@
 // this as the known difference cel-error, as for selectors). Without the
 // feature such a request fails with ReasonFeatureDisabled.
 //
-// Not implemented (alpha; the claim fails with ReasonUnsupported, naming
-// the feature, when it needs one): CompatibilityGroups (a pool the node
-// sees uses compatibility groups; with the feature off such slices are
-// left out, as upstream does).
+// CompatibilityGroups (alpha): a device that consumes from a counter set
+// may name compatibility groups there (consumesCounters[].
+// compatibilityGroups). As upstream's experimental implementation has it,
+// the devices on one counter set, those allocated before the call and
+// those taken in it, must all name a group in common, and a device that
+// names none goes only with others that name none; the groups all of them
+// share narrow as devices join, in the search's order (the devices
+// allocated before first, in slice order). A further share of a shared
+// device is not judged again, as it consumes no counters again. With the
+// feature off, slices that use compatibility groups are left out, which
+// makes their pool incomplete, as upstream does.
 //
 // Selectors are compiled in the 1.37 environment of stored expressions
 // (package apis/resource/cel), as the scheduler compiles them: it has

@@ -17,10 +17,8 @@ const (
 	// controller, which allocates such claims itself.
 	ReasonControllerManaged Reason = "ControllerManaged"
 	// ReasonUnsupported: the claim or its class relies on something the
-	// allocator cannot evaluate: legacy parametersRef objects, an alpha
-	// feature it does not implement (derived attributes, compatibility
-	// groups, list values under constraints), or, with the zero Features
-	// (1.31), a feature after Kubernetes 1.31 (firstAvailable,
+	// allocator cannot evaluate: legacy parametersRef objects, or, with
+	// the zero Features (1.31), a feature after Kubernetes 1.31 (firstAvailable,
 	// tolerations, capacity requests, derived attributes,
 	// distinctAttribute); also a claim that got a device whose node
 	// selector has several terms, which no allocation can describe.

@@ -59,6 +59,10 @@ type requestPlan struct {
 	// counters; chosenIndex is its index in candidates.
 	counted     []bool
 	chosenIndex []int32
+	// compatMark is, per chosen device, where the solver's compatLog
+	// stood before it was taken (only when the view uses compatibility
+	// groups).
+	compatMark []int32
 
 	candidates []viewDevice
 	// coveredBy lists the claim's constraints (indices into

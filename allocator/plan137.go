@@ -66,9 +66,6 @@ func subSpec(request *resource.DeviceRequest, j int, path fieldPath) requestSpec
 func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error) {
 	f := a.features
 	spec := &p.claim.Spec
-	if call.view.unsupported != "" {
-		return p.fail("", ReasonUnsupported, nil, "%s", call.view.unsupported), nil
-	}
 	specs := a.specLists[:0]
 	named := func(name string, before int) bool {
 		for k := 0; k < before; k++ {
@@ -206,7 +203,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 	// The lists the search fills keep their memory from call to call (a
 	// call's results copy what they need of them).
 	r := a.plans.next()
-	*r = requestPlan{chosen: r.chosen[:0], chosenIndex: r.chosenIndex[:0], counted: r.counted[:0]}
+	*r = requestPlan{chosen: r.chosen[:0], chosenIndex: r.chosenIndex[:0], counted: r.counted[:0], compatMark: r.compatMark[:0]}
 	r.plan, r.name, r.resultName, r.parentName, r.admin, r.spec = p, s.name, s.name, s.parent, s.admin, s
 	alternative := s.name != s.parent
 	switch s.mode {

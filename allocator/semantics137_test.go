@@ -417,14 +417,6 @@ func TestSemantics137(t *testing.T) {
 			want:    []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
 		},
 		{
-			name:     "compatibility groups are not implemented",
-			features: withFeatures(func(f *Features) { f.CompatibilityGroups = true }),
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices:   []*resource.ResourceSlice{counterSlice("counters", "8Gi"), grouped(partitions("parts", "4Gi"))},
-			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
-			want:     []want{{reason: ReasonUnsupported, contains: "CompatibilityGroups feature (alpha) is not implemented"}},
-		},
-		{
 			name:    "without CompatibilityGroups slices that use them are left out",
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{counterSlice("counters", "8Gi"), grouped(partitions("parts", "4Gi"))},

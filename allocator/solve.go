@@ -2,6 +2,7 @@ package allocator
 
 import (
 	"context"
+	"slices"
 
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
@@ -38,6 +39,11 @@ type solverState struct {
 	adminUse []int16
 	shares   map[int]*callShares
 	consumed [][]apiresource.Quantity
+	// compat is, per pool of the view that uses compatibility groups, the
+	// state of its counter sets (poolState.compatRun); compatLog what
+	// takes changed, for undoing them.
+	compat    [][]groupState
+	compatLog []compatSave
 }
 
 // callShares are the shares of one multi-allocation device taken in the
@@ -109,6 +115,7 @@ func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 			}
 			st.consumed = append(st.consumed, c)
 		}
+		st.compat = compatStates(v)
 	}
 	s.solverState = st
 	s.installCounters(st)
@@ -125,6 +132,7 @@ func (s *solver) freshState() solverState {
 				st.consumed[i] = make([]apiresource.Quantity, len(p.counters.value))
 			}
 		}
+		st.compat = compatStates(s.view)
 	}
 	s.installCounters(st)
 	return st
@@ -136,7 +144,26 @@ func (s *solver) installCounters(st solverState) {
 		if st.consumed != nil {
 			p.consumed = st.consumed[i]
 		}
+		if st.compat != nil {
+			p.compatRun = st.compat[i]
+		}
 	}
+}
+
+// compatStates are the states of the counter sets of the view's pools
+// that use compatibility groups before anything is taken in the call
+// (nil when none does).
+func compatStates(v *view) [][]groupState {
+	if !v.hasCompat {
+		return nil
+	}
+	states := make([][]groupState, len(v.pools))
+	for i, p := range v.pools {
+		if p.compat != nil {
+			states[i] = slices.Clone(p.compat.baseline)
+		}
+	}
+	return states
 }
 
 // swapState replaces the state (for diagnose), returning the old one.
@@ -380,6 +407,9 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 		if !s.view.pools[s.view.poolOf[dev.slice]].fits(uses) {
 			return false
 		}
+	}
+	if s.view.hasCompat && !(multi && s.capacityInUse(dev, local)) && !s.compatAdmits(dev) {
+		return false
 	}
 	return true
 }
@@ -683,6 +713,12 @@ func (s *solver) take(r *requestPlan, i int) {
 		counted = true
 	}
 	r.counted = append(r.counted, counted)
+	if s.view.hasCompat {
+		r.compatMark = append(r.compatMark, int32(len(s.compatLog)))
+		if s.view.pools[s.view.poolOf[dev.slice]].compat != nil && !(multi && s.capacityInUse(dev, local)) {
+			s.compatTake(dev)
+		}
+	}
 	switch {
 	case multi:
 		sh := s.shares[local]
@@ -766,6 +802,11 @@ func (s *solver) untakeLast(r *requestPlan) {
 	}
 	if counted {
 		s.view.pools[s.view.poolOf[dev.slice]].consume(r.usesOf(i), -1)
+	}
+	if s.view.hasCompat {
+		mark := r.compatMark[last]
+		r.compatMark = r.compatMark[:last]
+		s.compatUndo(int(mark))
 	}
 	for k, ci := range r.coveredBy {
 		con := r.plan.constraints[ci]

@@ -29,9 +29,8 @@ type view struct {
 	nodeMasks [][]uint64
 	poolOf    []int32
 	pools     []*poolState
-	// unsupported names an alpha feature that a pool the node sees needs
-	// and that this allocator does not implement.
-	unsupported string
+	// hasCompat: a pool uses compatibility groups (poolState.compat).
+	hasCompat bool
 }
 
 // invalidPool is a pool whose slices name a device twice: results could

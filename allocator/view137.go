@@ -39,7 +39,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 		}
 	}
 	v := a.buildView137(node)
-	if keep && a.calls > 1 && v.unsupported == "" {
+	if keep && a.calls > 1 {
 		for _, p := range v.pools {
 			if p.counters != nil {
 				return v
@@ -138,7 +138,7 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 	})
 	v := &a.scratch
 	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
-	v.nodeMasks, v.poolOf, v.pools, v.unsupported = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], ""
+	v.nodeMasks, v.poolOf, v.pools, v.hasCompat = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], false
 	type poolSlices struct {
 		state   *poolState
 		devices []*sliceEntry
@@ -229,13 +229,9 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 				continue
 			}
 		}
-		if f.CompatibilityGroups && v.unsupported == "" {
-			for _, e := range append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...) {
-				if e.usesCompat {
-					v.unsupported = "resource pool " + key.driver + "/" + key.pool + " uses compatibility groups (consumesCounters[].compatibilityGroups): the CompatibilityGroups feature (alpha) is not implemented by this allocator"
-					break
-				}
-			}
+		if f.CompatibilityGroups && state.counters != nil {
+			state.compat = a.compatOf(append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
+			v.hasCompat = v.hasCompat || state.compat != nil
 		}
 		ps := poolSlices{state, deviceSlices}
 		hasBinding := false

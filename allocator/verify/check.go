@@ -357,6 +357,9 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 		for _, e := range c.overConsumedIn(k) {
 			errs = append(errs, e)
 		}
+		if f.CompatibilityGroups {
+			errs = append(errs, c.incompatibleIn(k)...)
+		}
 	}
 	// Where the devices can be used.
 	switch {

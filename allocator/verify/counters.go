@@ -68,3 +68,63 @@ func (c *Checker) overConsumedIn(k poolID) []error {
 
 // consumesCounters says whether a device takes part in counting.
 func consumesCounters(d *resource.Device) bool { return len(d.ConsumesCounters) > 0 }
+
+// incompatibleIn checks the compatibility groups (CompatibilityGroups) of
+// the devices in counting on each counter set of the pool: all of them
+// name no group, or all name groups and share one. (Upstream folds the
+// devices in one by one; for devices allocated before that agree, as
+// these checks require, the order makes no difference.)
+func (c *Checker) incompatibleIn(k poolID) []error {
+	type setState struct {
+		empty, grouped []string        // devices without and with groups
+		common         map[string]bool // groups all grouped devices share
+	}
+	states := map[string]*setState{}
+	var names []string
+	for _, s := range c.pools[k] {
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			if !c.counting[DeviceID{k.driver, k.pool, d.Name}] {
+				continue
+			}
+			for _, cc := range d.ConsumesCounters {
+				st := states[cc.CounterSet]
+				if st == nil {
+					st = &setState{}
+					states[cc.CounterSet] = st
+					names = append(names, cc.CounterSet)
+				}
+				if len(cc.CompatibilityGroups) == 0 {
+					st.empty = append(st.empty, d.Name)
+					continue
+				}
+				has := map[string]bool{}
+				for _, g := range cc.CompatibilityGroups {
+					has[g] = true
+				}
+				if st.grouped == nil {
+					st.common = has
+				} else {
+					for g := range st.common {
+						if !has[g] {
+							delete(st.common, g)
+						}
+					}
+				}
+				st.grouped = append(st.grouped, d.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	var errs []error
+	for _, set := range names {
+		st := states[set]
+		switch {
+		case len(st.empty) > 0 && len(st.grouped) > 0:
+			errs = append(errs, fmt.Errorf("pool %s/%s: counter set %s: devices %v name no compatibility group, devices %v do: they cannot be allocated together", k.driver, k.pool, set, st.empty, st.grouped))
+		case len(st.grouped) > 0 && len(st.common) == 0:
+			errs = append(errs, fmt.Errorf("pool %s/%s: counter set %s: devices %v share no compatibility group", k.driver, k.pool, set, st.grouped))
+		}
+	}
+	return errs
+}

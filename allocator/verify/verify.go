@@ -83,6 +83,9 @@ type Features struct {
 	// that constraints compare for its devices; off, a request with
 	// derived attributes is wrong.
 	DerivedAttributes bool
+	// CompatibilityGroups: the devices on a counter set share a
+	// compatibility group, or all name none.
+	CompatibilityGroups bool
 }
 
 // semantics137 reports whether the allocation followed a 1.37 scheduler's

@@ -246,7 +246,8 @@ func (sc *diffScenario) verifyFeatures() verify.Features {
 	f := sc.inv.Features
 	return verify.Features{AdminAccess: f.AdminAccess, DeviceTaints: f.DeviceTaints, PartitionableDevices: f.PartitionableDevices,
 		ConsumableCapacity: f.ConsumableCapacity, DeviceBindingAndStatus: f.DeviceBindingAndStatus,
-		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes, DerivedAttributes: f.DerivedAttributes}
+		PrioritizedList: f.PrioritizedList, ListTypeAttributes: f.ListTypeAttributes, DerivedAttributes: f.DerivedAttributes,
+		CompatibilityGroups: f.CompatibilityGroups}
 }
 
 // check verifies the allocations of the scenario's claims, one per claim,

@@ -32,9 +32,10 @@ import (
 //     requests must fail.
 //
 // enrichLists then adds list-typed attributes (ListTypeAttributes) that
-// constraints compare, and enrichDerived derived attributes
-// (DerivedAttributes). The other alpha features (compatibility groups,
-// optional node operations, fractional ranges) are not generated.
+// constraints compare, enrichDerived derived attributes
+// (DerivedAttributes), and enrichCompat compatibility groups
+// (CompatibilityGroups). The other alpha features (optional node
+// operations, fractional ranges) are not generated.
 func enrich137(rng *rand.Rand, sc *diffScenario) {
 	if rng.Intn(4) == 0 {
 		return
@@ -149,6 +150,49 @@ func enrich137(rng *rand.Rand, sc *diffScenario) {
 	enrichSelectable(rng, sc)
 	enrichLists(rng, sc)
 	enrichDerived(rng, sc)
+	enrichCompat(rng, sc)
+}
+
+// enrichCompat switches CompatibilityGroups on in half the scenarios with
+// counter sets (the experimental implementation then runs) and gives most
+// devices that consume counters one or two of three compatibility groups
+// (devices allocated before the call name none, so that what they leave
+// is the same in any order). Drawn after everything else.
+func enrichCompat(rng *rand.Rand, sc *diffScenario) {
+	if !sc.inv.Features.PartitionableDevices || rng.Intn(2) != 0 {
+		return
+	}
+	allocated := map[allocator.DeviceID]bool{}
+	for _, id := range sc.inv.Allocated {
+		allocated[id] = true
+	}
+	any := false
+	for _, s := range sc.inv.Slices {
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			if len(d.ConsumesCounters) == 0 || allocated[allocator.DeviceID{Driver: s.Spec.Driver, Pool: s.Spec.Pool.Name, Device: d.Name}] {
+				continue
+			}
+			any = true
+			d.ConsumesCounters[0].CompatibilityGroups = randomGroups(rng)
+		}
+	}
+	if any {
+		sc.inv.Features.CompatibilityGroups = true
+	}
+}
+
+// randomGroups are none (one time in four) or one or two of "a", "b", "c".
+func randomGroups(rng *rand.Rand) []string {
+	if rng.Intn(4) == 0 {
+		return nil
+	}
+	perm := rng.Perm(3)[:1+rng.Intn(2)]
+	var groups []string
+	for _, g := range perm {
+		groups = append(groups, []string{"a", "b", "c"}[g])
+	}
+	return groups
 }
 
 // derivedExpressions are derived attributes' expressions for enrichDerived:

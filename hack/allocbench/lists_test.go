@@ -151,3 +151,71 @@ func generateLists(rng *rand.Rand) *diffScenario {
 	}
 	return sc
 }
+
+// TestDifferentialCompat compares drakit with upstream's experimental
+// implementation on compatibility groups (CompatibilityGroups), device by
+// device: one node sees one pool of partitions that consume a counter set
+// and name compatibility groups (or none); some are allocated before the
+// call (all naming group "a", so that the order in which they are folded
+// in does not matter). Same variables as TestDifferentialLists.
+func TestDifferentialCompat(t *testing.T) {
+	n := envInt("ALLOCBENCH_DIFF_SCENARIOS", 2000)
+	seed := int64(envInt("ALLOCBENCH_DIFF_SEED", 1))
+	if testing.Short() {
+		n = 200
+	}
+	counts := map[string]int{}
+	var cache *cel.Cache
+	for i := 0; i < n; i++ {
+		s := seed + int64(i)
+		sc := generateCompat(rand.New(rand.NewSource(s)))
+		if cache == nil {
+			cache = newCELCache(sc.inv.Features)
+		}
+		outcome, err := compare(sc, "experimental", cache)
+		if err != nil {
+			t.Errorf("seed %d: %v", s, err)
+			continue
+		}
+		counts[outcome]++
+	}
+	for k, v := range counts {
+		t.Logf("%-40s %d", k, v)
+	}
+	if n >= 100 && (counts["agree-allocated/same-devices"] < n/4 || counts["agree-unsatisfiable"] == 0) {
+		t.Errorf("the generator does not cover both outcomes: %v", counts)
+	}
+}
+
+// generateCompat makes a scenario of TestDifferentialCompat.
+func generateCompat(rng *rand.Rand) *diffScenario {
+	f := allocator.DefaultFeatures()
+	f.CompatibilityGroups = true
+	sc := &diffScenario{inv: &Inventory{Features: f}}
+	sc.node = Node("n0", nil)
+	sc.inv.Nodes = append(sc.inv.Nodes, sc.node)
+	sc.inv.Classes = append(sc.inv.Classes, Class("any"))
+	counters := CounterSlice("counters", gpuDriver, "pool0", "n0", Counters("mem", "memory", name("%d", 4+rng.Intn(5))))
+	counters.Spec.Pool.ResourceSliceCount = 2
+	var devices []resource.Device
+	for i, n := 0, 3+rng.Intn(6); i < n; i++ {
+		d := Consumes(Device(name("part%d", i)), "mem", "memory", name("%d", 1+rng.Intn(2)))
+		d.ConsumesCounters[0].CompatibilityGroups = randomGroups(rng)
+		if rng.Intn(8) == 0 {
+			d.ConsumesCounters[0].CompatibilityGroups = []string{"a", []string{"b", "c"}[rng.Intn(2)]}
+			sc.inv.Allocated = append(sc.inv.Allocated, allocator.DeviceID{Driver: gpuDriver, Pool: "pool0", Device: d.Name})
+		}
+		devices = append(devices, d)
+	}
+	s := OnNode(Slice("parts", gpuDriver, "pool0", devices), "n0")
+	s.Spec.Pool.ResourceSliceCount = 2
+	sc.inv.Slices = append(sc.inv.Slices, counters, s)
+	for c, nc := 0, 1+rng.Intn(2); c < nc; c++ {
+		var reqs []resource.DeviceRequest
+		for r, nr := 0, 1+rng.Intn(2); r < nr; r++ {
+			reqs = append(reqs, Request(name("r%d", r), "any", Count(int64(1+rng.Intn(3)))))
+		}
+		sc.claims = append(sc.claims, ResourceClaim(name("claim%d", c), reqs...))
+	}
+	return sc
+}
