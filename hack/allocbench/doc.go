@@ -30,6 +30,11 @@
 //     where upstream's choice is deterministic, on the devices; every
 //     disagreement must be a listed known difference, and each listed
 //     difference must still show in its example.
+//   - TestDifferentialLists and TestDifferentialCompat do the same with
+//     upstream's experimental implementation on scenarios of one pool, so
+//     that every allocation is compared device by device: constraints over
+//     list-typed and derived attributes (ListTypeAttributes,
+//     DerivedAttributes), and compatibility groups (CompatibilityGroups).
 //
 // drakit always runs with the scenario's features (drakit_features.go, the
 // one place that builds drakit's allocator options), so every scenario,
