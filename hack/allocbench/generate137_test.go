@@ -47,6 +47,14 @@ func enrich137(rng *rand.Rand, sc *diffScenario) {
 	f.DeviceTaintRules = f.DeviceTaints && rng.Intn(2) == 0
 	f.ConsumableCapacity = rng.Intn(4) != 0
 	f.DeviceBindingAndStatus = rng.Intn(3) == 0
+	if f == (allocator.Features{}) {
+		// drakit reads the zero Features as 1.31's allocator, not as a
+		// 1.37 scheduler with every gate off, which cannot exist: 1.37
+		// locks DRAPrioritizedList (and DRAAdminAccess) on. Without this,
+		// about one seed in 4,000 (6461) compared 1.31's admin access
+		// with upstream's refusal.
+		f.PrioritizedList = true
+	}
 	sc.inv.Features = f
 
 	next := 100
