@@ -663,3 +663,78 @@ func (g *exprGen) attribute() string {
 	}
 	return "device.attributes" + g.sp() + "[" + g.sp() + g.quote(domain) + g.sp() + "]" + g.sp() + sel
 }
+
+// TestSimpleSelectorMutations feeds the recognizer broken and altered
+// expressions: generated ones with bytes cut out, inserted or swapped. It
+// must never panic, and whatever it still accepts must compile in the
+// environment it was accepted for and agree with cel-go where Match
+// answers, so that a gap in the grammar cannot turn an expression cel-go
+// refuses (or reads differently) into a fast answer.
+func TestSimpleSelectorMutations(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const mutations = 3000
+	pieces := []string{"(", ")", "[", "]", ".", ",", "!", "&&", "||", "==", "<", "in", "'", `"`, "\\", "-", "0", "9223372036854775808", "device", "cel", "x", " ", "\n", "/", "?", "{", "}", "u", "1.5", "null"}
+	devices := make([]simpleTestDevice, 50)
+	for i := range devices {
+		devices[i] = randomSimpleDevice(rng, i)
+	}
+	ctx := context.Background()
+	accepted, refused := 0, 0
+	for i := 0; i < mutations; i++ {
+		legacy := i%2 == 0
+		expr := (&exprGen{rng: rng, legacy: legacy}).expr(0)
+		b := []byte(expr)
+		switch rng.Intn(3) {
+		case 0: // cut a run of bytes out
+			at := rng.Intn(len(b))
+			b = append(b[:at], b[min(len(b), at+1+rng.Intn(4)):]...)
+		case 1: // insert a piece
+			at := rng.Intn(len(b) + 1)
+			b = append(b[:at], append([]byte(pieces[rng.Intn(len(pieces))]), b[at:]...)...)
+		default: // swap two bytes
+			x, y := rng.Intn(len(b)), rng.Intn(len(b))
+			b[x], b[y] = b[y], b[x]
+		}
+		mutated := string(b)
+		s, ok := ParseSimpleSelector(mutated, legacy)
+		if !ok {
+			refused++
+			continue
+		}
+		accepted++
+		var legacyProg *DeviceProgram
+		var prog137 *Program137
+		var err error
+		if legacy {
+			legacyProg, err = CompileDeviceSelectorIn(mutated, StoredExpressions)
+		} else {
+			prog137, err = CompileSelector137(mutated, Options137{Stored: true, SkipCostEstimate: true})
+		}
+		if err != nil {
+			t.Errorf("accepted %q (legacy %v), which does not compile: %v", mutated, legacy, err)
+			continue
+		}
+		for j := 0; j < 4; j++ {
+			td := &devices[rng.Intn(len(devices))]
+			sd := NewSimpleDevice(td.driver, td.dev, false)
+			match, answered := s.Match(&sd)
+			if !answered {
+				continue
+			}
+			var want bool
+			if legacy {
+				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+			} else {
+				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, false))
+			}
+			if err != nil || want != match {
+				t.Errorf("%q on %s (legacy %v): Match says %v, cel-go %v, %v", mutated, td, legacy, match, want, err)
+			}
+		}
+	}
+	// Both sides must be exercised, or the test says nothing.
+	if accepted < mutations/10 || refused < mutations/10 {
+		t.Fatalf("%d mutated expressions accepted, %d refused: too few of one kind to judge", accepted, refused)
+	}
+	t.Logf("%d mutated expressions accepted and checked, %d refused", accepted, refused)
+}
