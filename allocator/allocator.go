@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
