@@ -26,29 +26,7 @@ import (
 // ALLOCBENCH_DIFF_SCENARIOS sets the number of scenarios (default 2000,
 // 200 with -short), ALLOCBENCH_DIFF_SEED the first seed (default 1).
 func TestDifferentialLists(t *testing.T) {
-	n := envInt("ALLOCBENCH_DIFF_SCENARIOS", 2000)
-	seed := int64(envInt("ALLOCBENCH_DIFF_SEED", 1))
-	if testing.Short() {
-		n = 200
-	}
-	counts := map[string]int{}
-	var cache *cel.Cache
-	for i := 0; i < n; i++ {
-		s := seed + int64(i)
-		sc := generateLists(rand.New(rand.NewSource(s)))
-		if cache == nil {
-			cache = newCELCache(sc.inv.Features)
-		}
-		outcome, err := compare(sc, "experimental", cache)
-		if err != nil {
-			t.Errorf("seed %d: %v", s, err)
-			continue
-		}
-		counts[outcome]++
-	}
-	for k, v := range counts {
-		t.Logf("%-40s %d", k, v)
-	}
+	counts, n := compareGenerated(t, generateLists)
 	if n >= 100 {
 		same, unsatisfiable := 0, 0
 		for k, v := range counts {
@@ -65,6 +43,39 @@ func TestDifferentialLists(t *testing.T) {
 			t.Errorf("the generator does not cover both outcomes: %v", counts)
 		}
 	}
+}
+
+// compareGenerated compares drakit with upstream's experimental
+// implementation on ALLOCBENCH_DIFF_SCENARIOS scenarios (default 2000, 200
+// with -short) that generate makes from the seeds ALLOCBENCH_DIFF_SEED
+// (default 1) on, and counts the outcomes; it returns the counts and the
+// number of scenarios.
+func compareGenerated(t *testing.T, generate func(*rand.Rand) *diffScenario) (map[string]int, int) {
+	t.Helper()
+	n := envInt("ALLOCBENCH_DIFF_SCENARIOS", 2000)
+	seed := int64(envInt("ALLOCBENCH_DIFF_SEED", 1))
+	if testing.Short() {
+		n = 200
+	}
+	counts := map[string]int{}
+	var cache *cel.Cache
+	for i := 0; i < n; i++ {
+		s := seed + int64(i)
+		sc := generate(rand.New(rand.NewSource(s)))
+		if cache == nil {
+			cache = newCELCache(sc.inv.Features)
+		}
+		outcome, err := compare(sc, "experimental", cache)
+		if err != nil {
+			t.Errorf("seed %d: %v", s, err)
+			continue
+		}
+		counts[outcome]++
+	}
+	for k, v := range counts {
+		t.Logf("%-40s %d", k, v)
+	}
+	return counts, n
 }
 
 // derivedLinks are expressions of derived attributes that generateLists
@@ -159,29 +170,7 @@ func generateLists(rng *rand.Rand) *diffScenario {
 // call (all naming group "a", so that the order in which they are folded
 // in does not matter). Same variables as TestDifferentialLists.
 func TestDifferentialCompat(t *testing.T) {
-	n := envInt("ALLOCBENCH_DIFF_SCENARIOS", 2000)
-	seed := int64(envInt("ALLOCBENCH_DIFF_SEED", 1))
-	if testing.Short() {
-		n = 200
-	}
-	counts := map[string]int{}
-	var cache *cel.Cache
-	for i := 0; i < n; i++ {
-		s := seed + int64(i)
-		sc := generateCompat(rand.New(rand.NewSource(s)))
-		if cache == nil {
-			cache = newCELCache(sc.inv.Features)
-		}
-		outcome, err := compare(sc, "experimental", cache)
-		if err != nil {
-			t.Errorf("seed %d: %v", s, err)
-			continue
-		}
-		counts[outcome]++
-	}
-	for k, v := range counts {
-		t.Logf("%-40s %d", k, v)
-	}
+	counts, n := compareGenerated(t, generateCompat)
 	if n >= 100 && (counts["agree-allocated/same-devices"] < n/4 || counts["agree-unsatisfiable"] == 0) {
 		t.Errorf("the generator does not cover both outcomes: %v", counts)
 	}
