@@ -87,9 +87,11 @@
 //     same type and value; distinctAttribute constraints make their values
 //     pairwise different. An attribute named with the driver's domain also
 //     matches one written without domain. Without ListTypeAttributes a
-//     list value matches no other device's value and takes no part in
-//     distinctAttribute (upstream compares single values); with it, see
-//     ListTypeAttributes below. Naming a request covers its alternatives;
+//     list value matches no other device's value (a device with one may
+//     still be alone under matchAttribute, as upstream has it) and takes
+//     no part in distinctAttribute (upstream compares single values;
+//     that it takes a list value first, see the deviations below); with
+//     it, see ListTypeAttributes below. Naming a request covers its alternatives;
 //     "request/alternative" covers that one.
 //   - A claim gets at most 32 devices. Results list devices request by
 //     request. The configuration lists each class's configuration once
@@ -214,7 +216,13 @@
 // pools in random map order, upstream aborts the whole call on the first
 // CEL error it meets (drakit: the claim, deterministically, naming the
 // expression and device) and on a matchAttribute conflict in an All request
-// (drakit: backtracks); and 1.31 ignored class selectors for All requests,
+// (drakit: backtracks); without ListTypeAttributes upstream's
+// incubating and experimental implementations let a device whose value is
+// a list join a distinctAttribute constraint when it is the first the
+// constraint sees, and compare no single value taken after it with it,
+// while they refuse it after any other device, so that the outcome depends
+// on the search's order (drakit leaves such a device out in any order;
+// distinct-list-first); and 1.31 ignored class selectors for All requests,
 // silently skipped allocated devices in All requests, gave an adminAccess
 // request the same device more than once, counted a slice twice when a
 // pool's generation increased, and handed class configuration to every
