@@ -88,6 +88,24 @@ func TestDerivedAttributes137(t *testing.T) {
 			want:   []want{{reason: ReasonInvalidSelector, request: "r", contains: "derivedAttributes[0] (derived/x): expression \"1 +\" does not compile"}},
 		},
 		{
+			// Upstream's cache compiles derived attributes as stored
+			// expressions, which may yield lists whatever the gates, so
+			// that turning DRAListTypeAttributes off does not break claims
+			// written while it was on. Without the feature the list then
+			// matches no other device's value: one device can be alone
+			// under matchAttribute, two cannot.
+			name:   "a derived list compiles without ListTypeAttributes",
+			slices: gpuSlice(2),
+			claims: []*resource.ResourceClaim{withConstraint(claim("c", deriving("r", 1, "derived/span", "[0, 1].map(i, "+index+" + i)")), "derived/span")},
+			want:   []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
+		},
+		{
+			name:   "without ListTypeAttributes a derived list matches no other device's",
+			slices: gpuSlice(2),
+			claims: []*resource.ResourceClaim{withConstraint(claim("c", deriving("r", 2, "derived/span", "[0, 1].map(i, "+index+" + i)")), "derived/span")},
+			want:   []want{{reason: ReasonConstraintUnsatisfiable, request: "r"}},
+		},
+		{
 			name:   "a derived attribute no constraint compares is not evaluated",
 			slices: gpuSlice(2),
 			claims: []*resource.ResourceClaim{withConstraint(claim("c", deriving("r", 2, "derived/x", `device.attributes["gpu.example.com"].missing`)), "gpu.example.com/numa")},
