@@ -297,14 +297,20 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
 				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
 		case !fitsAlone:
+			// Compatibility groups, when they are to blame, rather than
+			// what generally limits the candidates.
+			limits := a.compatBlame(search, p.requests[j:j+1])
+			if limits == "" {
+				limits = r.limits()
+			}
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), r.limits())}
+				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
 		case len(constraintNames) > 0:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
 				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
 		default:
 			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices", strings.Join(earlier, ", "))}
+				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
 		}
 	}
 	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}

@@ -1,7 +1,9 @@
 package allocator
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -126,8 +128,12 @@ type compatSave struct {
 // compatAdmits reports whether the device may join the devices on each
 // counter set it consumes from (pools without groups admit all).
 func (s *solver) compatAdmits(dev viewDevice) bool {
-	p := s.view.pools[s.view.poolOf[dev.slice]]
+	pi := int(s.view.poolOf[dev.slice])
+	p := s.view.pools[pi]
 	if p.compat == nil {
+		return true
+	}
+	if s.skipCompat != nil && s.skipCompat.pool < 0 {
 		return true
 	}
 	d := &s.view.slices[dev.slice].devices[dev.device]
@@ -136,6 +142,9 @@ func (s *solver) compatAdmits(dev viewDevice) bool {
 		k, ok := p.compat.sets[cc.CounterSet]
 		if !ok {
 			continue // not one of the pool's (the pool is invalid then)
+		}
+		if s.skipCompat != nil && s.skipCompat.pool == pi && s.skipCompat.set == k {
+			continue
 		}
 		if !p.compatRun[k].admits(sortedGroups(cc)) {
 			return false
@@ -167,4 +176,47 @@ func (s *solver) compatUndo(mark int) {
 		s.view.pools[e.pool].compatRun[e.set] = e.prev
 	}
 	s.compatLog = s.compatLog[:mark]
+}
+
+// compatSkip names a counter set of a pool of the view.
+type compatSkip struct{ pool, set int }
+
+// compatBlame, called only once the requests failed, names the counter
+// sets whose compatibility groups keep the requests from being met: those
+// that, ignored on their own, let the search succeed. It says nothing
+// when groups are not the reason (the search fails without them too), and
+// speaks of the groups together when no single set is to blame. The extra
+// searches are paid only here, on the way to an error.
+func (a *Allocator) compatBlame(search *solver, requests []*requestPlan) string {
+	if !search.view.hasCompat || search.err != nil {
+		return ""
+	}
+	solvesWithout := func(skip compatSkip) bool {
+		search.skipCompat = &skip
+		ok := search.solve(requests)
+		if ok {
+			search.release(requests)
+		}
+		search.skipCompat = nil
+		return ok && search.err == nil
+	}
+	if !solvesWithout(compatSkip{pool: -1}) {
+		return ""
+	}
+	var sets []string
+	for pi, p := range search.view.pools {
+		if p.compat == nil {
+			continue
+		}
+		for name, k := range p.compat.sets {
+			if solvesWithout(compatSkip{pool: pi, set: k}) {
+				sets = append(sets, fmt.Sprintf("%q of pool %s/%s", name, p.key.driver, p.key.pool))
+			}
+		}
+	}
+	if len(sets) == 0 {
+		return "; the compatibility groups of several counter sets together keep the devices needed out (the devices on a counter set must all name a group in common)"
+	}
+	slices.Sort(sets)
+	return fmt.Sprintf("; the compatibility groups of counter set %s keep the devices needed out (the devices on a counter set must all name a group in common)", strings.Join(sets, ", "))
 }

@@ -54,7 +54,29 @@ func TestCompatibilityGroups137(t *testing.T) {
 			name:   "pairwise sharing without a common group is not enough",
 			slices: []*resource.ResourceSlice{counterSlice("counters", "8Gi"), parts(g("a", "b"), g("b", "c"), g("a", "c"))},
 			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu", count(3)))},
-			want:   []want{{reason: ReasonNotEnough, request: "r"}},
+			want: []want{{reason: ReasonNotEnough, request: "r",
+				contains: `not enough free devices: asks for 3, 3 match and are not taken by other claims; the compatibility groups of counter set "mem" of pool gpu.example.com/p keep the devices needed out`}},
+		},
+		{
+			// The groups would admit all three; the counters do not.
+			name: "counters, not groups, keep a device out: the message says so",
+			slices: []*resource.ResourceSlice{counterSlice("counters", "8Gi"), func() *resource.ResourceSlice {
+				s := partitions("parts", "4Gi", "4Gi", "4Gi")
+				for i := range s.Spec.Devices {
+					s.Spec.Devices[i].ConsumesCounters[0].CompatibilityGroups = g("a")
+				}
+				return s
+			}()},
+			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu", count(3)))},
+			want: []want{{reason: ReasonNotEnough, request: "r",
+				contains: "not enough free devices: asks for 3, 3 match and are not taken by other claims (the counters of their pools allow no more)"}},
+		},
+		{
+			name:   "groups keep the second request from joining the first",
+			slices: []*resource.ResourceSlice{counterSlice("counters", "8Gi"), parts(g("a"), g("b"))},
+			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu"), req("r2", "gpu"))},
+			want: []want{{reason: ReasonNotEnough, request: "r2",
+				contains: `together with requests r of the claim, which compete for the same devices; the compatibility groups of counter set "mem" of pool gpu.example.com/p keep`}},
 		},
 		{
 			name:   "devices without groups go only with each other",

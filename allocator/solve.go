@@ -24,6 +24,10 @@ type solver struct {
 	solverState
 	steps int64
 	err   error
+	// skipCompat, set only while a failure is diagnosed: the counter set
+	// whose compatibility groups compatAdmits ignores (every set when its
+	// pool is -1).
+	skipCompat *compatSkip
 }
 
 // solverState is what the devices taken in the call hold.
