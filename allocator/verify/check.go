@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"iter"
 	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
@@ -426,21 +427,7 @@ func (c *Checker) checkConstraints(claim *resource.ResourceClaim, alloc *resourc
 			continue
 		}
 		var seen []*resource.DeviceAttribute
-		for _, r := range alloc.Devices.Results {
-			q := specs[r.Request]
-			if q == nil || !q.appliesTo(con.Requests) {
-				continue
-			}
-			id := DeviceID{r.Driver, r.Pool, r.Device}
-			d, ok := c.visible[id]
-			if !ok {
-				continue
-			}
-			a, err := c.constraintValue(q, d, *attr)
-			if err != nil {
-				bad("constraint %d: device %s: %v", i, id, err)
-				continue
-			}
+		for id, a := range c.coveredValues(i, &con, *attr, alloc, specs, bad) {
 			if a == nil {
 				bad("constraint %d: device %s lacks %s", i, id, *attr)
 				continue
@@ -470,21 +457,7 @@ func (c *Checker) checkSetConstraint(i int, con *resource.DeviceConstraint, attr
 	var common map[string]bool     // matchAttribute: what the devices so far share
 	owner := map[string]DeviceID{} // distinctAttribute: which device has an element
 	first := true
-	for _, r := range alloc.Devices.Results {
-		q := specs[r.Request]
-		if q == nil || !q.appliesTo(con.Requests) {
-			continue
-		}
-		id := DeviceID{r.Driver, r.Pool, r.Device}
-		d, ok := c.visible[id]
-		if !ok {
-			continue
-		}
-		a, err := c.constraintValue(q, d, attr)
-		if err != nil {
-			bad("constraint %d: device %s: %v", i, id, err)
-			continue
-		}
+	for id, a := range c.coveredValues(i, con, attr, alloc, specs, bad) {
 		elems := attributeElements(a)
 		if len(elems) == 0 {
 			bad("constraint %d: device %s lacks %s (or its list is empty)", i, id, attr)
@@ -520,6 +493,34 @@ func (c *Checker) checkSetConstraint(i int, con *resource.DeviceConstraint, attr
 		if len(common) == 0 {
 			bad("constraint %d: device %s has no value of %s in common with the devices before it", i, id, attr)
 			return
+		}
+	}
+}
+
+// coveredValues yields each allocated device that constraint i covers and
+// that the checker sees, with the value the constraint compares for it
+// (nil when the device lacks it); a value that cannot be worked out is
+// reported through bad and the device skipped.
+func (c *Checker) coveredValues(i int, con *resource.DeviceConstraint, attr resource.FullyQualifiedName, alloc *resource.AllocationResult, specs map[string]*reqSpec, bad func(string, ...any)) iter.Seq2[DeviceID, *resource.DeviceAttribute] {
+	return func(yield func(DeviceID, *resource.DeviceAttribute) bool) {
+		for _, r := range alloc.Devices.Results {
+			q := specs[r.Request]
+			if q == nil || !q.appliesTo(con.Requests) {
+				continue
+			}
+			id := DeviceID{r.Driver, r.Pool, r.Device}
+			d, ok := c.visible[id]
+			if !ok {
+				continue
+			}
+			a, err := c.constraintValue(q, d, attr)
+			if err != nil {
+				bad("constraint %d: device %s: %v", i, id, err)
+				continue
+			}
+			if !yield(id, a) {
+				return
+			}
 		}
 	}
 }
