@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -25,24 +26,16 @@ func (c *Checker) overConsumedIn(k poolID) []error {
 				}
 			}
 		}
-		for _, s := range c.pools[k] {
-			for i := range s.Spec.Devices {
-				d := &s.Spec.Devices[i]
-				if !c.counting[DeviceID{k.driver, k.pool, d.Name}] {
-					continue
-				}
-				for _, cc := range d.ConsumesCounters {
-					if used[cc.CounterSet] == nil {
-						used[cc.CounterSet] = map[string]*apiresource.Quantity{}
-					}
-					for n, v := range cc.Counters {
-						if used[cc.CounterSet][n] == nil {
-							q := v.Value.DeepCopy()
-							used[cc.CounterSet][n] = &q
-						} else {
-							used[cc.CounterSet][n].Add(v.Value)
-						}
-					}
+		for _, cc := range c.countingConsumptions(k) {
+			if used[cc.CounterSet] == nil {
+				used[cc.CounterSet] = map[string]*apiresource.Quantity{}
+			}
+			for n, v := range cc.Counters {
+				if used[cc.CounterSet][n] == nil {
+					q := v.Value.DeepCopy()
+					used[cc.CounterSet][n] = &q
+				} else {
+					used[cc.CounterSet][n].Add(v.Value)
 				}
 			}
 		}
@@ -66,6 +59,26 @@ func (c *Checker) overConsumedIn(k poolID) []error {
 	return errs
 }
 
+// countingConsumptions yields, for each device of the pool that is in
+// counting, each counter set it consumes from.
+func (c *Checker) countingConsumptions(k poolID) iter.Seq2[*resource.Device, *resource.DeviceCounterConsumption] {
+	return func(yield func(*resource.Device, *resource.DeviceCounterConsumption) bool) {
+		for _, s := range c.pools[k] {
+			for i := range s.Spec.Devices {
+				d := &s.Spec.Devices[i]
+				if !c.counting[DeviceID{k.driver, k.pool, d.Name}] {
+					continue
+				}
+				for j := range d.ConsumesCounters {
+					if !yield(d, &d.ConsumesCounters[j]) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // consumesCounters says whether a device takes part in counting.
 func consumesCounters(d *resource.Device) bool { return len(d.ConsumesCounters) > 0 }
 
@@ -81,39 +94,31 @@ func (c *Checker) incompatibleIn(k poolID) []error {
 	}
 	states := map[string]*setState{}
 	var names []string
-	for _, s := range c.pools[k] {
-		for i := range s.Spec.Devices {
-			d := &s.Spec.Devices[i]
-			if !c.counting[DeviceID{k.driver, k.pool, d.Name}] {
-				continue
-			}
-			for _, cc := range d.ConsumesCounters {
-				st := states[cc.CounterSet]
-				if st == nil {
-					st = &setState{}
-					states[cc.CounterSet] = st
-					names = append(names, cc.CounterSet)
+	for d, cc := range c.countingConsumptions(k) {
+		st := states[cc.CounterSet]
+		if st == nil {
+			st = &setState{}
+			states[cc.CounterSet] = st
+			names = append(names, cc.CounterSet)
+		}
+		if len(cc.CompatibilityGroups) == 0 {
+			st.empty = append(st.empty, d.Name)
+			continue
+		}
+		has := map[string]bool{}
+		for _, g := range cc.CompatibilityGroups {
+			has[g] = true
+		}
+		if st.grouped == nil {
+			st.common = has
+		} else {
+			for g := range st.common {
+				if !has[g] {
+					delete(st.common, g)
 				}
-				if len(cc.CompatibilityGroups) == 0 {
-					st.empty = append(st.empty, d.Name)
-					continue
-				}
-				has := map[string]bool{}
-				for _, g := range cc.CompatibilityGroups {
-					has[g] = true
-				}
-				if st.grouped == nil {
-					st.common = has
-				} else {
-					for g := range st.common {
-						if !has[g] {
-							delete(st.common, g)
-						}
-					}
-				}
-				st.grouped = append(st.grouped, d.Name)
 			}
 		}
+		st.grouped = append(st.grouped, d.Name)
 	}
 	sort.Strings(names)
 	var errs []error
