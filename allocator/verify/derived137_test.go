@@ -36,13 +36,6 @@ func TestCheckerDerivedAttributes(t *testing.T) {
 		}
 		return c
 	}
-	of := func(devices ...string) *resource.AllocationResult {
-		var rs []resource.DeviceRequestAllocationResult
-		for _, d := range devices {
-			rs = append(rs, result("r", d))
-		}
-		return allocOf(rs...)
-	}
 	const parity = `device.attributes["d"].index % 2`
 	for _, tc := range []struct {
 		name    string
@@ -51,16 +44,16 @@ func TestCheckerDerivedAttributes(t *testing.T) {
 		alloc   *resource.AllocationResult
 		errors  []string
 	}{
-		{name: "match on the derived value", derived: true, claim: claim("x/parity", "x/parity", parity, false), alloc: of("i0", "i2")},
-		{name: "match on the derived value, which differs", derived: true, claim: claim("x/parity", "x/parity", parity, false), alloc: of("i0", "i1"),
+		{name: "match on the derived value", derived: true, claim: claim("x/parity", "x/parity", parity, false), alloc: allocOfRequest("r", "i0", "i2")},
+		{name: "match on the derived value, which differs", derived: true, claim: claim("x/parity", "x/parity", parity, false), alloc: allocOfRequest("r", "i0", "i1"),
 			errors: []string{"device d/p/i1 has a different x/parity"}},
-		{name: "the derived value hides the attribute", derived: true, claim: claim("d/index", "d/index", parity, false), alloc: of("i0", "i2")},
-		{name: "distinct on the derived value", derived: true, claim: claim("x/parity", "x/parity", parity, true), alloc: of("i0", "i2"),
+		{name: "the derived value hides the attribute", derived: true, claim: claim("d/index", "d/index", parity, false), alloc: allocOfRequest("r", "i0", "i2")},
+		{name: "distinct on the derived value", derived: true, claim: claim("x/parity", "x/parity", parity, true), alloc: allocOfRequest("r", "i0", "i2"),
 			errors: []string{"device d/p/i2 has the same x/parity as another device"}},
-		{name: "a constraint on another attribute does not use it", derived: true, claim: claim("d/index", "x/parity", parity, true), alloc: of("i0", "i2")},
-		{name: "an expression that fails", derived: true, claim: claim("x/y", "x/y", `device.attributes["d"].missing`, false), alloc: of("i0", "i2"),
+		{name: "a constraint on another attribute does not use it", derived: true, claim: claim("d/index", "x/parity", parity, true), alloc: allocOfRequest("r", "i0", "i2")},
+		{name: "an expression that fails", derived: true, claim: claim("x/y", "x/y", `device.attributes["d"].missing`, false), alloc: allocOfRequest("r", "i0", "i2"),
 			errors: []string{"device d/p/i0: derived attribute x/y of request r: expression", "device d/p/i2: derived attribute x/y of request r: expression"}},
-		{name: "derived attributes without the feature", derived: false, claim: claim("d/index", "x/parity", parity, true), alloc: of("i0", "i2"),
+		{name: "derived attributes without the feature", derived: false, claim: claim("d/index", "x/parity", parity, true), alloc: allocOfRequest("r", "i0", "i2"),
 			errors: []string{"request r: has derived attributes, but the DerivedAttributes feature is off"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

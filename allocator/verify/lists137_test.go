@@ -37,13 +37,6 @@ func TestCheckerListConstraints(t *testing.T) {
 		c.Spec.Devices.Constraints = []resource.DeviceConstraint{{DistinctAttribute: &a}}
 		return c
 	}
-	of := func(devices ...string) *resource.AllocationResult {
-		var rs []resource.DeviceRequestAllocationResult
-		for _, d := range devices {
-			rs = append(rs, result("r", d))
-		}
-		return allocOf(rs...)
-	}
 	for _, tc := range []struct {
 		name   string
 		lists  bool
@@ -51,19 +44,19 @@ func TestCheckerListConstraints(t *testing.T) {
 		alloc  *resource.AllocationResult
 		errors []string
 	}{
-		{name: "match: a common element", lists: true, claim: match(), alloc: of("a12", "a23", "s2")},
-		{name: "match: pairwise overlap is not enough", lists: true, claim: match(), alloc: of("a12", "a23", "a13"),
+		{name: "match: a common element", lists: true, claim: match(), alloc: allocOfRequest("r", "a12", "a23", "s2")},
+		{name: "match: pairwise overlap is not enough", lists: true, claim: match(), alloc: allocOfRequest("r", "a12", "a23", "a13"),
 			errors: []string{"device d/p/a13 has no value of d/links in common"}},
-		{name: "match: types differ", lists: true, claim: match(), alloc: of("a12", "a23", "x2"),
+		{name: "match: types differ", lists: true, claim: match(), alloc: allocOfRequest("r", "a12", "a23", "x2"),
 			errors: []string{"device d/p/x2 has no value of d/links in common"}},
-		{name: "match: an empty list is no value", lists: true, claim: match(), alloc: of("a12", "a23", "empty"),
+		{name: "match: an empty list is no value", lists: true, claim: match(), alloc: allocOfRequest("r", "a12", "a23", "empty"),
 			errors: []string{"device d/p/empty lacks d/links"}},
-		{name: "match without ListTypeAttributes compares whole values", lists: false, claim: match(), alloc: of("a12", "a23", "s2"),
+		{name: "match without ListTypeAttributes compares whole values", lists: false, claim: match(), alloc: allocOfRequest("r", "a12", "a23", "s2"),
 			errors: []string{"device d/p/a23 has a different d/links", "device d/p/s2 has a different d/links"}},
-		{name: "distinct: disjoint sets", lists: true, claim: unlike(), alloc: of("a13", "s2", "x2")},
-		{name: "distinct: a shared element", lists: true, claim: unlike(), alloc: of("a12", "a13", "x2"),
+		{name: "distinct: disjoint sets", lists: true, claim: unlike(), alloc: allocOfRequest("r", "a13", "s2", "x2")},
+		{name: "distinct: a shared element", lists: true, claim: unlike(), alloc: allocOfRequest("r", "a12", "a13", "x2"),
 			errors: []string{"device d/p/a13 shares a value of d/links with device d/p/a12"}},
-		{name: "distinct: a single value inside a list", lists: true, claim: unlike(), alloc: of("a13", "a23", "s2"),
+		{name: "distinct: a single value inside a list", lists: true, claim: unlike(), alloc: allocOfRequest("r", "a13", "a23", "s2"),
 			errors: []string{"device d/p/a23 shares a value of d/links with device d/p/a13", "device d/p/s2 shares a value of d/links with device d/p/a23"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

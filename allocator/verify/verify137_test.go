@@ -31,6 +31,16 @@ func allocOf(results ...resource.DeviceRequestAllocationResult) *resource.Alloca
 	return &resource.AllocationResult{Devices: resource.DeviceAllocationResult{Results: results}, NodeSelector: testobjects.NodeNameSelector("n1")}
 }
 
+// allocOfRequest is an allocation of the devices of pool p, all for one
+// request.
+func allocOfRequest(request string, devices ...string) *resource.AllocationResult {
+	rs := make([]resource.DeviceRequestAllocationResult, len(devices))
+	for i, d := range devices {
+		rs[i] = result(request, d)
+	}
+	return allocOf(rs...)
+}
+
 // inv137 is pool p of driver d on node n1: a counter set gpu0 (memory 8)
 // with the whole GPU "whole" (8) and two halves "h1", "h2" (4 each); a
 // tainted device "t" (NoSchedule k=v) and "none" (effect None); a shared
