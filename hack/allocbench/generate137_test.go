@@ -284,19 +284,9 @@ func enrichLists(rng *rand.Rand, sc *diffScenario) {
 		}
 		for i := range s.Spec.Devices {
 			d := &s.Spec.Devices[i]
-			var a resource.DeviceAttribute
-			switch rng.Intn(8) {
-			case 0:
+			a, ok := randomLinks(rng)
+			if !ok {
 				continue // lacks it
-			case 1:
-				n := int64(rng.Intn(4))
-				a.IntValue = &n
-			case 2:
-				a.StringValues = []string{name("%d", rng.Intn(4))}
-			default:
-				for _, n := range rng.Perm(5)[:1+rng.Intn(3)] {
-					a.IntValues = append(a.IntValues, int64(n))
-				}
 			}
 			if d.Attributes == nil {
 				d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
@@ -432,4 +422,26 @@ func randomToleration(rng *rand.Rand) resource.DeviceToleration {
 		return Toleration("broken", "", resource.DeviceTaintEffectNoExecute)
 	}
 	return Toleration("", "", "") // every taint
+}
+
+// randomLinks draws a value of the "links" attribute that list
+// constraints compare: none (false) in one case of eight, else a single
+// int, a list of one string (which equals no number) or a list of one to
+// three ints out of five.
+func randomLinks(rng *rand.Rand) (resource.DeviceAttribute, bool) {
+	var a resource.DeviceAttribute
+	switch rng.Intn(8) {
+	case 0:
+		return a, false
+	case 1:
+		n := int64(rng.Intn(4))
+		a.IntValue = &n
+	case 2:
+		a.StringValues = []string{name("%d", rng.Intn(4))}
+	default:
+		for _, n := range rng.Perm(5)[:1+rng.Intn(3)] {
+			a.IntValues = append(a.IntValues, int64(n))
+		}
+	}
+	return a, true
 }

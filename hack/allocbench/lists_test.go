@@ -103,20 +103,10 @@ func generateLists(rng *rand.Rand) *diffScenario {
 	var devices []resource.Device
 	for i, n := 0, 3+rng.Intn(8); i < n; i++ {
 		d := Device(name("gpu%d", i), IntAttr("n", int64(i)))
-		var a resource.DeviceAttribute
-		switch rng.Intn(8) {
-		case 0:
+		a, ok := randomLinks(rng)
+		if !ok {
 			devices = append(devices, d) // without it
 			continue
-		case 1:
-			n := int64(rng.Intn(4))
-			a.IntValue = &n
-		case 2:
-			a.StringValues = []string{name("%d", rng.Intn(4))}
-		default:
-			for _, n := range rng.Perm(5)[:1+rng.Intn(3)] {
-				a.IntValues = append(a.IntValues, int64(n))
-			}
 		}
 		d.Attributes["links"] = a
 		devices = append(devices, d)
