@@ -24,7 +24,8 @@ type groupState struct {
 	groups   []string // the groups all of them name, sorted (members && !allEmpty)
 }
 
-// admits reports whether a device naming the groups (sorted) may join.
+// admits reports whether a device naming the groups may join; they need
+// not be sorted or distinct, since only membership in g.groups counts.
 func (g groupState) admits(groups []string) bool {
 	switch {
 	case !g.members:
@@ -146,7 +147,7 @@ func (s *solver) compatAdmits(dev viewDevice) bool {
 		if s.skipCompat != nil && s.skipCompat.pool == pi && s.skipCompat.set == k {
 			continue
 		}
-		if !p.compatRun[k].admits(sortedGroups(cc)) {
+		if !p.compatRun[k].admits(cc.CompatibilityGroups) {
 			return false
 		}
 	}
