@@ -8,11 +8,12 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // What the 1.32+ features say about single devices: node selection per
@@ -429,7 +430,7 @@ func (a *Allocator) input137(e *sliceEntry, d int) (*cel.Input137, error) {
 		return in, nil
 	}
 	var v1 resourcev1.Device
-	if err := resourcev1.Convert_resource_Device_To_v1_Device(&e.devices[d], &v1, nil); err != nil {
+	if err := drakitv1.Convert_resource_Device_To_v1_Device(&e.devices[d], &v1, nil); err != nil {
 		return nil, fmt.Errorf("device %s: %w", e.devices[d].Name, err)
 	}
 	if !a.features.ListTypeAttributes && hasListAttribute(v1.Attributes) {

@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // requestSpec is one exact request or one alternative (sub-request) of a
@@ -990,7 +991,7 @@ func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceE
 		var v1 *resourcev1.DeviceAttribute
 		if v1, err = program.Derive(ctx, in); err == nil {
 			var value resource.DeviceAttribute
-			if err = resourcev1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err == nil {
+			if err = drakitv1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err == nil {
 				return a.valueID(&value, kind, e, d), nil
 			}
 		}

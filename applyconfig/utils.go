@@ -19,19 +19,13 @@ limitations under the License.
 package applyconfig
 
 import (
-	v1 "github.com/drakit/drakit/apis/resource/v1"
 	v1alpha1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	v1alpha2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	v1alpha3 "github.com/drakit/drakit/apis/resource/v1alpha3"
-	v1beta1 "github.com/drakit/drakit/apis/resource/v1beta1"
-	v1beta2 "github.com/drakit/drakit/apis/resource/v1beta2"
 	internal "github.com/drakit/drakit/applyconfig/internal"
-	resourcev1 "github.com/drakit/drakit/applyconfig/resource/v1"
 	resourcev1alpha1 "github.com/drakit/drakit/applyconfig/resource/v1alpha1"
 	resourcev1alpha2 "github.com/drakit/drakit/applyconfig/resource/v1alpha2"
 	resourcev1alpha3 "github.com/drakit/drakit/applyconfig/resource/v1alpha3"
-	resourcev1beta1 "github.com/drakit/drakit/applyconfig/resource/v1beta1"
-	resourcev1beta2 "github.com/drakit/drakit/applyconfig/resource/v1beta2"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -41,103 +35,7 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
-	// Group=resource.k8s.io, Version=v1
-	case v1.SchemeGroupVersion.WithKind("AllocatedDeviceStatus"):
-		return &resourcev1.AllocatedDeviceStatusApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("AllocationResult"):
-		return &resourcev1.AllocationResultApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("CapacityRequestPolicy"):
-		return &resourcev1.CapacityRequestPolicyApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("CapacityRequestPolicyRange"):
-		return &resourcev1.CapacityRequestPolicyRangeApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("CapacityRequirements"):
-		return &resourcev1.CapacityRequirementsApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("CELDeviceSelector"):
-		return &resourcev1.CELDeviceSelectorApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("Counter"):
-		return &resourcev1.CounterApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("CounterSet"):
-		return &resourcev1.CounterSetApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("Device"):
-		return &resourcev1.DeviceApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceAllocationConfiguration"):
-		return &resourcev1.DeviceAllocationConfigurationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceAllocationResult"):
-		return &resourcev1.DeviceAllocationResultApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceAttribute"):
-		return &resourcev1.DeviceAttributeApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceCapacity"):
-		return &resourcev1.DeviceCapacityApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceClaim"):
-		return &resourcev1.DeviceClaimApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceClaimConfiguration"):
-		return &resourcev1.DeviceClaimConfigurationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceClass"):
-		return &resourcev1.DeviceClassApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceClassConfiguration"):
-		return &resourcev1.DeviceClassConfigurationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceClassSpec"):
-		return &resourcev1.DeviceClassSpecApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceConfiguration"):
-		return &resourcev1.DeviceConfigurationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceConstraint"):
-		return &resourcev1.DeviceConstraintApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceCounterConsumption"):
-		return &resourcev1.DeviceCounterConsumptionApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceDerivedAttribute"):
-		return &resourcev1.DeviceDerivedAttributeApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceRequest"):
-		return &resourcev1.DeviceRequestApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceRequestAllocationResult"):
-		return &resourcev1.DeviceRequestAllocationResultApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceSelector"):
-		return &resourcev1.DeviceSelectorApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceSubRequest"):
-		return &resourcev1.DeviceSubRequestApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceTaint"):
-		return &resourcev1.DeviceTaintApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceTaintRule"):
-		return &resourcev1.DeviceTaintRuleApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceTaintRuleSpec"):
-		return &resourcev1.DeviceTaintRuleSpecApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceTaintRuleStatus"):
-		return &resourcev1.DeviceTaintRuleStatusApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceTaintSelector"):
-		return &resourcev1.DeviceTaintSelectorApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("DeviceToleration"):
-		return &resourcev1.DeviceTolerationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ExactDeviceRequest"):
-		return &resourcev1.ExactDeviceRequestApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("NetworkDeviceData"):
-		return &resourcev1.NetworkDeviceDataApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("NodeAllocatableMapping"):
-		return &resourcev1.NodeAllocatableMappingApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("NodeAllocatableOverhead"):
-		return &resourcev1.NodeAllocatableOverheadApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("NodeAllocatableResource"):
-		return &resourcev1.NodeAllocatableResourceApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("OpaqueDeviceConfiguration"):
-		return &resourcev1.OpaqueDeviceConfigurationApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaim"):
-		return &resourcev1.ResourceClaimApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaimConsumerReference"):
-		return &resourcev1.ResourceClaimConsumerReferenceApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaimSpec"):
-		return &resourcev1.ResourceClaimSpecApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaimStatus"):
-		return &resourcev1.ResourceClaimStatusApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"):
-		return &resourcev1.ResourceClaimTemplateApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceClaimTemplateSpec"):
-		return &resourcev1.ResourceClaimTemplateSpecApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourcePool"):
-		return &resourcev1.ResourcePoolApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceSlice"):
-		return &resourcev1.ResourceSliceApplyConfiguration{}
-	case v1.SchemeGroupVersion.WithKind("ResourceSliceSpec"):
-		return &resourcev1.ResourceSliceSpecApplyConfiguration{}
-
-		// Group=resource.k8s.io, Version=v1alpha1
+	// Group=resource.k8s.io, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithKind("AllocationResult"):
 		return &resourcev1alpha1.AllocationResultApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodScheduling"):
@@ -278,28 +176,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &resourcev1alpha3.DeviceRequestAllocationResultApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("DeviceSelector"):
 		return &resourcev1alpha3.DeviceSelectorApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("DeviceTaint"):
-		return &resourcev1alpha3.DeviceTaintApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRule"):
-		return &resourcev1alpha3.DeviceTaintRuleApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRuleSpec"):
-		return &resourcev1alpha3.DeviceTaintRuleSpecApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintRuleStatus"):
-		return &resourcev1alpha3.DeviceTaintRuleStatusApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("DeviceTaintSelector"):
-		return &resourcev1alpha3.DeviceTaintSelectorApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("OpaqueDeviceConfiguration"):
 		return &resourcev1alpha3.OpaqueDeviceConfigurationApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("PartitionTypeStatus"):
-		return &resourcev1alpha3.PartitionTypeStatusApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("PodSchedulingContext"):
 		return &resourcev1alpha3.PodSchedulingContextApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("PodSchedulingContextSpec"):
 		return &resourcev1alpha3.PodSchedulingContextSpecApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("PodSchedulingContextStatus"):
 		return &resourcev1alpha3.PodSchedulingContextStatusApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("PoolStatus"):
-		return &resourcev1alpha3.PoolStatusApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("ResourceClaim"):
 		return &resourcev1alpha3.ResourceClaimApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("ResourceClaimConsumerReference"):
@@ -316,204 +200,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &resourcev1alpha3.ResourceClaimTemplateSpecApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("ResourcePool"):
 		return &resourcev1alpha3.ResourcePoolApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequest"):
-		return &resourcev1alpha3.ResourcePoolStatusRequestApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequestSpec"):
-		return &resourcev1alpha3.ResourcePoolStatusRequestSpecApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("ResourcePoolStatusRequestStatus"):
-		return &resourcev1alpha3.ResourcePoolStatusRequestStatusApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("ResourceSlice"):
 		return &resourcev1alpha3.ResourceSliceApplyConfiguration{}
 	case v1alpha3.SchemeGroupVersion.WithKind("ResourceSliceSpec"):
 		return &resourcev1alpha3.ResourceSliceSpecApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("ShareableCapacityStatus"):
-		return &resourcev1alpha3.ShareableCapacityStatusApplyConfiguration{}
-	case v1alpha3.SchemeGroupVersion.WithKind("ShareableSummaryStatus"):
-		return &resourcev1alpha3.ShareableSummaryStatusApplyConfiguration{}
-
-		// Group=resource.k8s.io, Version=v1beta1
-	case v1beta1.SchemeGroupVersion.WithKind("AllocatedDeviceStatus"):
-		return &resourcev1beta1.AllocatedDeviceStatusApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("AllocationResult"):
-		return &resourcev1beta1.AllocationResultApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("BasicDevice"):
-		return &resourcev1beta1.BasicDeviceApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("CapacityRequestPolicy"):
-		return &resourcev1beta1.CapacityRequestPolicyApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("CapacityRequestPolicyRange"):
-		return &resourcev1beta1.CapacityRequestPolicyRangeApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("CapacityRequirements"):
-		return &resourcev1beta1.CapacityRequirementsApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("CELDeviceSelector"):
-		return &resourcev1beta1.CELDeviceSelectorApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("Counter"):
-		return &resourcev1beta1.CounterApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("CounterSet"):
-		return &resourcev1beta1.CounterSetApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("Device"):
-		return &resourcev1beta1.DeviceApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceAllocationConfiguration"):
-		return &resourcev1beta1.DeviceAllocationConfigurationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceAllocationResult"):
-		return &resourcev1beta1.DeviceAllocationResultApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceAttribute"):
-		return &resourcev1beta1.DeviceAttributeApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceCapacity"):
-		return &resourcev1beta1.DeviceCapacityApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceClaim"):
-		return &resourcev1beta1.DeviceClaimApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceClaimConfiguration"):
-		return &resourcev1beta1.DeviceClaimConfigurationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceClass"):
-		return &resourcev1beta1.DeviceClassApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceClassConfiguration"):
-		return &resourcev1beta1.DeviceClassConfigurationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceClassSpec"):
-		return &resourcev1beta1.DeviceClassSpecApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceConfiguration"):
-		return &resourcev1beta1.DeviceConfigurationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceConstraint"):
-		return &resourcev1beta1.DeviceConstraintApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceCounterConsumption"):
-		return &resourcev1beta1.DeviceCounterConsumptionApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceDerivedAttribute"):
-		return &resourcev1beta1.DeviceDerivedAttributeApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceRequest"):
-		return &resourcev1beta1.DeviceRequestApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceRequestAllocationResult"):
-		return &resourcev1beta1.DeviceRequestAllocationResultApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceSelector"):
-		return &resourcev1beta1.DeviceSelectorApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceSubRequest"):
-		return &resourcev1beta1.DeviceSubRequestApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceTaint"):
-		return &resourcev1beta1.DeviceTaintApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("DeviceToleration"):
-		return &resourcev1beta1.DeviceTolerationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("NetworkDeviceData"):
-		return &resourcev1beta1.NetworkDeviceDataApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("NodeAllocatableMapping"):
-		return &resourcev1beta1.NodeAllocatableMappingApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("NodeAllocatableOverhead"):
-		return &resourcev1beta1.NodeAllocatableOverheadApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("NodeAllocatableResource"):
-		return &resourcev1beta1.NodeAllocatableResourceApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("OpaqueDeviceConfiguration"):
-		return &resourcev1beta1.OpaqueDeviceConfigurationApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaim"):
-		return &resourcev1beta1.ResourceClaimApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaimConsumerReference"):
-		return &resourcev1beta1.ResourceClaimConsumerReferenceApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaimSpec"):
-		return &resourcev1beta1.ResourceClaimSpecApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaimStatus"):
-		return &resourcev1beta1.ResourceClaimStatusApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaimTemplate"):
-		return &resourcev1beta1.ResourceClaimTemplateApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceClaimTemplateSpec"):
-		return &resourcev1beta1.ResourceClaimTemplateSpecApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourcePool"):
-		return &resourcev1beta1.ResourcePoolApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceSlice"):
-		return &resourcev1beta1.ResourceSliceApplyConfiguration{}
-	case v1beta1.SchemeGroupVersion.WithKind("ResourceSliceSpec"):
-		return &resourcev1beta1.ResourceSliceSpecApplyConfiguration{}
-
-		// Group=resource.k8s.io, Version=v1beta2
-	case v1beta2.SchemeGroupVersion.WithKind("AllocatedDeviceStatus"):
-		return &resourcev1beta2.AllocatedDeviceStatusApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("AllocationResult"):
-		return &resourcev1beta2.AllocationResultApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("CapacityRequestPolicy"):
-		return &resourcev1beta2.CapacityRequestPolicyApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("CapacityRequestPolicyRange"):
-		return &resourcev1beta2.CapacityRequestPolicyRangeApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("CapacityRequirements"):
-		return &resourcev1beta2.CapacityRequirementsApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("CELDeviceSelector"):
-		return &resourcev1beta2.CELDeviceSelectorApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("Counter"):
-		return &resourcev1beta2.CounterApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("CounterSet"):
-		return &resourcev1beta2.CounterSetApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("Device"):
-		return &resourcev1beta2.DeviceApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceAllocationConfiguration"):
-		return &resourcev1beta2.DeviceAllocationConfigurationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceAllocationResult"):
-		return &resourcev1beta2.DeviceAllocationResultApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceAttribute"):
-		return &resourcev1beta2.DeviceAttributeApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceCapacity"):
-		return &resourcev1beta2.DeviceCapacityApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceClaim"):
-		return &resourcev1beta2.DeviceClaimApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceClaimConfiguration"):
-		return &resourcev1beta2.DeviceClaimConfigurationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceClass"):
-		return &resourcev1beta2.DeviceClassApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceClassConfiguration"):
-		return &resourcev1beta2.DeviceClassConfigurationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceClassSpec"):
-		return &resourcev1beta2.DeviceClassSpecApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceConfiguration"):
-		return &resourcev1beta2.DeviceConfigurationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceConstraint"):
-		return &resourcev1beta2.DeviceConstraintApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceCounterConsumption"):
-		return &resourcev1beta2.DeviceCounterConsumptionApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceDerivedAttribute"):
-		return &resourcev1beta2.DeviceDerivedAttributeApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceRequest"):
-		return &resourcev1beta2.DeviceRequestApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceRequestAllocationResult"):
-		return &resourcev1beta2.DeviceRequestAllocationResultApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceSelector"):
-		return &resourcev1beta2.DeviceSelectorApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceSubRequest"):
-		return &resourcev1beta2.DeviceSubRequestApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceTaint"):
-		return &resourcev1beta2.DeviceTaintApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRule"):
-		return &resourcev1beta2.DeviceTaintRuleApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRuleSpec"):
-		return &resourcev1beta2.DeviceTaintRuleSpecApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceTaintRuleStatus"):
-		return &resourcev1beta2.DeviceTaintRuleStatusApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceTaintSelector"):
-		return &resourcev1beta2.DeviceTaintSelectorApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("DeviceToleration"):
-		return &resourcev1beta2.DeviceTolerationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ExactDeviceRequest"):
-		return &resourcev1beta2.ExactDeviceRequestApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("NetworkDeviceData"):
-		return &resourcev1beta2.NetworkDeviceDataApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("NodeAllocatableMapping"):
-		return &resourcev1beta2.NodeAllocatableMappingApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("NodeAllocatableOverhead"):
-		return &resourcev1beta2.NodeAllocatableOverheadApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("NodeAllocatableResource"):
-		return &resourcev1beta2.NodeAllocatableResourceApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("OpaqueDeviceConfiguration"):
-		return &resourcev1beta2.OpaqueDeviceConfigurationApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaim"):
-		return &resourcev1beta2.ResourceClaimApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaimConsumerReference"):
-		return &resourcev1beta2.ResourceClaimConsumerReferenceApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaimSpec"):
-		return &resourcev1beta2.ResourceClaimSpecApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaimStatus"):
-		return &resourcev1beta2.ResourceClaimStatusApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaimTemplate"):
-		return &resourcev1beta2.ResourceClaimTemplateApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceClaimTemplateSpec"):
-		return &resourcev1beta2.ResourceClaimTemplateSpecApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourcePool"):
-		return &resourcev1beta2.ResourcePoolApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceSlice"):
-		return &resourcev1beta2.ResourceSliceApplyConfiguration{}
-	case v1beta2.SchemeGroupVersion.WithKind("ResourceSliceSpec"):
-		return &resourcev1beta2.ResourceSliceSpecApplyConfiguration{}
 
 	}
 	return nil

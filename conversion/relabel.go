@@ -4,12 +4,12 @@ import (
 	"reflect"
 	"unsafe"
 
+	v1 "k8s.io/api/resource/v1"
+	"k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	v1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // v1beta2 and v1 say the same in the same Go layout (their types tests

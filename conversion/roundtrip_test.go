@@ -13,6 +13,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/resource/v1"
+	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,11 +24,8 @@ import (
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/catalogue"
-	v1 "github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 	"github.com/drakit/drakit/internal/fuzzer"
 )
 
@@ -102,7 +103,7 @@ func filler(seed int64) *randfill.Filler {
 		// defaultings a second apart would not agree on. Every version with
 		// taints gets one (v1alpha3's 1.37 kinds and the v1-era versions'
 		// slices and taint rules; the hub leaves timeAdded to the versions).
-		func(taint *v1alpha3.DeviceTaint, c randfill.Continue) {
+		func(taint *resourcev1alpha3.DeviceTaint, c randfill.Continue) {
 			c.FillNoCustom(taint)
 			taint.TimeAdded = timeAdded(taint.TimeAdded, c)
 		},
@@ -274,7 +275,7 @@ func kindsUnderTest(t *testing.T) map[string][]string {
 		hubKinds[k], hubKinds[k+"List"] = true, true
 	}
 	for gvk, typ := range Scheme.AllKnownTypes() {
-		if gvk.Group != hub.GroupName || !strings.HasPrefix(typ.PkgPath(), drakitTypes) {
+		if gvk.Group != hub.GroupName || !strings.HasPrefix(typ.PkgPath(), drakitTypes) && !strings.HasPrefix(typ.PkgPath(), kubeAPITypes) {
 			continue // the meta kinds (ListOptions, Status, ...) of every version
 		}
 		if gvk.Version == runtime.APIVersionInternal {
@@ -306,9 +307,13 @@ func kindsUnderTest(t *testing.T) map[string][]string {
 	return kinds
 }
 
-// drakitTypes is the import path prefix of the hub's and the versions' Go
-// types.
-const drakitTypes = "github.com/drakit/drakit/apis/resource"
+// drakitTypes is the import path prefix of the hub's Go types and the
+// alpha versions'; kubeAPITypes that of the versions whose types are
+// k8s.io/api's.
+const (
+	drakitTypes  = "github.com/drakit/drakit/apis/resource"
+	kubeAPITypes = "k8s.io/api/resource/"
+)
 
 // coverage records which (version, kind, direction) the tests exercised, so
 // that a kind missing from the loops fails the run.

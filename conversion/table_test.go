@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/api/resource/v1beta1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -18,7 +19,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
 )
 
 // Each case is one row of docs/conversion.md: an object in one version, what

@@ -1,10 +1,11 @@
 // Hand-written (not generated): the table of kinds that clients_test.go
 // checks; the kinds of v1alpha1 and v1alpha2, and v1alpha3's in their 1.31
-// shape (the others are in kinds_v1_test.go).
+// shape: the kinds whose types drakit owns (client-go has the others).
 package generated_test
 
 import (
-	"slices"
+	"strconv"
+	"strings"
 
 	r1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	r2 "github.com/drakit/drakit/apis/resource/v1alpha2"
@@ -19,8 +20,8 @@ import (
 	informers "github.com/drakit/drakit/generated/informers/externalversions"
 )
 
-// kinds is the table: every kind of every version, in the catalogue's order.
-var kinds = slices.Concat(alphaKinds, v1EraKinds)
+// kinds is the table: every kind of drakit's own types, in the catalogue's order.
+var kinds = alphaKinds
 
 // Probes (see kind): a spec field of each kind.
 var alphaKinds = []kindTest{
@@ -495,3 +496,28 @@ var alphaKinds = []kindTest{
 		},
 	},
 }
+
+// toCEL writes a DeviceClass probe as a valid selector: a CEL expression
+// that compares the device's driver with the value; fromCEL reads it back
+// (an expression of another form is returned as it is, so that it differs
+// from every probe value).
+func toCEL(v string) string { return celProbePrefix + strconv.Quote(v) }
+
+func fromCEL(expr string) string {
+	if q, ok := strings.CutPrefix(expr, celProbePrefix); ok {
+		if v, err := strconv.Unquote(q); err == nil {
+			return v
+		}
+	}
+	return expr
+}
+
+// fromCELPtr is fromCEL for an extracted expression (nil if unset).
+func fromCELPtr(expr *string) *string {
+	if expr == nil {
+		return nil
+	}
+	return ptr(fromCEL(*expr))
+}
+
+const celProbePrefix = "device.driver == "

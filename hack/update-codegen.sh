@@ -5,10 +5,16 @@
 # informers, for every version at once.
 #
 # Deep-copies, defaulters, conversions and OpenAPI definitions are made for
-# every package apis/resource/v*; each generator acts on the packages whose
-# doc.go asks for it (+k8s:conversion-gen, +k8s:openapi-gen), so a version's
-# types can land before its conversion. Clients, listers, informers and apply
-# configurations are made for the versions apis/resource/catalogue lists.
+# every package apis/resource/v* (and v1alpha3/kubeapi); each generator acts
+# on the packages whose doc.go asks for it (+k8s:conversion-gen,
+# +k8s:openapi-gen). The versions whose types are k8s.io/api's (v1beta1,
+# v1beta2, v1, v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) get
+# only defaulters and conversions over those types (+k8s:defaulter-gen-input,
+# +k8s:conversion-gen-external-types), as upstream's pkg/apis/resource/<v>
+# do, and their OpenAPI definitions from the k8s.io/api packages. Clients,
+# listers, informers and apply configurations are made only for the versions
+# with types of drakit's own (catalogue-versions -own): client-go has the
+# rest.
 #
 # Every generator runs through `go tool` (see the tool directives in go.mod),
 # so nothing needs to be installed first.
@@ -25,7 +31,9 @@ cd "$root"
 module=github.com/drakit/drakit
 header=hack/boilerplate.go.txt
 all_pkgs=()
-for d in apis/resource/v[0-9]*/; do all_pkgs+=("$module/${d%/}"); done
+for d in apis/resource/v[0-9]*/ apis/resource/v1alpha3/kubeapi/; do all_pkgs+=("$module/${d%/}"); done
+# The k8s.io/api packages of the versions whose types drakit takes from there.
+kubeapi_pkgs=(k8s.io/api/resource/v1alpha3 k8s.io/api/resource/v1beta1 k8s.io/api/resource/v1beta2 k8s.io/api/resource/v1)
 hub_pkg=$module/apis/resource
 # The generated clients name these kinds as they are (no "-es" plural).
 plurals=ResourceClaimParameters:ResourceClaimParameters,ResourceClassParameters:ResourceClassParameters
@@ -67,13 +75,15 @@ go tool openapi-gen --go-header-file "$header" --output-file zz_generated.openap
   k8s.io/apimachinery/pkg/api/resource \
   k8s.io/apimachinery/pkg/util/intstr \
   k8s.io/api/core/v1 \
+  "${kubeapi_pkgs[@]}" \
   "${all_pkgs[@]}"
 # Only our own packages' rule violations are ours to list; each one is a
 # deliberate upstream field name (see openapi/api-rules/README.md).
 grep -F "$module/" "$work/violations.report" | LC_ALL=C sort > openapi/api-rules/violation_exceptions.list || true
 
-# From here on, the versions of the catalogue (the code compiles now).
-catalogue_versions=$(go run ./hack/catalogue-versions)
+# From here on, the versions of the catalogue with types of drakit's own
+# (the code compiles now).
+catalogue_versions=$(go run ./hack/catalogue-versions -own)
 mapfile -t versions <<<"$catalogue_versions"
 versioned_pkgs=()
 for v in "${versions[@]}"; do versioned_pkgs+=("$module/apis/resource/$v"); done

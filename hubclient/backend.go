@@ -4,19 +4,31 @@ import (
 	"context"
 	"fmt"
 
+	v1 "k8s.io/api/resource/v1"
+	ka3 "k8s.io/api/resource/v1alpha3"
+	b1 "k8s.io/api/resource/v1beta1"
+	b2 "k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 
-	v1 "github.com/drakit/drakit/apis/resource/v1"
 	a1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	a2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	a3 "github.com/drakit/drakit/apis/resource/v1alpha3"
-	b1 "github.com/drakit/drakit/apis/resource/v1beta1"
-	b2 "github.com/drakit/drakit/apis/resource/v1beta2"
 	"github.com/drakit/drakit/generated/clientset/versioned"
 )
+
+// Clientsets are the typed clientsets hubclient talks through: client-go's
+// for the kinds whose types are k8s.io/api's (the v1 era and v1alpha3's
+// DeviceTaintRule and ResourcePoolStatusRequest), so that they speak
+// protobuf as client-go does, and drakit's for the kinds k8s.io/api no
+// longer has (v1alpha1, v1alpha2, v1alpha3's 1.31 kinds).
+type Clientsets struct {
+	Kube   kubernetes.Interface
+	Drakit versioned.Interface
+}
 
 // backend is one kind of one version, reached through the generated typed
 // client, with objects as runtime.Object so that the hub layer above can be
@@ -134,117 +146,117 @@ func (b typedBackend[T, L]) patch(ctx context.Context, name string, pt types.Pat
 
 // backendFactory makes the backend of one kind of one version for a
 // namespace ("" for cluster-scoped kinds).
-type backendFactory func(cs versioned.Interface, namespace string) backend
+type backendFactory func(cs Clientsets, namespace string) backend
 
-// backends holds every kind of every version drakit's clientset has, by
-// version and then by the kind's name in that version.
+// backends holds every kind of every version, by version and then by the
+// kind's name in that version, each through the clientset that has it.
 var backends = map[string]map[string]backendFactory{
 	"v1alpha1": {
-		"ResourceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a1.ResourceClass, *a1.ResourceClassList](cs.ResourceV1alpha1().ResourceClasses())
+		"ResourceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*a1.ResourceClass, *a1.ResourceClassList](cs.Drakit.ResourceV1alpha1().ResourceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a1.ResourceClaim, *a1.ResourceClaimList](cs.ResourceV1alpha1().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*a1.ResourceClaim, *a1.ResourceClaimList](cs.Drakit.ResourceV1alpha1().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a1.ResourceClaimTemplate, *a1.ResourceClaimTemplateList](cs.ResourceV1alpha1().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*a1.ResourceClaimTemplate, *a1.ResourceClaimTemplateList](cs.Drakit.ResourceV1alpha1().ResourceClaimTemplates(ns))
 		},
-		"PodScheduling": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a1.PodScheduling, *a1.PodSchedulingList](cs.ResourceV1alpha1().PodSchedulings(ns))
+		"PodScheduling": func(cs Clientsets, ns string) backend {
+			return newBackend[*a1.PodScheduling, *a1.PodSchedulingList](cs.Drakit.ResourceV1alpha1().PodSchedulings(ns))
 		},
 	},
 	"v1alpha2": {
-		"ResourceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a2.ResourceClass, *a2.ResourceClassList](cs.ResourceV1alpha2().ResourceClasses())
+		"ResourceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*a2.ResourceClass, *a2.ResourceClassList](cs.Drakit.ResourceV1alpha2().ResourceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a2.ResourceClaim, *a2.ResourceClaimList](cs.ResourceV1alpha2().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*a2.ResourceClaim, *a2.ResourceClaimList](cs.Drakit.ResourceV1alpha2().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a2.ResourceClaimTemplate, *a2.ResourceClaimTemplateList](cs.ResourceV1alpha2().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*a2.ResourceClaimTemplate, *a2.ResourceClaimTemplateList](cs.Drakit.ResourceV1alpha2().ResourceClaimTemplates(ns))
 		},
-		"PodSchedulingContext": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a2.PodSchedulingContext, *a2.PodSchedulingContextList](cs.ResourceV1alpha2().PodSchedulingContexts(ns))
+		"PodSchedulingContext": func(cs Clientsets, ns string) backend {
+			return newBackend[*a2.PodSchedulingContext, *a2.PodSchedulingContextList](cs.Drakit.ResourceV1alpha2().PodSchedulingContexts(ns))
 		},
-		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a2.ResourceSlice, *a2.ResourceSliceList](cs.ResourceV1alpha2().ResourceSlices())
+		"ResourceSlice": func(cs Clientsets, _ string) backend {
+			return newBackend[*a2.ResourceSlice, *a2.ResourceSliceList](cs.Drakit.ResourceV1alpha2().ResourceSlices())
 		},
-		"ResourceClaimParameters": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a2.ResourceClaimParameters, *a2.ResourceClaimParametersList](cs.ResourceV1alpha2().ResourceClaimParameters(ns))
+		"ResourceClaimParameters": func(cs Clientsets, ns string) backend {
+			return newBackend[*a2.ResourceClaimParameters, *a2.ResourceClaimParametersList](cs.Drakit.ResourceV1alpha2().ResourceClaimParameters(ns))
 		},
-		"ResourceClassParameters": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a2.ResourceClassParameters, *a2.ResourceClassParametersList](cs.ResourceV1alpha2().ResourceClassParameters(ns))
+		"ResourceClassParameters": func(cs Clientsets, ns string) backend {
+			return newBackend[*a2.ResourceClassParameters, *a2.ResourceClassParametersList](cs.Drakit.ResourceV1alpha2().ResourceClassParameters(ns))
 		},
 	},
 	"v1alpha3": {
-		"DeviceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a3.DeviceClass, *a3.DeviceClassList](cs.ResourceV1alpha3().DeviceClasses())
+		"DeviceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*a3.DeviceClass, *a3.DeviceClassList](cs.Drakit.ResourceV1alpha3().DeviceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a3.ResourceClaim, *a3.ResourceClaimList](cs.ResourceV1alpha3().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*a3.ResourceClaim, *a3.ResourceClaimList](cs.Drakit.ResourceV1alpha3().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a3.ResourceClaimTemplate, *a3.ResourceClaimTemplateList](cs.ResourceV1alpha3().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*a3.ResourceClaimTemplate, *a3.ResourceClaimTemplateList](cs.Drakit.ResourceV1alpha3().ResourceClaimTemplates(ns))
 		},
-		"PodSchedulingContext": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*a3.PodSchedulingContext, *a3.PodSchedulingContextList](cs.ResourceV1alpha3().PodSchedulingContexts(ns))
+		"PodSchedulingContext": func(cs Clientsets, ns string) backend {
+			return newBackend[*a3.PodSchedulingContext, *a3.PodSchedulingContextList](cs.Drakit.ResourceV1alpha3().PodSchedulingContexts(ns))
 		},
-		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a3.ResourceSlice, *a3.ResourceSliceList](cs.ResourceV1alpha3().ResourceSlices())
+		"ResourceSlice": func(cs Clientsets, _ string) backend {
+			return newBackend[*a3.ResourceSlice, *a3.ResourceSliceList](cs.Drakit.ResourceV1alpha3().ResourceSlices())
 		},
-		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a3.DeviceTaintRule, *a3.DeviceTaintRuleList](cs.ResourceV1alpha3().DeviceTaintRules())
+		"DeviceTaintRule": func(cs Clientsets, _ string) backend {
+			return newBackend[*ka3.DeviceTaintRule, *ka3.DeviceTaintRuleList](cs.Kube.ResourceV1alpha3().DeviceTaintRules())
 		},
-		"ResourcePoolStatusRequest": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*a3.ResourcePoolStatusRequest, *a3.ResourcePoolStatusRequestList](cs.ResourceV1alpha3().ResourcePoolStatusRequests())
+		"ResourcePoolStatusRequest": func(cs Clientsets, _ string) backend {
+			return newBackend[*ka3.ResourcePoolStatusRequest, *ka3.ResourcePoolStatusRequestList](cs.Kube.ResourceV1alpha3().ResourcePoolStatusRequests())
 		},
 	},
 	"v1beta1": {
-		"DeviceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*b1.DeviceClass, *b1.DeviceClassList](cs.ResourceV1beta1().DeviceClasses())
+		"DeviceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*b1.DeviceClass, *b1.DeviceClassList](cs.Kube.ResourceV1beta1().DeviceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*b1.ResourceClaim, *b1.ResourceClaimList](cs.ResourceV1beta1().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*b1.ResourceClaim, *b1.ResourceClaimList](cs.Kube.ResourceV1beta1().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*b1.ResourceClaimTemplate, *b1.ResourceClaimTemplateList](cs.ResourceV1beta1().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*b1.ResourceClaimTemplate, *b1.ResourceClaimTemplateList](cs.Kube.ResourceV1beta1().ResourceClaimTemplates(ns))
 		},
-		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*b1.ResourceSlice, *b1.ResourceSliceList](cs.ResourceV1beta1().ResourceSlices())
+		"ResourceSlice": func(cs Clientsets, _ string) backend {
+			return newBackend[*b1.ResourceSlice, *b1.ResourceSliceList](cs.Kube.ResourceV1beta1().ResourceSlices())
 		},
 	},
 	"v1beta2": {
-		"DeviceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*b2.DeviceClass, *b2.DeviceClassList](cs.ResourceV1beta2().DeviceClasses())
+		"DeviceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*b2.DeviceClass, *b2.DeviceClassList](cs.Kube.ResourceV1beta2().DeviceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*b2.ResourceClaim, *b2.ResourceClaimList](cs.ResourceV1beta2().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*b2.ResourceClaim, *b2.ResourceClaimList](cs.Kube.ResourceV1beta2().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*b2.ResourceClaimTemplate, *b2.ResourceClaimTemplateList](cs.ResourceV1beta2().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*b2.ResourceClaimTemplate, *b2.ResourceClaimTemplateList](cs.Kube.ResourceV1beta2().ResourceClaimTemplates(ns))
 		},
-		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*b2.ResourceSlice, *b2.ResourceSliceList](cs.ResourceV1beta2().ResourceSlices())
+		"ResourceSlice": func(cs Clientsets, _ string) backend {
+			return newBackend[*b2.ResourceSlice, *b2.ResourceSliceList](cs.Kube.ResourceV1beta2().ResourceSlices())
 		},
-		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*b2.DeviceTaintRule, *b2.DeviceTaintRuleList](cs.ResourceV1beta2().DeviceTaintRules())
+		"DeviceTaintRule": func(cs Clientsets, _ string) backend {
+			return newBackend[*b2.DeviceTaintRule, *b2.DeviceTaintRuleList](cs.Kube.ResourceV1beta2().DeviceTaintRules())
 		},
 	},
 	"v1": {
-		"DeviceClass": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*v1.DeviceClass, *v1.DeviceClassList](cs.ResourceV1().DeviceClasses())
+		"DeviceClass": func(cs Clientsets, _ string) backend {
+			return newBackend[*v1.DeviceClass, *v1.DeviceClassList](cs.Kube.ResourceV1().DeviceClasses())
 		},
-		"ResourceClaim": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*v1.ResourceClaim, *v1.ResourceClaimList](cs.ResourceV1().ResourceClaims(ns))
+		"ResourceClaim": func(cs Clientsets, ns string) backend {
+			return newBackend[*v1.ResourceClaim, *v1.ResourceClaimList](cs.Kube.ResourceV1().ResourceClaims(ns))
 		},
-		"ResourceClaimTemplate": func(cs versioned.Interface, ns string) backend {
-			return newBackend[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList](cs.ResourceV1().ResourceClaimTemplates(ns))
+		"ResourceClaimTemplate": func(cs Clientsets, ns string) backend {
+			return newBackend[*v1.ResourceClaimTemplate, *v1.ResourceClaimTemplateList](cs.Kube.ResourceV1().ResourceClaimTemplates(ns))
 		},
-		"ResourceSlice": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*v1.ResourceSlice, *v1.ResourceSliceList](cs.ResourceV1().ResourceSlices())
+		"ResourceSlice": func(cs Clientsets, _ string) backend {
+			return newBackend[*v1.ResourceSlice, *v1.ResourceSliceList](cs.Kube.ResourceV1().ResourceSlices())
 		},
-		"DeviceTaintRule": func(cs versioned.Interface, _ string) backend {
-			return newBackend[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](cs.ResourceV1().DeviceTaintRules())
+		"DeviceTaintRule": func(cs Clientsets, _ string) backend {
+			return newBackend[*v1.DeviceTaintRule, *v1.DeviceTaintRuleList](cs.Kube.ResourceV1().DeviceTaintRules())
 		},
 	},
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/conversion"
-	"github.com/drakit/drakit/generated/clientset/versioned/fake"
 )
 
 // TestBackendsMatchTheCatalogue: hubclient reaches every kind of every
@@ -18,7 +17,7 @@ import (
 // no other.
 func TestBackendsMatchTheCatalogue(t *testing.T) {
 	ctx := context.Background()
-	cs := fake.NewSimpleClientset()
+	cs := newFakeCluster().clientsets()
 	var want, got []string
 	for _, v := range catalogue.Versions {
 		for _, k := range v.Kinds {

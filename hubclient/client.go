@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -28,7 +30,7 @@ type Options struct {
 // made once, in New; a client made before a cluster upgrade keeps using the
 // versions it found (create a new one to negotiate again).
 type Client struct {
-	cs       versioned.Interface
+	cs       Clientsets
 	served   map[string]served // by hub kind
 	version  string            // the newest known version the server serves
 	versions []string          // every resource.k8s.io version the server serves, as discovery lists them
@@ -42,12 +44,23 @@ type served struct {
 	namespaced bool
 	status     bool // has a status subresource
 	backend    backendFactory
+	kubeAPI    bool // reached through client-go's clientset (catalogue.Kind.KubeAPI)
 }
 
-// NewForConfig makes the clientset and discovery client for cfg and
-// negotiates versions with New.
+// NewForConfig makes the clientsets and discovery client for cfg and
+// negotiates versions with New. client-go's clientset asks for protobuf, as
+// Kubernetes' own components do, unless cfg names a content type.
 func NewForConfig(cfg *rest.Config, opts Options) (*Client, error) {
-	cs, err := versioned.NewForConfig(cfg)
+	own, err := versioned.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	kubeCfg := rest.CopyConfig(cfg)
+	if kubeCfg.ContentType == "" {
+		kubeCfg.ContentType = runtime.ContentTypeProtobuf
+		kubeCfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	}
+	kube, err := kubernetes.NewForConfig(kubeCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -55,14 +68,14 @@ func NewForConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(cs, disc, opts)
+	return New(Clientsets{Kube: kube, Drakit: own}, disc, opts)
 }
 
 // New asks the server, through disc, which versions of resource.k8s.io it
 // serves and which resources each version has, and picks for every hub kind
 // the newest version drakit knows that serves it. It fails when the server
 // serves none of drakit's versions, or not opts.Version when that is set.
-func New(cs versioned.Interface, disc discovery.DiscoveryInterface, opts Options) (*Client, error) {
+func New(cs Clientsets, disc discovery.DiscoveryInterface, opts Options) (*Client, error) {
 	if opts.Version != "" && !known(opts.Version) {
 		return nil, fmt.Errorf("hubclient: Options.Version %q is not a version drakit knows (%s)", opts.Version, strings.Join(knownVersions(), ", "))
 	}
@@ -123,9 +136,14 @@ func (c *Client) addVersion(disc discovery.DiscoveryInterface, version string) e
 		if _, taken := c.served[hubKind]; taken {
 			continue
 		}
+		var kind catalogue.Kind
+		if v, err := catalogue.Lookup(version); err == nil {
+			kind, _ = v.Kind(r.Kind)
+		}
 		c.served[hubKind] = served{
 			version: version, kind: r.Kind, resource: r.Name,
 			namespaced: r.Namespaced, status: statuses[r.Name], backend: factory,
+			kubeAPI: kind.KubeAPI,
 		}
 		if c.version == "" {
 			c.version = version

@@ -14,6 +14,13 @@
 // conversion.Convert's lossless rules. What the served version cannot say
 // travels in the conversion.drakit.io/stash annotation and comes back.
 //
+// The kinds client-go serves (v1, v1beta2, v1beta1 and v1alpha3's
+// DeviceTaintRule and ResourcePoolStatusRequest) go through client-go's
+// kubernetes.Interface, which NewForConfig makes to speak protobuf as
+// Kubernetes' own components do; the rest (v1alpha1, v1alpha2, v1alpha3's
+// 1.31 kinds) through drakit's generated clientset. New takes both as
+// Clientsets, so tests can hand it client-go's and drakit's fakes.
+//
 //	c, err := hubclient.NewForConfig(restConfig, hubclient.Options{})
 //	claim, err := c.ResourceClaims("default").Get(ctx, "gpu-claim", metav1.GetOptions{})
 //	// claim is a *resource.ResourceClaim (hub) whatever the server serves.

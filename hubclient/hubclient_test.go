@@ -25,7 +25,6 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	a2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	a3 "github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/generated/clientset/versioned/fake"
 )
 
 // Discovery documents of the releases: what each version lists.
@@ -54,18 +53,18 @@ type apiRes struct {
 }
 
 // newFake is a fake clientset whose discovery serves the given versions.
-func newFake(t *testing.T, served ...map[string][]apiRes) (*fake.Clientset, *Client) {
+func newFake(t *testing.T, served ...map[string][]apiRes) (*fakeCluster, *Client) {
 	t.Helper()
-	cs := fake.NewClientset()
+	cs := newFakeCluster()
 	setDiscovery(cs, served...)
-	c, err := New(cs, cs.Discovery(), Options{})
+	c, err := New(cs.clientsets(), cs.Discovery(), Options{})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	return cs, c
 }
 
-func setDiscovery(cs *fake.Clientset, served ...map[string][]apiRes) {
+func setDiscovery(cs *fakeCluster, served ...map[string][]apiRes) {
 	d := cs.Discovery().(*fakediscovery.FakeDiscovery)
 	d.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{{Name: "pods", Kind: "Pod", Namespaced: true}}}}
 	for _, s := range served {
@@ -122,9 +121,9 @@ func TestNegotiation(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs := fake.NewClientset()
+			cs := newFakeCluster()
 			setDiscovery(cs, tc.served...)
-			c, err := New(cs, cs.Discovery(), tc.opts)
+			c, err := New(cs.clientsets(), cs.Discovery(), tc.opts)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("got error %v, want one containing %q", err, tc.err)
@@ -201,7 +200,7 @@ func TestCreateGetListLossless(t *testing.T) {
 				t.Errorf("create (-sent +returned):\n%s", d)
 			}
 			// What is stored is the served version, with the stash where needed.
-			stored, err := cs.Tracker().Get(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaims"}, "default", "c1")
+			stored, err := cs.tracker(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaims"}).Get(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaims"}, "default", "c1")
 			if err != nil {
 				t.Fatalf("the fake has no %s claim: %v", c.Version(), err)
 			}
@@ -599,8 +598,8 @@ func TestHubDocumentRoundTrip(t *testing.T) {
 // status subresource, which keeps the stored annotations (the server's
 // ResetObjectMetaForStatus): without it the fake would store the stash
 // annotation a status write carries.
-func emulateStatusSubresource(t *testing.T, cs *fake.Clientset, gvr schema.GroupVersionResource) {
-	react := clienttesting.ObjectReaction(cs.Tracker())
+func emulateStatusSubresource(t *testing.T, cs *fakeCluster, gvr schema.GroupVersionResource) {
+	react := clienttesting.ObjectReaction(cs.tracker(gvr))
 	for _, verb := range []string{"update", "patch"} {
 		cs.PrependReactor(verb, gvr.Resource, func(a clienttesting.Action) (bool, runtime.Object, error) {
 			if a.GetSubresource() != "status" {
@@ -613,7 +612,7 @@ func emulateStatusSubresource(t *testing.T, cs *fake.Clientset, gvr schema.Group
 			case clienttesting.PatchAction:
 				name = act.GetName()
 			}
-			old, err := cs.Tracker().Get(gvr, a.GetNamespace(), name)
+			old, err := cs.tracker(gvr).Get(gvr, a.GetNamespace(), name)
 			if err != nil {
 				return true, nil, err
 			}
@@ -622,7 +621,7 @@ func emulateStatusSubresource(t *testing.T, cs *fake.Clientset, gvr schema.Group
 				return handled, ret, err
 			}
 			ret.(metav1.Object).SetAnnotations(old.(metav1.Object).GetAnnotations())
-			if err := cs.Tracker().Update(gvr, ret, a.GetNamespace(), metav1.UpdateOptions{FieldManager: "emulation"}); err != nil {
+			if err := cs.tracker(gvr).Update(gvr, ret, a.GetNamespace(), metav1.UpdateOptions{FieldManager: "emulation"}); err != nil {
 				t.Errorf("emulating the status subresource: %v", err)
 			}
 			return true, ret, nil
@@ -632,7 +631,7 @@ func emulateStatusSubresource(t *testing.T, cs *fake.Clientset, gvr schema.Group
 
 // mainResourceKeepsStatus emulates the main resource of a kind with a
 // status: updates and patches keep the stored status.
-func mainResourceKeepsStatus(cs *fake.Clientset, gvr schema.GroupVersionResource, a clienttesting.Action, react clienttesting.ReactionFunc) (bool, runtime.Object, error) {
+func mainResourceKeepsStatus(cs *fakeCluster, gvr schema.GroupVersionResource, a clienttesting.Action, react clienttesting.ReactionFunc) (bool, runtime.Object, error) {
 	var name string
 	switch act := a.(type) {
 	case clienttesting.UpdateAction:
@@ -643,7 +642,7 @@ func mainResourceKeepsStatus(cs *fake.Clientset, gvr schema.GroupVersionResource
 		}
 		name = act.GetName()
 	}
-	old, err := cs.Tracker().Get(gvr, a.GetNamespace(), name)
+	old, err := cs.tracker(gvr).Get(gvr, a.GetNamespace(), name)
 	if err != nil {
 		return false, nil, nil
 	}
@@ -652,7 +651,7 @@ func mainResourceKeepsStatus(cs *fake.Clientset, gvr schema.GroupVersionResource
 		return handled, ret, err
 	}
 	reflectStatus(ret).Set(reflectStatus(old))
-	if err := cs.Tracker().Update(gvr, ret, a.GetNamespace(), metav1.UpdateOptions{FieldManager: "emulation"}); err != nil {
+	if err := cs.tracker(gvr).Update(gvr, ret, a.GetNamespace(), metav1.UpdateOptions{FieldManager: "emulation"}); err != nil {
 		return true, nil, err
 	}
 	return true, ret, nil
@@ -894,7 +893,7 @@ func TestPatchMetadataPaths(t *testing.T) {
 			}
 			// What the fake stores is the served version, with the labels
 			// in its spec.metadata.
-			stored, err := cs.Tracker().Get(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaimtemplates"}, "default", "t1")
+			stored, err := cs.tracker(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaimtemplates"}).Get(schema.GroupVersionResource{Group: resource.GroupName, Version: c.Version(), Resource: "resourceclaimtemplates"}, "default", "t1")
 			if err != nil {
 				t.Fatal(err)
 			}

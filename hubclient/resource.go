@@ -646,7 +646,11 @@ func (r *Resource[T, L]) Informer(resync time.Duration, indexers cache.Indexers)
 	// The reflector streams the initial list through a watch where the
 	// clientset supports it, and lists where it says it does not (the fake
 	// clientset), as client-go's generated informers do.
-	lw := cache.ToListWatcherWithWatchListSemantics(r.ListWatch(), r.c.cs)
+	var client any = r.c.cs.Drakit
+	if s, err := r.c.lookup(r.hubKind); err == nil && s.kubeAPI {
+		client = r.c.cs.Kube
+	}
+	lw := cache.ToListWatcherWithWatchListSemantics(r.ListWatch(), client)
 	return cache.NewSharedIndexInformer(lw, r.newObj(), resync, indexers)
 }
 

@@ -7,12 +7,13 @@ import (
 	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // Checker checks the allocations of one call. Devices allocated by earlier
@@ -143,7 +144,7 @@ func (c *Checker) input137(d device) (*cel.Input137, error) {
 		return in, nil
 	}
 	var v1 resourcev1.Device
-	if err := resourcev1.Convert_resource_Device_To_v1_Device(d.dev, &v1, nil); err != nil {
+	if err := drakitv1.Convert_resource_Device_To_v1_Device(d.dev, &v1, nil); err != nil {
 		return nil, fmt.Errorf("device %s: %w", id, err)
 	}
 	if !c.inv.Features.ListTypeAttributes {
@@ -557,7 +558,7 @@ func (c *Checker) constraintValue(q *reqSpec, d device, name resource.FullyQuali
 		return nil, fmt.Errorf("derived attribute %s of request %s: expression %q failed: %w", name, q.name, expr, err)
 	}
 	var value resource.DeviceAttribute
-	if err := resourcev1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err != nil {
+	if err := drakitv1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err != nil {
 		return nil, err
 	}
 	return &value, nil

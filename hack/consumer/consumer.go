@@ -43,10 +43,10 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 	return &Clients{Kube: kube, DRA: dra}, nil
 }
 
-// Hub returns drakit's hub client on drakit's clientset, negotiating the
+// Hub returns drakit's hub client on both clientsets, negotiating the
 // served version through the discovery client of client-go's clientset.
 func (c *Clients) Hub(opts hubclient.Options) (*hubclient.Client, error) {
-	return hubclient.New(c.DRA, c.Kube.Discovery(), opts)
+	return hubclient.New(hubclient.Clientsets{Kube: c.Kube, Drakit: c.DRA}, c.Kube.Discovery(), opts)
 }
 
 // DeviceIDs names the devices of a drakit allocation result as upstream's

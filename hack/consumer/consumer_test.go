@@ -7,6 +7,7 @@ import (
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	fakediscovery "k8s.io/client-go/discovery/fake"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/rest"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/utils/ptr"
@@ -86,7 +87,7 @@ func TestDriver(t *testing.T) {
 	}
 
 	// The hub client negotiates v1alpha3 and converts.
-	hub, err := hubclient.New(cs, cs.Discovery(), hubclient.Options{})
+	hub, err := hubclient.New(hubclient.Clientsets{Kube: kubefake.NewClientset(), Drakit: cs}, cs.Discovery(), hubclient.Options{})
 	if err != nil {
 		t.Fatalf("hubclient.New: %v", err)
 	}

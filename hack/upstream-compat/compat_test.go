@@ -11,11 +11,16 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	v1 "k8s.io/api/resource/v1"
+	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -24,12 +29,9 @@ import (
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/install"
-	v1 "github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/apis/resource/v1alpha1"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // release is one upstream k8s.io/api release and the kinds of a
@@ -46,6 +48,10 @@ type release struct {
 	// fixtures for (in an older-release directory) in a shape drakit does
 	// not have, with the reason. Their fixtures are not decoded.
 	foreign map[string]string
+	// kubeAPI marks a release whose types drakit registers directly (the
+	// k8s.io/api of its own dependency line): there is no drakit copy
+	// to compare, only the check that the scheme holds k8s.io/api's types.
+	kubeAPI bool
 }
 
 // lateAlpha3 are the kinds drakit's v1alpha3 has in their 1.37 shape; its
@@ -62,8 +68,8 @@ var releases = []release{
 		kinds: []string{"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "PodSchedulingContext", "ResourceSlice"},
 	},
 	{
-		module: "v0.37.2", gv: v1alpha3.SchemeGroupVersion, sample: &v1alpha3.DeviceTaintRule{}, sources: []string{"types.go"},
-		kinds: lateAlpha3,
+		module: "v0.37.2", gv: v1alpha3.SchemeGroupVersion, sample: &resourcev1alpha3.DeviceTaintRule{}, sources: []string{"types.go"},
+		kinds: lateAlpha3, kubeAPI: true,
 		foreign: map[string]string{
 			"DeviceClass":           alpha3Shape,
 			"ResourceClaim":         alpha3Shape,
@@ -71,9 +77,9 @@ var releases = []release{
 			"ResourceSlice":         alpha3Shape,
 		},
 	},
-	{module: "v0.37.2", gv: v1beta1.SchemeGroupVersion, sample: &v1beta1.ResourceClaim{}, sources: []string{"types.go"}},
-	{module: "v0.37.2", gv: v1beta2.SchemeGroupVersion, sample: &v1beta2.ResourceClaim{}, sources: []string{"types.go"}},
-	{module: "v0.37.2", gv: v1.SchemeGroupVersion, sample: &v1.ResourceClaim{}, sources: []string{"types.go"}},
+	{module: "v0.37.2", gv: v1beta1.SchemeGroupVersion, sample: &v1beta1.ResourceClaim{}, sources: []string{"types.go"}, kubeAPI: true},
+	{module: "v0.37.2", gv: v1beta2.SchemeGroupVersion, sample: &v1beta2.ResourceClaim{}, sources: []string{"types.go"}, kubeAPI: true},
+	{module: "v0.37.2", gv: v1.SchemeGroupVersion, sample: &v1.ResourceClaim{}, sources: []string{"types.go"}, kubeAPI: true},
 }
 
 func (r release) name() string { return r.gv.Version + "@" + r.module }
@@ -141,6 +147,33 @@ func ownKinds(scheme *runtime.Scheme, r release) map[string]reflect.Type {
 		}
 	}
 	return out
+}
+
+// requireKubeAPITypes checks a release whose types drakit takes from
+// k8s.io/api: the scheme registers the release's kinds with the Go types
+// of k8s.io/api/resource/<version>, and the k8s.io/api this module builds
+// with is the release's.
+func requireKubeAPITypes(t *testing.T, scheme *runtime.Scheme, r release) {
+	t.Helper()
+	want := "k8s.io/api/resource/" + r.gv.Version
+	kinds := ownKinds(scheme, r)
+	if len(kinds) == 0 {
+		t.Fatalf("the scheme has no kind of %s in %s", r.gv, want)
+	}
+	for kind, typ := range scheme.KnownTypes(r.gv) {
+		if r.has(kind) && strings.HasPrefix(typ.PkgPath(), "github.com/drakit/") {
+			t.Errorf("%s %s is drakit's %s.%s, want k8s.io/api's type (%s)", r.gv, kind, typ.PkgPath(), typ.Name(), want)
+		}
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information to read k8s.io/api's version from")
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == "k8s.io/api" && dep.Version != r.module {
+			t.Errorf("this module builds with k8s.io/api %s, the release is %s", dep.Version, r.module)
+		}
+	}
 }
 
 // TestEveryKindCompared requires every kind of every version drakit
@@ -661,6 +694,10 @@ func TestUpstreamTypes(t *testing.T) {
 	scheme := newScheme()
 	for _, r := range releases {
 		t.Run(r.name(), func(t *testing.T) {
+			if r.kubeAPI {
+				requireKubeAPITypes(t, scheme, r)
+				return
+			}
 			dir := filepath.Join(moduleDir(t, r.module), "resource", r.gv.Version)
 			up := upstreamDecls(t, dir, r.sources)
 			pkg := reflect.TypeOf(r.sample).Elem().PkgPath()

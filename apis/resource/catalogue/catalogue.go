@@ -66,6 +66,10 @@ type Kind struct {
 	// ResourcePoolStatusRequest are 1.37 kinds in a version whose other
 	// kinds drakit has in their 1.31 shape.
 	Rules int
+	// KubeAPI tells whether the kind's Go types are k8s.io/api's, as
+	// client-go's clients, listers and informers hand them out; drakit
+	// generates clients only for the kinds k8s.io/api no longer has.
+	KubeAPI bool
 }
 
 // RulesOf is the release whose rules apply to objects of kind k of v.
@@ -74,6 +78,18 @@ func (v Version) RulesOf(k Kind) int {
 		return k.Rules
 	}
 	return v.Rules
+}
+
+// OwnTypes tells whether drakit has Go types of its own for any kind of
+// the version: those versions get drakit's generated clients, listers,
+// informers and apply configurations.
+func (v Version) OwnTypes() bool {
+	for _, k := range v.Kinds {
+		if !k.KubeAPI {
+			return true
+		}
+	}
+	return false
 }
 
 // ListName is the name of the kind's list type ("ResourceClassList").
@@ -167,8 +183,8 @@ var Versions = []Version{
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}},
 			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}},
 			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37},
-			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37, KubeAPI: true},
+			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37, KubeAPI: true},
 		},
 	},
 	{
@@ -178,10 +194,10 @@ var Versions = []Version{
 		Rules:       37,
 		AddToScheme: v1beta1.AddToScheme,
 		Kinds: []Kind{
-			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{32, 37}},
-			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{32, 37}},
-			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{32, 37}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{32, 37}},
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{32, 37}, KubeAPI: true},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{32, 37}, KubeAPI: true},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{32, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{32, 37}, KubeAPI: true},
 		},
 	},
 	{
@@ -191,11 +207,11 @@ var Versions = []Version{
 		Rules:       37,
 		AddToScheme: v1beta2.AddToScheme,
 		Kinds: []Kind{
-			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{33, 37}},
-			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{33, 37}},
-			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{33, 37}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}},
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{33, 37}, KubeAPI: true},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{33, 37}, KubeAPI: true},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{33, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}, KubeAPI: true},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}, KubeAPI: true},
 		},
 	},
 	{
@@ -205,11 +221,11 @@ var Versions = []Version{
 		Rules:       37,
 		AddToScheme: v1.AddToScheme,
 		Kinds: []Kind{
-			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{34, 37}},
-			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{34, 37}},
-			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{34, 37}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}},
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{34, 37}, KubeAPI: true},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{34, 37}, KubeAPI: true},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{34, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}, KubeAPI: true},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}, KubeAPI: true},
 		},
 	},
 }

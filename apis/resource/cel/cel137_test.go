@@ -8,12 +8,12 @@ import (
 	"sync"
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // gateCombos137 are the four combinations of the two gates that shape the

@@ -6,13 +6,13 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/library"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // Limits of 1.37 device selectors and derived attributes.

@@ -14,9 +14,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
+	resourcev1 "k8s.io/api/resource/v1"
 	apiservercel "k8s.io/apiserver/pkg/cel"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // Device137 is what a 1.37 selector or derived attribute sees of a device:

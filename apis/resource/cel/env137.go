@@ -6,13 +6,13 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/ext"
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/version"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // The device selectors of Kubernetes 1.37 (resource.k8s.io v1, v1beta2 and

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 func TestParseSimpleSelector(t *testing.T) {
@@ -342,7 +343,7 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 // without list attributes unless lists.
 func input137For(driver string, dev *hub.Device, lists bool) *Input137 {
 	var v1 resourcev1.Device
-	if err := resourcev1.Convert_resource_Device_To_v1_Device(dev, &v1, nil); err != nil {
+	if err := drakitv1.Convert_resource_Device_To_v1_Device(dev, &v1, nil); err != nil {
 		panic(err)
 	}
 	if !lists {

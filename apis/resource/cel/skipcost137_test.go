@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 )
 
 // TestSkipCostEstimate shows that SkipCostEstimate leaves out the estimate

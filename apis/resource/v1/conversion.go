@@ -1,6 +1,7 @@
 package v1
 
 import (
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
@@ -23,21 +24,21 @@ var shape = legacy.V1Flat{}
 // ---------------------------------------------------------------------------
 // DeviceClass
 
-func Convert_resource_DeviceClass_To_v1_DeviceClass(in *hub.DeviceClass, out *DeviceClass, s conversion.Scope) error {
+func Convert_resource_DeviceClass_To_v1_DeviceClass(in *hub.DeviceClass, out *resourcev1.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceClass_To_v1_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
 }
 
-func Convert_v1_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
+func Convert_v1_DeviceClass_To_resource_DeviceClass(in *resourcev1.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
 }
 
-func Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
+func Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1.DeviceClassSpec, s conversion.Scope) error {
 	// SuitableNodes, ParametersRef and StructuredParameters go to the stash
 	// (see DeviceClass).
 	return autoConvert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in, out, s)
@@ -46,47 +47,47 @@ func Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *hub.DeviceClassS
 // ---------------------------------------------------------------------------
 // ResourceClaim and ResourceClaimTemplate
 
-func Convert_resource_ResourceClaim_To_v1_ResourceClaim(in *hub.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+func Convert_resource_ResourceClaim_To_v1_ResourceClaim(in *hub.ResourceClaim, out *resourcev1.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaim_To_v1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, shape)
 }
 
-func Convert_v1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
+func Convert_v1_ResourceClaim_To_resource_ResourceClaim(in *resourcev1.ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, shape)
 }
 
-func Convert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *resourcev1.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, shape)
 }
 
-func Convert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1.ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, shape)
 }
 
-func Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+func Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *resourcev1.ResourceClaimSpec, s conversion.Scope) error {
 	// Controller, ParametersRef and AllocationMode go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in, out, s)
 }
 
-func Convert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+func Convert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *resourcev1.ResourceClaimStatus, s conversion.Scope) error {
 	// DeallocationRequested and DriverName go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(in, out, s)
 }
 
-func Convert_resource_AllocationResult_To_v1_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+func Convert_resource_AllocationResult_To_v1_AllocationResult(in *hub.AllocationResult, out *resourcev1.AllocationResult, s conversion.Scope) error {
 	// Controller, ResourceHandles and Shareable go to the stash (see
 	// ResourceClaim).
 	if err := autoConvert_resource_AllocationResult_To_v1_AllocationResult(in, out, s); err != nil {
@@ -96,9 +97,9 @@ func Convert_resource_AllocationResult_To_v1_AllocationResult(in *hub.Allocation
 		// A claim allocated by 1.30's structured parameters shows its
 		// devices as v1 does.
 		results := legacy.ResultsFromHandles(in.ResourceHandles)
-		out.Devices.Results = make([]DeviceRequestAllocationResult, len(results))
+		out.Devices.Results = make([]resourcev1.DeviceRequestAllocationResult, len(results))
 		for i, r := range results {
-			out.Devices.Results[i] = DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
+			out.Devices.Results[i] = resourcev1.DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
 		}
 	}
 	return nil
@@ -107,26 +108,26 @@ func Convert_resource_AllocationResult_To_v1_AllocationResult(in *hub.Allocation
 // ---------------------------------------------------------------------------
 // ResourceSlice
 
-func Convert_resource_ResourceSlice_To_v1_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+func Convert_resource_ResourceSlice_To_v1_ResourceSlice(in *hub.ResourceSlice, out *resourcev1.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceSlice_To_v1_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
-func Convert_v1_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
+func Convert_v1_ResourceSlice_To_resource_ResourceSlice(in *resourcev1.ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_v1_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
-func Convert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
+func Convert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *resourcev1.ResourceSliceSpec, s conversion.Scope) error {
 	// NoResourceModel goes to the stash (see ResourceSlice).
 	return autoConvert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in, out, s)
 }
 
-func Convert_resource_Device_To_v1_Device(in *hub.Device, out *Device, s conversion.Scope) error {
+func Convert_resource_Device_To_v1_Device(in *hub.Device, out *resourcev1.Device, s conversion.Scope) error {
 	// NamedResources goes to the stash (see ResourceSlice).
 	return autoConvert_resource_Device_To_v1_Device(in, out, s)
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	v1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/internal/apitest"
 )
 
@@ -33,16 +34,16 @@ func conversionScheme(t testing.TB) *runtime.Scheme {
 
 // convertKinds are the kinds of this version with their hub kinds.
 var convertKinds = map[string]struct{ version, hub func() runtime.Object }{
-	"DeviceClass":               {func() runtime.Object { return &v1.DeviceClass{} }, func() runtime.Object { return &hub.DeviceClass{} }},
-	"DeviceClassList":           {func() runtime.Object { return &v1.DeviceClassList{} }, func() runtime.Object { return &hub.DeviceClassList{} }},
-	"DeviceTaintRule":           {func() runtime.Object { return &v1.DeviceTaintRule{} }, func() runtime.Object { return &hub.DeviceTaintRule{} }},
-	"DeviceTaintRuleList":       {func() runtime.Object { return &v1.DeviceTaintRuleList{} }, func() runtime.Object { return &hub.DeviceTaintRuleList{} }},
-	"ResourceClaim":             {func() runtime.Object { return &v1.ResourceClaim{} }, func() runtime.Object { return &hub.ResourceClaim{} }},
-	"ResourceClaimList":         {func() runtime.Object { return &v1.ResourceClaimList{} }, func() runtime.Object { return &hub.ResourceClaimList{} }},
-	"ResourceClaimTemplate":     {func() runtime.Object { return &v1.ResourceClaimTemplate{} }, func() runtime.Object { return &hub.ResourceClaimTemplate{} }},
-	"ResourceClaimTemplateList": {func() runtime.Object { return &v1.ResourceClaimTemplateList{} }, func() runtime.Object { return &hub.ResourceClaimTemplateList{} }},
-	"ResourceSlice":             {func() runtime.Object { return &v1.ResourceSlice{} }, func() runtime.Object { return &hub.ResourceSlice{} }},
-	"ResourceSliceList":         {func() runtime.Object { return &v1.ResourceSliceList{} }, func() runtime.Object { return &hub.ResourceSliceList{} }},
+	"DeviceClass":               {func() runtime.Object { return &resourcev1.DeviceClass{} }, func() runtime.Object { return &hub.DeviceClass{} }},
+	"DeviceClassList":           {func() runtime.Object { return &resourcev1.DeviceClassList{} }, func() runtime.Object { return &hub.DeviceClassList{} }},
+	"DeviceTaintRule":           {func() runtime.Object { return &resourcev1.DeviceTaintRule{} }, func() runtime.Object { return &hub.DeviceTaintRule{} }},
+	"DeviceTaintRuleList":       {func() runtime.Object { return &resourcev1.DeviceTaintRuleList{} }, func() runtime.Object { return &hub.DeviceTaintRuleList{} }},
+	"ResourceClaim":             {func() runtime.Object { return &resourcev1.ResourceClaim{} }, func() runtime.Object { return &hub.ResourceClaim{} }},
+	"ResourceClaimList":         {func() runtime.Object { return &resourcev1.ResourceClaimList{} }, func() runtime.Object { return &hub.ResourceClaimList{} }},
+	"ResourceClaimTemplate":     {func() runtime.Object { return &resourcev1.ResourceClaimTemplate{} }, func() runtime.Object { return &hub.ResourceClaimTemplate{} }},
+	"ResourceClaimTemplateList": {func() runtime.Object { return &resourcev1.ResourceClaimTemplateList{} }, func() runtime.Object { return &hub.ResourceClaimTemplateList{} }},
+	"ResourceSlice":             {func() runtime.Object { return &resourcev1.ResourceSlice{} }, func() runtime.Object { return &hub.ResourceSlice{} }},
+	"ResourceSliceList":         {func() runtime.Object { return &resourcev1.ResourceSliceList{} }, func() runtime.Object { return &hub.ResourceSliceList{} }},
 }
 
 // convert converts in into out and fails the test on an error. It also
@@ -237,7 +238,7 @@ func TestLegacyClaimFields(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := claimWith(tc.set)
-			v := &v1.ResourceClaim{}
+			v := &resourcev1.ResourceClaim{}
 			convert(t, scheme, in, v)
 			if tc.wantStash != "" {
 				if got := stashOf(t, v); got != tc.wantStash {
@@ -264,7 +265,7 @@ func TestLegacyClaimFields(t *testing.T) {
 func TestUndefaultedAllocationMode(t *testing.T) {
 	scheme := conversionScheme(t)
 	in := &hub.ResourceClaim{}
-	v := &v1.ResourceClaim{}
+	v := &resourcev1.ResourceClaim{}
 	convert(t, scheme, in, v)
 	if s := stashOf(t, v); s != "" {
 		t.Errorf("stash written: %s", s)
@@ -284,9 +285,9 @@ func TestDerivedResults(t *testing.T) {
 	in := claimWith(func(c *hub.ResourceClaim) {
 		c.Status.Allocation = &hub.AllocationResult{ResourceHandles: structuredHandles()}
 	})
-	v := &v1.ResourceClaim{}
+	v := &resourcev1.ResourceClaim{}
 	convert(t, scheme, in, v)
-	want := []v1.DeviceRequestAllocationResult{
+	want := []resourcev1.DeviceRequestAllocationResult{
 		{Request: hub.LegacyRequestName, Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-0"},
 		{Request: hub.LegacyRequestName, Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-1"},
 	}
@@ -312,7 +313,7 @@ func TestDerivedResults(t *testing.T) {
 
 	// An empty list is an edit too: results with tolerations: [] are kept.
 	emptyList := v.DeepCopy()
-	emptyList.Status.Allocation.Devices.Results[0].Tolerations = []v1.DeviceToleration{}
+	emptyList.Status.Allocation.Devices.Results[0].Tolerations = []resourcev1.DeviceToleration{}
 	back = &hub.ResourceClaim{}
 	convert(t, scheme, emptyList, back)
 	if r := back.Status.Allocation.Devices.Results; len(r) != 2 || r[0].Tolerations == nil {
@@ -353,7 +354,7 @@ func TestLegacyClassFields(t *testing.T) {
 				Selectors: []hub.DeviceSelector{{CEL: &hub.CELDeviceSelector{Expression: "true"}}},
 			}}
 			tc.set(&in.Spec)
-			v := &v1.DeviceClass{}
+			v := &resourcev1.DeviceClass{}
 			convert(t, scheme, in, v)
 			if stashOf(t, v) == "" {
 				t.Error("no stash")
@@ -381,7 +382,7 @@ func TestLegacySliceFields(t *testing.T) {
 				NamedResources: layout},
 		},
 	}}
-	v := &v1.ResourceSlice{}
+	v := &resourcev1.ResourceSlice{}
 	convert(t, scheme, in, v)
 	if got, want := stashOf(t, v), `{"v":1,"noResourceModel":true,"devices":[{"index":1,"name":"gpu-1","namedResources":{"order":["b","a"],"nullLists":["a"]}}]}`; got != want {
 		t.Errorf("stash:\n got %s\nwant %s", got, want)
@@ -414,10 +415,10 @@ func TestMalformedStash(t *testing.T) {
 		in   runtime.Object
 		out  runtime.Object
 	}{
-		{"DeviceClass", &v1.DeviceClass{ObjectMeta: meta}, &hub.DeviceClass{}},
-		{"ResourceClaim", &v1.ResourceClaim{ObjectMeta: meta}, &hub.ResourceClaim{}},
-		{"ResourceClaimTemplate", &v1.ResourceClaimTemplate{ObjectMeta: meta}, &hub.ResourceClaimTemplate{}},
-		{"ResourceSlice", &v1.ResourceSlice{ObjectMeta: meta}, &hub.ResourceSlice{}},
+		{"DeviceClass", &resourcev1.DeviceClass{ObjectMeta: meta}, &hub.DeviceClass{}},
+		{"ResourceClaim", &resourcev1.ResourceClaim{ObjectMeta: meta}, &hub.ResourceClaim{}},
+		{"ResourceClaimTemplate", &resourcev1.ResourceClaimTemplate{ObjectMeta: meta}, &hub.ResourceClaimTemplate{}},
+		{"ResourceSlice", &resourcev1.ResourceSlice{ObjectMeta: meta}, &hub.ResourceSlice{}},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			err := scheme.Convert(tc.in, tc.out, nil)
@@ -436,7 +437,7 @@ func TestMalformedStash(t *testing.T) {
 // own fields, even when it holds them.
 func TestStashIgnoresWhatVersionSays(t *testing.T) {
 	scheme := conversionScheme(t)
-	in := &v1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "c", Annotations: map[string]string{
+	in := &resourcev1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "c", Annotations: map[string]string{
 		hub.StashAnnotation: `{"v":1,"extendedResourceName":"example.com/gpu","structuredParameters":true}`,
 	}}}
 	out := &hub.DeviceClass{}

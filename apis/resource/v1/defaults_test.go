@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	v1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/v1"
 )
 
 // defaulted runs the scheme's defaulting, as the API server does on decode.
@@ -26,60 +27,60 @@ func defaulted[T runtime.Object](t *testing.T, obj T) T {
 // exact requests with an empty mode, All mode, and a set count;
 // firstAvailable alternatives likewise; tolerations with and without an
 // operator.
-func claimSpec() v1.ResourceClaimSpec {
-	return v1.ResourceClaimSpec{Devices: v1.DeviceClaim{Requests: []v1.DeviceRequest{
-		{Name: "empty-mode", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c"}},
-		{Name: "all", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1.DeviceAllocationModeAll}},
-		{Name: "count", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", Count: 3}},
-		{Name: "exact-count-zero", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1.DeviceAllocationModeExactCount}},
-		{Name: "tolerations", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", Count: 1, AllocationMode: v1.DeviceAllocationModeExactCount,
-			Tolerations: []v1.DeviceToleration{{Key: "k", Value: "v"}, {Key: "k", Operator: v1.DeviceTolerationOpExists}}}},
-		{Name: "prioritized", FirstAvailable: []v1.DeviceSubRequest{
+func claimSpec() resourcev1.ResourceClaimSpec {
+	return resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{
+		{Name: "empty-mode", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c"}},
+		{Name: "all", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1.DeviceAllocationModeAll}},
+		{Name: "count", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", Count: 3}},
+		{Name: "exact-count-zero", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1.DeviceAllocationModeExactCount}},
+		{Name: "tolerations", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", Count: 1, AllocationMode: resourcev1.DeviceAllocationModeExactCount,
+			Tolerations: []resourcev1.DeviceToleration{{Key: "k", Value: "v"}, {Key: "k", Operator: resourcev1.DeviceTolerationOpExists}}}},
+		{Name: "prioritized", FirstAvailable: []resourcev1.DeviceSubRequest{
 			{Name: "empty-mode", DeviceClassName: "c"},
-			{Name: "all", DeviceClassName: "c", AllocationMode: v1.DeviceAllocationModeAll},
+			{Name: "all", DeviceClassName: "c", AllocationMode: resourcev1.DeviceAllocationModeAll},
 			{Name: "count", DeviceClassName: "c", Count: 2},
-			{Name: "tolerations", DeviceClassName: "c", Tolerations: []v1.DeviceToleration{{Key: "k"}, {Operator: v1.DeviceTolerationOpExists}}},
+			{Name: "tolerations", DeviceClassName: "c", Tolerations: []resourcev1.DeviceToleration{{Key: "k"}, {Operator: resourcev1.DeviceTolerationOpExists}}},
 		}},
 		{Name: "nothing"},
 	}}}
 }
 
 // defaultedClaimSpec is claimSpec after defaulting.
-func defaultedClaimSpec() v1.ResourceClaimSpec {
-	exactCount, all := v1.DeviceAllocationModeExactCount, v1.DeviceAllocationModeAll
-	equal, exists := v1.DeviceTolerationOpEqual, v1.DeviceTolerationOpExists
-	return v1.ResourceClaimSpec{Devices: v1.DeviceClaim{Requests: []v1.DeviceRequest{
-		{Name: "empty-mode", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 1}},
-		{Name: "all", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: all}},
-		{Name: "count", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 3}},
-		{Name: "exact-count-zero", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 1}},
-		{Name: "tolerations", Exactly: &v1.ExactDeviceRequest{DeviceClassName: "c", Count: 1, AllocationMode: exactCount,
-			Tolerations: []v1.DeviceToleration{{Key: "k", Value: "v", Operator: equal}, {Key: "k", Operator: exists}}}},
-		{Name: "prioritized", FirstAvailable: []v1.DeviceSubRequest{
+func defaultedClaimSpec() resourcev1.ResourceClaimSpec {
+	exactCount, all := resourcev1.DeviceAllocationModeExactCount, resourcev1.DeviceAllocationModeAll
+	equal, exists := resourcev1.DeviceTolerationOpEqual, resourcev1.DeviceTolerationOpExists
+	return resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{
+		{Name: "empty-mode", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 1}},
+		{Name: "all", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: all}},
+		{Name: "count", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 3}},
+		{Name: "exact-count-zero", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: exactCount, Count: 1}},
+		{Name: "tolerations", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "c", Count: 1, AllocationMode: exactCount,
+			Tolerations: []resourcev1.DeviceToleration{{Key: "k", Value: "v", Operator: equal}, {Key: "k", Operator: exists}}}},
+		{Name: "prioritized", FirstAvailable: []resourcev1.DeviceSubRequest{
 			{Name: "empty-mode", DeviceClassName: "c", AllocationMode: exactCount, Count: 1},
 			{Name: "all", DeviceClassName: "c", AllocationMode: all},
 			{Name: "count", DeviceClassName: "c", AllocationMode: exactCount, Count: 2},
 			{Name: "tolerations", DeviceClassName: "c", AllocationMode: exactCount, Count: 1,
-				Tolerations: []v1.DeviceToleration{{Key: "k", Operator: equal}, {Operator: exists}}},
+				Tolerations: []resourcev1.DeviceToleration{{Key: "k", Operator: equal}, {Operator: exists}}},
 		}},
 		{Name: "nothing"},
 	}}}
 }
 
 func TestDefaultsResourceClaim(t *testing.T) {
-	claim := defaulted(t, &v1.ResourceClaim{
+	claim := defaulted(t, &resourcev1.ResourceClaim{
 		Spec: claimSpec(),
-		Status: v1.ResourceClaimStatus{Allocation: &v1.AllocationResult{Devices: v1.DeviceAllocationResult{
-			Results: []v1.DeviceRequestAllocationResult{{
+		Status: resourcev1.ResourceClaimStatus{Allocation: &resourcev1.AllocationResult{Devices: resourcev1.DeviceAllocationResult{
+			Results: []resourcev1.DeviceRequestAllocationResult{{
 				Request: "tolerations", Driver: "d", Pool: "p", Device: "x",
-				Tolerations: []v1.DeviceToleration{{Key: "k"}, {Operator: v1.DeviceTolerationOpExists}},
+				Tolerations: []resourcev1.DeviceToleration{{Key: "k"}, {Operator: resourcev1.DeviceTolerationOpExists}},
 			}},
 		}}},
 	})
 	if diff := cmp.Diff(defaultedClaimSpec(), claim.Spec); diff != "" {
 		t.Errorf("claim spec after defaulting (-want +got):\n%s", diff)
 	}
-	wantTolerations := []v1.DeviceToleration{{Key: "k", Operator: v1.DeviceTolerationOpEqual}, {Operator: v1.DeviceTolerationOpExists}}
+	wantTolerations := []resourcev1.DeviceToleration{{Key: "k", Operator: resourcev1.DeviceTolerationOpEqual}, {Operator: resourcev1.DeviceTolerationOpExists}}
 	if diff := cmp.Diff(wantTolerations, claim.Status.Allocation.Devices.Results[0].Tolerations); diff != "" {
 		t.Errorf("result tolerations after defaulting (-want +got):\n%s", diff)
 	}
@@ -89,7 +90,7 @@ func TestDefaultsResourceClaim(t *testing.T) {
 }
 
 func TestDefaultsResourceClaimList(t *testing.T) {
-	list := defaulted(t, &v1.ResourceClaimList{Items: []v1.ResourceClaim{{Spec: claimSpec()}, {Spec: claimSpec()}}})
+	list := defaulted(t, &resourcev1.ResourceClaimList{Items: []resourcev1.ResourceClaim{{Spec: claimSpec()}, {Spec: claimSpec()}}})
 	for i, item := range list.Items {
 		if diff := cmp.Diff(defaultedClaimSpec(), item.Spec); diff != "" {
 			t.Errorf("item %d spec after defaulting (-want +got):\n%s", i, diff)
@@ -98,11 +99,11 @@ func TestDefaultsResourceClaimList(t *testing.T) {
 }
 
 func TestDefaultsResourceClaimTemplate(t *testing.T) {
-	template := defaulted(t, &v1.ResourceClaimTemplate{Spec: v1.ResourceClaimTemplateSpec{Spec: claimSpec()}})
+	template := defaulted(t, &resourcev1.ResourceClaimTemplate{Spec: resourcev1.ResourceClaimTemplateSpec{Spec: claimSpec()}})
 	if diff := cmp.Diff(defaultedClaimSpec(), template.Spec.Spec); diff != "" {
 		t.Errorf("template claim spec after defaulting (-want +got):\n%s", diff)
 	}
-	list := defaulted(t, &v1.ResourceClaimTemplateList{Items: []v1.ResourceClaimTemplate{{Spec: v1.ResourceClaimTemplateSpec{Spec: claimSpec()}}}})
+	list := defaulted(t, &resourcev1.ResourceClaimTemplateList{Items: []resourcev1.ResourceClaimTemplate{{Spec: resourcev1.ResourceClaimTemplateSpec{Spec: claimSpec()}}}})
 	if diff := cmp.Diff(defaultedClaimSpec(), list.Items[0].Spec.Spec); diff != "" {
 		t.Errorf("template list item claim spec after defaulting (-want +got):\n%s", diff)
 	}
@@ -127,10 +128,10 @@ func checkNow(t *testing.T, what string, ts *metav1.Time, before, after time.Tim
 func TestDefaultsResourceSliceTaints(t *testing.T) {
 	set := metav1.NewTime(time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC))
 	before := time.Now()
-	slice := defaulted(t, &v1.ResourceSlice{Spec: v1.ResourceSliceSpec{Devices: []v1.Device{
-		{Name: "a", Taints: []v1.DeviceTaint{
-			{Key: "k", Effect: v1.DeviceTaintEffectNoSchedule},
-			{Key: "k2", Effect: v1.DeviceTaintEffectNoExecute, TimeAdded: set.DeepCopy()},
+	slice := defaulted(t, &resourcev1.ResourceSlice{Spec: resourcev1.ResourceSliceSpec{Devices: []resourcev1.Device{
+		{Name: "a", Taints: []resourcev1.DeviceTaint{
+			{Key: "k", Effect: resourcev1.DeviceTaintEffectNoSchedule},
+			{Key: "k2", Effect: resourcev1.DeviceTaintEffectNoExecute, TimeAdded: set.DeepCopy()},
 		}},
 		{Name: "b"},
 	}}})
@@ -143,19 +144,19 @@ func TestDefaultsResourceSliceTaints(t *testing.T) {
 		t.Errorf("devices[1]: a device without taints got %v", slice.Spec.Devices[1].Taints)
 	}
 
-	list := defaulted(t, &v1.ResourceSliceList{Items: []v1.ResourceSlice{{Spec: v1.ResourceSliceSpec{Devices: []v1.Device{
-		{Name: "a", Taints: []v1.DeviceTaint{{Key: "k", Effect: v1.DeviceTaintEffectNone}}},
+	list := defaulted(t, &resourcev1.ResourceSliceList{Items: []resourcev1.ResourceSlice{{Spec: resourcev1.ResourceSliceSpec{Devices: []resourcev1.Device{
+		{Name: "a", Taints: []resourcev1.DeviceTaint{{Key: "k", Effect: resourcev1.DeviceTaintEffectNone}}},
 	}}}}})
 	checkNow(t, "list items[0] devices[0].taints[0]", list.Items[0].Spec.Devices[0].Taints[0].TimeAdded, before, time.Now())
 }
 
 func TestDefaultsDeviceTaintRule(t *testing.T) {
 	before := time.Now()
-	rule := defaulted(t, &v1.DeviceTaintRule{Spec: v1.DeviceTaintRuleSpec{Taint: v1.DeviceTaint{Key: "k", Effect: v1.DeviceTaintEffectNoExecute}}})
+	rule := defaulted(t, &resourcev1.DeviceTaintRule{Spec: resourcev1.DeviceTaintRuleSpec{Taint: resourcev1.DeviceTaint{Key: "k", Effect: resourcev1.DeviceTaintEffectNoExecute}}})
 	checkNow(t, "spec.taint", rule.Spec.Taint.TimeAdded, before, time.Now())
 
 	set := metav1.NewTime(time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC))
-	kept := defaulted(t, &v1.DeviceTaintRuleList{Items: []v1.DeviceTaintRule{{Spec: v1.DeviceTaintRuleSpec{Taint: v1.DeviceTaint{Key: "k", TimeAdded: set.DeepCopy()}}}}})
+	kept := defaulted(t, &resourcev1.DeviceTaintRuleList{Items: []resourcev1.DeviceTaintRule{{Spec: resourcev1.DeviceTaintRuleSpec{Taint: resourcev1.DeviceTaint{Key: "k", TimeAdded: set.DeepCopy()}}}}})
 	if got := kept.Items[0].Spec.Taint.TimeAdded; got == nil || !got.Equal(&set) {
 		t.Errorf("list items[0] spec.taint: a set timeAdded changed to %v, want %v", got, set)
 	}
@@ -165,18 +166,18 @@ func TestDefaultsDeviceTaintRule(t *testing.T) {
 // covers: a DeviceClass, and the fields of a claim without defaults
 // (config source, adminAccess, ...).
 func TestNoOtherDefaults(t *testing.T) {
-	class := &v1.DeviceClass{Spec: v1.DeviceClassSpec{Config: []v1.DeviceClassConfiguration{{}}}}
+	class := &resourcev1.DeviceClass{Spec: resourcev1.DeviceClassSpec{Config: []resourcev1.DeviceClassConfiguration{{}}}}
 	if diff := cmp.Diff(class.DeepCopy(), defaulted(t, class)); diff != "" {
 		t.Errorf("DeviceClass changed by defaulting (-before +after):\n%s", diff)
 	}
-	claim := &v1.ResourceClaim{Status: v1.ResourceClaimStatus{Allocation: &v1.AllocationResult{Devices: v1.DeviceAllocationResult{
-		Results: []v1.DeviceRequestAllocationResult{{Request: "r"}},
-		Config:  []v1.DeviceAllocationConfiguration{{}},
+	claim := &resourcev1.ResourceClaim{Status: resourcev1.ResourceClaimStatus{Allocation: &resourcev1.AllocationResult{Devices: resourcev1.DeviceAllocationResult{
+		Results: []resourcev1.DeviceRequestAllocationResult{{Request: "r"}},
+		Config:  []resourcev1.DeviceAllocationConfiguration{{}},
 	}}}}
 	if diff := cmp.Diff(claim.DeepCopy(), defaulted(t, claim)); diff != "" {
 		t.Errorf("ResourceClaim changed by defaulting (-before +after):\n%s", diff)
 	}
-	slice := &v1.ResourceSlice{Spec: v1.ResourceSliceSpec{Devices: []v1.Device{{Name: "a"}}}}
+	slice := &resourcev1.ResourceSlice{Spec: resourcev1.ResourceSliceSpec{Devices: []resourcev1.Device{{Name: "a"}}}}
 	if diff := cmp.Diff(slice.DeepCopy(), defaulted(t, slice)); diff != "" {
 		t.Errorf("ResourceSlice changed by defaulting (-before +after):\n%s", diff)
 	}

@@ -26,6 +26,7 @@ import (
 
 	resource "github.com/drakit/drakit/apis/resource"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -38,550 +39,550 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
-	if err := s.AddGeneratedConversionFunc((*AllocatedDeviceStatus)(nil), (*resource.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(a.(*AllocatedDeviceStatus), b.(*resource.AllocatedDeviceStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.AllocatedDeviceStatus)(nil), (*resource.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(a.(*resourcev1.AllocatedDeviceStatus), b.(*resource.AllocatedDeviceStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.AllocatedDeviceStatus)(nil), (*AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(a.(*resource.AllocatedDeviceStatus), b.(*AllocatedDeviceStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.AllocatedDeviceStatus)(nil), (*resourcev1.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(a.(*resource.AllocatedDeviceStatus), b.(*resourcev1.AllocatedDeviceStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*AllocationResult)(nil), (*resource.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_AllocationResult_To_resource_AllocationResult(a.(*AllocationResult), b.(*resource.AllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.AllocationResult)(nil), (*resource.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_AllocationResult_To_resource_AllocationResult(a.(*resourcev1.AllocationResult), b.(*resource.AllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CELDeviceSelector)(nil), (*resource.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(a.(*CELDeviceSelector), b.(*resource.CELDeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.CELDeviceSelector)(nil), (*resource.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(a.(*resourcev1.CELDeviceSelector), b.(*resource.CELDeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CELDeviceSelector)(nil), (*CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(a.(*resource.CELDeviceSelector), b.(*CELDeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CELDeviceSelector)(nil), (*resourcev1.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(a.(*resource.CELDeviceSelector), b.(*resourcev1.CELDeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequestPolicy)(nil), (*resource.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(a.(*CapacityRequestPolicy), b.(*resource.CapacityRequestPolicy), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.CapacityRequestPolicy)(nil), (*resource.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(a.(*resourcev1.CapacityRequestPolicy), b.(*resource.CapacityRequestPolicy), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicy)(nil), (*CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(a.(*resource.CapacityRequestPolicy), b.(*CapacityRequestPolicy), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicy)(nil), (*resourcev1.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(a.(*resource.CapacityRequestPolicy), b.(*resourcev1.CapacityRequestPolicy), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequestPolicyRange)(nil), (*resource.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(a.(*CapacityRequestPolicyRange), b.(*resource.CapacityRequestPolicyRange), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.CapacityRequestPolicyRange)(nil), (*resource.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(a.(*resourcev1.CapacityRequestPolicyRange), b.(*resource.CapacityRequestPolicyRange), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicyRange)(nil), (*CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(a.(*resource.CapacityRequestPolicyRange), b.(*CapacityRequestPolicyRange), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicyRange)(nil), (*resourcev1.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(a.(*resource.CapacityRequestPolicyRange), b.(*resourcev1.CapacityRequestPolicyRange), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequirements)(nil), (*resource.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_CapacityRequirements_To_resource_CapacityRequirements(a.(*CapacityRequirements), b.(*resource.CapacityRequirements), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.CapacityRequirements)(nil), (*resource.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_CapacityRequirements_To_resource_CapacityRequirements(a.(*resourcev1.CapacityRequirements), b.(*resource.CapacityRequirements), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequirements)(nil), (*CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequirements_To_v1_CapacityRequirements(a.(*resource.CapacityRequirements), b.(*CapacityRequirements), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequirements)(nil), (*resourcev1.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequirements_To_v1_CapacityRequirements(a.(*resource.CapacityRequirements), b.(*resourcev1.CapacityRequirements), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*Counter)(nil), (*resource.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_Counter_To_resource_Counter(a.(*Counter), b.(*resource.Counter), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.Counter)(nil), (*resource.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_Counter_To_resource_Counter(a.(*resourcev1.Counter), b.(*resource.Counter), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.Counter)(nil), (*Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_Counter_To_v1_Counter(a.(*resource.Counter), b.(*Counter), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.Counter)(nil), (*resourcev1.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_Counter_To_v1_Counter(a.(*resource.Counter), b.(*resourcev1.Counter), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CounterSet)(nil), (*resource.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_CounterSet_To_resource_CounterSet(a.(*CounterSet), b.(*resource.CounterSet), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.CounterSet)(nil), (*resource.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_CounterSet_To_resource_CounterSet(a.(*resourcev1.CounterSet), b.(*resource.CounterSet), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CounterSet)(nil), (*CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CounterSet_To_v1_CounterSet(a.(*resource.CounterSet), b.(*CounterSet), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CounterSet)(nil), (*resourcev1.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CounterSet_To_v1_CounterSet(a.(*resource.CounterSet), b.(*resourcev1.CounterSet), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_Device_To_resource_Device(a.(*Device), b.(*resource.Device), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_Device_To_resource_Device(a.(*resourcev1.Device), b.(*resource.Device), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAllocationConfiguration)(nil), (*resource.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(a.(*DeviceAllocationConfiguration), b.(*resource.DeviceAllocationConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceAllocationConfiguration)(nil), (*resource.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(a.(*resourcev1.DeviceAllocationConfiguration), b.(*resource.DeviceAllocationConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationConfiguration)(nil), (*DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(a.(*resource.DeviceAllocationConfiguration), b.(*DeviceAllocationConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationConfiguration)(nil), (*resourcev1.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(a.(*resource.DeviceAllocationConfiguration), b.(*resourcev1.DeviceAllocationConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAllocationResult)(nil), (*resource.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(a.(*DeviceAllocationResult), b.(*resource.DeviceAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceAllocationResult)(nil), (*resource.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(a.(*resourcev1.DeviceAllocationResult), b.(*resource.DeviceAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationResult)(nil), (*DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(a.(*resource.DeviceAllocationResult), b.(*DeviceAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationResult)(nil), (*resourcev1.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(a.(*resource.DeviceAllocationResult), b.(*resourcev1.DeviceAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAttribute)(nil), (*resource.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(a.(*DeviceAttribute), b.(*resource.DeviceAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceAttribute)(nil), (*resource.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(a.(*resourcev1.DeviceAttribute), b.(*resource.DeviceAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAttribute)(nil), (*DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAttribute_To_v1_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*DeviceAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAttribute)(nil), (*resourcev1.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAttribute_To_v1_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*resourcev1.DeviceAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceCapacity)(nil), (*resource.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceCapacity_To_resource_DeviceCapacity(a.(*DeviceCapacity), b.(*resource.DeviceCapacity), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceCapacity)(nil), (*resource.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceCapacity_To_resource_DeviceCapacity(a.(*resourcev1.DeviceCapacity), b.(*resource.DeviceCapacity), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceCapacity)(nil), (*DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceCapacity_To_v1_DeviceCapacity(a.(*resource.DeviceCapacity), b.(*DeviceCapacity), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceCapacity)(nil), (*resourcev1.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceCapacity_To_v1_DeviceCapacity(a.(*resource.DeviceCapacity), b.(*resourcev1.DeviceCapacity), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClaim)(nil), (*resource.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClaim_To_resource_DeviceClaim(a.(*DeviceClaim), b.(*resource.DeviceClaim), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceClaim)(nil), (*resource.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClaim_To_resource_DeviceClaim(a.(*resourcev1.DeviceClaim), b.(*resource.DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaim)(nil), (*DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClaim_To_v1_DeviceClaim(a.(*resource.DeviceClaim), b.(*DeviceClaim), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaim)(nil), (*resourcev1.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClaim_To_v1_DeviceClaim(a.(*resource.DeviceClaim), b.(*resourcev1.DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClaimConfiguration)(nil), (*resource.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(a.(*DeviceClaimConfiguration), b.(*resource.DeviceClaimConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceClaimConfiguration)(nil), (*resource.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(a.(*resourcev1.DeviceClaimConfiguration), b.(*resource.DeviceClaimConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaimConfiguration)(nil), (*DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(a.(*resource.DeviceClaimConfiguration), b.(*DeviceClaimConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaimConfiguration)(nil), (*resourcev1.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(a.(*resource.DeviceClaimConfiguration), b.(*resourcev1.DeviceClaimConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassConfiguration)(nil), (*resource.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(a.(*DeviceClassConfiguration), b.(*resource.DeviceClassConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceClassConfiguration)(nil), (*resource.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(a.(*resourcev1.DeviceClassConfiguration), b.(*resource.DeviceClassConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassConfiguration)(nil), (*DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(a.(*resource.DeviceClassConfiguration), b.(*DeviceClassConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassConfiguration)(nil), (*resourcev1.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(a.(*resource.DeviceClassConfiguration), b.(*resourcev1.DeviceClassConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassList)(nil), (*resource.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClassList_To_resource_DeviceClassList(a.(*DeviceClassList), b.(*resource.DeviceClassList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceClassList)(nil), (*resource.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClassList_To_resource_DeviceClassList(a.(*resourcev1.DeviceClassList), b.(*resource.DeviceClassList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassList)(nil), (*DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassList_To_v1_DeviceClassList(a.(*resource.DeviceClassList), b.(*DeviceClassList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassList)(nil), (*resourcev1.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassList_To_v1_DeviceClassList(a.(*resource.DeviceClassList), b.(*resourcev1.DeviceClassList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassSpec)(nil), (*resource.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(a.(*DeviceClassSpec), b.(*resource.DeviceClassSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceClassSpec)(nil), (*resource.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(a.(*resourcev1.DeviceClassSpec), b.(*resource.DeviceClassSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceConfiguration)(nil), (*resource.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(a.(*DeviceConfiguration), b.(*resource.DeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceConfiguration)(nil), (*resource.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(a.(*resourcev1.DeviceConfiguration), b.(*resource.DeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceConfiguration)(nil), (*DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(a.(*resource.DeviceConfiguration), b.(*DeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceConfiguration)(nil), (*resourcev1.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(a.(*resource.DeviceConfiguration), b.(*resourcev1.DeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceConstraint)(nil), (*resource.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceConstraint_To_resource_DeviceConstraint(a.(*DeviceConstraint), b.(*resource.DeviceConstraint), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceConstraint)(nil), (*resource.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceConstraint_To_resource_DeviceConstraint(a.(*resourcev1.DeviceConstraint), b.(*resource.DeviceConstraint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceConstraint)(nil), (*DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceConstraint_To_v1_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*DeviceConstraint), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceConstraint)(nil), (*resourcev1.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceConstraint_To_v1_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*resourcev1.DeviceConstraint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceCounterConsumption)(nil), (*resource.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(a.(*DeviceCounterConsumption), b.(*resource.DeviceCounterConsumption), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceCounterConsumption)(nil), (*resource.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(a.(*resourcev1.DeviceCounterConsumption), b.(*resource.DeviceCounterConsumption), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceCounterConsumption)(nil), (*DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(a.(*resource.DeviceCounterConsumption), b.(*DeviceCounterConsumption), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceCounterConsumption)(nil), (*resourcev1.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(a.(*resource.DeviceCounterConsumption), b.(*resourcev1.DeviceCounterConsumption), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceDerivedAttribute)(nil), (*resource.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(a.(*DeviceDerivedAttribute), b.(*resource.DeviceDerivedAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceDerivedAttribute)(nil), (*resource.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(a.(*resourcev1.DeviceDerivedAttribute), b.(*resource.DeviceDerivedAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceDerivedAttribute)(nil), (*DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(a.(*resource.DeviceDerivedAttribute), b.(*DeviceDerivedAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceDerivedAttribute)(nil), (*resourcev1.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(a.(*resource.DeviceDerivedAttribute), b.(*resourcev1.DeviceDerivedAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceRequest_To_resource_DeviceRequest(a.(*DeviceRequest), b.(*resource.DeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceRequest_To_resource_DeviceRequest(a.(*resourcev1.DeviceRequest), b.(*resource.DeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequest)(nil), (*DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequest_To_v1_DeviceRequest(a.(*resource.DeviceRequest), b.(*DeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequest)(nil), (*resourcev1.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequest_To_v1_DeviceRequest(a.(*resource.DeviceRequest), b.(*resourcev1.DeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceRequestAllocationResult)(nil), (*resource.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(a.(*DeviceRequestAllocationResult), b.(*resource.DeviceRequestAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceRequestAllocationResult)(nil), (*resource.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(a.(*resourcev1.DeviceRequestAllocationResult), b.(*resource.DeviceRequestAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*DeviceRequestAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*resourcev1.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*resourcev1.DeviceRequestAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceSelector)(nil), (*resource.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceSelector_To_resource_DeviceSelector(a.(*DeviceSelector), b.(*resource.DeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceSelector)(nil), (*resource.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceSelector_To_resource_DeviceSelector(a.(*resourcev1.DeviceSelector), b.(*resource.DeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceSelector)(nil), (*DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceSelector_To_v1_DeviceSelector(a.(*resource.DeviceSelector), b.(*DeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceSelector)(nil), (*resourcev1.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceSelector_To_v1_DeviceSelector(a.(*resource.DeviceSelector), b.(*resourcev1.DeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceSubRequest)(nil), (*resource.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(a.(*DeviceSubRequest), b.(*resource.DeviceSubRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceSubRequest)(nil), (*resource.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(a.(*resourcev1.DeviceSubRequest), b.(*resource.DeviceSubRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceSubRequest)(nil), (*DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(a.(*resource.DeviceSubRequest), b.(*DeviceSubRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceSubRequest)(nil), (*resourcev1.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(a.(*resource.DeviceSubRequest), b.(*resourcev1.DeviceSubRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaint_To_resource_DeviceTaint(a.(*DeviceTaint), b.(*resource.DeviceTaint), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaint_To_resource_DeviceTaint(a.(*resourcev1.DeviceTaint), b.(*resource.DeviceTaint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaint_To_v1_DeviceTaint(a.(*resource.DeviceTaint), b.(*DeviceTaint), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*resourcev1.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaint_To_v1_DeviceTaint(a.(*resource.DeviceTaint), b.(*resourcev1.DeviceTaint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*resourcev1.DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*DeviceTaintRule), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*resourcev1.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*resourcev1.DeviceTaintRule), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*resourcev1.DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*DeviceTaintRuleList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*resourcev1.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*resourcev1.DeviceTaintRuleList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*resourcev1.DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*DeviceTaintRuleSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*resourcev1.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*resourcev1.DeviceTaintRuleSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*resourcev1.DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*DeviceTaintRuleStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*resourcev1.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*resourcev1.DeviceTaintRuleStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*resourcev1.DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*DeviceTaintSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*resourcev1.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*resourcev1.DeviceTaintSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceToleration)(nil), (*resource.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceToleration_To_resource_DeviceToleration(a.(*DeviceToleration), b.(*resource.DeviceToleration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.DeviceToleration)(nil), (*resource.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceToleration_To_resource_DeviceToleration(a.(*resourcev1.DeviceToleration), b.(*resource.DeviceToleration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceToleration)(nil), (*DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceToleration_To_v1_DeviceToleration(a.(*resource.DeviceToleration), b.(*DeviceToleration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceToleration)(nil), (*resourcev1.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceToleration_To_v1_DeviceToleration(a.(*resource.DeviceToleration), b.(*resourcev1.DeviceToleration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ExactDeviceRequest)(nil), (*resource.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(a.(*ExactDeviceRequest), b.(*resource.ExactDeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ExactDeviceRequest)(nil), (*resource.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(a.(*resourcev1.ExactDeviceRequest), b.(*resource.ExactDeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ExactDeviceRequest)(nil), (*ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(a.(*resource.ExactDeviceRequest), b.(*ExactDeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ExactDeviceRequest)(nil), (*resourcev1.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(a.(*resource.ExactDeviceRequest), b.(*resourcev1.ExactDeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NetworkDeviceData)(nil), (*resource.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(a.(*NetworkDeviceData), b.(*resource.NetworkDeviceData), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.NetworkDeviceData)(nil), (*resource.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(a.(*resourcev1.NetworkDeviceData), b.(*resource.NetworkDeviceData), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NetworkDeviceData)(nil), (*NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(a.(*resource.NetworkDeviceData), b.(*NetworkDeviceData), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NetworkDeviceData)(nil), (*resourcev1.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(a.(*resource.NetworkDeviceData), b.(*resourcev1.NetworkDeviceData), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableMapping)(nil), (*resource.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(a.(*NodeAllocatableMapping), b.(*resource.NodeAllocatableMapping), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.NodeAllocatableMapping)(nil), (*resource.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(a.(*resourcev1.NodeAllocatableMapping), b.(*resource.NodeAllocatableMapping), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableMapping)(nil), (*NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(a.(*resource.NodeAllocatableMapping), b.(*NodeAllocatableMapping), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableMapping)(nil), (*resourcev1.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(a.(*resource.NodeAllocatableMapping), b.(*resourcev1.NodeAllocatableMapping), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableOverhead)(nil), (*resource.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(a.(*NodeAllocatableOverhead), b.(*resource.NodeAllocatableOverhead), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.NodeAllocatableOverhead)(nil), (*resource.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(a.(*resourcev1.NodeAllocatableOverhead), b.(*resource.NodeAllocatableOverhead), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableOverhead)(nil), (*NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(a.(*resource.NodeAllocatableOverhead), b.(*NodeAllocatableOverhead), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableOverhead)(nil), (*resourcev1.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(a.(*resource.NodeAllocatableOverhead), b.(*resourcev1.NodeAllocatableOverhead), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableResource)(nil), (*resource.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(a.(*NodeAllocatableResource), b.(*resource.NodeAllocatableResource), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.NodeAllocatableResource)(nil), (*resource.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(a.(*resourcev1.NodeAllocatableResource), b.(*resource.NodeAllocatableResource), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableResource)(nil), (*NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(a.(*resource.NodeAllocatableResource), b.(*NodeAllocatableResource), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableResource)(nil), (*resourcev1.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(a.(*resource.NodeAllocatableResource), b.(*resourcev1.NodeAllocatableResource), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*resourcev1.OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*OpaqueDeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*resourcev1.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*resourcev1.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimConsumerReference)(nil), (*resource.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(a.(*ResourceClaimConsumerReference), b.(*resource.ResourceClaimConsumerReference), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimConsumerReference)(nil), (*resource.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(a.(*resourcev1.ResourceClaimConsumerReference), b.(*resource.ResourceClaimConsumerReference), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimConsumerReference)(nil), (*ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(a.(*resource.ResourceClaimConsumerReference), b.(*ResourceClaimConsumerReference), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimConsumerReference)(nil), (*resourcev1.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(a.(*resource.ResourceClaimConsumerReference), b.(*resourcev1.ResourceClaimConsumerReference), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimList)(nil), (*resource.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimList_To_resource_ResourceClaimList(a.(*ResourceClaimList), b.(*resource.ResourceClaimList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimList)(nil), (*resource.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimList_To_resource_ResourceClaimList(a.(*resourcev1.ResourceClaimList), b.(*resource.ResourceClaimList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimList)(nil), (*ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimList_To_v1_ResourceClaimList(a.(*resource.ResourceClaimList), b.(*ResourceClaimList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimList)(nil), (*resourcev1.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimList_To_v1_ResourceClaimList(a.(*resource.ResourceClaimList), b.(*resourcev1.ResourceClaimList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimSpec)(nil), (*resource.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(a.(*ResourceClaimSpec), b.(*resource.ResourceClaimSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimSpec)(nil), (*resource.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(a.(*resourcev1.ResourceClaimSpec), b.(*resource.ResourceClaimSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimStatus)(nil), (*resource.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(a.(*ResourceClaimStatus), b.(*resource.ResourceClaimStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimStatus)(nil), (*resource.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(a.(*resourcev1.ResourceClaimStatus), b.(*resource.ResourceClaimStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimTemplateList)(nil), (*resource.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(a.(*ResourceClaimTemplateList), b.(*resource.ResourceClaimTemplateList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimTemplateList)(nil), (*resource.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(a.(*resourcev1.ResourceClaimTemplateList), b.(*resource.ResourceClaimTemplateList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateList)(nil), (*ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(a.(*resource.ResourceClaimTemplateList), b.(*ResourceClaimTemplateList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateList)(nil), (*resourcev1.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(a.(*resource.ResourceClaimTemplateList), b.(*resourcev1.ResourceClaimTemplateList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimTemplateSpec)(nil), (*resource.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(a.(*ResourceClaimTemplateSpec), b.(*resource.ResourceClaimTemplateSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceClaimTemplateSpec)(nil), (*resource.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(a.(*resourcev1.ResourceClaimTemplateSpec), b.(*resource.ResourceClaimTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateSpec)(nil), (*ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(a.(*resource.ResourceClaimTemplateSpec), b.(*ResourceClaimTemplateSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateSpec)(nil), (*resourcev1.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(a.(*resource.ResourceClaimTemplateSpec), b.(*resourcev1.ResourceClaimTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePool)(nil), (*resource.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourcePool_To_resource_ResourcePool(a.(*ResourcePool), b.(*resource.ResourcePool), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourcePool)(nil), (*resource.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourcePool_To_resource_ResourcePool(a.(*resourcev1.ResourcePool), b.(*resource.ResourcePool), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePool)(nil), (*ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePool_To_v1_ResourcePool(a.(*resource.ResourcePool), b.(*ResourcePool), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePool)(nil), (*resourcev1.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePool_To_v1_ResourcePool(a.(*resource.ResourcePool), b.(*resourcev1.ResourcePool), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceSliceList_To_resource_ResourceSliceList(a.(*ResourceSliceList), b.(*resource.ResourceSliceList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceSliceList_To_resource_ResourceSliceList(a.(*resourcev1.ResourceSliceList), b.(*resource.ResourceSliceList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceSliceList)(nil), (*ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSliceList_To_v1_ResourceSliceList(a.(*resource.ResourceSliceList), b.(*ResourceSliceList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceSliceList)(nil), (*resourcev1.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSliceList_To_v1_ResourceSliceList(a.(*resource.ResourceSliceList), b.(*resourcev1.ResourceSliceList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1.ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*resourcev1.ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.AllocationResult)(nil), (*AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_AllocationResult_To_v1_AllocationResult(a.(*resource.AllocationResult), b.(*AllocationResult), scope)
+	if err := s.AddConversionFunc((*resource.AllocationResult)(nil), (*resourcev1.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_AllocationResult_To_v1_AllocationResult(a.(*resource.AllocationResult), b.(*resourcev1.AllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.DeviceClassSpec)(nil), (*DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(a.(*resource.DeviceClassSpec), b.(*DeviceClassSpec), scope)
+	if err := s.AddConversionFunc((*resource.DeviceClassSpec)(nil), (*resourcev1.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(a.(*resource.DeviceClassSpec), b.(*resourcev1.DeviceClassSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.DeviceClass)(nil), (*DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClass_To_v1_DeviceClass(a.(*resource.DeviceClass), b.(*DeviceClass), scope)
+	if err := s.AddConversionFunc((*resource.DeviceClass)(nil), (*resourcev1.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClass_To_v1_DeviceClass(a.(*resource.DeviceClass), b.(*resourcev1.DeviceClass), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.Device)(nil), (*Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_Device_To_v1_Device(a.(*resource.Device), b.(*Device), scope)
+	if err := s.AddConversionFunc((*resource.Device)(nil), (*resourcev1.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_Device_To_v1_Device(a.(*resource.Device), b.(*resourcev1.Device), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimSpec)(nil), (*ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(a.(*resource.ResourceClaimSpec), b.(*ResourceClaimSpec), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimSpec)(nil), (*resourcev1.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(a.(*resource.ResourceClaimSpec), b.(*resourcev1.ResourceClaimSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimStatus)(nil), (*ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(a.(*resource.ResourceClaimStatus), b.(*ResourceClaimStatus), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimStatus)(nil), (*resourcev1.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(a.(*resource.ResourceClaimStatus), b.(*resourcev1.ResourceClaimStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimTemplate)(nil), (*ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(a.(*resource.ResourceClaimTemplate), b.(*ResourceClaimTemplate), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimTemplate)(nil), (*resourcev1.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(a.(*resource.ResourceClaimTemplate), b.(*resourcev1.ResourceClaimTemplate), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaim)(nil), (*ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaim_To_v1_ResourceClaim(a.(*resource.ResourceClaim), b.(*ResourceClaim), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaim)(nil), (*resourcev1.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaim_To_v1_ResourceClaim(a.(*resource.ResourceClaim), b.(*resourcev1.ResourceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceSliceSpec)(nil), (*ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(a.(*resource.ResourceSliceSpec), b.(*ResourceSliceSpec), scope)
+	if err := s.AddConversionFunc((*resource.ResourceSliceSpec)(nil), (*resourcev1.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(a.(*resource.ResourceSliceSpec), b.(*resourcev1.ResourceSliceSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceSlice)(nil), (*ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSlice_To_v1_ResourceSlice(a.(*resource.ResourceSlice), b.(*ResourceSlice), scope)
+	if err := s.AddConversionFunc((*resource.ResourceSlice)(nil), (*resourcev1.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSlice_To_v1_ResourceSlice(a.(*resource.ResourceSlice), b.(*resourcev1.ResourceSlice), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_DeviceClass_To_resource_DeviceClass(a.(*DeviceClass), b.(*resource.DeviceClass), scope)
+	if err := s.AddConversionFunc((*resourcev1.DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_DeviceClass_To_resource_DeviceClass(a.(*resourcev1.DeviceClass), b.(*resource.DeviceClass), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceClaimTemplate)(nil), (*resource.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(a.(*ResourceClaimTemplate), b.(*resource.ResourceClaimTemplate), scope)
+	if err := s.AddConversionFunc((*resourcev1.ResourceClaimTemplate)(nil), (*resource.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(a.(*resourcev1.ResourceClaimTemplate), b.(*resource.ResourceClaimTemplate), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceClaim)(nil), (*resource.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceClaim_To_resource_ResourceClaim(a.(*ResourceClaim), b.(*resource.ResourceClaim), scope)
+	if err := s.AddConversionFunc((*resourcev1.ResourceClaim)(nil), (*resource.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceClaim_To_resource_ResourceClaim(a.(*resourcev1.ResourceClaim), b.(*resource.ResourceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceSlice)(nil), (*resource.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1_ResourceSlice_To_resource_ResourceSlice(a.(*ResourceSlice), b.(*resource.ResourceSlice), scope)
+	if err := s.AddConversionFunc((*resourcev1.ResourceSlice)(nil), (*resource.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1_ResourceSlice_To_resource_ResourceSlice(a.(*resourcev1.ResourceSlice), b.(*resource.ResourceSlice), scope)
 	}); err != nil {
 		return err
 	}
 	return nil
 }
 
-func autoConvert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
+func autoConvert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *resourcev1.AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
 	*out = *(*resource.AllocatedDeviceStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus is an autogenerated conversion function.
-func Convert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
+func Convert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *resourcev1.AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
 	return autoConvert_v1_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in, out, s)
 }
 
-func autoConvert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *AllocatedDeviceStatus, s conversion.Scope) error {
-	*out = *(*AllocatedDeviceStatus)(unsafe.Pointer(in))
+func autoConvert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *resourcev1.AllocatedDeviceStatus, s conversion.Scope) error {
+	*out = *(*resourcev1.AllocatedDeviceStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus is an autogenerated conversion function.
-func Convert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *AllocatedDeviceStatus, s conversion.Scope) error {
+func Convert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *resourcev1.AllocatedDeviceStatus, s conversion.Scope) error {
 	return autoConvert_resource_AllocatedDeviceStatus_To_v1_AllocatedDeviceStatus(in, out, s)
 }
 
-func autoConvert_v1_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
+func autoConvert_v1_AllocationResult_To_resource_AllocationResult(in *resourcev1.AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
 	if err := Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -591,11 +592,11 @@ func autoConvert_v1_AllocationResult_To_resource_AllocationResult(in *Allocation
 }
 
 // Convert_v1_AllocationResult_To_resource_AllocationResult is an autogenerated conversion function.
-func Convert_v1_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
+func Convert_v1_AllocationResult_To_resource_AllocationResult(in *resourcev1.AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
 	return autoConvert_v1_AllocationResult_To_resource_AllocationResult(in, out, s)
 }
 
-func autoConvert_resource_AllocationResult_To_v1_AllocationResult(in *resource.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+func autoConvert_resource_AllocationResult_To_v1_AllocationResult(in *resource.AllocationResult, out *resourcev1.AllocationResult, s conversion.Scope) error {
 	if err := Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -607,127 +608,127 @@ func autoConvert_resource_AllocationResult_To_v1_AllocationResult(in *resource.A
 	return nil
 }
 
-func autoConvert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
+func autoConvert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(in *resourcev1.CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
 	*out = *(*resource.CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_CELDeviceSelector_To_resource_CELDeviceSelector is an autogenerated conversion function.
-func Convert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
+func Convert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(in *resourcev1.CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
 	return autoConvert_v1_CELDeviceSelector_To_resource_CELDeviceSelector(in, out, s)
 }
 
-func autoConvert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(in *resource.CELDeviceSelector, out *CELDeviceSelector, s conversion.Scope) error {
-	*out = *(*CELDeviceSelector)(unsafe.Pointer(in))
+func autoConvert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(in *resource.CELDeviceSelector, out *resourcev1.CELDeviceSelector, s conversion.Scope) error {
+	*out = *(*resourcev1.CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CELDeviceSelector_To_v1_CELDeviceSelector is an autogenerated conversion function.
-func Convert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(in *resource.CELDeviceSelector, out *CELDeviceSelector, s conversion.Scope) error {
+func Convert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(in *resource.CELDeviceSelector, out *resourcev1.CELDeviceSelector, s conversion.Scope) error {
 	return autoConvert_resource_CELDeviceSelector_To_v1_CELDeviceSelector(in, out, s)
 }
 
-func autoConvert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
+func autoConvert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *resourcev1.CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequestPolicy)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy is an autogenerated conversion function.
-func Convert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
+func Convert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *resourcev1.CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
 	return autoConvert_v1_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *CapacityRequestPolicy, s conversion.Scope) error {
-	*out = *(*CapacityRequestPolicy)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *resourcev1.CapacityRequestPolicy, s conversion.Scope) error {
+	*out = *(*resourcev1.CapacityRequestPolicy)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy is an autogenerated conversion function.
-func Convert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *CapacityRequestPolicy, s conversion.Scope) error {
+func Convert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *resourcev1.CapacityRequestPolicy, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequestPolicy_To_v1_CapacityRequestPolicy(in, out, s)
 }
 
-func autoConvert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
+func autoConvert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *resourcev1.CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequestPolicyRange)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange is an autogenerated conversion function.
-func Convert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
+func Convert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *resourcev1.CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
 	return autoConvert_v1_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *CapacityRequestPolicyRange, s conversion.Scope) error {
-	*out = *(*CapacityRequestPolicyRange)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *resourcev1.CapacityRequestPolicyRange, s conversion.Scope) error {
+	*out = *(*resourcev1.CapacityRequestPolicyRange)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange is an autogenerated conversion function.
-func Convert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *CapacityRequestPolicyRange, s conversion.Scope) error {
+func Convert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *resourcev1.CapacityRequestPolicyRange, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequestPolicyRange_To_v1_CapacityRequestPolicyRange(in, out, s)
 }
 
-func autoConvert_v1_CapacityRequirements_To_resource_CapacityRequirements(in *CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
+func autoConvert_v1_CapacityRequirements_To_resource_CapacityRequirements(in *resourcev1.CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequirements)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_CapacityRequirements_To_resource_CapacityRequirements is an autogenerated conversion function.
-func Convert_v1_CapacityRequirements_To_resource_CapacityRequirements(in *CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
+func Convert_v1_CapacityRequirements_To_resource_CapacityRequirements(in *resourcev1.CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
 	return autoConvert_v1_CapacityRequirements_To_resource_CapacityRequirements(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequirements_To_v1_CapacityRequirements(in *resource.CapacityRequirements, out *CapacityRequirements, s conversion.Scope) error {
-	*out = *(*CapacityRequirements)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequirements_To_v1_CapacityRequirements(in *resource.CapacityRequirements, out *resourcev1.CapacityRequirements, s conversion.Scope) error {
+	*out = *(*resourcev1.CapacityRequirements)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequirements_To_v1_CapacityRequirements is an autogenerated conversion function.
-func Convert_resource_CapacityRequirements_To_v1_CapacityRequirements(in *resource.CapacityRequirements, out *CapacityRequirements, s conversion.Scope) error {
+func Convert_resource_CapacityRequirements_To_v1_CapacityRequirements(in *resource.CapacityRequirements, out *resourcev1.CapacityRequirements, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequirements_To_v1_CapacityRequirements(in, out, s)
 }
 
-func autoConvert_v1_Counter_To_resource_Counter(in *Counter, out *resource.Counter, s conversion.Scope) error {
+func autoConvert_v1_Counter_To_resource_Counter(in *resourcev1.Counter, out *resource.Counter, s conversion.Scope) error {
 	*out = *(*resource.Counter)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_Counter_To_resource_Counter is an autogenerated conversion function.
-func Convert_v1_Counter_To_resource_Counter(in *Counter, out *resource.Counter, s conversion.Scope) error {
+func Convert_v1_Counter_To_resource_Counter(in *resourcev1.Counter, out *resource.Counter, s conversion.Scope) error {
 	return autoConvert_v1_Counter_To_resource_Counter(in, out, s)
 }
 
-func autoConvert_resource_Counter_To_v1_Counter(in *resource.Counter, out *Counter, s conversion.Scope) error {
-	*out = *(*Counter)(unsafe.Pointer(in))
+func autoConvert_resource_Counter_To_v1_Counter(in *resource.Counter, out *resourcev1.Counter, s conversion.Scope) error {
+	*out = *(*resourcev1.Counter)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_Counter_To_v1_Counter is an autogenerated conversion function.
-func Convert_resource_Counter_To_v1_Counter(in *resource.Counter, out *Counter, s conversion.Scope) error {
+func Convert_resource_Counter_To_v1_Counter(in *resource.Counter, out *resourcev1.Counter, s conversion.Scope) error {
 	return autoConvert_resource_Counter_To_v1_Counter(in, out, s)
 }
 
-func autoConvert_v1_CounterSet_To_resource_CounterSet(in *CounterSet, out *resource.CounterSet, s conversion.Scope) error {
+func autoConvert_v1_CounterSet_To_resource_CounterSet(in *resourcev1.CounterSet, out *resource.CounterSet, s conversion.Scope) error {
 	*out = *(*resource.CounterSet)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_CounterSet_To_resource_CounterSet is an autogenerated conversion function.
-func Convert_v1_CounterSet_To_resource_CounterSet(in *CounterSet, out *resource.CounterSet, s conversion.Scope) error {
+func Convert_v1_CounterSet_To_resource_CounterSet(in *resourcev1.CounterSet, out *resource.CounterSet, s conversion.Scope) error {
 	return autoConvert_v1_CounterSet_To_resource_CounterSet(in, out, s)
 }
 
-func autoConvert_resource_CounterSet_To_v1_CounterSet(in *resource.CounterSet, out *CounterSet, s conversion.Scope) error {
-	*out = *(*CounterSet)(unsafe.Pointer(in))
+func autoConvert_resource_CounterSet_To_v1_CounterSet(in *resource.CounterSet, out *resourcev1.CounterSet, s conversion.Scope) error {
+	*out = *(*resourcev1.CounterSet)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CounterSet_To_v1_CounterSet is an autogenerated conversion function.
-func Convert_resource_CounterSet_To_v1_CounterSet(in *resource.CounterSet, out *CounterSet, s conversion.Scope) error {
+func Convert_resource_CounterSet_To_v1_CounterSet(in *resource.CounterSet, out *resourcev1.CounterSet, s conversion.Scope) error {
 	return autoConvert_resource_CounterSet_To_v1_CounterSet(in, out, s)
 }
 
-func autoConvert_v1_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
+func autoConvert_v1_Device_To_resource_Device(in *resourcev1.Device, out *resource.Device, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Attributes = *(*map[resource.QualifiedName]resource.DeviceAttribute)(unsafe.Pointer(&in.Attributes))
 	out.Capacity = *(*map[resource.QualifiedName]resource.DeviceCapacity)(unsafe.Pointer(&in.Capacity))
@@ -745,149 +746,149 @@ func autoConvert_v1_Device_To_resource_Device(in *Device, out *resource.Device, 
 }
 
 // Convert_v1_Device_To_resource_Device is an autogenerated conversion function.
-func Convert_v1_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
+func Convert_v1_Device_To_resource_Device(in *resourcev1.Device, out *resource.Device, s conversion.Scope) error {
 	return autoConvert_v1_Device_To_resource_Device(in, out, s)
 }
 
-func autoConvert_resource_Device_To_v1_Device(in *resource.Device, out *Device, s conversion.Scope) error {
+func autoConvert_resource_Device_To_v1_Device(in *resource.Device, out *resourcev1.Device, s conversion.Scope) error {
 	out.Name = in.Name
-	out.Attributes = *(*map[QualifiedName]DeviceAttribute)(unsafe.Pointer(&in.Attributes))
-	out.Capacity = *(*map[QualifiedName]DeviceCapacity)(unsafe.Pointer(&in.Capacity))
-	out.ConsumesCounters = *(*[]DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters))
+	out.Attributes = *(*map[resourcev1.QualifiedName]resourcev1.DeviceAttribute)(unsafe.Pointer(&in.Attributes))
+	out.Capacity = *(*map[resourcev1.QualifiedName]resourcev1.DeviceCapacity)(unsafe.Pointer(&in.Capacity))
+	out.ConsumesCounters = *(*[]resourcev1.DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters))
 	out.NodeName = (*string)(unsafe.Pointer(in.NodeName))
 	out.NodeSelector = (*corev1.NodeSelector)(unsafe.Pointer(in.NodeSelector))
 	out.AllNodes = (*bool)(unsafe.Pointer(in.AllNodes))
-	out.Taints = *(*[]DeviceTaint)(unsafe.Pointer(&in.Taints))
+	out.Taints = *(*[]resourcev1.DeviceTaint)(unsafe.Pointer(&in.Taints))
 	out.BindsToNode = (*bool)(unsafe.Pointer(in.BindsToNode))
 	out.BindingConditions = *(*[]string)(unsafe.Pointer(&in.BindingConditions))
 	out.BindingFailureConditions = *(*[]string)(unsafe.Pointer(&in.BindingFailureConditions))
 	out.AllowMultipleAllocations = (*bool)(unsafe.Pointer(in.AllowMultipleAllocations))
-	out.NodeAllocatableResources = *(*map[corev1.ResourceName]NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources))
+	out.NodeAllocatableResources = *(*map[corev1.ResourceName]resourcev1.NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources))
 	// WARNING: in.NamedResources requires manual conversion: does not exist in peer-type
 	return nil
 }
 
-func autoConvert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
+func autoConvert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *resourcev1.DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration is an autogenerated conversion function.
-func Convert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
+func Convert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *resourcev1.DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
 	return autoConvert_v1_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *DeviceAllocationConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceAllocationConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *resourcev1.DeviceAllocationConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *DeviceAllocationConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *resourcev1.DeviceAllocationConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAllocationConfiguration_To_v1_DeviceAllocationConfiguration(in, out, s)
 }
 
-func autoConvert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
+func autoConvert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *resourcev1.DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
 	*out = *(*resource.DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult is an autogenerated conversion function.
-func Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
+func Convert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *resourcev1.DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
 	return autoConvert_v1_DeviceAllocationResult_To_resource_DeviceAllocationResult(in, out, s)
 }
 
-func autoConvert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceAllocationResult)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *resourcev1.DeviceAllocationResult, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult is an autogenerated conversion function.
-func Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
+func Convert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *resourcev1.DeviceAllocationResult, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAllocationResult_To_v1_DeviceAllocationResult(in, out, s)
 }
 
-func autoConvert_v1_DeviceAttribute_To_resource_DeviceAttribute(in *DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
+func autoConvert_v1_DeviceAttribute_To_resource_DeviceAttribute(in *resourcev1.DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
 	*out = *(*resource.DeviceAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceAttribute_To_resource_DeviceAttribute is an autogenerated conversion function.
-func Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(in *DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
+func Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(in *resourcev1.DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
 	return autoConvert_v1_DeviceAttribute_To_resource_DeviceAttribute(in, out, s)
 }
 
-func autoConvert_resource_DeviceAttribute_To_v1_DeviceAttribute(in *resource.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
-	*out = *(*DeviceAttribute)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAttribute_To_v1_DeviceAttribute(in *resource.DeviceAttribute, out *resourcev1.DeviceAttribute, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAttribute_To_v1_DeviceAttribute is an autogenerated conversion function.
-func Convert_resource_DeviceAttribute_To_v1_DeviceAttribute(in *resource.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
+func Convert_resource_DeviceAttribute_To_v1_DeviceAttribute(in *resource.DeviceAttribute, out *resourcev1.DeviceAttribute, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAttribute_To_v1_DeviceAttribute(in, out, s)
 }
 
-func autoConvert_v1_DeviceCapacity_To_resource_DeviceCapacity(in *DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
+func autoConvert_v1_DeviceCapacity_To_resource_DeviceCapacity(in *resourcev1.DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
 	*out = *(*resource.DeviceCapacity)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceCapacity_To_resource_DeviceCapacity is an autogenerated conversion function.
-func Convert_v1_DeviceCapacity_To_resource_DeviceCapacity(in *DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
+func Convert_v1_DeviceCapacity_To_resource_DeviceCapacity(in *resourcev1.DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
 	return autoConvert_v1_DeviceCapacity_To_resource_DeviceCapacity(in, out, s)
 }
 
-func autoConvert_resource_DeviceCapacity_To_v1_DeviceCapacity(in *resource.DeviceCapacity, out *DeviceCapacity, s conversion.Scope) error {
-	*out = *(*DeviceCapacity)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceCapacity_To_v1_DeviceCapacity(in *resource.DeviceCapacity, out *resourcev1.DeviceCapacity, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceCapacity)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceCapacity_To_v1_DeviceCapacity is an autogenerated conversion function.
-func Convert_resource_DeviceCapacity_To_v1_DeviceCapacity(in *resource.DeviceCapacity, out *DeviceCapacity, s conversion.Scope) error {
+func Convert_resource_DeviceCapacity_To_v1_DeviceCapacity(in *resource.DeviceCapacity, out *resourcev1.DeviceCapacity, s conversion.Scope) error {
 	return autoConvert_resource_DeviceCapacity_To_v1_DeviceCapacity(in, out, s)
 }
 
-func autoConvert_v1_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
+func autoConvert_v1_DeviceClaim_To_resource_DeviceClaim(in *resourcev1.DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
 	*out = *(*resource.DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceClaim_To_resource_DeviceClaim is an autogenerated conversion function.
-func Convert_v1_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
+func Convert_v1_DeviceClaim_To_resource_DeviceClaim(in *resourcev1.DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
 	return autoConvert_v1_DeviceClaim_To_resource_DeviceClaim(in, out, s)
 }
 
-func autoConvert_resource_DeviceClaim_To_v1_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
-	*out = *(*DeviceClaim)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClaim_To_v1_DeviceClaim(in *resource.DeviceClaim, out *resourcev1.DeviceClaim, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClaim_To_v1_DeviceClaim is an autogenerated conversion function.
-func Convert_resource_DeviceClaim_To_v1_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
+func Convert_resource_DeviceClaim_To_v1_DeviceClaim(in *resource.DeviceClaim, out *resourcev1.DeviceClaim, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClaim_To_v1_DeviceClaim(in, out, s)
 }
 
-func autoConvert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
+func autoConvert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *resourcev1.DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration is an autogenerated conversion function.
-func Convert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
+func Convert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *resourcev1.DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
 	return autoConvert_v1_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *DeviceClaimConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceClaimConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *resourcev1.DeviceClaimConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *DeviceClaimConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *resourcev1.DeviceClaimConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClaimConfiguration_To_v1_DeviceClaimConfiguration(in, out, s)
 }
 
-func autoConvert_v1_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *resource.DeviceClass, s conversion.Scope) error {
+func autoConvert_v1_DeviceClass_To_resource_DeviceClass(in *resourcev1.DeviceClass, out *resource.DeviceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -895,7 +896,7 @@ func autoConvert_v1_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *re
 	return nil
 }
 
-func autoConvert_resource_DeviceClass_To_v1_DeviceClass(in *resource.DeviceClass, out *DeviceClass, s conversion.Scope) error {
+func autoConvert_resource_DeviceClass_To_v1_DeviceClass(in *resource.DeviceClass, out *resourcev1.DeviceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -903,27 +904,27 @@ func autoConvert_resource_DeviceClass_To_v1_DeviceClass(in *resource.DeviceClass
 	return nil
 }
 
-func autoConvert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
+func autoConvert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *resourcev1.DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration is an autogenerated conversion function.
-func Convert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
+func Convert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *resourcev1.DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
 	return autoConvert_v1_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *DeviceClassConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceClassConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *resourcev1.DeviceClassConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *DeviceClassConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *resourcev1.DeviceClassConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClassConfiguration_To_v1_DeviceClassConfiguration(in, out, s)
 }
 
-func autoConvert_v1_DeviceClassList_To_resource_DeviceClassList(in *DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
+func autoConvert_v1_DeviceClassList_To_resource_DeviceClassList(in *resourcev1.DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -940,15 +941,15 @@ func autoConvert_v1_DeviceClassList_To_resource_DeviceClassList(in *DeviceClassL
 }
 
 // Convert_v1_DeviceClassList_To_resource_DeviceClassList is an autogenerated conversion function.
-func Convert_v1_DeviceClassList_To_resource_DeviceClassList(in *DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
+func Convert_v1_DeviceClassList_To_resource_DeviceClassList(in *resourcev1.DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
 	return autoConvert_v1_DeviceClassList_To_resource_DeviceClassList(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassList_To_v1_DeviceClassList(in *resource.DeviceClassList, out *DeviceClassList, s conversion.Scope) error {
+func autoConvert_resource_DeviceClassList_To_v1_DeviceClassList(in *resource.DeviceClassList, out *resourcev1.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]DeviceClass, len(*in))
+		*out = make([]resourcev1.DeviceClass, len(*in))
 		for i := range *in {
 			if err := Convert_resource_DeviceClass_To_v1_DeviceClass(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -961,11 +962,11 @@ func autoConvert_resource_DeviceClassList_To_v1_DeviceClassList(in *resource.Dev
 }
 
 // Convert_resource_DeviceClassList_To_v1_DeviceClassList is an autogenerated conversion function.
-func Convert_resource_DeviceClassList_To_v1_DeviceClassList(in *resource.DeviceClassList, out *DeviceClassList, s conversion.Scope) error {
+func Convert_resource_DeviceClassList_To_v1_DeviceClassList(in *resource.DeviceClassList, out *resourcev1.DeviceClassList, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClassList_To_v1_DeviceClassList(in, out, s)
 }
 
-func autoConvert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
+func autoConvert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in *resourcev1.DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
 	out.Selectors = *(*[]resource.DeviceSelector)(unsafe.Pointer(&in.Selectors))
 	out.Config = *(*[]resource.DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
 	out.ExtendedResourceName = (*string)(unsafe.Pointer(in.ExtendedResourceName))
@@ -973,13 +974,13 @@ func autoConvert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClassS
 }
 
 // Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec is an autogenerated conversion function.
-func Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
+func Convert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in *resourcev1.DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
 	return autoConvert_v1_DeviceClassSpec_To_resource_DeviceClassSpec(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *resource.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
-	out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&in.Selectors))
-	out.Config = *(*[]DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
+func autoConvert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *resource.DeviceClassSpec, out *resourcev1.DeviceClassSpec, s conversion.Scope) error {
+	out.Selectors = *(*[]resourcev1.DeviceSelector)(unsafe.Pointer(&in.Selectors))
+	out.Config = *(*[]resourcev1.DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
 	out.ExtendedResourceName = (*string)(unsafe.Pointer(in.ExtendedResourceName))
 	// WARNING: in.SuitableNodes requires manual conversion: does not exist in peer-type
 	// WARNING: in.ParametersRef requires manual conversion: does not exist in peer-type
@@ -987,187 +988,187 @@ func autoConvert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *resource.Dev
 	return nil
 }
 
-func autoConvert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(in *DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
+func autoConvert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(in *resourcev1.DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceConfiguration_To_resource_DeviceConfiguration is an autogenerated conversion function.
-func Convert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(in *DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
+func Convert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(in *resourcev1.DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_v1_DeviceConfiguration_To_resource_DeviceConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(in *resource.DeviceConfiguration, out *DeviceConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(in *resource.DeviceConfiguration, out *resourcev1.DeviceConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceConfiguration_To_v1_DeviceConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(in *resource.DeviceConfiguration, out *DeviceConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(in *resource.DeviceConfiguration, out *resourcev1.DeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceConfiguration_To_v1_DeviceConfiguration(in, out, s)
 }
 
-func autoConvert_v1_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
+func autoConvert_v1_DeviceConstraint_To_resource_DeviceConstraint(in *resourcev1.DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
 	*out = *(*resource.DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceConstraint_To_resource_DeviceConstraint is an autogenerated conversion function.
-func Convert_v1_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
+func Convert_v1_DeviceConstraint_To_resource_DeviceConstraint(in *resourcev1.DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
 	return autoConvert_v1_DeviceConstraint_To_resource_DeviceConstraint(in, out, s)
 }
 
-func autoConvert_resource_DeviceConstraint_To_v1_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
-	*out = *(*DeviceConstraint)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceConstraint_To_v1_DeviceConstraint(in *resource.DeviceConstraint, out *resourcev1.DeviceConstraint, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceConstraint_To_v1_DeviceConstraint is an autogenerated conversion function.
-func Convert_resource_DeviceConstraint_To_v1_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
+func Convert_resource_DeviceConstraint_To_v1_DeviceConstraint(in *resource.DeviceConstraint, out *resourcev1.DeviceConstraint, s conversion.Scope) error {
 	return autoConvert_resource_DeviceConstraint_To_v1_DeviceConstraint(in, out, s)
 }
 
-func autoConvert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
+func autoConvert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *resourcev1.DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
 	*out = *(*resource.DeviceCounterConsumption)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption is an autogenerated conversion function.
-func Convert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
+func Convert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *resourcev1.DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
 	return autoConvert_v1_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in, out, s)
 }
 
-func autoConvert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *DeviceCounterConsumption, s conversion.Scope) error {
-	*out = *(*DeviceCounterConsumption)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *resourcev1.DeviceCounterConsumption, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceCounterConsumption)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption is an autogenerated conversion function.
-func Convert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *DeviceCounterConsumption, s conversion.Scope) error {
+func Convert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *resourcev1.DeviceCounterConsumption, s conversion.Scope) error {
 	return autoConvert_resource_DeviceCounterConsumption_To_v1_DeviceCounterConsumption(in, out, s)
 }
 
-func autoConvert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
+func autoConvert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *resourcev1.DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
 	*out = *(*resource.DeviceDerivedAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute is an autogenerated conversion function.
-func Convert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
+func Convert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *resourcev1.DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
 	return autoConvert_v1_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in, out, s)
 }
 
-func autoConvert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *DeviceDerivedAttribute, s conversion.Scope) error {
-	*out = *(*DeviceDerivedAttribute)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *resourcev1.DeviceDerivedAttribute, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceDerivedAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute is an autogenerated conversion function.
-func Convert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *DeviceDerivedAttribute, s conversion.Scope) error {
+func Convert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *resourcev1.DeviceDerivedAttribute, s conversion.Scope) error {
 	return autoConvert_resource_DeviceDerivedAttribute_To_v1_DeviceDerivedAttribute(in, out, s)
 }
 
-func autoConvert_v1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
+func autoConvert_v1_DeviceRequest_To_resource_DeviceRequest(in *resourcev1.DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
 	*out = *(*resource.DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceRequest_To_resource_DeviceRequest is an autogenerated conversion function.
-func Convert_v1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
+func Convert_v1_DeviceRequest_To_resource_DeviceRequest(in *resourcev1.DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
 	return autoConvert_v1_DeviceRequest_To_resource_DeviceRequest(in, out, s)
 }
 
-func autoConvert_resource_DeviceRequest_To_v1_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
-	*out = *(*DeviceRequest)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceRequest_To_v1_DeviceRequest(in *resource.DeviceRequest, out *resourcev1.DeviceRequest, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceRequest_To_v1_DeviceRequest is an autogenerated conversion function.
-func Convert_resource_DeviceRequest_To_v1_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
+func Convert_resource_DeviceRequest_To_v1_DeviceRequest(in *resource.DeviceRequest, out *resourcev1.DeviceRequest, s conversion.Scope) error {
 	return autoConvert_resource_DeviceRequest_To_v1_DeviceRequest(in, out, s)
 }
 
-func autoConvert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
+func autoConvert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *resourcev1.DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
 	*out = *(*resource.DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult is an autogenerated conversion function.
-func Convert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
+func Convert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *resourcev1.DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
 	return autoConvert_v1_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in, out, s)
 }
 
-func autoConvert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceRequestAllocationResult)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *resourcev1.DeviceRequestAllocationResult, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult is an autogenerated conversion function.
-func Convert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
+func Convert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *resourcev1.DeviceRequestAllocationResult, s conversion.Scope) error {
 	return autoConvert_resource_DeviceRequestAllocationResult_To_v1_DeviceRequestAllocationResult(in, out, s)
 }
 
-func autoConvert_v1_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
+func autoConvert_v1_DeviceSelector_To_resource_DeviceSelector(in *resourcev1.DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
 	*out = *(*resource.DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceSelector_To_resource_DeviceSelector is an autogenerated conversion function.
-func Convert_v1_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
+func Convert_v1_DeviceSelector_To_resource_DeviceSelector(in *resourcev1.DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
 	return autoConvert_v1_DeviceSelector_To_resource_DeviceSelector(in, out, s)
 }
 
-func autoConvert_resource_DeviceSelector_To_v1_DeviceSelector(in *resource.DeviceSelector, out *DeviceSelector, s conversion.Scope) error {
-	*out = *(*DeviceSelector)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceSelector_To_v1_DeviceSelector(in *resource.DeviceSelector, out *resourcev1.DeviceSelector, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceSelector_To_v1_DeviceSelector is an autogenerated conversion function.
-func Convert_resource_DeviceSelector_To_v1_DeviceSelector(in *resource.DeviceSelector, out *DeviceSelector, s conversion.Scope) error {
+func Convert_resource_DeviceSelector_To_v1_DeviceSelector(in *resource.DeviceSelector, out *resourcev1.DeviceSelector, s conversion.Scope) error {
 	return autoConvert_resource_DeviceSelector_To_v1_DeviceSelector(in, out, s)
 }
 
-func autoConvert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(in *DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
+func autoConvert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(in *resourcev1.DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
 	*out = *(*resource.DeviceSubRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceSubRequest_To_resource_DeviceSubRequest is an autogenerated conversion function.
-func Convert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(in *DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
+func Convert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(in *resourcev1.DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
 	return autoConvert_v1_DeviceSubRequest_To_resource_DeviceSubRequest(in, out, s)
 }
 
-func autoConvert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(in *resource.DeviceSubRequest, out *DeviceSubRequest, s conversion.Scope) error {
-	*out = *(*DeviceSubRequest)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(in *resource.DeviceSubRequest, out *resourcev1.DeviceSubRequest, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceSubRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceSubRequest_To_v1_DeviceSubRequest is an autogenerated conversion function.
-func Convert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(in *resource.DeviceSubRequest, out *DeviceSubRequest, s conversion.Scope) error {
+func Convert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(in *resource.DeviceSubRequest, out *resourcev1.DeviceSubRequest, s conversion.Scope) error {
 	return autoConvert_resource_DeviceSubRequest_To_v1_DeviceSubRequest(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaint_To_resource_DeviceTaint(in *resourcev1.DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceTaint_To_resource_DeviceTaint is an autogenerated conversion function.
-func Convert_v1_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+func Convert_v1_DeviceTaint_To_resource_DeviceTaint(in *resourcev1.DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaint_To_resource_DeviceTaint(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaint_To_v1_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
-	*out = *(*DeviceTaint)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaint_To_v1_DeviceTaint(in *resource.DeviceTaint, out *resourcev1.DeviceTaint, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceTaint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaint_To_v1_DeviceTaint is an autogenerated conversion function.
-func Convert_resource_DeviceTaint_To_v1_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
+func Convert_resource_DeviceTaint_To_v1_DeviceTaint(in *resource.DeviceTaint, out *resourcev1.DeviceTaint, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaint_To_v1_DeviceTaint(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in *resourcev1.DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1179,11 +1180,11 @@ func autoConvert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintR
 }
 
 // Convert_v1_DeviceTaintRule_To_resource_DeviceTaintRule is an autogenerated conversion function.
-func Convert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+func Convert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in *resourcev1.DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaintRule_To_resource_DeviceTaintRule(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+func autoConvert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in *resource.DeviceTaintRule, out *resourcev1.DeviceTaintRule, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1195,233 +1196,233 @@ func autoConvert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in *resource.Dev
 }
 
 // Convert_resource_DeviceTaintRule_To_v1_DeviceTaintRule is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in *resource.DeviceTaintRule, out *resourcev1.DeviceTaintRule, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRule_To_v1_DeviceTaintRule(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *resourcev1.DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	out.Items = *(*[]resource.DeviceTaintRule)(unsafe.Pointer(&in.Items))
 	return nil
 }
 
 // Convert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+func Convert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *resourcev1.DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+func autoConvert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *resourcev1.DeviceTaintRuleList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	out.Items = *(*[]DeviceTaintRule)(unsafe.Pointer(&in.Items))
+	out.Items = *(*[]resourcev1.DeviceTaintRule)(unsafe.Pointer(&in.Items))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *resourcev1.DeviceTaintRuleList, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleList_To_v1_DeviceTaintRuleList(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *resourcev1.DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintRuleSpec)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+func Convert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *resourcev1.DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleSpec)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *resourcev1.DeviceTaintRuleSpec, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceTaintRuleSpec)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *resourcev1.DeviceTaintRuleSpec, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleSpec_To_v1_DeviceTaintRuleSpec(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *resourcev1.DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintRuleStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+func Convert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *resourcev1.DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleStatus)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *resourcev1.DeviceTaintRuleStatus, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceTaintRuleStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *resourcev1.DeviceTaintRuleStatus, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleStatus_To_v1_DeviceTaintRuleStatus(in, out, s)
 }
 
-func autoConvert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+func autoConvert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *resourcev1.DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+func Convert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *resourcev1.DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
 	return autoConvert_v1_DeviceTaintSelector_To_resource_DeviceTaintSelector(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
-	*out = *(*DeviceTaintSelector)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *resourcev1.DeviceTaintSelector, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceTaintSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
+func Convert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *resourcev1.DeviceTaintSelector, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintSelector_To_v1_DeviceTaintSelector(in, out, s)
 }
 
-func autoConvert_v1_DeviceToleration_To_resource_DeviceToleration(in *DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
+func autoConvert_v1_DeviceToleration_To_resource_DeviceToleration(in *resourcev1.DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
 	*out = *(*resource.DeviceToleration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_DeviceToleration_To_resource_DeviceToleration is an autogenerated conversion function.
-func Convert_v1_DeviceToleration_To_resource_DeviceToleration(in *DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
+func Convert_v1_DeviceToleration_To_resource_DeviceToleration(in *resourcev1.DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
 	return autoConvert_v1_DeviceToleration_To_resource_DeviceToleration(in, out, s)
 }
 
-func autoConvert_resource_DeviceToleration_To_v1_DeviceToleration(in *resource.DeviceToleration, out *DeviceToleration, s conversion.Scope) error {
-	*out = *(*DeviceToleration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceToleration_To_v1_DeviceToleration(in *resource.DeviceToleration, out *resourcev1.DeviceToleration, s conversion.Scope) error {
+	*out = *(*resourcev1.DeviceToleration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceToleration_To_v1_DeviceToleration is an autogenerated conversion function.
-func Convert_resource_DeviceToleration_To_v1_DeviceToleration(in *resource.DeviceToleration, out *DeviceToleration, s conversion.Scope) error {
+func Convert_resource_DeviceToleration_To_v1_DeviceToleration(in *resource.DeviceToleration, out *resourcev1.DeviceToleration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceToleration_To_v1_DeviceToleration(in, out, s)
 }
 
-func autoConvert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
+func autoConvert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *resourcev1.ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
 	*out = *(*resource.ExactDeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest is an autogenerated conversion function.
-func Convert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
+func Convert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *resourcev1.ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
 	return autoConvert_v1_ExactDeviceRequest_To_resource_ExactDeviceRequest(in, out, s)
 }
 
-func autoConvert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *ExactDeviceRequest, s conversion.Scope) error {
-	*out = *(*ExactDeviceRequest)(unsafe.Pointer(in))
+func autoConvert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *resourcev1.ExactDeviceRequest, s conversion.Scope) error {
+	*out = *(*resourcev1.ExactDeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest is an autogenerated conversion function.
-func Convert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *ExactDeviceRequest, s conversion.Scope) error {
+func Convert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *resourcev1.ExactDeviceRequest, s conversion.Scope) error {
 	return autoConvert_resource_ExactDeviceRequest_To_v1_ExactDeviceRequest(in, out, s)
 }
 
-func autoConvert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(in *NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
+func autoConvert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(in *resourcev1.NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
 	*out = *(*resource.NetworkDeviceData)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_NetworkDeviceData_To_resource_NetworkDeviceData is an autogenerated conversion function.
-func Convert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(in *NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
+func Convert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(in *resourcev1.NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
 	return autoConvert_v1_NetworkDeviceData_To_resource_NetworkDeviceData(in, out, s)
 }
 
-func autoConvert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(in *resource.NetworkDeviceData, out *NetworkDeviceData, s conversion.Scope) error {
-	*out = *(*NetworkDeviceData)(unsafe.Pointer(in))
+func autoConvert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(in *resource.NetworkDeviceData, out *resourcev1.NetworkDeviceData, s conversion.Scope) error {
+	*out = *(*resourcev1.NetworkDeviceData)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NetworkDeviceData_To_v1_NetworkDeviceData is an autogenerated conversion function.
-func Convert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(in *resource.NetworkDeviceData, out *NetworkDeviceData, s conversion.Scope) error {
+func Convert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(in *resource.NetworkDeviceData, out *resourcev1.NetworkDeviceData, s conversion.Scope) error {
 	return autoConvert_resource_NetworkDeviceData_To_v1_NetworkDeviceData(in, out, s)
 }
 
-func autoConvert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
+func autoConvert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *resourcev1.NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableMapping)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping is an autogenerated conversion function.
-func Convert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
+func Convert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *resourcev1.NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
 	return autoConvert_v1_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *NodeAllocatableMapping, s conversion.Scope) error {
-	*out = *(*NodeAllocatableMapping)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *resourcev1.NodeAllocatableMapping, s conversion.Scope) error {
+	*out = *(*resourcev1.NodeAllocatableMapping)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *NodeAllocatableMapping, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *resourcev1.NodeAllocatableMapping, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableMapping_To_v1_NodeAllocatableMapping(in, out, s)
 }
 
-func autoConvert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
+func autoConvert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *resourcev1.NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableOverhead)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead is an autogenerated conversion function.
-func Convert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
+func Convert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *resourcev1.NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
 	return autoConvert_v1_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *NodeAllocatableOverhead, s conversion.Scope) error {
-	*out = *(*NodeAllocatableOverhead)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *resourcev1.NodeAllocatableOverhead, s conversion.Scope) error {
+	*out = *(*resourcev1.NodeAllocatableOverhead)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *NodeAllocatableOverhead, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *resourcev1.NodeAllocatableOverhead, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableOverhead_To_v1_NodeAllocatableOverhead(in, out, s)
 }
 
-func autoConvert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
+func autoConvert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *resourcev1.NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableResource)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource is an autogenerated conversion function.
-func Convert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
+func Convert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *resourcev1.NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
 	return autoConvert_v1_NodeAllocatableResource_To_resource_NodeAllocatableResource(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *NodeAllocatableResource, s conversion.Scope) error {
-	*out = *(*NodeAllocatableResource)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *resourcev1.NodeAllocatableResource, s conversion.Scope) error {
+	*out = *(*resourcev1.NodeAllocatableResource)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *NodeAllocatableResource, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *resourcev1.NodeAllocatableResource, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableResource_To_v1_NodeAllocatableResource(in, out, s)
 }
 
-func autoConvert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
+func autoConvert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *resourcev1.OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration is an autogenerated conversion function.
-func Convert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
+func Convert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *resourcev1.OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_v1_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in, out, s)
 }
 
-func autoConvert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
-	*out = *(*OpaqueDeviceConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *resourcev1.OpaqueDeviceConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration is an autogenerated conversion function.
-func Convert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
+func Convert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *resourcev1.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_OpaqueDeviceConfiguration_To_v1_OpaqueDeviceConfiguration(in, out, s)
 }
 
-func autoConvert_v1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaim_To_resource_ResourceClaim(in *resourcev1.ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1432,7 +1433,7 @@ func autoConvert_v1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, o
 	return nil
 }
 
-func autoConvert_resource_ResourceClaim_To_v1_ResourceClaim(in *resource.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaim_To_v1_ResourceClaim(in *resource.ResourceClaim, out *resourcev1.ResourceClaim, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1443,27 +1444,27 @@ func autoConvert_resource_ResourceClaim_To_v1_ResourceClaim(in *resource.Resourc
 	return nil
 }
 
-func autoConvert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *resourcev1.ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
 	*out = *(*resource.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference is an autogenerated conversion function.
-func Convert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
+func Convert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *resourcev1.ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
-	*out = *(*ResourceClaimConsumerReference)(unsafe.Pointer(in))
+func autoConvert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *resourcev1.ResourceClaimConsumerReference, s conversion.Scope) error {
+	*out = *(*resourcev1.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference is an autogenerated conversion function.
-func Convert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
+func Convert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *resourcev1.ResourceClaimConsumerReference, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimConsumerReference_To_v1_ResourceClaimConsumerReference(in, out, s)
 }
 
-func autoConvert_v1_ResourceClaimList_To_resource_ResourceClaimList(in *ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimList_To_resource_ResourceClaimList(in *resourcev1.ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1480,15 +1481,15 @@ func autoConvert_v1_ResourceClaimList_To_resource_ResourceClaimList(in *Resource
 }
 
 // Convert_v1_ResourceClaimList_To_resource_ResourceClaimList is an autogenerated conversion function.
-func Convert_v1_ResourceClaimList_To_resource_ResourceClaimList(in *ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
+func Convert_v1_ResourceClaimList_To_resource_ResourceClaimList(in *resourcev1.ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimList_To_resource_ResourceClaimList(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimList_To_v1_ResourceClaimList(in *resource.ResourceClaimList, out *ResourceClaimList, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimList_To_v1_ResourceClaimList(in *resource.ResourceClaimList, out *resourcev1.ResourceClaimList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceClaim, len(*in))
+		*out = make([]resourcev1.ResourceClaim, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceClaim_To_v1_ResourceClaim(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1501,11 +1502,11 @@ func autoConvert_resource_ResourceClaimList_To_v1_ResourceClaimList(in *resource
 }
 
 // Convert_resource_ResourceClaimList_To_v1_ResourceClaimList is an autogenerated conversion function.
-func Convert_resource_ResourceClaimList_To_v1_ResourceClaimList(in *resource.ResourceClaimList, out *ResourceClaimList, s conversion.Scope) error {
+func Convert_resource_ResourceClaimList_To_v1_ResourceClaimList(in *resource.ResourceClaimList, out *resourcev1.ResourceClaimList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimList_To_v1_ResourceClaimList(in, out, s)
 }
 
-func autoConvert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *resourcev1.ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
 	if err := Convert_v1_DeviceClaim_To_resource_DeviceClaim(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -1513,11 +1514,11 @@ func autoConvert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resource
 }
 
 // Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec is an autogenerated conversion function.
-func Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
+func Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *resourcev1.ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in *resource.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in *resource.ResourceClaimSpec, out *resourcev1.ResourceClaimSpec, s conversion.Scope) error {
 	if err := Convert_resource_DeviceClaim_To_v1_DeviceClaim(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -1527,7 +1528,7 @@ func autoConvert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(in *resource
 	return nil
 }
 
-func autoConvert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *resourcev1.ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
 	if in.Allocation != nil {
 		in, out := &in.Allocation, &out.Allocation
 		*out = new(resource.AllocationResult)
@@ -1543,28 +1544,28 @@ func autoConvert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *Reso
 }
 
 // Convert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus is an autogenerated conversion function.
-func Convert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
+func Convert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *resourcev1.ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimStatus_To_resource_ResourceClaimStatus(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(in *resource.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimStatus_To_v1_ResourceClaimStatus(in *resource.ResourceClaimStatus, out *resourcev1.ResourceClaimStatus, s conversion.Scope) error {
 	if in.Allocation != nil {
 		in, out := &in.Allocation, &out.Allocation
-		*out = new(AllocationResult)
+		*out = new(resourcev1.AllocationResult)
 		if err := Convert_resource_AllocationResult_To_v1_AllocationResult(*in, *out, s); err != nil {
 			return err
 		}
 	} else {
 		out.Allocation = nil
 	}
-	out.ReservedFor = *(*[]ResourceClaimConsumerReference)(unsafe.Pointer(&in.ReservedFor))
-	out.Devices = *(*[]AllocatedDeviceStatus)(unsafe.Pointer(&in.Devices))
+	out.ReservedFor = *(*[]resourcev1.ResourceClaimConsumerReference)(unsafe.Pointer(&in.ReservedFor))
+	out.Devices = *(*[]resourcev1.AllocatedDeviceStatus)(unsafe.Pointer(&in.Devices))
 	// WARNING: in.DeallocationRequested requires manual conversion: does not exist in peer-type
 	// WARNING: in.DriverName requires manual conversion: does not exist in peer-type
 	return nil
 }
 
-func autoConvert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *resource.ResourceClaimTemplate, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1.ResourceClaimTemplate, out *resource.ResourceClaimTemplate, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1572,7 +1573,7 @@ func autoConvert_v1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *
 	return nil
 }
 
-func autoConvert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in *resource.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in *resource.ResourceClaimTemplate, out *resourcev1.ResourceClaimTemplate, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1580,7 +1581,7 @@ func autoConvert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(in *
 	return nil
 }
 
-func autoConvert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *resourcev1.ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1597,15 +1598,15 @@ func autoConvert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateL
 }
 
 // Convert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList is an autogenerated conversion function.
-func Convert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
+func Convert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *resourcev1.ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *ResourceClaimTemplateList, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *resourcev1.ResourceClaimTemplateList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceClaimTemplate, len(*in))
+		*out = make([]resourcev1.ResourceClaimTemplate, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceClaimTemplate_To_v1_ResourceClaimTemplate(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1618,11 +1619,11 @@ func autoConvert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateL
 }
 
 // Convert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList is an autogenerated conversion function.
-func Convert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *ResourceClaimTemplateList, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *resourcev1.ResourceClaimTemplateList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimTemplateList_To_v1_ResourceClaimTemplateList(in, out, s)
 }
 
-func autoConvert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
+func autoConvert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *resourcev1.ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_ResourceClaimSpec_To_resource_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1631,11 +1632,11 @@ func autoConvert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateS
 }
 
 // Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec is an autogenerated conversion function.
-func Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
+func Convert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *resourcev1.ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	return autoConvert_v1_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *ResourceClaimTemplateSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *resourcev1.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimSpec_To_v1_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1644,31 +1645,31 @@ func autoConvert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateS
 }
 
 // Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec is an autogenerated conversion function.
-func Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *ResourceClaimTemplateSpec, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *resourcev1.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimTemplateSpec_To_v1_ResourceClaimTemplateSpec(in, out, s)
 }
 
-func autoConvert_v1_ResourcePool_To_resource_ResourcePool(in *ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
+func autoConvert_v1_ResourcePool_To_resource_ResourcePool(in *resourcev1.ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
 	*out = *(*resource.ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1_ResourcePool_To_resource_ResourcePool is an autogenerated conversion function.
-func Convert_v1_ResourcePool_To_resource_ResourcePool(in *ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
+func Convert_v1_ResourcePool_To_resource_ResourcePool(in *resourcev1.ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
 	return autoConvert_v1_ResourcePool_To_resource_ResourcePool(in, out, s)
 }
 
-func autoConvert_resource_ResourcePool_To_v1_ResourcePool(in *resource.ResourcePool, out *ResourcePool, s conversion.Scope) error {
-	*out = *(*ResourcePool)(unsafe.Pointer(in))
+func autoConvert_resource_ResourcePool_To_v1_ResourcePool(in *resource.ResourcePool, out *resourcev1.ResourcePool, s conversion.Scope) error {
+	*out = *(*resourcev1.ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ResourcePool_To_v1_ResourcePool is an autogenerated conversion function.
-func Convert_resource_ResourcePool_To_v1_ResourcePool(in *resource.ResourcePool, out *ResourcePool, s conversion.Scope) error {
+func Convert_resource_ResourcePool_To_v1_ResourcePool(in *resource.ResourcePool, out *resourcev1.ResourcePool, s conversion.Scope) error {
 	return autoConvert_resource_ResourcePool_To_v1_ResourcePool(in, out, s)
 }
 
-func autoConvert_v1_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
+func autoConvert_v1_ResourceSlice_To_resource_ResourceSlice(in *resourcev1.ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1676,7 +1677,7 @@ func autoConvert_v1_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, o
 	return nil
 }
 
-func autoConvert_resource_ResourceSlice_To_v1_ResourceSlice(in *resource.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+func autoConvert_resource_ResourceSlice_To_v1_ResourceSlice(in *resource.ResourceSlice, out *resourcev1.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1684,7 +1685,7 @@ func autoConvert_resource_ResourceSlice_To_v1_ResourceSlice(in *resource.Resourc
 	return nil
 }
 
-func autoConvert_v1_ResourceSliceList_To_resource_ResourceSliceList(in *ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
+func autoConvert_v1_ResourceSliceList_To_resource_ResourceSliceList(in *resourcev1.ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1701,15 +1702,15 @@ func autoConvert_v1_ResourceSliceList_To_resource_ResourceSliceList(in *Resource
 }
 
 // Convert_v1_ResourceSliceList_To_resource_ResourceSliceList is an autogenerated conversion function.
-func Convert_v1_ResourceSliceList_To_resource_ResourceSliceList(in *ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
+func Convert_v1_ResourceSliceList_To_resource_ResourceSliceList(in *resourcev1.ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
 	return autoConvert_v1_ResourceSliceList_To_resource_ResourceSliceList(in, out, s)
 }
 
-func autoConvert_resource_ResourceSliceList_To_v1_ResourceSliceList(in *resource.ResourceSliceList, out *ResourceSliceList, s conversion.Scope) error {
+func autoConvert_resource_ResourceSliceList_To_v1_ResourceSliceList(in *resource.ResourceSliceList, out *resourcev1.ResourceSliceList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceSlice, len(*in))
+		*out = make([]resourcev1.ResourceSlice, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceSlice_To_v1_ResourceSlice(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1722,11 +1723,11 @@ func autoConvert_resource_ResourceSliceList_To_v1_ResourceSliceList(in *resource
 }
 
 // Convert_resource_ResourceSliceList_To_v1_ResourceSliceList is an autogenerated conversion function.
-func Convert_resource_ResourceSliceList_To_v1_ResourceSliceList(in *resource.ResourceSliceList, out *ResourceSliceList, s conversion.Scope) error {
+func Convert_resource_ResourceSliceList_To_v1_ResourceSliceList(in *resource.ResourceSliceList, out *resourcev1.ResourceSliceList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceSliceList_To_v1_ResourceSliceList(in, out, s)
 }
 
-func autoConvert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
+func autoConvert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *resourcev1.ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
 	out.Driver = in.Driver
 	if err := Convert_v1_ResourcePool_To_resource_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
@@ -1753,11 +1754,11 @@ func autoConvert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *Resource
 }
 
 // Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec is an autogenerated conversion function.
-func Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
+func Convert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *resourcev1.ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
 	return autoConvert_v1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *resource.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *resource.ResourceSliceSpec, out *resourcev1.ResourceSliceSpec, s conversion.Scope) error {
 	out.Driver = in.Driver
 	if err := Convert_resource_ResourcePool_To_v1_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
@@ -1767,7 +1768,7 @@ func autoConvert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *resource
 	out.AllNodes = (*bool)(unsafe.Pointer(in.AllNodes))
 	if in.Devices != nil {
 		in, out := &in.Devices, &out.Devices
-		*out = make([]Device, len(*in))
+		*out = make([]resourcev1.Device, len(*in))
 		for i := range *in {
 			if err := Convert_resource_Device_To_v1_Device(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1777,9 +1778,9 @@ func autoConvert_resource_ResourceSliceSpec_To_v1_ResourceSliceSpec(in *resource
 		out.Devices = nil
 	}
 	out.PerDeviceNodeSelection = (*bool)(unsafe.Pointer(in.PerDeviceNodeSelection))
-	out.SharedCounters = *(*[]CounterSet)(unsafe.Pointer(&in.SharedCounters))
-	out.PartitionTypeAttribute = (*FullyQualifiedName)(unsafe.Pointer(in.PartitionTypeAttribute))
-	out.SkipNodeOperations = *(*[]SkipNodeOperation)(unsafe.Pointer(&in.SkipNodeOperations))
+	out.SharedCounters = *(*[]resourcev1.CounterSet)(unsafe.Pointer(&in.SharedCounters))
+	out.PartitionTypeAttribute = (*resourcev1.FullyQualifiedName)(unsafe.Pointer(in.PartitionTypeAttribute))
+	out.SkipNodeOperations = *(*[]resourcev1.SkipNodeOperation)(unsafe.Pointer(&in.SkipNodeOperations))
 	// WARNING: in.NoResourceModel requires manual conversion: does not exist in peer-type
 	return nil
 }

@@ -22,6 +22,7 @@ limitations under the License.
 package v1
 
 import (
+	resourcev1 "k8s.io/api/resource/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -29,29 +30,33 @@ import (
 // Public to allow building arbitrary schemes.
 // All generated defaulters are covering - they call all nested defaulters.
 func RegisterDefaults(scheme *runtime.Scheme) error {
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRule{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRule(obj.(*DeviceTaintRule)) })
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRuleList{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRuleList(obj.(*DeviceTaintRuleList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*ResourceClaim)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*ResourceClaimList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplate{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplate(obj.(*ResourceClaimTemplate)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplateList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplateList(obj.(*ResourceClaimTemplateList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*ResourceSlice)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*ResourceSliceList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.DeviceTaintRule{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRule(obj.(*resourcev1.DeviceTaintRule)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.DeviceTaintRuleList{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRuleList(obj.(*resourcev1.DeviceTaintRuleList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*resourcev1.ResourceClaim)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*resourcev1.ResourceClaimList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceClaimTemplate{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplate(obj.(*resourcev1.ResourceClaimTemplate))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceClaimTemplateList{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplateList(obj.(*resourcev1.ResourceClaimTemplateList))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*resourcev1.ResourceSlice)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1.ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*resourcev1.ResourceSliceList)) })
 	return nil
 }
 
-func SetObjectDefaults_DeviceTaintRule(in *DeviceTaintRule) {
+func SetObjectDefaults_DeviceTaintRule(in *resourcev1.DeviceTaintRule) {
 	SetDefaults_DeviceTaint(&in.Spec.Taint)
 }
 
-func SetObjectDefaults_DeviceTaintRuleList(in *DeviceTaintRuleList) {
+func SetObjectDefaults_DeviceTaintRuleList(in *resourcev1.DeviceTaintRuleList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_DeviceTaintRule(a)
 	}
 }
 
-func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
+func SetObjectDefaults_ResourceClaim(in *resourcev1.ResourceClaim) {
 	for i := range in.Spec.Devices.Requests {
 		a := &in.Spec.Devices.Requests[i]
 		if a.Exactly != nil {
@@ -87,14 +92,14 @@ func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimList(in *ResourceClaimList) {
+func SetObjectDefaults_ResourceClaimList(in *resourcev1.ResourceClaimList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaim(a)
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
+func SetObjectDefaults_ResourceClaimTemplate(in *resourcev1.ResourceClaimTemplate) {
 	for i := range in.Spec.Spec.Devices.Requests {
 		a := &in.Spec.Spec.Devices.Requests[i]
 		if a.Exactly != nil {
@@ -119,14 +124,14 @@ func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplateList(in *ResourceClaimTemplateList) {
+func SetObjectDefaults_ResourceClaimTemplateList(in *resourcev1.ResourceClaimTemplateList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaimTemplate(a)
 	}
 }
 
-func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
+func SetObjectDefaults_ResourceSlice(in *resourcev1.ResourceSlice) {
 	for i := range in.Spec.Devices {
 		a := &in.Spec.Devices[i]
 		for j := range a.Taints {
@@ -136,7 +141,7 @@ func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
 	}
 }
 
-func SetObjectDefaults_ResourceSliceList(in *ResourceSliceList) {
+func SetObjectDefaults_ResourceSliceList(in *resourcev1.ResourceSliceList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceSlice(a)

@@ -13,9 +13,9 @@ import (
 )
 
 // v1alpha3 (1.31) is the older half of the hub's shape, which is v1's: much
-// of it converts field by field (zz_generated.conversion.go), and so do the
-// kinds it gained later (DeviceTaintRule, ResourcePoolStatusRequest), which
-// have v1's shape. What is written here, each with its stash:
+// of it converts field by field (zz_generated.conversion.go). The kinds it
+// gained later (DeviceTaintRule, ResourcePoolStatusRequest) are k8s.io/api's
+// and convert in kubeapi. What is written here, each with its stash:
 //   - requests: v1alpha3's flat request is the hub's exactly; firstAvailable
 //     and the exact request's later fields have no place here;
 //   - constraints with distinctAttribute, the later fields of allocation

@@ -4,6 +4,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/drakit/drakit/apis/resource/v1alpha3/kubeapi"
 )
 
 // GroupName is the API group of every type in this package.
@@ -33,7 +35,9 @@ var (
 )
 
 func init() {
-	localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)
+	// The kinds v1alpha3 gained after 1.31 are k8s.io/api's, registered
+	// with their conversions by kubeapi under the same group version.
+	localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs, kubeapi.AddToScheme)
 }
 
 // addKnownTypes registers every kind of this version, with its list type.
@@ -49,11 +53,6 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&PodSchedulingContextList{},
 		&ResourceSlice{},
 		&ResourceSliceList{},
-		// The kinds v1alpha3 gained after 1.31, in their 1.37 shape.
-		&DeviceTaintRule{},
-		&DeviceTaintRuleList{},
-		&ResourcePoolStatusRequest{},
-		&ResourcePoolStatusRequestList{},
 		&metav1.Status{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	upstream "k8s.io/api/resource/v1alpha3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -135,8 +136,7 @@ func newScheme() *runtime.Scheme {
 
 // wireScheme has only the kinds v1alpha3 had in 1.31, whose wire form the
 // tables above and testdata/server (written by a 1.31 API server) hold.
-// The kinds it gained later are checked against k8s.io/api v0.37.2 in
-// late_kinds_test.go.
+// The kinds it gained later are k8s.io/api's (see kubeapi).
 func wireScheme() *runtime.Scheme {
 	scheme := runtime.NewScheme()
 	scheme.AddKnownTypes(v1alpha3.SchemeGroupVersion,
@@ -150,17 +150,26 @@ func wireScheme() *runtime.Scheme {
 	return scheme
 }
 
-// TestWireSchemeHasTheRest: the installed scheme has the 1.31 kinds of
-// wireScheme and the late kinds, nothing else.
+// TestWireSchemeHasTheRest: the installed scheme has, under v1alpha3, the
+// 1.31 kinds of wireScheme in drakit's types and every kind k8s.io/api has
+// for v1alpha3 in k8s.io/api's types, nothing else.
 func TestWireSchemeHasTheRest(t *testing.T) {
-	got := apitest.OwnKinds(newScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{})
-	want := apitest.OwnKinds(wireScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{})
-	for kind := range lateKinds {
-		want = append(want, kind)
+	installed := newScheme()
+	kubeAPI := runtime.NewScheme()
+	if err := upstream.AddToScheme(kubeAPI); err != nil {
+		t.Fatal(err)
 	}
+	late := apitest.OwnKinds(kubeAPI, v1alpha3.SchemeGroupVersion, &upstream.DeviceTaintRule{})
+	if len(late) == 0 {
+		t.Fatal("k8s.io/api registers no v1alpha3 kind")
+	}
+	got := append(apitest.OwnKinds(installed, v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{}),
+		apitest.OwnKinds(installed, v1alpha3.SchemeGroupVersion, &upstream.DeviceTaintRule{})...)
+	want := append(apitest.OwnKinds(wireScheme(), v1alpha3.SchemeGroupVersion, &v1alpha3.ResourceClaim{}), late...)
+	sort.Strings(got)
 	sort.Strings(want)
 	if diff := apitest.DiffPaths(got, want); diff != "" {
-		t.Errorf("v1alpha3's kinds in the scheme differ from the 1.31 kinds and the late ones:\n%s", diff)
+		t.Errorf("v1alpha3's kinds in the scheme differ from the 1.31 kinds and k8s.io/api's:\n%s", diff)
 	}
 }
 

@@ -148,66 +148,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(a.(*DeviceTaint), b.(*resource.DeviceTaint), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(a.(*resource.DeviceTaint), b.(*DeviceTaint), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*DeviceTaintRule), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*DeviceTaintRuleList), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*DeviceTaintRuleSpec), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*DeviceTaintRuleStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*DeviceTaintSelector), scope)
-	}); err != nil {
-		return err
-	}
 	if err := s.AddGeneratedConversionFunc((*OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
@@ -215,16 +155,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*OpaqueDeviceConfiguration), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*PartitionTypeStatus)(nil), (*resource.PartitionTypeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(a.(*PartitionTypeStatus), b.(*resource.PartitionTypeStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.PartitionTypeStatus)(nil), (*PartitionTypeStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(a.(*resource.PartitionTypeStatus), b.(*PartitionTypeStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -265,16 +195,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.PodSchedulingContextStatus)(nil), (*PodSchedulingContextStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(a.(*resource.PodSchedulingContextStatus), b.(*PodSchedulingContextStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*PoolStatus)(nil), (*resource.PoolStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_PoolStatus_To_resource_PoolStatus(a.(*PoolStatus), b.(*resource.PoolStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.PoolStatus)(nil), (*PoolStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_PoolStatus_To_v1alpha3_PoolStatus(a.(*resource.PoolStatus), b.(*PoolStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -348,46 +268,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequest)(nil), (*resource.ResourcePoolStatusRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(a.(*ResourcePoolStatusRequest), b.(*resource.ResourcePoolStatusRequest), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequest)(nil), (*ResourcePoolStatusRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(a.(*resource.ResourcePoolStatusRequest), b.(*ResourcePoolStatusRequest), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestList)(nil), (*resource.ResourcePoolStatusRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(a.(*ResourcePoolStatusRequestList), b.(*resource.ResourcePoolStatusRequestList), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestList)(nil), (*ResourcePoolStatusRequestList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(a.(*resource.ResourcePoolStatusRequestList), b.(*ResourcePoolStatusRequestList), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestSpec)(nil), (*resource.ResourcePoolStatusRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(a.(*ResourcePoolStatusRequestSpec), b.(*resource.ResourcePoolStatusRequestSpec), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestSpec)(nil), (*ResourcePoolStatusRequestSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(a.(*resource.ResourcePoolStatusRequestSpec), b.(*ResourcePoolStatusRequestSpec), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePoolStatusRequestStatus)(nil), (*resource.ResourcePoolStatusRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(a.(*ResourcePoolStatusRequestStatus), b.(*resource.ResourcePoolStatusRequestStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePoolStatusRequestStatus)(nil), (*ResourcePoolStatusRequestStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(a.(*resource.ResourcePoolStatusRequestStatus), b.(*ResourcePoolStatusRequestStatus), scope)
-	}); err != nil {
-		return err
-	}
 	if err := s.AddGeneratedConversionFunc((*ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_v1alpha3_ResourceSliceList_To_resource_ResourceSliceList(a.(*ResourceSliceList), b.(*resource.ResourceSliceList), scope)
 	}); err != nil {
@@ -395,26 +275,6 @@ func RegisterConversions(s *runtime.Scheme) error {
 	}
 	if err := s.AddGeneratedConversionFunc((*resource.ResourceSliceList)(nil), (*ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
 		return Convert_resource_ResourceSliceList_To_v1alpha3_ResourceSliceList(a.(*resource.ResourceSliceList), b.(*ResourceSliceList), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*ShareableCapacityStatus)(nil), (*resource.ShareableCapacityStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(a.(*ShareableCapacityStatus), b.(*resource.ShareableCapacityStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ShareableCapacityStatus)(nil), (*ShareableCapacityStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(a.(*resource.ShareableCapacityStatus), b.(*ShareableCapacityStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*ShareableSummaryStatus)(nil), (*resource.ShareableSummaryStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(a.(*ShareableSummaryStatus), b.(*resource.ShareableSummaryStatus), scope)
-	}); err != nil {
-		return err
-	}
-	if err := s.AddGeneratedConversionFunc((*resource.ShareableSummaryStatus)(nil), (*ShareableSummaryStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(a.(*resource.ShareableSummaryStatus), b.(*ShareableSummaryStatus), scope)
 	}); err != nil {
 		return err
 	}
@@ -970,140 +830,6 @@ func Convert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in *resource.Dev
 	return autoConvert_resource_DeviceSelector_To_v1alpha3_DeviceSelector(in, out, s)
 }
 
-func autoConvert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
-	*out = *(*resource.DeviceTaint)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaint_To_resource_DeviceTaint(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
-	*out = *(*DeviceTaint)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint is an autogenerated conversion function.
-func Convert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaint_To_v1alpha3_DeviceTaint(in, out, s)
-}
-
-func autoConvert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
-	out.ObjectMeta = in.ObjectMeta
-	if err := Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
-		return err
-	}
-	if err := Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(&in.Status, &out.Status, s); err != nil {
-		return err
-	}
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaintRule_To_resource_DeviceTaintRule(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
-	out.ObjectMeta = in.ObjectMeta
-	if err := Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
-		return err
-	}
-	if err := Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(&in.Status, &out.Status, s); err != nil {
-		return err
-	}
-	return nil
-}
-
-// Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaintRule_To_v1alpha3_DeviceTaintRule(in, out, s)
-}
-
-func autoConvert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
-	out.ListMeta = in.ListMeta
-	out.Items = *(*[]resource.DeviceTaintRule)(unsafe.Pointer(&in.Items))
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
-	out.ListMeta = in.ListMeta
-	out.Items = *(*[]DeviceTaintRule)(unsafe.Pointer(&in.Items))
-	return nil
-}
-
-// Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaintRuleList_To_v1alpha3_DeviceTaintRuleList(in, out, s)
-}
-
-func autoConvert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
-	*out = *(*resource.DeviceTaintRuleSpec)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleSpec)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaintRuleSpec_To_v1alpha3_DeviceTaintRuleSpec(in, out, s)
-}
-
-func autoConvert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
-	*out = *(*resource.DeviceTaintRuleStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaintRuleStatus_To_v1alpha3_DeviceTaintRuleStatus(in, out, s)
-}
-
-func autoConvert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
-	*out = *(*resource.DeviceTaintSelector)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
-	return autoConvert_v1alpha3_DeviceTaintSelector_To_resource_DeviceTaintSelector(in, out, s)
-}
-
-func autoConvert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
-	*out = *(*DeviceTaintSelector)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
-	return autoConvert_resource_DeviceTaintSelector_To_v1alpha3_DeviceTaintSelector(in, out, s)
-}
-
 func autoConvert_v1alpha3_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
@@ -1122,26 +848,6 @@ func autoConvert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConf
 // Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration is an autogenerated conversion function.
 func Convert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_OpaqueDeviceConfiguration_To_v1alpha3_OpaqueDeviceConfiguration(in, out, s)
-}
-
-func autoConvert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in *PartitionTypeStatus, out *resource.PartitionTypeStatus, s conversion.Scope) error {
-	*out = *(*resource.PartitionTypeStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus is an autogenerated conversion function.
-func Convert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in *PartitionTypeStatus, out *resource.PartitionTypeStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_PartitionTypeStatus_To_resource_PartitionTypeStatus(in, out, s)
-}
-
-func autoConvert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in *resource.PartitionTypeStatus, out *PartitionTypeStatus, s conversion.Scope) error {
-	*out = *(*PartitionTypeStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus is an autogenerated conversion function.
-func Convert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in *resource.PartitionTypeStatus, out *PartitionTypeStatus, s conversion.Scope) error {
-	return autoConvert_resource_PartitionTypeStatus_To_v1alpha3_PartitionTypeStatus(in, out, s)
 }
 
 func autoConvert_v1alpha3_PodSchedulingContext_To_resource_PodSchedulingContext(in *PodSchedulingContext, out *resource.PodSchedulingContext, s conversion.Scope) error {
@@ -1236,26 +942,6 @@ func autoConvert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingCo
 // Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus is an autogenerated conversion function.
 func Convert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(in *resource.PodSchedulingContextStatus, out *PodSchedulingContextStatus, s conversion.Scope) error {
 	return autoConvert_resource_PodSchedulingContextStatus_To_v1alpha3_PodSchedulingContextStatus(in, out, s)
-}
-
-func autoConvert_v1alpha3_PoolStatus_To_resource_PoolStatus(in *PoolStatus, out *resource.PoolStatus, s conversion.Scope) error {
-	*out = *(*resource.PoolStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_PoolStatus_To_resource_PoolStatus is an autogenerated conversion function.
-func Convert_v1alpha3_PoolStatus_To_resource_PoolStatus(in *PoolStatus, out *resource.PoolStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_PoolStatus_To_resource_PoolStatus(in, out, s)
-}
-
-func autoConvert_resource_PoolStatus_To_v1alpha3_PoolStatus(in *resource.PoolStatus, out *PoolStatus, s conversion.Scope) error {
-	*out = *(*PoolStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_PoolStatus_To_v1alpha3_PoolStatus is an autogenerated conversion function.
-func Convert_resource_PoolStatus_To_v1alpha3_PoolStatus(in *resource.PoolStatus, out *PoolStatus, s conversion.Scope) error {
-	return autoConvert_resource_PoolStatus_To_v1alpha3_PoolStatus(in, out, s)
 }
 
 func autoConvert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
@@ -1526,96 +1212,6 @@ func Convert_resource_ResourcePool_To_v1alpha3_ResourcePool(in *resource.Resourc
 	return autoConvert_resource_ResourcePool_To_v1alpha3_ResourcePool(in, out, s)
 }
 
-func autoConvert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in *ResourcePoolStatusRequest, out *resource.ResourcePoolStatusRequest, s conversion.Scope) error {
-	out.ObjectMeta = in.ObjectMeta
-	if err := Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(&in.Spec, &out.Spec, s); err != nil {
-		return err
-	}
-	out.Status = (*resource.ResourcePoolStatusRequestStatus)(unsafe.Pointer(in.Status))
-	return nil
-}
-
-// Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest is an autogenerated conversion function.
-func Convert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in *ResourcePoolStatusRequest, out *resource.ResourcePoolStatusRequest, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ResourcePoolStatusRequest_To_resource_ResourcePoolStatusRequest(in, out, s)
-}
-
-func autoConvert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in *resource.ResourcePoolStatusRequest, out *ResourcePoolStatusRequest, s conversion.Scope) error {
-	out.ObjectMeta = in.ObjectMeta
-	if err := Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(&in.Spec, &out.Spec, s); err != nil {
-		return err
-	}
-	out.Status = (*ResourcePoolStatusRequestStatus)(unsafe.Pointer(in.Status))
-	return nil
-}
-
-// Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest is an autogenerated conversion function.
-func Convert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in *resource.ResourcePoolStatusRequest, out *ResourcePoolStatusRequest, s conversion.Scope) error {
-	return autoConvert_resource_ResourcePoolStatusRequest_To_v1alpha3_ResourcePoolStatusRequest(in, out, s)
-}
-
-func autoConvert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in *ResourcePoolStatusRequestList, out *resource.ResourcePoolStatusRequestList, s conversion.Scope) error {
-	out.ListMeta = in.ListMeta
-	out.Items = *(*[]resource.ResourcePoolStatusRequest)(unsafe.Pointer(&in.Items))
-	return nil
-}
-
-// Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList is an autogenerated conversion function.
-func Convert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in *ResourcePoolStatusRequestList, out *resource.ResourcePoolStatusRequestList, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ResourcePoolStatusRequestList_To_resource_ResourcePoolStatusRequestList(in, out, s)
-}
-
-func autoConvert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in *resource.ResourcePoolStatusRequestList, out *ResourcePoolStatusRequestList, s conversion.Scope) error {
-	out.ListMeta = in.ListMeta
-	out.Items = *(*[]ResourcePoolStatusRequest)(unsafe.Pointer(&in.Items))
-	return nil
-}
-
-// Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList is an autogenerated conversion function.
-func Convert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in *resource.ResourcePoolStatusRequestList, out *ResourcePoolStatusRequestList, s conversion.Scope) error {
-	return autoConvert_resource_ResourcePoolStatusRequestList_To_v1alpha3_ResourcePoolStatusRequestList(in, out, s)
-}
-
-func autoConvert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in *ResourcePoolStatusRequestSpec, out *resource.ResourcePoolStatusRequestSpec, s conversion.Scope) error {
-	*out = *(*resource.ResourcePoolStatusRequestSpec)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec is an autogenerated conversion function.
-func Convert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in *ResourcePoolStatusRequestSpec, out *resource.ResourcePoolStatusRequestSpec, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ResourcePoolStatusRequestSpec_To_resource_ResourcePoolStatusRequestSpec(in, out, s)
-}
-
-func autoConvert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in *resource.ResourcePoolStatusRequestSpec, out *ResourcePoolStatusRequestSpec, s conversion.Scope) error {
-	*out = *(*ResourcePoolStatusRequestSpec)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec is an autogenerated conversion function.
-func Convert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in *resource.ResourcePoolStatusRequestSpec, out *ResourcePoolStatusRequestSpec, s conversion.Scope) error {
-	return autoConvert_resource_ResourcePoolStatusRequestSpec_To_v1alpha3_ResourcePoolStatusRequestSpec(in, out, s)
-}
-
-func autoConvert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in *ResourcePoolStatusRequestStatus, out *resource.ResourcePoolStatusRequestStatus, s conversion.Scope) error {
-	*out = *(*resource.ResourcePoolStatusRequestStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus is an autogenerated conversion function.
-func Convert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in *ResourcePoolStatusRequestStatus, out *resource.ResourcePoolStatusRequestStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ResourcePoolStatusRequestStatus_To_resource_ResourcePoolStatusRequestStatus(in, out, s)
-}
-
-func autoConvert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in *resource.ResourcePoolStatusRequestStatus, out *ResourcePoolStatusRequestStatus, s conversion.Scope) error {
-	*out = *(*ResourcePoolStatusRequestStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus is an autogenerated conversion function.
-func Convert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in *resource.ResourcePoolStatusRequestStatus, out *ResourcePoolStatusRequestStatus, s conversion.Scope) error {
-	return autoConvert_resource_ResourcePoolStatusRequestStatus_To_v1alpha3_ResourcePoolStatusRequestStatus(in, out, s)
-}
-
 func autoConvert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1alpha3_ResourceSliceSpec_To_resource_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
@@ -1729,44 +1325,4 @@ func autoConvert_resource_ResourceSliceSpec_To_v1alpha3_ResourceSliceSpec(in *re
 	// WARNING: in.SkipNodeOperations requires manual conversion: does not exist in peer-type
 	// WARNING: in.NoResourceModel requires manual conversion: does not exist in peer-type
 	return nil
-}
-
-func autoConvert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in *ShareableCapacityStatus, out *resource.ShareableCapacityStatus, s conversion.Scope) error {
-	*out = *(*resource.ShareableCapacityStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus is an autogenerated conversion function.
-func Convert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in *ShareableCapacityStatus, out *resource.ShareableCapacityStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ShareableCapacityStatus_To_resource_ShareableCapacityStatus(in, out, s)
-}
-
-func autoConvert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in *resource.ShareableCapacityStatus, out *ShareableCapacityStatus, s conversion.Scope) error {
-	*out = *(*ShareableCapacityStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus is an autogenerated conversion function.
-func Convert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in *resource.ShareableCapacityStatus, out *ShareableCapacityStatus, s conversion.Scope) error {
-	return autoConvert_resource_ShareableCapacityStatus_To_v1alpha3_ShareableCapacityStatus(in, out, s)
-}
-
-func autoConvert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in *ShareableSummaryStatus, out *resource.ShareableSummaryStatus, s conversion.Scope) error {
-	*out = *(*resource.ShareableSummaryStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus is an autogenerated conversion function.
-func Convert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in *ShareableSummaryStatus, out *resource.ShareableSummaryStatus, s conversion.Scope) error {
-	return autoConvert_v1alpha3_ShareableSummaryStatus_To_resource_ShareableSummaryStatus(in, out, s)
-}
-
-func autoConvert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in *resource.ShareableSummaryStatus, out *ShareableSummaryStatus, s conversion.Scope) error {
-	*out = *(*ShareableSummaryStatus)(unsafe.Pointer(in))
-	return nil
-}
-
-// Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus is an autogenerated conversion function.
-func Convert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in *resource.ShareableSummaryStatus, out *ShareableSummaryStatus, s conversion.Scope) error {
-	return autoConvert_resource_ShareableSummaryStatus_To_v1alpha3_ShareableSummaryStatus(in, out, s)
 }

@@ -29,28 +29,11 @@ import (
 // Public to allow building arbitrary schemes.
 // All generated defaulters are covering - they call all nested defaulters.
 func RegisterDefaults(scheme *runtime.Scheme) error {
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRule{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRule(obj.(*DeviceTaintRule)) })
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRuleList{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRuleList(obj.(*DeviceTaintRuleList)) })
 	scheme.AddTypeDefaultingFunc(&ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*ResourceClaim)) })
 	scheme.AddTypeDefaultingFunc(&ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*ResourceClaimList)) })
 	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplate{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplate(obj.(*ResourceClaimTemplate)) })
 	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplateList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplateList(obj.(*ResourceClaimTemplateList)) })
-	scheme.AddTypeDefaultingFunc(&ResourcePoolStatusRequest{}, func(obj interface{}) { SetObjectDefaults_ResourcePoolStatusRequest(obj.(*ResourcePoolStatusRequest)) })
-	scheme.AddTypeDefaultingFunc(&ResourcePoolStatusRequestList{}, func(obj interface{}) {
-		SetObjectDefaults_ResourcePoolStatusRequestList(obj.(*ResourcePoolStatusRequestList))
-	})
 	return nil
-}
-
-func SetObjectDefaults_DeviceTaintRule(in *DeviceTaintRule) {
-	SetDefaults_DeviceTaint(&in.Spec.Taint)
-}
-
-func SetObjectDefaults_DeviceTaintRuleList(in *DeviceTaintRuleList) {
-	for i := range in.Items {
-		a := &in.Items[i]
-		SetObjectDefaults_DeviceTaintRule(a)
-	}
 }
 
 func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
@@ -78,20 +61,5 @@ func SetObjectDefaults_ResourceClaimTemplateList(in *ResourceClaimTemplateList) 
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaimTemplate(a)
-	}
-}
-
-func SetObjectDefaults_ResourcePoolStatusRequest(in *ResourcePoolStatusRequest) {
-	SetDefaults_ResourcePoolStatusRequestSpec(&in.Spec)
-	if in.Spec.Limit == nil {
-		var ptrVar1 int32 = 100
-		in.Spec.Limit = &ptrVar1
-	}
-}
-
-func SetObjectDefaults_ResourcePoolStatusRequestList(in *ResourcePoolStatusRequestList) {
-	for i := range in.Items {
-		a := &in.Items[i]
-		SetObjectDefaults_ResourcePoolStatusRequest(a)
 	}
 }

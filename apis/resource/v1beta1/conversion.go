@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
@@ -31,21 +32,21 @@ var shape = legacy.V1Flat{Requests: true, Node: true}
 // ---------------------------------------------------------------------------
 // DeviceClass
 
-func Convert_resource_DeviceClass_To_v1beta1_DeviceClass(in *hub.DeviceClass, out *DeviceClass, s conversion.Scope) error {
+func Convert_resource_DeviceClass_To_v1beta1_DeviceClass(in *hub.DeviceClass, out *resourcev1beta1.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceClass_To_v1beta1_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
 }
 
-func Convert_v1beta1_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
+func Convert_v1beta1_DeviceClass_To_resource_DeviceClass(in *resourcev1beta1.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
 }
 
-func Convert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
+func Convert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1beta1.DeviceClassSpec, s conversion.Scope) error {
 	// SuitableNodes, ParametersRef and StructuredParameters go to the stash
 	// (see DeviceClass).
 	return autoConvert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in, out, s)
@@ -54,47 +55,47 @@ func Convert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in *hub.DeviceC
 // ---------------------------------------------------------------------------
 // ResourceClaim and ResourceClaimTemplate
 
-func Convert_resource_ResourceClaim_To_v1beta1_ResourceClaim(in *hub.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+func Convert_resource_ResourceClaim_To_v1beta1_ResourceClaim(in *hub.ResourceClaim, out *resourcev1beta1.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaim_To_v1beta1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, shape)
 }
 
-func Convert_v1beta1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
+func Convert_v1beta1_ResourceClaim_To_resource_ResourceClaim(in *resourcev1beta1.ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, shape)
 }
 
-func Convert_resource_ResourceClaimTemplate_To_v1beta1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplate_To_v1beta1_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *resourcev1beta1.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1beta1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, shape)
 }
 
-func Convert_v1beta1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_v1beta1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1beta1.ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, shape)
 }
 
-func Convert_resource_ResourceClaimSpec_To_v1beta1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+func Convert_resource_ResourceClaimSpec_To_v1beta1_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *resourcev1beta1.ResourceClaimSpec, s conversion.Scope) error {
 	// Controller, ParametersRef and AllocationMode go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimSpec_To_v1beta1_ResourceClaimSpec(in, out, s)
 }
 
-func Convert_resource_ResourceClaimStatus_To_v1beta1_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+func Convert_resource_ResourceClaimStatus_To_v1beta1_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *resourcev1beta1.ResourceClaimStatus, s conversion.Scope) error {
 	// DeallocationRequested and DriverName go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimStatus_To_v1beta1_ResourceClaimStatus(in, out, s)
 }
 
-func Convert_resource_AllocationResult_To_v1beta1_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+func Convert_resource_AllocationResult_To_v1beta1_AllocationResult(in *hub.AllocationResult, out *resourcev1beta1.AllocationResult, s conversion.Scope) error {
 	// Controller, ResourceHandles and Shareable go to the stash (see
 	// ResourceClaim).
 	if err := autoConvert_resource_AllocationResult_To_v1beta1_AllocationResult(in, out, s); err != nil {
@@ -104,9 +105,9 @@ func Convert_resource_AllocationResult_To_v1beta1_AllocationResult(in *hub.Alloc
 		// A claim allocated by 1.30's structured parameters shows its
 		// devices as v1beta1 does.
 		results := legacy.ResultsFromHandles(in.ResourceHandles)
-		out.Devices.Results = make([]DeviceRequestAllocationResult, len(results))
+		out.Devices.Results = make([]resourcev1beta1.DeviceRequestAllocationResult, len(results))
 		for i, r := range results {
-			out.Devices.Results[i] = DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
+			out.Devices.Results[i] = resourcev1beta1.DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
 		}
 	}
 	return nil
@@ -115,27 +116,27 @@ func Convert_resource_AllocationResult_To_v1beta1_AllocationResult(in *hub.Alloc
 // ---------------------------------------------------------------------------
 // ResourceSlice
 
-func Convert_resource_ResourceSlice_To_v1beta1_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+func Convert_resource_ResourceSlice_To_v1beta1_ResourceSlice(in *hub.ResourceSlice, out *resourcev1beta1.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceSlice_To_v1beta1_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
-func Convert_v1beta1_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
+func Convert_v1beta1_ResourceSlice_To_resource_ResourceSlice(in *resourcev1beta1.ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
-func Convert_resource_ResourceSliceSpec_To_v1beta1_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
+func Convert_resource_ResourceSliceSpec_To_v1beta1_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *resourcev1beta1.ResourceSliceSpec, s conversion.Scope) error {
 	// NoResourceModel, and a nodeName "" or allNodes false that is set, go
 	// to the stash (see ResourceSlice). Unset is "" and false here.
 	return autoConvert_resource_ResourceSliceSpec_To_v1beta1_ResourceSliceSpec(in, out, s)
 }
 
-func Convert_v1beta1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *hub.ResourceSliceSpec, s conversion.Scope) error {
+func Convert_v1beta1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *resourcev1beta1.ResourceSliceSpec, out *hub.ResourceSliceSpec, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in, out, s); err != nil {
 		return err
 	}
@@ -152,21 +153,21 @@ func Convert_v1beta1_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *Resourc
 // Convert_resource_Device_To_v1beta1_Device puts the properties of a hub
 // device under basic, which is always set, as upstream's v1beta1 always
 // writes it. NamedResources goes to the stash (see ResourceSlice).
-func Convert_resource_Device_To_v1beta1_Device(in *hub.Device, out *Device, s conversion.Scope) error {
+func Convert_resource_Device_To_v1beta1_Device(in *hub.Device, out *resourcev1beta1.Device, s conversion.Scope) error {
 	out.Name = in.Name
-	out.Basic = &BasicDevice{
-		Attributes:               *(*map[QualifiedName]DeviceAttribute)(unsafe.Pointer(&in.Attributes)),
-		Capacity:                 *(*map[QualifiedName]DeviceCapacity)(unsafe.Pointer(&in.Capacity)),
-		ConsumesCounters:         *(*[]DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters)),
+	out.Basic = &resourcev1beta1.BasicDevice{
+		Attributes:               *(*map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceAttribute)(unsafe.Pointer(&in.Attributes)),
+		Capacity:                 *(*map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceCapacity)(unsafe.Pointer(&in.Capacity)),
+		ConsumesCounters:         *(*[]resourcev1beta1.DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters)),
 		NodeName:                 in.NodeName,
 		NodeSelector:             in.NodeSelector,
 		AllNodes:                 in.AllNodes,
-		Taints:                   *(*[]DeviceTaint)(unsafe.Pointer(&in.Taints)),
+		Taints:                   *(*[]resourcev1beta1.DeviceTaint)(unsafe.Pointer(&in.Taints)),
 		BindsToNode:              in.BindsToNode,
 		BindingConditions:        in.BindingConditions,
 		BindingFailureConditions: in.BindingFailureConditions,
 		AllowMultipleAllocations: in.AllowMultipleAllocations,
-		NodeAllocatableResources: *(*map[corev1.ResourceName]NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources)),
+		NodeAllocatableResources: *(*map[corev1.ResourceName]resourcev1beta1.NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources)),
 	}
 	return nil
 }
@@ -175,7 +176,7 @@ func Convert_resource_Device_To_v1beta1_Device(in *hub.Device, out *Device, s co
 // basic onto the hub device, empty maps and lists as they are. A device
 // without basic has no properties, like one with an empty basic; it comes
 // back with an empty basic.
-func Convert_v1beta1_Device_To_resource_Device(in *Device, out *hub.Device, s conversion.Scope) error {
+func Convert_v1beta1_Device_To_resource_Device(in *resourcev1beta1.Device, out *hub.Device, s conversion.Scope) error {
 	b := in.Basic
 	if b == nil {
 		*out = hub.Device{Name: in.Name}
@@ -209,7 +210,7 @@ func Convert_v1beta1_Device_To_resource_Device(in *Device, out *hub.Device, s co
 // Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest flattens exactly
 // into the request. An exactly with nothing in it shows as no exact request
 // at all; the stash names it (legacy.WriteV1ClaimStash).
-func Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in *hub.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
+func Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in *hub.DeviceRequest, out *resourcev1beta1.DeviceRequest, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in, out, s); err != nil {
 		return err
 	}
@@ -220,20 +221,20 @@ func Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest(in *hub.DeviceReque
 		return nil
 	}
 	out.DeviceClassName = e.DeviceClassName
-	out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&e.Selectors))
-	out.AllocationMode = DeviceAllocationMode(e.AllocationMode)
+	out.Selectors = *(*[]resourcev1beta1.DeviceSelector)(unsafe.Pointer(&e.Selectors))
+	out.AllocationMode = resourcev1beta1.DeviceAllocationMode(e.AllocationMode)
 	out.Count = e.Count
 	out.AdminAccess = e.AdminAccess
-	out.Tolerations = *(*[]DeviceToleration)(unsafe.Pointer(&e.Tolerations))
-	out.Capacity = (*CapacityRequirements)(unsafe.Pointer(e.Capacity))
-	out.DerivedAttributes = *(*[]DeviceDerivedAttribute)(unsafe.Pointer(&e.DerivedAttributes))
+	out.Tolerations = *(*[]resourcev1beta1.DeviceToleration)(unsafe.Pointer(&e.Tolerations))
+	out.Capacity = (*resourcev1beta1.CapacityRequirements)(unsafe.Pointer(e.Capacity))
+	out.DerivedAttributes = *(*[]resourcev1beta1.DeviceDerivedAttribute)(unsafe.Pointer(&e.DerivedAttributes))
 	return nil
 }
 
 // Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest gathers the flat
 // exact fields into exactly, which is set when any of them is: a class, a
 // mode or a count, or any list, even an empty one.
-func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *hub.DeviceRequest, s conversion.Scope) error {
+func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *resourcev1beta1.DeviceRequest, out *hub.DeviceRequest, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in, out, s); err != nil {
 		return err
 	}

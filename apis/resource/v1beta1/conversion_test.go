@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,14 +33,14 @@ func conversionScheme(t testing.TB) *runtime.Scheme {
 
 // convertKinds are the kinds of this version with their hub kinds.
 var convertKinds = map[string]struct{ version, hub func() runtime.Object }{
-	"DeviceClass":               {func() runtime.Object { return &v1beta1.DeviceClass{} }, func() runtime.Object { return &hub.DeviceClass{} }},
-	"DeviceClassList":           {func() runtime.Object { return &v1beta1.DeviceClassList{} }, func() runtime.Object { return &hub.DeviceClassList{} }},
-	"ResourceClaim":             {func() runtime.Object { return &v1beta1.ResourceClaim{} }, func() runtime.Object { return &hub.ResourceClaim{} }},
-	"ResourceClaimList":         {func() runtime.Object { return &v1beta1.ResourceClaimList{} }, func() runtime.Object { return &hub.ResourceClaimList{} }},
-	"ResourceClaimTemplate":     {func() runtime.Object { return &v1beta1.ResourceClaimTemplate{} }, func() runtime.Object { return &hub.ResourceClaimTemplate{} }},
-	"ResourceClaimTemplateList": {func() runtime.Object { return &v1beta1.ResourceClaimTemplateList{} }, func() runtime.Object { return &hub.ResourceClaimTemplateList{} }},
-	"ResourceSlice":             {func() runtime.Object { return &v1beta1.ResourceSlice{} }, func() runtime.Object { return &hub.ResourceSlice{} }},
-	"ResourceSliceList":         {func() runtime.Object { return &v1beta1.ResourceSliceList{} }, func() runtime.Object { return &hub.ResourceSliceList{} }},
+	"DeviceClass":               {func() runtime.Object { return &resourcev1beta1.DeviceClass{} }, func() runtime.Object { return &hub.DeviceClass{} }},
+	"DeviceClassList":           {func() runtime.Object { return &resourcev1beta1.DeviceClassList{} }, func() runtime.Object { return &hub.DeviceClassList{} }},
+	"ResourceClaim":             {func() runtime.Object { return &resourcev1beta1.ResourceClaim{} }, func() runtime.Object { return &hub.ResourceClaim{} }},
+	"ResourceClaimList":         {func() runtime.Object { return &resourcev1beta1.ResourceClaimList{} }, func() runtime.Object { return &hub.ResourceClaimList{} }},
+	"ResourceClaimTemplate":     {func() runtime.Object { return &resourcev1beta1.ResourceClaimTemplate{} }, func() runtime.Object { return &hub.ResourceClaimTemplate{} }},
+	"ResourceClaimTemplateList": {func() runtime.Object { return &resourcev1beta1.ResourceClaimTemplateList{} }, func() runtime.Object { return &hub.ResourceClaimTemplateList{} }},
+	"ResourceSlice":             {func() runtime.Object { return &resourcev1beta1.ResourceSlice{} }, func() runtime.Object { return &hub.ResourceSlice{} }},
+	"ResourceSliceList":         {func() runtime.Object { return &resourcev1beta1.ResourceSliceList{} }, func() runtime.Object { return &hub.ResourceSliceList{} }},
 }
 
 // convert converts in into out and fails the test on an error. It also
@@ -197,7 +198,7 @@ func TestLegacyClaimFields(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := claimWith(tc.set)
-			v := &v1beta1.ResourceClaim{}
+			v := &resourcev1beta1.ResourceClaim{}
 			convert(t, scheme, in, v)
 			if tc.wantStash != "" {
 				if got := stashOf(t, v); got != tc.wantStash {
@@ -224,7 +225,7 @@ func TestLegacyClaimFields(t *testing.T) {
 func TestUndefaultedAllocationMode(t *testing.T) {
 	scheme := conversionScheme(t)
 	in := &hub.ResourceClaim{}
-	v := &v1beta1.ResourceClaim{}
+	v := &resourcev1beta1.ResourceClaim{}
 	convert(t, scheme, in, v)
 	if s := stashOf(t, v); s != "" {
 		t.Errorf("stash written: %s", s)
@@ -244,9 +245,9 @@ func TestDerivedResults(t *testing.T) {
 	in := claimWith(func(c *hub.ResourceClaim) {
 		c.Status.Allocation = &hub.AllocationResult{ResourceHandles: structuredHandles()}
 	})
-	v := &v1beta1.ResourceClaim{}
+	v := &resourcev1beta1.ResourceClaim{}
 	convert(t, scheme, in, v)
-	want := []v1beta1.DeviceRequestAllocationResult{
+	want := []resourcev1beta1.DeviceRequestAllocationResult{
 		{Request: hub.LegacyRequestName, Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-0"},
 		{Request: hub.LegacyRequestName, Driver: "gpu.example.com", Pool: "node-1", Device: "gpu-1"},
 	}
@@ -304,7 +305,7 @@ func TestLegacyClassFields(t *testing.T) {
 				Selectors: []hub.DeviceSelector{{CEL: &hub.CELDeviceSelector{Expression: "true"}}},
 			}}
 			tc.set(&in.Spec)
-			v := &v1beta1.DeviceClass{}
+			v := &resourcev1beta1.DeviceClass{}
 			convert(t, scheme, in, v)
 			if stashOf(t, v) == "" {
 				t.Error("no stash")
@@ -332,7 +333,7 @@ func TestLegacySliceFields(t *testing.T) {
 				NamedResources: layout},
 		},
 	}}
-	v := &v1beta1.ResourceSlice{}
+	v := &resourcev1beta1.ResourceSlice{}
 	convert(t, scheme, in, v)
 	if got, want := stashOf(t, v), `{"v":1,"noResourceModel":true,"devices":[{"index":1,"name":"gpu-1","namedResources":{"order":["b","a"],"nullLists":["a"]}}]}`; got != want {
 		t.Errorf("stash:\n got %s\nwant %s", got, want)
@@ -365,10 +366,10 @@ func TestMalformedStash(t *testing.T) {
 		in   runtime.Object
 		out  runtime.Object
 	}{
-		{"DeviceClass", &v1beta1.DeviceClass{ObjectMeta: meta}, &hub.DeviceClass{}},
-		{"ResourceClaim", &v1beta1.ResourceClaim{ObjectMeta: meta}, &hub.ResourceClaim{}},
-		{"ResourceClaimTemplate", &v1beta1.ResourceClaimTemplate{ObjectMeta: meta}, &hub.ResourceClaimTemplate{}},
-		{"ResourceSlice", &v1beta1.ResourceSlice{ObjectMeta: meta}, &hub.ResourceSlice{}},
+		{"DeviceClass", &resourcev1beta1.DeviceClass{ObjectMeta: meta}, &hub.DeviceClass{}},
+		{"ResourceClaim", &resourcev1beta1.ResourceClaim{ObjectMeta: meta}, &hub.ResourceClaim{}},
+		{"ResourceClaimTemplate", &resourcev1beta1.ResourceClaimTemplate{ObjectMeta: meta}, &hub.ResourceClaimTemplate{}},
+		{"ResourceSlice", &resourcev1beta1.ResourceSlice{ObjectMeta: meta}, &hub.ResourceSlice{}},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			err := scheme.Convert(tc.in, tc.out, nil)
@@ -387,7 +388,7 @@ func TestMalformedStash(t *testing.T) {
 // own fields, even when it holds them.
 func TestStashIgnoresWhatVersionSays(t *testing.T) {
 	scheme := conversionScheme(t)
-	in := &v1beta1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "c", Annotations: map[string]string{
+	in := &resourcev1beta1.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: "c", Annotations: map[string]string{
 		hub.StashAnnotation: `{"v":1,"extendedResourceName":"example.com/gpu","structuredParameters":true}`,
 	}}}
 	out := &hub.DeviceClass{}

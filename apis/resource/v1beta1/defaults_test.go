@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -26,40 +27,40 @@ func newScheme(t *testing.T) *runtime.Scheme {
 
 // requests are the claim requests every request-defaulting test sends,
 // and want what defaulting makes of them (section 5 of the GA facts).
-func requestCases() (in, want []v1beta1.DeviceRequest) {
-	in = []v1beta1.DeviceRequest{
+func requestCases() (in, want []resourcev1beta1.DeviceRequest) {
+	in = []resourcev1beta1.DeviceRequest{
 		// A class and nothing else: ExactCount of one.
 		{Name: "plain", DeviceClassName: "gpu"},
 		// ExactCount with a count keeps the count.
-		{Name: "three", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 3},
+		{Name: "three", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 3},
 		// A count without a mode gets the mode and keeps the count.
 		{Name: "two", DeviceClassName: "gpu", Count: 2},
 		// All keeps count 0.
-		{Name: "all", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeAll},
+		{Name: "all", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeAll},
 		// An unknown mode is left for validation, without a count.
 		{Name: "odd", DeviceClassName: "gpu", AllocationMode: "Some"},
 		// No class (a prioritized list): the request itself is left alone
 		// (1.33+), its sub-requests are defaulted.
-		{Name: "list", FirstAvailable: []v1beta1.DeviceSubRequest{
+		{Name: "list", FirstAvailable: []resourcev1beta1.DeviceSubRequest{
 			{Name: "a", DeviceClassName: "big"},
-			{Name: "b", DeviceClassName: "small", AllocationMode: v1beta1.DeviceAllocationModeAll},
+			{Name: "b", DeviceClassName: "small", AllocationMode: resourcev1beta1.DeviceAllocationModeAll},
 			{Name: "c", DeviceClassName: "small", Count: 4},
-			{Name: "d", DeviceClassName: "small", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 5},
+			{Name: "d", DeviceClassName: "small", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 5},
 		}},
 		// No class and nothing else: not defaulted either.
 		{Name: "empty"},
 	}
-	want = []v1beta1.DeviceRequest{
-		{Name: "plain", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 1},
-		{Name: "three", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 3},
-		{Name: "two", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 2},
-		{Name: "all", DeviceClassName: "gpu", AllocationMode: v1beta1.DeviceAllocationModeAll},
+	want = []resourcev1beta1.DeviceRequest{
+		{Name: "plain", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 1},
+		{Name: "three", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 3},
+		{Name: "two", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 2},
+		{Name: "all", DeviceClassName: "gpu", AllocationMode: resourcev1beta1.DeviceAllocationModeAll},
 		{Name: "odd", DeviceClassName: "gpu", AllocationMode: "Some"},
-		{Name: "list", FirstAvailable: []v1beta1.DeviceSubRequest{
-			{Name: "a", DeviceClassName: "big", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 1},
-			{Name: "b", DeviceClassName: "small", AllocationMode: v1beta1.DeviceAllocationModeAll},
-			{Name: "c", DeviceClassName: "small", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 4},
-			{Name: "d", DeviceClassName: "small", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 5},
+		{Name: "list", FirstAvailable: []resourcev1beta1.DeviceSubRequest{
+			{Name: "a", DeviceClassName: "big", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 1},
+			{Name: "b", DeviceClassName: "small", AllocationMode: resourcev1beta1.DeviceAllocationModeAll},
+			{Name: "c", DeviceClassName: "small", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 4},
+			{Name: "d", DeviceClassName: "small", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 5},
 		}},
 		{Name: "empty"},
 	}
@@ -69,7 +70,7 @@ func requestCases() (in, want []v1beta1.DeviceRequest) {
 func TestDefaultRequestsInClaim(t *testing.T) {
 	scheme := newScheme(t)
 	in, want := requestCases()
-	claim := &v1beta1.ResourceClaim{Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: in}}}
+	claim := &resourcev1beta1.ResourceClaim{Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: in}}}
 	scheme.Default(claim)
 	if diff := cmp.Diff(want, claim.Spec.Devices.Requests); diff != "" {
 		t.Errorf("requests after defaulting (-want +got):\n%s", diff)
@@ -80,8 +81,8 @@ func TestDefaultRequestsInTemplateAndLists(t *testing.T) {
 	scheme := newScheme(t)
 
 	in, want := requestCases()
-	template := &v1beta1.ResourceClaimTemplate{Spec: v1beta1.ResourceClaimTemplateSpec{
-		Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: in}},
+	template := &resourcev1beta1.ResourceClaimTemplate{Spec: resourcev1beta1.ResourceClaimTemplateSpec{
+		Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: in}},
 	}}
 	scheme.Default(template)
 	if diff := cmp.Diff(want, template.Spec.Spec.Devices.Requests); diff != "" {
@@ -89,9 +90,9 @@ func TestDefaultRequestsInTemplateAndLists(t *testing.T) {
 	}
 
 	in, want = requestCases()
-	claims := &v1beta1.ResourceClaimList{Items: []v1beta1.ResourceClaim{
+	claims := &resourcev1beta1.ResourceClaimList{Items: []resourcev1beta1.ResourceClaim{
 		{},
-		{Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: in}}},
+		{Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: in}}},
 	}}
 	scheme.Default(claims)
 	if diff := cmp.Diff(want, claims.Items[1].Spec.Devices.Requests); diff != "" {
@@ -102,8 +103,8 @@ func TestDefaultRequestsInTemplateAndLists(t *testing.T) {
 	}
 
 	in, want = requestCases()
-	templates := &v1beta1.ResourceClaimTemplateList{Items: []v1beta1.ResourceClaimTemplate{
-		{Spec: v1beta1.ResourceClaimTemplateSpec{Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: in}}}},
+	templates := &resourcev1beta1.ResourceClaimTemplateList{Items: []resourcev1beta1.ResourceClaimTemplate{
+		{Spec: resourcev1beta1.ResourceClaimTemplateSpec{Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: in}}}},
 	}}
 	scheme.Default(templates)
 	if diff := cmp.Diff(want, templates.Items[0].Spec.Spec.Devices.Requests); diff != "" {
@@ -116,29 +117,29 @@ func TestDefaultRequestsInTemplateAndLists(t *testing.T) {
 // tolerations, and that a set operator and the other fields stay.
 func TestDefaultTolerationOperator(t *testing.T) {
 	scheme := newScheme(t)
-	tolerations := func() []v1beta1.DeviceToleration {
-		return []v1beta1.DeviceToleration{
-			{Key: "k", Value: "v", Effect: v1beta1.DeviceTaintEffectNoSchedule},
-			{Key: "k", Operator: v1beta1.DeviceTolerationOpExists, TolerationSeconds: ptr[int64](30)},
+	tolerations := func() []resourcev1beta1.DeviceToleration {
+		return []resourcev1beta1.DeviceToleration{
+			{Key: "k", Value: "v", Effect: resourcev1beta1.DeviceTaintEffectNoSchedule},
+			{Key: "k", Operator: resourcev1beta1.DeviceTolerationOpExists, TolerationSeconds: ptr[int64](30)},
 			{Operator: "Other"},
 		}
 	}
-	want := []v1beta1.DeviceToleration{
-		{Key: "k", Operator: v1beta1.DeviceTolerationOpEqual, Value: "v", Effect: v1beta1.DeviceTaintEffectNoSchedule},
-		{Key: "k", Operator: v1beta1.DeviceTolerationOpExists, TolerationSeconds: ptr[int64](30)},
+	want := []resourcev1beta1.DeviceToleration{
+		{Key: "k", Operator: resourcev1beta1.DeviceTolerationOpEqual, Value: "v", Effect: resourcev1beta1.DeviceTaintEffectNoSchedule},
+		{Key: "k", Operator: resourcev1beta1.DeviceTolerationOpExists, TolerationSeconds: ptr[int64](30)},
 		{Operator: "Other"},
 	}
-	claim := &v1beta1.ResourceClaim{
-		Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: []v1beta1.DeviceRequest{
+	claim := &resourcev1beta1.ResourceClaim{
+		Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: []resourcev1beta1.DeviceRequest{
 			{Name: "r", DeviceClassName: "c", Tolerations: tolerations()},
-			{Name: "p", FirstAvailable: []v1beta1.DeviceSubRequest{{Name: "s", DeviceClassName: "c", Tolerations: tolerations()}}},
+			{Name: "p", FirstAvailable: []resourcev1beta1.DeviceSubRequest{{Name: "s", DeviceClassName: "c", Tolerations: tolerations()}}},
 		}}},
-		Status: v1beta1.ResourceClaimStatus{Allocation: &v1beta1.AllocationResult{Devices: v1beta1.DeviceAllocationResult{
-			Results: []v1beta1.DeviceRequestAllocationResult{{Request: "r", Driver: "d", Pool: "p", Device: "x", Tolerations: tolerations()}},
+		Status: resourcev1beta1.ResourceClaimStatus{Allocation: &resourcev1beta1.AllocationResult{Devices: resourcev1beta1.DeviceAllocationResult{
+			Results: []resourcev1beta1.DeviceRequestAllocationResult{{Request: "r", Driver: "d", Pool: "p", Device: "x", Tolerations: tolerations()}},
 		}}},
 	}
 	scheme.Default(claim)
-	for name, got := range map[string][]v1beta1.DeviceToleration{
+	for name, got := range map[string][]resourcev1beta1.DeviceToleration{
 		"request":     claim.Spec.Devices.Requests[0].Tolerations,
 		"sub-request": claim.Spec.Devices.Requests[1].FirstAvailable[0].Tolerations,
 		"result":      claim.Status.Allocation.Devices.Results[0].Tolerations,
@@ -148,14 +149,14 @@ func TestDefaultTolerationOperator(t *testing.T) {
 		}
 	}
 
-	template := &v1beta1.ResourceClaimTemplate{Spec: v1beta1.ResourceClaimTemplateSpec{Spec: v1beta1.ResourceClaimSpec{
-		Devices: v1beta1.DeviceClaim{Requests: []v1beta1.DeviceRequest{
+	template := &resourcev1beta1.ResourceClaimTemplate{Spec: resourcev1beta1.ResourceClaimTemplateSpec{Spec: resourcev1beta1.ResourceClaimSpec{
+		Devices: resourcev1beta1.DeviceClaim{Requests: []resourcev1beta1.DeviceRequest{
 			{Name: "r", DeviceClassName: "c", Tolerations: tolerations()},
-			{Name: "p", FirstAvailable: []v1beta1.DeviceSubRequest{{Name: "s", DeviceClassName: "c", Tolerations: tolerations()}}},
+			{Name: "p", FirstAvailable: []resourcev1beta1.DeviceSubRequest{{Name: "s", DeviceClassName: "c", Tolerations: tolerations()}}},
 		}},
 	}}}
 	scheme.Default(template)
-	for name, got := range map[string][]v1beta1.DeviceToleration{
+	for name, got := range map[string][]resourcev1beta1.DeviceToleration{
 		"template request":     template.Spec.Spec.Devices.Requests[0].Tolerations,
 		"template sub-request": template.Spec.Spec.Devices.Requests[1].FirstAvailable[0].Tolerations,
 	} {
@@ -185,16 +186,16 @@ func checkStamped(t *testing.T, what string, ts *metav1.Time, before, after time
 func TestDefaultDeviceTaint(t *testing.T) {
 	scheme := newScheme(t)
 	set := metav1.NewTime(time.Date(2020, time.January, 2, 3, 4, 5, 0, time.UTC))
-	slice := func() v1beta1.ResourceSlice {
-		return v1beta1.ResourceSlice{Spec: v1beta1.ResourceSliceSpec{
+	slice := func() resourcev1beta1.ResourceSlice {
+		return resourcev1beta1.ResourceSlice{Spec: resourcev1beta1.ResourceSliceSpec{
 			Driver: "d",
-			Devices: []v1beta1.Device{
+			Devices: []resourcev1beta1.Device{
 				{Name: "no-basic"},
-				{Name: "tainted", Basic: &v1beta1.BasicDevice{Taints: []v1beta1.DeviceTaint{
-					{Key: "a", Effect: v1beta1.DeviceTaintEffectNoExecute},
-					{Key: "b", Value: "v", Effect: v1beta1.DeviceTaintEffectNone, TimeAdded: &set},
+				{Name: "tainted", Basic: &resourcev1beta1.BasicDevice{Taints: []resourcev1beta1.DeviceTaint{
+					{Key: "a", Effect: resourcev1beta1.DeviceTaintEffectNoExecute},
+					{Key: "b", Value: "v", Effect: resourcev1beta1.DeviceTaintEffectNone, TimeAdded: &set},
 				}}},
-				{Name: "untainted", Basic: &v1beta1.BasicDevice{}},
+				{Name: "untainted", Basic: &resourcev1beta1.BasicDevice{}},
 			},
 		}}
 	}
@@ -202,14 +203,14 @@ func TestDefaultDeviceTaint(t *testing.T) {
 	before := time.Now()
 	one := slice()
 	scheme.Default(&one)
-	list := &v1beta1.ResourceSliceList{Items: []v1beta1.ResourceSlice{slice()}}
+	list := &resourcev1beta1.ResourceSliceList{Items: []resourcev1beta1.ResourceSlice{slice()}}
 	scheme.Default(list)
 	after := time.Now()
 
-	for what, s := range map[string]v1beta1.ResourceSlice{"slice": one, "list item": list.Items[0]} {
+	for what, s := range map[string]resourcev1beta1.ResourceSlice{"slice": one, "list item": list.Items[0]} {
 		taints := s.Spec.Devices[1].Basic.Taints
 		checkStamped(t, what, taints[0].TimeAdded, before, after)
-		if taints[0].Key != "a" || taints[0].Value != "" || taints[0].Effect != v1beta1.DeviceTaintEffectNoExecute {
+		if taints[0].Key != "a" || taints[0].Value != "" || taints[0].Effect != resourcev1beta1.DeviceTaintEffectNoExecute {
 			t.Errorf("%s: defaulting changed other taint fields: %#v", what, taints[0])
 		}
 		if !taints[1].TimeAdded.Equal(&set) {
@@ -228,32 +229,32 @@ func TestDefaultDeviceTaint(t *testing.T) {
 // the fields no rule names, stay as they are.
 func TestNoOtherDefaults(t *testing.T) {
 	scheme := newScheme(t)
-	class := &v1beta1.DeviceClass{Spec: v1beta1.DeviceClassSpec{Config: []v1beta1.DeviceClassConfiguration{{}}}}
+	class := &resourcev1beta1.DeviceClass{Spec: resourcev1beta1.DeviceClassSpec{Config: []resourcev1beta1.DeviceClassConfiguration{{}}}}
 	scheme.Default(class)
-	if diff := cmp.Diff(&v1beta1.DeviceClass{Spec: v1beta1.DeviceClassSpec{Config: []v1beta1.DeviceClassConfiguration{{}}}}, class); diff != "" {
+	if diff := cmp.Diff(&resourcev1beta1.DeviceClass{Spec: resourcev1beta1.DeviceClassSpec{Config: []resourcev1beta1.DeviceClassConfiguration{{}}}}, class); diff != "" {
 		t.Errorf("a DeviceClass was defaulted (-want +got):\n%s", diff)
 	}
 
-	claim := &v1beta1.ResourceClaim{Status: v1beta1.ResourceClaimStatus{Allocation: &v1beta1.AllocationResult{
-		Devices: v1beta1.DeviceAllocationResult{
-			Results: []v1beta1.DeviceRequestAllocationResult{{Request: "r"}},
-			Config:  []v1beta1.DeviceAllocationConfiguration{{}},
+	claim := &resourcev1beta1.ResourceClaim{Status: resourcev1beta1.ResourceClaimStatus{Allocation: &resourcev1beta1.AllocationResult{
+		Devices: resourcev1beta1.DeviceAllocationResult{
+			Results: []resourcev1beta1.DeviceRequestAllocationResult{{Request: "r"}},
+			Config:  []resourcev1beta1.DeviceAllocationConfiguration{{}},
 		},
 	}}}
 	scheme.Default(claim)
-	want := &v1beta1.ResourceClaim{Status: v1beta1.ResourceClaimStatus{Allocation: &v1beta1.AllocationResult{
-		Devices: v1beta1.DeviceAllocationResult{
-			Results: []v1beta1.DeviceRequestAllocationResult{{Request: "r"}},
-			Config:  []v1beta1.DeviceAllocationConfiguration{{}},
+	want := &resourcev1beta1.ResourceClaim{Status: resourcev1beta1.ResourceClaimStatus{Allocation: &resourcev1beta1.AllocationResult{
+		Devices: resourcev1beta1.DeviceAllocationResult{
+			Results: []resourcev1beta1.DeviceRequestAllocationResult{{Request: "r"}},
+			Config:  []resourcev1beta1.DeviceAllocationConfiguration{{}},
 		},
 	}}}
 	if diff := cmp.Diff(want, claim); diff != "" {
 		t.Errorf("an allocation result without tolerations was defaulted (-want +got):\n%s", diff)
 	}
 
-	slice := &v1beta1.ResourceSlice{Spec: v1beta1.ResourceSliceSpec{Driver: "d"}}
+	slice := &resourcev1beta1.ResourceSlice{Spec: resourcev1beta1.ResourceSliceSpec{Driver: "d"}}
 	scheme.Default(slice)
-	if diff := cmp.Diff(&v1beta1.ResourceSlice{Spec: v1beta1.ResourceSliceSpec{Driver: "d"}}, slice); diff != "" {
+	if diff := cmp.Diff(&resourcev1beta1.ResourceSlice{Spec: resourcev1beta1.ResourceSliceSpec{Driver: "d"}}, slice); diff != "" {
 		t.Errorf("a slice without devices was defaulted (-want +got):\n%s", diff)
 	}
 }

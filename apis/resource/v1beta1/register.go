@@ -1,55 +1,29 @@
 package v1beta1
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GroupName is the API group of every type in this package.
-const GroupName = "resource.k8s.io"
+// The types of resource.k8s.io/v1beta1 are k8s.io/api's (resourcev1beta1), as
+// client-go's informers, listers and clients hand them out. This package
+// holds what upstream's pkg/apis/resource/v1beta1 holds beside them: their
+// registration with drakit's defaults and their conversions to and from the
+// hub.
 
-// SchemeGroupVersion identifies this package's group and version.
-var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1beta1"}
+// GroupName is the API group of this version.
+const GroupName = resourcev1beta1.GroupName
 
-// Resource returns the group-qualified form of an unqualified resource name.
-func Resource(resource string) schema.GroupResource {
-	return SchemeGroupVersion.WithResource(resource).GroupResource()
-}
-
-// Kind returns the group-qualified form of an unqualified kind name.
-func Kind(kind string) schema.GroupKind {
-	return SchemeGroupVersion.WithKind(kind).GroupKind()
-}
+// SchemeGroupVersion identifies this version.
+var SchemeGroupVersion = resourcev1beta1.SchemeGroupVersion
 
 var (
-	// SchemeBuilder collects the functions that add this version to a scheme.
-	SchemeBuilder runtime.SchemeBuilder
-	// localSchemeBuilder lets generated code (defaults, later conversions)
-	// register its own functions without a separate builder.
+	// SchemeBuilder adds k8s.io/api's types of this version to a scheme,
+	// with drakit's defaults and conversions. It does not register anything
+	// in k8s.io/api's own builder, so client-go's scheme stays as it is.
+	SchemeBuilder = runtime.NewSchemeBuilder(resourcev1beta1.AddToScheme, addDefaultingFuncs)
+	// localSchemeBuilder is where the generated conversions register.
 	localSchemeBuilder = &SchemeBuilder
-	// AddToScheme registers the types and defaults of this version.
+	// AddToScheme registers the types, defaults and conversions of this version.
 	AddToScheme = localSchemeBuilder.AddToScheme
 )
-
-func init() {
-	localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)
-}
-
-// addKnownTypes registers every kind of this version, with its list type.
-// v1beta1 never had DeviceTaintRule.
-func addKnownTypes(scheme *runtime.Scheme) error {
-	scheme.AddKnownTypes(SchemeGroupVersion,
-		&DeviceClass{},
-		&DeviceClassList{},
-		&ResourceClaim{},
-		&ResourceClaimList{},
-		&ResourceClaimTemplate{},
-		&ResourceClaimTemplateList{},
-		&ResourceSlice{},
-		&ResourceSliceList{},
-		&metav1.Status{},
-	)
-	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
-	return nil
-}

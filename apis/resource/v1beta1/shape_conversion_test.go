@@ -5,11 +5,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
 )
 
 // The three places where v1beta1 says what the hub says in another shape:
@@ -20,48 +20,48 @@ import (
 // any of them is; firstAvailable is copied; empty lists stay empty.
 func TestFlatRequest(t *testing.T) {
 	scheme := conversionScheme(t)
-	sub := []v1beta1.DeviceSubRequest{{Name: "a", DeviceClassName: "c", AllocationMode: v1beta1.DeviceAllocationModeExactCount, Count: 1}}
+	sub := []resourcev1beta1.DeviceSubRequest{{Name: "a", DeviceClassName: "c", AllocationMode: resourcev1beta1.DeviceAllocationModeExactCount, Count: 1}}
 	hubSub := []hub.DeviceSubRequest{{Name: "a", DeviceClassName: "c", AllocationMode: hub.DeviceAllocationModeExactCount, Count: 1}}
 	q := apiresource.MustParse("1Gi")
 	for _, tc := range []struct {
 		name string
-		in   v1beta1.DeviceRequest
+		in   resourcev1beta1.DeviceRequest
 		want hub.DeviceRequest
 	}{
-		{"nothing", v1beta1.DeviceRequest{Name: "r"}, hub.DeviceRequest{Name: "r"}},
-		{"class", v1beta1.DeviceRequest{Name: "r", DeviceClassName: "c"},
+		{"nothing", resourcev1beta1.DeviceRequest{Name: "r"}, hub.DeviceRequest{Name: "r"}},
+		{"class", resourcev1beta1.DeviceRequest{Name: "r", DeviceClassName: "c"},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{DeviceClassName: "c"}}},
-		{"firstAvailable", v1beta1.DeviceRequest{Name: "r", FirstAvailable: sub},
+		{"firstAvailable", resourcev1beta1.DeviceRequest{Name: "r", FirstAvailable: sub},
 			hub.DeviceRequest{Name: "r", FirstAvailable: hubSub}},
-		{"empty firstAvailable", v1beta1.DeviceRequest{Name: "r", FirstAvailable: []v1beta1.DeviceSubRequest{}},
+		{"empty firstAvailable", resourcev1beta1.DeviceRequest{Name: "r", FirstAvailable: []resourcev1beta1.DeviceSubRequest{}},
 			hub.DeviceRequest{Name: "r", FirstAvailable: []hub.DeviceSubRequest{}}},
-		{"both", v1beta1.DeviceRequest{Name: "r", DeviceClassName: "c", FirstAvailable: sub},
+		{"both", resourcev1beta1.DeviceRequest{Name: "r", DeviceClassName: "c", FirstAvailable: sub},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{DeviceClassName: "c"}, FirstAvailable: hubSub}},
-		{"empty selectors", v1beta1.DeviceRequest{Name: "r", Selectors: []v1beta1.DeviceSelector{}},
+		{"empty selectors", resourcev1beta1.DeviceRequest{Name: "r", Selectors: []resourcev1beta1.DeviceSelector{}},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{Selectors: []hub.DeviceSelector{}}}},
-		{"mode", v1beta1.DeviceRequest{Name: "r", AllocationMode: v1beta1.DeviceAllocationModeAll},
+		{"mode", resourcev1beta1.DeviceRequest{Name: "r", AllocationMode: resourcev1beta1.DeviceAllocationModeAll},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{AllocationMode: hub.DeviceAllocationModeAll}}},
-		{"count", v1beta1.DeviceRequest{Name: "r", Count: 2},
+		{"count", resourcev1beta1.DeviceRequest{Name: "r", Count: 2},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{Count: 2}}},
-		{"adminAccess false", v1beta1.DeviceRequest{Name: "r", AdminAccess: ptr(false)},
+		{"adminAccess false", resourcev1beta1.DeviceRequest{Name: "r", AdminAccess: ptr(false)},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{AdminAccess: ptr(false)}}},
-		{"empty tolerations", v1beta1.DeviceRequest{Name: "r", Tolerations: []v1beta1.DeviceToleration{}},
+		{"empty tolerations", resourcev1beta1.DeviceRequest{Name: "r", Tolerations: []resourcev1beta1.DeviceToleration{}},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{Tolerations: []hub.DeviceToleration{}}}},
-		{"empty capacity", v1beta1.DeviceRequest{Name: "r", Capacity: &v1beta1.CapacityRequirements{}},
+		{"empty capacity", resourcev1beta1.DeviceRequest{Name: "r", Capacity: &resourcev1beta1.CapacityRequirements{}},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{Capacity: &hub.CapacityRequirements{}}}},
-		{"capacity", v1beta1.DeviceRequest{Name: "r", Capacity: &v1beta1.CapacityRequirements{Requests: map[v1beta1.QualifiedName]apiresource.Quantity{"mem": q}}},
+		{"capacity", resourcev1beta1.DeviceRequest{Name: "r", Capacity: &resourcev1beta1.CapacityRequirements{Requests: map[resourcev1beta1.QualifiedName]apiresource.Quantity{"mem": q}}},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{Capacity: &hub.CapacityRequirements{Requests: map[hub.QualifiedName]apiresource.Quantity{"mem": q}}}}},
-		{"empty derivedAttributes", v1beta1.DeviceRequest{Name: "r", DerivedAttributes: []v1beta1.DeviceDerivedAttribute{}},
+		{"empty derivedAttributes", resourcev1beta1.DeviceRequest{Name: "r", DerivedAttributes: []resourcev1beta1.DeviceDerivedAttribute{}},
 			hub.DeviceRequest{Name: "r", Exactly: &hub.ExactDeviceRequest{DerivedAttributes: []hub.DeviceDerivedAttribute{}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := &v1beta1.ResourceClaim{Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: []v1beta1.DeviceRequest{tc.in}}}}
+			in := &resourcev1beta1.ResourceClaim{Spec: resourcev1beta1.ResourceClaimSpec{Devices: resourcev1beta1.DeviceClaim{Requests: []resourcev1beta1.DeviceRequest{tc.in}}}}
 			h := &hub.ResourceClaim{}
 			convert(t, scheme, in, h)
 			if diff := cmp.Diff([]hub.DeviceRequest{tc.want}, h.Spec.Devices.Requests); diff != "" {
 				t.Errorf("hub request (-want +got):\n%s", diff)
 			}
-			back := &v1beta1.ResourceClaim{}
+			back := &resourcev1beta1.ResourceClaim{}
 			convert(t, scheme, h, back)
 			if diff := cmp.Diff(in, back); diff != "" {
 				t.Errorf("round trip (-in +back):\n%s", diff)
@@ -88,7 +88,7 @@ func TestEmptyExactly(t *testing.T) {
 			{Name: "class", Exactly: &hub.ExactDeviceRequest{DeviceClassName: "c"}},
 		}},
 	}}
-	v := &v1beta1.ResourceClaim{}
+	v := &resourcev1beta1.ResourceClaim{}
 	convert(t, scheme, in, v)
 	if got, want := stashOf(t, v), `{"v":1,"spec":{"emptyExactly":["empty","with-alternatives"]}}`; got != want {
 		t.Errorf("stash:\n got %s\nwant %s", got, want)
@@ -117,7 +117,7 @@ func TestEmptyExactly(t *testing.T) {
 
 	// Templates keep it the same way.
 	tmpl := &hub.ResourceClaimTemplate{Spec: hub.ResourceClaimTemplateSpec{Spec: in.Spec}}
-	vt := &v1beta1.ResourceClaimTemplate{}
+	vt := &resourcev1beta1.ResourceClaimTemplate{}
 	convert(t, scheme, tmpl, vt)
 	backT := &hub.ResourceClaimTemplate{}
 	convert(t, scheme, vt, backT)
@@ -131,8 +131,8 @@ func TestEmptyExactly(t *testing.T) {
 // basic reads as one with an empty basic.
 func TestBasicDevice(t *testing.T) {
 	scheme := conversionScheme(t)
-	slice := func(devices ...v1beta1.Device) *v1beta1.ResourceSlice {
-		return &v1beta1.ResourceSlice{Spec: v1beta1.ResourceSliceSpec{Driver: "d", Devices: devices}}
+	slice := func(devices ...resourcev1beta1.Device) *resourcev1beta1.ResourceSlice {
+		return &resourcev1beta1.ResourceSlice{Spec: resourcev1beta1.ResourceSliceSpec{Driver: "d", Devices: devices}}
 	}
 	hubSlice := func(devices ...hub.Device) *hub.ResourceSlice {
 		return &hub.ResourceSlice{Spec: hub.ResourceSliceSpec{Driver: "d", Devices: devices}}
@@ -141,27 +141,27 @@ func TestBasicDevice(t *testing.T) {
 	nodes := &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{}}}
 	for _, tc := range []struct {
 		name     string
-		in       *v1beta1.ResourceSlice
+		in       *resourcev1beta1.ResourceSlice
 		want     *hub.ResourceSlice
-		wantBack *v1beta1.ResourceSlice // nil: in
+		wantBack *resourcev1beta1.ResourceSlice // nil: in
 	}{
-		{"no basic", slice(v1beta1.Device{Name: "a"}), hubSlice(hub.Device{Name: "a"}),
-			slice(v1beta1.Device{Name: "a", Basic: &v1beta1.BasicDevice{}})},
-		{"empty basic", slice(v1beta1.Device{Name: "a", Basic: &v1beta1.BasicDevice{}}), hubSlice(hub.Device{Name: "a"}), nil},
-		{"empty maps and lists", slice(v1beta1.Device{Name: "a", Basic: &v1beta1.BasicDevice{
-			Attributes: map[v1beta1.QualifiedName]v1beta1.DeviceAttribute{}, Capacity: map[v1beta1.QualifiedName]v1beta1.DeviceCapacity{},
-			ConsumesCounters: []v1beta1.DeviceCounterConsumption{}, Taints: []v1beta1.DeviceTaint{},
+		{"no basic", slice(resourcev1beta1.Device{Name: "a"}), hubSlice(hub.Device{Name: "a"}),
+			slice(resourcev1beta1.Device{Name: "a", Basic: &resourcev1beta1.BasicDevice{}})},
+		{"empty basic", slice(resourcev1beta1.Device{Name: "a", Basic: &resourcev1beta1.BasicDevice{}}), hubSlice(hub.Device{Name: "a"}), nil},
+		{"empty maps and lists", slice(resourcev1beta1.Device{Name: "a", Basic: &resourcev1beta1.BasicDevice{
+			Attributes: map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceAttribute{}, Capacity: map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceCapacity{},
+			ConsumesCounters: []resourcev1beta1.DeviceCounterConsumption{}, Taints: []resourcev1beta1.DeviceTaint{},
 			BindingConditions: []string{}, BindingFailureConditions: []string{},
-			NodeAllocatableResources: map[corev1.ResourceName]v1beta1.NodeAllocatableResource{},
+			NodeAllocatableResources: map[corev1.ResourceName]resourcev1beta1.NodeAllocatableResource{},
 		}}), hubSlice(hub.Device{Name: "a",
 			Attributes: map[hub.QualifiedName]hub.DeviceAttribute{}, Capacity: map[hub.QualifiedName]hub.DeviceCapacity{},
 			ConsumesCounters: []hub.DeviceCounterConsumption{}, Taints: []hub.DeviceTaint{},
 			BindingConditions: []string{}, BindingFailureConditions: []string{},
 			NodeAllocatableResources: map[corev1.ResourceName]hub.NodeAllocatableResource{},
 		}), nil},
-		{"properties", slice(v1beta1.Device{Name: "a", Basic: &v1beta1.BasicDevice{
-			Attributes: map[v1beta1.QualifiedName]v1beta1.DeviceAttribute{"x": {IntValues: []int64{1, 2}}},
-			Capacity:   map[v1beta1.QualifiedName]v1beta1.DeviceCapacity{"mem": {Value: q}},
+		{"properties", slice(resourcev1beta1.Device{Name: "a", Basic: &resourcev1beta1.BasicDevice{
+			Attributes: map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceAttribute{"x": {IntValues: []int64{1, 2}}},
+			Capacity:   map[resourcev1beta1.QualifiedName]resourcev1beta1.DeviceCapacity{"mem": {Value: q}},
 			NodeName:   ptr(""), NodeSelector: nodes, AllNodes: ptr(false),
 			BindsToNode: ptr(false), AllowMultipleAllocations: ptr(true),
 		}}), hubSlice(hub.Device{Name: "a",
@@ -177,7 +177,7 @@ func TestBasicDevice(t *testing.T) {
 			if diff := cmp.Diff(tc.want, h); diff != "" {
 				t.Errorf("hub slice (-want +got):\n%s", diff)
 			}
-			back := &v1beta1.ResourceSlice{}
+			back := &resourcev1beta1.ResourceSlice{}
 			convert(t, scheme, h, back)
 			want := tc.wantBack
 			if want == nil {
@@ -211,7 +211,7 @@ func TestSliceNodeFields(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &hub.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "s"},
 				Spec: hub.ResourceSliceSpec{Driver: "d", NodeName: tc.nodeName, AllNodes: tc.allNodes}}
-			v := &v1beta1.ResourceSlice{}
+			v := &resourcev1beta1.ResourceSlice{}
 			convert(t, scheme, in, v)
 			if v.Spec.NodeName != tc.wantName || v.Spec.AllNodes != tc.wantAll {
 				t.Errorf("nodeName %q, allNodes %v; want %q, %v", v.Spec.NodeName, v.Spec.AllNodes, tc.wantName, tc.wantAll)

@@ -22,6 +22,7 @@ limitations under the License.
 package v1beta1
 
 import (
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -29,16 +30,20 @@ import (
 // Public to allow building arbitrary schemes.
 // All generated defaulters are covering - they call all nested defaulters.
 func RegisterDefaults(scheme *runtime.Scheme) error {
-	scheme.AddTypeDefaultingFunc(&ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*ResourceClaim)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*ResourceClaimList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplate{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplate(obj.(*ResourceClaimTemplate)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplateList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplateList(obj.(*ResourceClaimTemplateList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*ResourceSlice)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*ResourceSliceList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*resourcev1beta1.ResourceClaim)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*resourcev1beta1.ResourceClaimList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceClaimTemplate{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplate(obj.(*resourcev1beta1.ResourceClaimTemplate))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceClaimTemplateList{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplateList(obj.(*resourcev1beta1.ResourceClaimTemplateList))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*resourcev1beta1.ResourceSlice)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta1.ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*resourcev1beta1.ResourceSliceList)) })
 	return nil
 }
 
-func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
+func SetObjectDefaults_ResourceClaim(in *resourcev1beta1.ResourceClaim) {
 	for i := range in.Spec.Devices.Requests {
 		a := &in.Spec.Devices.Requests[i]
 		SetDefaults_DeviceRequest(a)
@@ -72,14 +77,14 @@ func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimList(in *ResourceClaimList) {
+func SetObjectDefaults_ResourceClaimList(in *resourcev1beta1.ResourceClaimList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaim(a)
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
+func SetObjectDefaults_ResourceClaimTemplate(in *resourcev1beta1.ResourceClaimTemplate) {
 	for i := range in.Spec.Spec.Devices.Requests {
 		a := &in.Spec.Spec.Devices.Requests[i]
 		SetDefaults_DeviceRequest(a)
@@ -102,14 +107,14 @@ func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplateList(in *ResourceClaimTemplateList) {
+func SetObjectDefaults_ResourceClaimTemplateList(in *resourcev1beta1.ResourceClaimTemplateList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaimTemplate(a)
 	}
 }
 
-func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
+func SetObjectDefaults_ResourceSlice(in *resourcev1beta1.ResourceSlice) {
 	for i := range in.Spec.Devices {
 		a := &in.Spec.Devices[i]
 		if a.Basic != nil {
@@ -121,7 +126,7 @@ func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
 	}
 }
 
-func SetObjectDefaults_ResourceSliceList(in *ResourceSliceList) {
+func SetObjectDefaults_ResourceSliceList(in *resourcev1beta1.ResourceSliceList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceSlice(a)

@@ -1,6 +1,7 @@
 package v1beta2
 
 import (
+	resourcev1beta2 "k8s.io/api/resource/v1beta2"
 	"k8s.io/apimachinery/pkg/conversion"
 
 	hub "github.com/drakit/drakit/apis/resource"
@@ -31,21 +32,21 @@ var shape = legacy.V1Flat{}
 // ---------------------------------------------------------------------------
 // DeviceClass
 
-func Convert_resource_DeviceClass_To_v1beta2_DeviceClass(in *hub.DeviceClass, out *DeviceClass, s conversion.Scope) error {
+func Convert_resource_DeviceClass_To_v1beta2_DeviceClass(in *hub.DeviceClass, out *resourcev1beta2.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
 }
 
-func Convert_v1beta2_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClass_To_resource_DeviceClass(in *resourcev1beta2.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
 }
 
-func Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
+func Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1beta2.DeviceClassSpec, s conversion.Scope) error {
 	// SuitableNodes, ParametersRef and StructuredParameters go to the stash
 	// (see DeviceClass).
 	return autoConvert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in, out, s)
@@ -54,47 +55,47 @@ func Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *hub.DeviceC
 // ---------------------------------------------------------------------------
 // ResourceClaim and ResourceClaimTemplate
 
-func Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *hub.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+func Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *hub.ResourceClaim, out *resourcev1beta2.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, shape)
 }
 
-func Convert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *resourcev1beta2.ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, shape)
 }
 
-func Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *resourcev1beta2.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, shape)
 }
 
-func Convert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1beta2.ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, shape)
 }
 
-func Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+func Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *resourcev1beta2.ResourceClaimSpec, s conversion.Scope) error {
 	// Controller, ParametersRef and AllocationMode go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in, out, s)
 }
 
-func Convert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+func Convert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *resourcev1beta2.ResourceClaimStatus, s conversion.Scope) error {
 	// DeallocationRequested and DriverName go to the stash (see
 	// ResourceClaim).
 	return autoConvert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(in, out, s)
 }
 
-func Convert_resource_AllocationResult_To_v1beta2_AllocationResult(in *hub.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+func Convert_resource_AllocationResult_To_v1beta2_AllocationResult(in *hub.AllocationResult, out *resourcev1beta2.AllocationResult, s conversion.Scope) error {
 	// Controller, ResourceHandles and Shareable go to the stash (see
 	// ResourceClaim).
 	if err := autoConvert_resource_AllocationResult_To_v1beta2_AllocationResult(in, out, s); err != nil {
@@ -104,9 +105,9 @@ func Convert_resource_AllocationResult_To_v1beta2_AllocationResult(in *hub.Alloc
 		// A claim allocated by 1.30's structured parameters shows its
 		// devices as v1beta2 does.
 		results := legacy.ResultsFromHandles(in.ResourceHandles)
-		out.Devices.Results = make([]DeviceRequestAllocationResult, len(results))
+		out.Devices.Results = make([]resourcev1beta2.DeviceRequestAllocationResult, len(results))
 		for i, r := range results {
-			out.Devices.Results[i] = DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
+			out.Devices.Results[i] = resourcev1beta2.DeviceRequestAllocationResult{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device}
 		}
 	}
 	return nil
@@ -115,26 +116,26 @@ func Convert_resource_AllocationResult_To_v1beta2_AllocationResult(in *hub.Alloc
 // ---------------------------------------------------------------------------
 // ResourceSlice
 
-func Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+func Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *hub.ResourceSlice, out *resourcev1beta2.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
-func Convert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
+func Convert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *resourcev1beta2.ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
-func Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
+func Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *resourcev1beta2.ResourceSliceSpec, s conversion.Scope) error {
 	// NoResourceModel goes to the stash (see ResourceSlice).
 	return autoConvert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in, out, s)
 }
 
-func Convert_resource_Device_To_v1beta2_Device(in *hub.Device, out *Device, s conversion.Scope) error {
+func Convert_resource_Device_To_v1beta2_Device(in *hub.Device, out *resourcev1beta2.Device, s conversion.Scope) error {
 	// NamedResources goes to the stash (see ResourceSlice).
 	return autoConvert_resource_Device_To_v1beta2_Device(in, out, s)
 }

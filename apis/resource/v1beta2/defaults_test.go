@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	resourcev1beta2 "k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -22,53 +23,53 @@ func newScheme(t *testing.T) *runtime.Scheme {
 
 // claimSpec is a spec with one request of each kind the defaults treat
 // differently, and what defaulting makes of it.
-func claimSpec() (in, want v1beta2.ResourceClaimSpec) {
-	in = v1beta2.ResourceClaimSpec{Devices: v1beta2.DeviceClaim{Requests: []v1beta2.DeviceRequest{
+func claimSpec() (in, want resourcev1beta2.ResourceClaimSpec) {
+	in = resourcev1beta2.ResourceClaimSpec{Devices: resourcev1beta2.DeviceClaim{Requests: []resourcev1beta2.DeviceRequest{
 		// No mode, no count: ExactCount, one device.
-		{Name: "plain", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c"}},
+		{Name: "plain", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c"}},
 		// ExactCount with a count: kept.
-		{Name: "three", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 3}},
+		{Name: "three", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 3}},
 		// No mode but a count: ExactCount, count kept.
-		{Name: "two", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", Count: 2}},
+		{Name: "two", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", Count: 2}},
 		// All: the count stays 0.
-		{Name: "all", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeAll}},
+		{Name: "all", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeAll}},
 		// Tolerations: an empty operator becomes Equal, Exists stays.
-		{Name: "tolerating", Exactly: &v1beta2.ExactDeviceRequest{
+		{Name: "tolerating", Exactly: &resourcev1beta2.ExactDeviceRequest{
 			DeviceClassName: "c",
-			AllocationMode:  v1beta2.DeviceAllocationModeAll,
-			Tolerations: []v1beta2.DeviceToleration{
+			AllocationMode:  resourcev1beta2.DeviceAllocationModeAll,
+			Tolerations: []resourcev1beta2.DeviceToleration{
 				{Key: "k", Value: "v"},
-				{Operator: v1beta2.DeviceTolerationOpExists},
+				{Operator: resourcev1beta2.DeviceTolerationOpExists},
 			},
 		}},
 		// Sub-requests get the same rules, each on its own.
-		{Name: "alternatives", FirstAvailable: []v1beta2.DeviceSubRequest{
+		{Name: "alternatives", FirstAvailable: []resourcev1beta2.DeviceSubRequest{
 			{Name: "a", DeviceClassName: "c"},
-			{Name: "b", DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeAll},
-			{Name: "c", DeviceClassName: "c", Count: 4, Tolerations: []v1beta2.DeviceToleration{{Key: "k"}, {Operator: v1beta2.DeviceTolerationOpExists}}},
+			{Name: "b", DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeAll},
+			{Name: "c", DeviceClassName: "c", Count: 4, Tolerations: []resourcev1beta2.DeviceToleration{{Key: "k"}, {Operator: resourcev1beta2.DeviceTolerationOpExists}}},
 		}},
 		// Neither exactly nor firstAvailable: nothing to default.
 		{Name: "empty"},
 	}}}
-	want = v1beta2.ResourceClaimSpec{Devices: v1beta2.DeviceClaim{Requests: []v1beta2.DeviceRequest{
-		{Name: "plain", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 1}},
-		{Name: "three", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 3}},
-		{Name: "two", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 2}},
-		{Name: "all", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeAll}},
-		{Name: "tolerating", Exactly: &v1beta2.ExactDeviceRequest{
+	want = resourcev1beta2.ResourceClaimSpec{Devices: resourcev1beta2.DeviceClaim{Requests: []resourcev1beta2.DeviceRequest{
+		{Name: "plain", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 1}},
+		{Name: "three", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 3}},
+		{Name: "two", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 2}},
+		{Name: "all", Exactly: &resourcev1beta2.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeAll}},
+		{Name: "tolerating", Exactly: &resourcev1beta2.ExactDeviceRequest{
 			DeviceClassName: "c",
-			AllocationMode:  v1beta2.DeviceAllocationModeAll,
-			Tolerations: []v1beta2.DeviceToleration{
-				{Key: "k", Operator: v1beta2.DeviceTolerationOpEqual, Value: "v"},
-				{Operator: v1beta2.DeviceTolerationOpExists},
+			AllocationMode:  resourcev1beta2.DeviceAllocationModeAll,
+			Tolerations: []resourcev1beta2.DeviceToleration{
+				{Key: "k", Operator: resourcev1beta2.DeviceTolerationOpEqual, Value: "v"},
+				{Operator: resourcev1beta2.DeviceTolerationOpExists},
 			},
 		}},
-		{Name: "alternatives", FirstAvailable: []v1beta2.DeviceSubRequest{
-			{Name: "a", DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 1},
-			{Name: "b", DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeAll},
-			{Name: "c", DeviceClassName: "c", AllocationMode: v1beta2.DeviceAllocationModeExactCount, Count: 4, Tolerations: []v1beta2.DeviceToleration{
-				{Key: "k", Operator: v1beta2.DeviceTolerationOpEqual},
-				{Operator: v1beta2.DeviceTolerationOpExists},
+		{Name: "alternatives", FirstAvailable: []resourcev1beta2.DeviceSubRequest{
+			{Name: "a", DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 1},
+			{Name: "b", DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeAll},
+			{Name: "c", DeviceClassName: "c", AllocationMode: resourcev1beta2.DeviceAllocationModeExactCount, Count: 4, Tolerations: []resourcev1beta2.DeviceToleration{
+				{Key: "k", Operator: resourcev1beta2.DeviceTolerationOpEqual},
+				{Operator: resourcev1beta2.DeviceTolerationOpExists},
 			}},
 		}},
 		{Name: "empty"},
@@ -77,15 +78,15 @@ func claimSpec() (in, want v1beta2.ResourceClaimSpec) {
 }
 
 // allocation is a status with result tolerations, and its defaulted form.
-func allocation() (in, want v1beta2.ResourceClaimStatus) {
-	in = v1beta2.ResourceClaimStatus{Allocation: &v1beta2.AllocationResult{Devices: v1beta2.DeviceAllocationResult{
-		Results: []v1beta2.DeviceRequestAllocationResult{
-			{Request: "plain", Driver: "d", Pool: "p", Device: "x", Tolerations: []v1beta2.DeviceToleration{{Key: "k"}, {Operator: v1beta2.DeviceTolerationOpExists}}},
+func allocation() (in, want resourcev1beta2.ResourceClaimStatus) {
+	in = resourcev1beta2.ResourceClaimStatus{Allocation: &resourcev1beta2.AllocationResult{Devices: resourcev1beta2.DeviceAllocationResult{
+		Results: []resourcev1beta2.DeviceRequestAllocationResult{
+			{Request: "plain", Driver: "d", Pool: "p", Device: "x", Tolerations: []resourcev1beta2.DeviceToleration{{Key: "k"}, {Operator: resourcev1beta2.DeviceTolerationOpExists}}},
 			{Request: "all", Driver: "d", Pool: "p", Device: "y"},
 		},
 	}}}
 	want = *in.DeepCopy()
-	want.Allocation.Devices.Results[0].Tolerations[0].Operator = v1beta2.DeviceTolerationOpEqual
+	want.Allocation.Devices.Results[0].Tolerations[0].Operator = resourcev1beta2.DeviceTolerationOpEqual
 	return in, want
 }
 
@@ -93,15 +94,15 @@ func TestDefaultClaim(t *testing.T) {
 	scheme := newScheme(t)
 	spec, wantSpec := claimSpec()
 	status, wantStatus := allocation()
-	claim := &v1beta2.ResourceClaim{Spec: spec, Status: status}
-	want := &v1beta2.ResourceClaim{Spec: wantSpec, Status: wantStatus}
+	claim := &resourcev1beta2.ResourceClaim{Spec: spec, Status: status}
+	want := &resourcev1beta2.ResourceClaim{Spec: wantSpec, Status: wantStatus}
 	scheme.Default(claim)
 	if diff := cmp.Diff(want, claim); diff != "" {
 		t.Errorf("defaulted claim (-want +got):\n%s", diff)
 	}
 
 	spec, wantSpec = claimSpec()
-	list := &v1beta2.ResourceClaimList{Items: []v1beta2.ResourceClaim{{Spec: spec}}}
+	list := &resourcev1beta2.ResourceClaimList{Items: []resourcev1beta2.ResourceClaim{{Spec: spec}}}
 	scheme.Default(list)
 	if diff := cmp.Diff(wantSpec, list.Items[0].Spec); diff != "" {
 		t.Errorf("defaulted claim in a list (-want +got):\n%s", diff)
@@ -111,14 +112,14 @@ func TestDefaultClaim(t *testing.T) {
 func TestDefaultClaimTemplate(t *testing.T) {
 	scheme := newScheme(t)
 	spec, wantSpec := claimSpec()
-	template := &v1beta2.ResourceClaimTemplate{Spec: v1beta2.ResourceClaimTemplateSpec{Spec: spec}}
+	template := &resourcev1beta2.ResourceClaimTemplate{Spec: resourcev1beta2.ResourceClaimTemplateSpec{Spec: spec}}
 	scheme.Default(template)
 	if diff := cmp.Diff(wantSpec, template.Spec.Spec); diff != "" {
 		t.Errorf("defaulted template (-want +got):\n%s", diff)
 	}
 
 	spec, wantSpec = claimSpec()
-	list := &v1beta2.ResourceClaimTemplateList{Items: []v1beta2.ResourceClaimTemplate{{Spec: v1beta2.ResourceClaimTemplateSpec{Spec: spec}}}}
+	list := &resourcev1beta2.ResourceClaimTemplateList{Items: []resourcev1beta2.ResourceClaimTemplate{{Spec: resourcev1beta2.ResourceClaimTemplateSpec{Spec: spec}}}}
 	scheme.Default(list)
 	if diff := cmp.Diff(wantSpec, list.Items[0].Spec.Spec); diff != "" {
 		t.Errorf("defaulted template in a list (-want +got):\n%s", diff)
@@ -127,7 +128,7 @@ func TestDefaultClaimTemplate(t *testing.T) {
 
 // checkStamped fails unless the taint got a timeAdded between notBefore
 // and now, in whole seconds.
-func checkStamped(t *testing.T, what string, taint v1beta2.DeviceTaint, notBefore time.Time) {
+func checkStamped(t *testing.T, what string, taint resourcev1beta2.DeviceTaint, notBefore time.Time) {
 	t.Helper()
 	if taint.TimeAdded == nil {
 		t.Errorf("%s: timeAdded not set", what)
@@ -150,10 +151,10 @@ var earlier = metav1.NewTime(time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC))
 func TestDefaultSliceTaints(t *testing.T) {
 	scheme := newScheme(t)
 	start := time.Now().Truncate(time.Second)
-	slice := &v1beta2.ResourceSlice{Spec: v1beta2.ResourceSliceSpec{Devices: []v1beta2.Device{
-		{Name: "a", Taints: []v1beta2.DeviceTaint{
-			{Key: "new", Effect: v1beta2.DeviceTaintEffectNoSchedule},
-			{Key: "old", Effect: v1beta2.DeviceTaintEffectNoExecute, TimeAdded: earlier.DeepCopy()},
+	slice := &resourcev1beta2.ResourceSlice{Spec: resourcev1beta2.ResourceSliceSpec{Devices: []resourcev1beta2.Device{
+		{Name: "a", Taints: []resourcev1beta2.DeviceTaint{
+			{Key: "new", Effect: resourcev1beta2.DeviceTaintEffectNoSchedule},
+			{Key: "old", Effect: resourcev1beta2.DeviceTaintEffectNoExecute, TimeAdded: earlier.DeepCopy()},
 		}},
 		{Name: "b"},
 	}}}
@@ -163,15 +164,15 @@ func TestDefaultSliceTaints(t *testing.T) {
 	if taints[1].TimeAdded == nil || !taints[1].TimeAdded.Equal(&earlier) {
 		t.Errorf("slice taint with timeAdded: changed to %v", taints[1].TimeAdded)
 	}
-	if taints[0].Key != "new" || taints[0].Effect != v1beta2.DeviceTaintEffectNoSchedule {
+	if taints[0].Key != "new" || taints[0].Effect != resourcev1beta2.DeviceTaintEffectNoSchedule {
 		t.Errorf("slice taint changed beyond timeAdded: %+v", taints[0])
 	}
 	if slice.Spec.Devices[1].Taints != nil {
 		t.Errorf("device without taints got %v", slice.Spec.Devices[1].Taints)
 	}
 
-	list := &v1beta2.ResourceSliceList{Items: []v1beta2.ResourceSlice{{Spec: v1beta2.ResourceSliceSpec{Devices: []v1beta2.Device{
-		{Name: "a", Taints: []v1beta2.DeviceTaint{{Key: "new", Effect: v1beta2.DeviceTaintEffectNone}}},
+	list := &resourcev1beta2.ResourceSliceList{Items: []resourcev1beta2.ResourceSlice{{Spec: resourcev1beta2.ResourceSliceSpec{Devices: []resourcev1beta2.Device{
+		{Name: "a", Taints: []resourcev1beta2.DeviceTaint{{Key: "new", Effect: resourcev1beta2.DeviceTaintEffectNone}}},
 	}}}}}
 	scheme.Default(list)
 	checkStamped(t, "slice taint in a list", list.Items[0].Spec.Devices[0].Taints[0], start)
@@ -180,17 +181,17 @@ func TestDefaultSliceTaints(t *testing.T) {
 func TestDefaultTaintRule(t *testing.T) {
 	scheme := newScheme(t)
 	start := time.Now().Truncate(time.Second)
-	rule := &v1beta2.DeviceTaintRule{Spec: v1beta2.DeviceTaintRuleSpec{Taint: v1beta2.DeviceTaint{Key: "k", Effect: v1beta2.DeviceTaintEffectNoExecute}}}
+	rule := &resourcev1beta2.DeviceTaintRule{Spec: resourcev1beta2.DeviceTaintRuleSpec{Taint: resourcev1beta2.DeviceTaint{Key: "k", Effect: resourcev1beta2.DeviceTaintEffectNoExecute}}}
 	scheme.Default(rule)
 	checkStamped(t, "rule taint without timeAdded", rule.Spec.Taint, start)
 
-	kept := &v1beta2.DeviceTaintRule{Spec: v1beta2.DeviceTaintRuleSpec{Taint: v1beta2.DeviceTaint{Key: "k", Effect: v1beta2.DeviceTaintEffectNoExecute, TimeAdded: earlier.DeepCopy()}}}
+	kept := &resourcev1beta2.DeviceTaintRule{Spec: resourcev1beta2.DeviceTaintRuleSpec{Taint: resourcev1beta2.DeviceTaint{Key: "k", Effect: resourcev1beta2.DeviceTaintEffectNoExecute, TimeAdded: earlier.DeepCopy()}}}
 	scheme.Default(kept)
 	if !kept.Spec.Taint.TimeAdded.Equal(&earlier) {
 		t.Errorf("rule taint with timeAdded: changed to %v", kept.Spec.Taint.TimeAdded)
 	}
 
-	list := &v1beta2.DeviceTaintRuleList{Items: []v1beta2.DeviceTaintRule{{Spec: v1beta2.DeviceTaintRuleSpec{Taint: v1beta2.DeviceTaint{Key: "k", Effect: v1beta2.DeviceTaintEffectNone}}}}}
+	list := &resourcev1beta2.DeviceTaintRuleList{Items: []resourcev1beta2.DeviceTaintRule{{Spec: resourcev1beta2.DeviceTaintRuleSpec{Taint: resourcev1beta2.DeviceTaint{Key: "k", Effect: resourcev1beta2.DeviceTaintEffectNone}}}}}
 	scheme.Default(list)
 	checkStamped(t, "rule taint in a list", list.Items[0].Spec.Taint, start)
 }
@@ -198,7 +199,7 @@ func TestDefaultTaintRule(t *testing.T) {
 // A DeviceClass has nothing to default.
 func TestDefaultClassUnchanged(t *testing.T) {
 	scheme := newScheme(t)
-	class := &v1beta2.DeviceClass{Spec: v1beta2.DeviceClassSpec{Selectors: []v1beta2.DeviceSelector{{CEL: &v1beta2.CELDeviceSelector{Expression: "true"}}}}}
+	class := &resourcev1beta2.DeviceClass{Spec: resourcev1beta2.DeviceClassSpec{Selectors: []resourcev1beta2.DeviceSelector{{CEL: &resourcev1beta2.CELDeviceSelector{Expression: "true"}}}}}
 	want := class.DeepCopy()
 	scheme.Default(class)
 	if diff := cmp.Diff(want, class); diff != "" {

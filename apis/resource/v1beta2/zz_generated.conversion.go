@@ -26,6 +26,7 @@ import (
 
 	resource "github.com/drakit/drakit/apis/resource"
 	v1 "k8s.io/api/core/v1"
+	resourcev1beta2 "k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	conversion "k8s.io/apimachinery/pkg/conversion"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -38,550 +39,550 @@ func init() {
 // RegisterConversions adds conversion functions to the given scheme.
 // Public to allow building arbitrary schemes.
 func RegisterConversions(s *runtime.Scheme) error {
-	if err := s.AddGeneratedConversionFunc((*AllocatedDeviceStatus)(nil), (*resource.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(a.(*AllocatedDeviceStatus), b.(*resource.AllocatedDeviceStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.AllocatedDeviceStatus)(nil), (*resource.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(a.(*resourcev1beta2.AllocatedDeviceStatus), b.(*resource.AllocatedDeviceStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.AllocatedDeviceStatus)(nil), (*AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(a.(*resource.AllocatedDeviceStatus), b.(*AllocatedDeviceStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.AllocatedDeviceStatus)(nil), (*resourcev1beta2.AllocatedDeviceStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(a.(*resource.AllocatedDeviceStatus), b.(*resourcev1beta2.AllocatedDeviceStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*AllocationResult)(nil), (*resource.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_AllocationResult_To_resource_AllocationResult(a.(*AllocationResult), b.(*resource.AllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.AllocationResult)(nil), (*resource.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_AllocationResult_To_resource_AllocationResult(a.(*resourcev1beta2.AllocationResult), b.(*resource.AllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CELDeviceSelector)(nil), (*resource.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(a.(*CELDeviceSelector), b.(*resource.CELDeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.CELDeviceSelector)(nil), (*resource.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(a.(*resourcev1beta2.CELDeviceSelector), b.(*resource.CELDeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CELDeviceSelector)(nil), (*CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(a.(*resource.CELDeviceSelector), b.(*CELDeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CELDeviceSelector)(nil), (*resourcev1beta2.CELDeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(a.(*resource.CELDeviceSelector), b.(*resourcev1beta2.CELDeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequestPolicy)(nil), (*resource.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(a.(*CapacityRequestPolicy), b.(*resource.CapacityRequestPolicy), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.CapacityRequestPolicy)(nil), (*resource.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(a.(*resourcev1beta2.CapacityRequestPolicy), b.(*resource.CapacityRequestPolicy), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicy)(nil), (*CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(a.(*resource.CapacityRequestPolicy), b.(*CapacityRequestPolicy), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicy)(nil), (*resourcev1beta2.CapacityRequestPolicy)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(a.(*resource.CapacityRequestPolicy), b.(*resourcev1beta2.CapacityRequestPolicy), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequestPolicyRange)(nil), (*resource.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(a.(*CapacityRequestPolicyRange), b.(*resource.CapacityRequestPolicyRange), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.CapacityRequestPolicyRange)(nil), (*resource.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(a.(*resourcev1beta2.CapacityRequestPolicyRange), b.(*resource.CapacityRequestPolicyRange), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicyRange)(nil), (*CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(a.(*resource.CapacityRequestPolicyRange), b.(*CapacityRequestPolicyRange), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequestPolicyRange)(nil), (*resourcev1beta2.CapacityRequestPolicyRange)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(a.(*resource.CapacityRequestPolicyRange), b.(*resourcev1beta2.CapacityRequestPolicyRange), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CapacityRequirements)(nil), (*resource.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(a.(*CapacityRequirements), b.(*resource.CapacityRequirements), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.CapacityRequirements)(nil), (*resource.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(a.(*resourcev1beta2.CapacityRequirements), b.(*resource.CapacityRequirements), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequirements)(nil), (*CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(a.(*resource.CapacityRequirements), b.(*CapacityRequirements), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CapacityRequirements)(nil), (*resourcev1beta2.CapacityRequirements)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(a.(*resource.CapacityRequirements), b.(*resourcev1beta2.CapacityRequirements), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*Counter)(nil), (*resource.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_Counter_To_resource_Counter(a.(*Counter), b.(*resource.Counter), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.Counter)(nil), (*resource.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_Counter_To_resource_Counter(a.(*resourcev1beta2.Counter), b.(*resource.Counter), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.Counter)(nil), (*Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_Counter_To_v1beta2_Counter(a.(*resource.Counter), b.(*Counter), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.Counter)(nil), (*resourcev1beta2.Counter)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_Counter_To_v1beta2_Counter(a.(*resource.Counter), b.(*resourcev1beta2.Counter), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*CounterSet)(nil), (*resource.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_CounterSet_To_resource_CounterSet(a.(*CounterSet), b.(*resource.CounterSet), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.CounterSet)(nil), (*resource.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_CounterSet_To_resource_CounterSet(a.(*resourcev1beta2.CounterSet), b.(*resource.CounterSet), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.CounterSet)(nil), (*CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_CounterSet_To_v1beta2_CounterSet(a.(*resource.CounterSet), b.(*CounterSet), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.CounterSet)(nil), (*resourcev1beta2.CounterSet)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_CounterSet_To_v1beta2_CounterSet(a.(*resource.CounterSet), b.(*resourcev1beta2.CounterSet), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_Device_To_resource_Device(a.(*Device), b.(*resource.Device), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.Device)(nil), (*resource.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_Device_To_resource_Device(a.(*resourcev1beta2.Device), b.(*resource.Device), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAllocationConfiguration)(nil), (*resource.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(a.(*DeviceAllocationConfiguration), b.(*resource.DeviceAllocationConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceAllocationConfiguration)(nil), (*resource.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(a.(*resourcev1beta2.DeviceAllocationConfiguration), b.(*resource.DeviceAllocationConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationConfiguration)(nil), (*DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(a.(*resource.DeviceAllocationConfiguration), b.(*DeviceAllocationConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationConfiguration)(nil), (*resourcev1beta2.DeviceAllocationConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(a.(*resource.DeviceAllocationConfiguration), b.(*resourcev1beta2.DeviceAllocationConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAllocationResult)(nil), (*resource.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(a.(*DeviceAllocationResult), b.(*resource.DeviceAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceAllocationResult)(nil), (*resource.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(a.(*resourcev1beta2.DeviceAllocationResult), b.(*resource.DeviceAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationResult)(nil), (*DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(a.(*resource.DeviceAllocationResult), b.(*DeviceAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAllocationResult)(nil), (*resourcev1beta2.DeviceAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(a.(*resource.DeviceAllocationResult), b.(*resourcev1beta2.DeviceAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceAttribute)(nil), (*resource.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(a.(*DeviceAttribute), b.(*resource.DeviceAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceAttribute)(nil), (*resource.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(a.(*resourcev1beta2.DeviceAttribute), b.(*resource.DeviceAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceAttribute)(nil), (*DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*DeviceAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceAttribute)(nil), (*resourcev1beta2.DeviceAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(a.(*resource.DeviceAttribute), b.(*resourcev1beta2.DeviceAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceCapacity)(nil), (*resource.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(a.(*DeviceCapacity), b.(*resource.DeviceCapacity), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceCapacity)(nil), (*resource.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(a.(*resourcev1beta2.DeviceCapacity), b.(*resource.DeviceCapacity), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceCapacity)(nil), (*DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(a.(*resource.DeviceCapacity), b.(*DeviceCapacity), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceCapacity)(nil), (*resourcev1beta2.DeviceCapacity)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(a.(*resource.DeviceCapacity), b.(*resourcev1beta2.DeviceCapacity), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClaim)(nil), (*resource.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim(a.(*DeviceClaim), b.(*resource.DeviceClaim), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceClaim)(nil), (*resource.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim(a.(*resourcev1beta2.DeviceClaim), b.(*resource.DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaim)(nil), (*DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim(a.(*resource.DeviceClaim), b.(*DeviceClaim), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaim)(nil), (*resourcev1beta2.DeviceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim(a.(*resource.DeviceClaim), b.(*resourcev1beta2.DeviceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClaimConfiguration)(nil), (*resource.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(a.(*DeviceClaimConfiguration), b.(*resource.DeviceClaimConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceClaimConfiguration)(nil), (*resource.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(a.(*resourcev1beta2.DeviceClaimConfiguration), b.(*resource.DeviceClaimConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaimConfiguration)(nil), (*DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(a.(*resource.DeviceClaimConfiguration), b.(*DeviceClaimConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClaimConfiguration)(nil), (*resourcev1beta2.DeviceClaimConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(a.(*resource.DeviceClaimConfiguration), b.(*resourcev1beta2.DeviceClaimConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassConfiguration)(nil), (*resource.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(a.(*DeviceClassConfiguration), b.(*resource.DeviceClassConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceClassConfiguration)(nil), (*resource.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(a.(*resourcev1beta2.DeviceClassConfiguration), b.(*resource.DeviceClassConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassConfiguration)(nil), (*DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(a.(*resource.DeviceClassConfiguration), b.(*DeviceClassConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassConfiguration)(nil), (*resourcev1beta2.DeviceClassConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(a.(*resource.DeviceClassConfiguration), b.(*resourcev1beta2.DeviceClassConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassList)(nil), (*resource.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClassList_To_resource_DeviceClassList(a.(*DeviceClassList), b.(*resource.DeviceClassList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceClassList)(nil), (*resource.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClassList_To_resource_DeviceClassList(a.(*resourcev1beta2.DeviceClassList), b.(*resource.DeviceClassList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassList)(nil), (*DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassList_To_v1beta2_DeviceClassList(a.(*resource.DeviceClassList), b.(*DeviceClassList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceClassList)(nil), (*resourcev1beta2.DeviceClassList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassList_To_v1beta2_DeviceClassList(a.(*resource.DeviceClassList), b.(*resourcev1beta2.DeviceClassList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceClassSpec)(nil), (*resource.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(a.(*DeviceClassSpec), b.(*resource.DeviceClassSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceClassSpec)(nil), (*resource.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(a.(*resourcev1beta2.DeviceClassSpec), b.(*resource.DeviceClassSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceConfiguration)(nil), (*resource.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(a.(*DeviceConfiguration), b.(*resource.DeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceConfiguration)(nil), (*resource.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(a.(*resourcev1beta2.DeviceConfiguration), b.(*resource.DeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceConfiguration)(nil), (*DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(a.(*resource.DeviceConfiguration), b.(*DeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceConfiguration)(nil), (*resourcev1beta2.DeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(a.(*resource.DeviceConfiguration), b.(*resourcev1beta2.DeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceConstraint)(nil), (*resource.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(a.(*DeviceConstraint), b.(*resource.DeviceConstraint), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceConstraint)(nil), (*resource.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(a.(*resourcev1beta2.DeviceConstraint), b.(*resource.DeviceConstraint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceConstraint)(nil), (*DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*DeviceConstraint), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceConstraint)(nil), (*resourcev1beta2.DeviceConstraint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(a.(*resource.DeviceConstraint), b.(*resourcev1beta2.DeviceConstraint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceCounterConsumption)(nil), (*resource.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(a.(*DeviceCounterConsumption), b.(*resource.DeviceCounterConsumption), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceCounterConsumption)(nil), (*resource.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(a.(*resourcev1beta2.DeviceCounterConsumption), b.(*resource.DeviceCounterConsumption), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceCounterConsumption)(nil), (*DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(a.(*resource.DeviceCounterConsumption), b.(*DeviceCounterConsumption), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceCounterConsumption)(nil), (*resourcev1beta2.DeviceCounterConsumption)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(a.(*resource.DeviceCounterConsumption), b.(*resourcev1beta2.DeviceCounterConsumption), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceDerivedAttribute)(nil), (*resource.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(a.(*DeviceDerivedAttribute), b.(*resource.DeviceDerivedAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceDerivedAttribute)(nil), (*resource.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(a.(*resourcev1beta2.DeviceDerivedAttribute), b.(*resource.DeviceDerivedAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceDerivedAttribute)(nil), (*DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(a.(*resource.DeviceDerivedAttribute), b.(*DeviceDerivedAttribute), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceDerivedAttribute)(nil), (*resourcev1beta2.DeviceDerivedAttribute)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(a.(*resource.DeviceDerivedAttribute), b.(*resourcev1beta2.DeviceDerivedAttribute), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceRequest_To_resource_DeviceRequest(a.(*DeviceRequest), b.(*resource.DeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceRequest)(nil), (*resource.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceRequest_To_resource_DeviceRequest(a.(*resourcev1beta2.DeviceRequest), b.(*resource.DeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequest)(nil), (*DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequest_To_v1beta2_DeviceRequest(a.(*resource.DeviceRequest), b.(*DeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequest)(nil), (*resourcev1beta2.DeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequest_To_v1beta2_DeviceRequest(a.(*resource.DeviceRequest), b.(*resourcev1beta2.DeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceRequestAllocationResult)(nil), (*resource.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(a.(*DeviceRequestAllocationResult), b.(*resource.DeviceRequestAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceRequestAllocationResult)(nil), (*resource.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(a.(*resourcev1beta2.DeviceRequestAllocationResult), b.(*resource.DeviceRequestAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*DeviceRequestAllocationResult), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceRequestAllocationResult)(nil), (*resourcev1beta2.DeviceRequestAllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(a.(*resource.DeviceRequestAllocationResult), b.(*resourcev1beta2.DeviceRequestAllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceSelector)(nil), (*resource.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceSelector_To_resource_DeviceSelector(a.(*DeviceSelector), b.(*resource.DeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceSelector)(nil), (*resource.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceSelector_To_resource_DeviceSelector(a.(*resourcev1beta2.DeviceSelector), b.(*resource.DeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceSelector)(nil), (*DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceSelector_To_v1beta2_DeviceSelector(a.(*resource.DeviceSelector), b.(*DeviceSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceSelector)(nil), (*resourcev1beta2.DeviceSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceSelector_To_v1beta2_DeviceSelector(a.(*resource.DeviceSelector), b.(*resourcev1beta2.DeviceSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceSubRequest)(nil), (*resource.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(a.(*DeviceSubRequest), b.(*resource.DeviceSubRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceSubRequest)(nil), (*resource.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(a.(*resourcev1beta2.DeviceSubRequest), b.(*resource.DeviceSubRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceSubRequest)(nil), (*DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(a.(*resource.DeviceSubRequest), b.(*DeviceSubRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceSubRequest)(nil), (*resourcev1beta2.DeviceSubRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(a.(*resource.DeviceSubRequest), b.(*resourcev1beta2.DeviceSubRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaint_To_resource_DeviceTaint(a.(*DeviceTaint), b.(*resource.DeviceTaint), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaint)(nil), (*resource.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaint_To_resource_DeviceTaint(a.(*resourcev1beta2.DeviceTaint), b.(*resource.DeviceTaint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaint_To_v1beta2_DeviceTaint(a.(*resource.DeviceTaint), b.(*DeviceTaint), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaint)(nil), (*resourcev1beta2.DeviceTaint)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaint_To_v1beta2_DeviceTaint(a.(*resource.DeviceTaint), b.(*resourcev1beta2.DeviceTaint), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaintRule)(nil), (*resource.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(a.(*resourcev1beta2.DeviceTaintRule), b.(*resource.DeviceTaintRule), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*DeviceTaintRule), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRule)(nil), (*resourcev1beta2.DeviceTaintRule)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(a.(*resource.DeviceTaintRule), b.(*resourcev1beta2.DeviceTaintRule), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaintRuleList)(nil), (*resource.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(a.(*resourcev1beta2.DeviceTaintRuleList), b.(*resource.DeviceTaintRuleList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*DeviceTaintRuleList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleList)(nil), (*resourcev1beta2.DeviceTaintRuleList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(a.(*resource.DeviceTaintRuleList), b.(*resourcev1beta2.DeviceTaintRuleList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaintRuleSpec)(nil), (*resource.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(a.(*resourcev1beta2.DeviceTaintRuleSpec), b.(*resource.DeviceTaintRuleSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*DeviceTaintRuleSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleSpec)(nil), (*resourcev1beta2.DeviceTaintRuleSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(a.(*resource.DeviceTaintRuleSpec), b.(*resourcev1beta2.DeviceTaintRuleSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaintRuleStatus)(nil), (*resource.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(a.(*resourcev1beta2.DeviceTaintRuleStatus), b.(*resource.DeviceTaintRuleStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*DeviceTaintRuleStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintRuleStatus)(nil), (*resourcev1beta2.DeviceTaintRuleStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(a.(*resource.DeviceTaintRuleStatus), b.(*resourcev1beta2.DeviceTaintRuleStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceTaintSelector)(nil), (*resource.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(a.(*resourcev1beta2.DeviceTaintSelector), b.(*resource.DeviceTaintSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*DeviceTaintSelector), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceTaintSelector)(nil), (*resourcev1beta2.DeviceTaintSelector)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(a.(*resource.DeviceTaintSelector), b.(*resourcev1beta2.DeviceTaintSelector), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*DeviceToleration)(nil), (*resource.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceToleration_To_resource_DeviceToleration(a.(*DeviceToleration), b.(*resource.DeviceToleration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.DeviceToleration)(nil), (*resource.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceToleration_To_resource_DeviceToleration(a.(*resourcev1beta2.DeviceToleration), b.(*resource.DeviceToleration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.DeviceToleration)(nil), (*DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceToleration_To_v1beta2_DeviceToleration(a.(*resource.DeviceToleration), b.(*DeviceToleration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.DeviceToleration)(nil), (*resourcev1beta2.DeviceToleration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceToleration_To_v1beta2_DeviceToleration(a.(*resource.DeviceToleration), b.(*resourcev1beta2.DeviceToleration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ExactDeviceRequest)(nil), (*resource.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(a.(*ExactDeviceRequest), b.(*resource.ExactDeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ExactDeviceRequest)(nil), (*resource.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(a.(*resourcev1beta2.ExactDeviceRequest), b.(*resource.ExactDeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ExactDeviceRequest)(nil), (*ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(a.(*resource.ExactDeviceRequest), b.(*ExactDeviceRequest), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ExactDeviceRequest)(nil), (*resourcev1beta2.ExactDeviceRequest)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(a.(*resource.ExactDeviceRequest), b.(*resourcev1beta2.ExactDeviceRequest), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NetworkDeviceData)(nil), (*resource.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(a.(*NetworkDeviceData), b.(*resource.NetworkDeviceData), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.NetworkDeviceData)(nil), (*resource.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(a.(*resourcev1beta2.NetworkDeviceData), b.(*resource.NetworkDeviceData), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NetworkDeviceData)(nil), (*NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(a.(*resource.NetworkDeviceData), b.(*NetworkDeviceData), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NetworkDeviceData)(nil), (*resourcev1beta2.NetworkDeviceData)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(a.(*resource.NetworkDeviceData), b.(*resourcev1beta2.NetworkDeviceData), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableMapping)(nil), (*resource.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(a.(*NodeAllocatableMapping), b.(*resource.NodeAllocatableMapping), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.NodeAllocatableMapping)(nil), (*resource.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(a.(*resourcev1beta2.NodeAllocatableMapping), b.(*resource.NodeAllocatableMapping), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableMapping)(nil), (*NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(a.(*resource.NodeAllocatableMapping), b.(*NodeAllocatableMapping), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableMapping)(nil), (*resourcev1beta2.NodeAllocatableMapping)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(a.(*resource.NodeAllocatableMapping), b.(*resourcev1beta2.NodeAllocatableMapping), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableOverhead)(nil), (*resource.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(a.(*NodeAllocatableOverhead), b.(*resource.NodeAllocatableOverhead), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.NodeAllocatableOverhead)(nil), (*resource.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(a.(*resourcev1beta2.NodeAllocatableOverhead), b.(*resource.NodeAllocatableOverhead), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableOverhead)(nil), (*NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(a.(*resource.NodeAllocatableOverhead), b.(*NodeAllocatableOverhead), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableOverhead)(nil), (*resourcev1beta2.NodeAllocatableOverhead)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(a.(*resource.NodeAllocatableOverhead), b.(*resourcev1beta2.NodeAllocatableOverhead), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*NodeAllocatableResource)(nil), (*resource.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(a.(*NodeAllocatableResource), b.(*resource.NodeAllocatableResource), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.NodeAllocatableResource)(nil), (*resource.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(a.(*resourcev1beta2.NodeAllocatableResource), b.(*resource.NodeAllocatableResource), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableResource)(nil), (*NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(a.(*resource.NodeAllocatableResource), b.(*NodeAllocatableResource), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.NodeAllocatableResource)(nil), (*resourcev1beta2.NodeAllocatableResource)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(a.(*resource.NodeAllocatableResource), b.(*resourcev1beta2.NodeAllocatableResource), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.OpaqueDeviceConfiguration)(nil), (*resource.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(a.(*resourcev1beta2.OpaqueDeviceConfiguration), b.(*resource.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*OpaqueDeviceConfiguration), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.OpaqueDeviceConfiguration)(nil), (*resourcev1beta2.OpaqueDeviceConfiguration)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(a.(*resource.OpaqueDeviceConfiguration), b.(*resourcev1beta2.OpaqueDeviceConfiguration), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimConsumerReference)(nil), (*resource.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(a.(*ResourceClaimConsumerReference), b.(*resource.ResourceClaimConsumerReference), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimConsumerReference)(nil), (*resource.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(a.(*resourcev1beta2.ResourceClaimConsumerReference), b.(*resource.ResourceClaimConsumerReference), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimConsumerReference)(nil), (*ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(a.(*resource.ResourceClaimConsumerReference), b.(*ResourceClaimConsumerReference), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimConsumerReference)(nil), (*resourcev1beta2.ResourceClaimConsumerReference)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(a.(*resource.ResourceClaimConsumerReference), b.(*resourcev1beta2.ResourceClaimConsumerReference), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimList)(nil), (*resource.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(a.(*ResourceClaimList), b.(*resource.ResourceClaimList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimList)(nil), (*resource.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(a.(*resourcev1beta2.ResourceClaimList), b.(*resource.ResourceClaimList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimList)(nil), (*ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(a.(*resource.ResourceClaimList), b.(*ResourceClaimList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimList)(nil), (*resourcev1beta2.ResourceClaimList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(a.(*resource.ResourceClaimList), b.(*resourcev1beta2.ResourceClaimList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimSpec)(nil), (*resource.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(a.(*ResourceClaimSpec), b.(*resource.ResourceClaimSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimSpec)(nil), (*resource.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(a.(*resourcev1beta2.ResourceClaimSpec), b.(*resource.ResourceClaimSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimStatus)(nil), (*resource.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(a.(*ResourceClaimStatus), b.(*resource.ResourceClaimStatus), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimStatus)(nil), (*resource.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(a.(*resourcev1beta2.ResourceClaimStatus), b.(*resource.ResourceClaimStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimTemplateList)(nil), (*resource.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(a.(*ResourceClaimTemplateList), b.(*resource.ResourceClaimTemplateList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimTemplateList)(nil), (*resource.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(a.(*resourcev1beta2.ResourceClaimTemplateList), b.(*resource.ResourceClaimTemplateList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateList)(nil), (*ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(a.(*resource.ResourceClaimTemplateList), b.(*ResourceClaimTemplateList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateList)(nil), (*resourcev1beta2.ResourceClaimTemplateList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(a.(*resource.ResourceClaimTemplateList), b.(*resourcev1beta2.ResourceClaimTemplateList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceClaimTemplateSpec)(nil), (*resource.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(a.(*ResourceClaimTemplateSpec), b.(*resource.ResourceClaimTemplateSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceClaimTemplateSpec)(nil), (*resource.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(a.(*resourcev1beta2.ResourceClaimTemplateSpec), b.(*resource.ResourceClaimTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateSpec)(nil), (*ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(a.(*resource.ResourceClaimTemplateSpec), b.(*ResourceClaimTemplateSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceClaimTemplateSpec)(nil), (*resourcev1beta2.ResourceClaimTemplateSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(a.(*resource.ResourceClaimTemplateSpec), b.(*resourcev1beta2.ResourceClaimTemplateSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourcePool)(nil), (*resource.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourcePool_To_resource_ResourcePool(a.(*ResourcePool), b.(*resource.ResourcePool), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourcePool)(nil), (*resource.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourcePool_To_resource_ResourcePool(a.(*resourcev1beta2.ResourcePool), b.(*resource.ResourcePool), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourcePool)(nil), (*ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourcePool_To_v1beta2_ResourcePool(a.(*resource.ResourcePool), b.(*ResourcePool), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourcePool)(nil), (*resourcev1beta2.ResourcePool)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourcePool_To_v1beta2_ResourcePool(a.(*resource.ResourcePool), b.(*resourcev1beta2.ResourcePool), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(a.(*ResourceSliceList), b.(*resource.ResourceSliceList), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceSliceList)(nil), (*resource.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(a.(*resourcev1beta2.ResourceSliceList), b.(*resource.ResourceSliceList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*resource.ResourceSliceList)(nil), (*ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(a.(*resource.ResourceSliceList), b.(*ResourceSliceList), scope)
+	if err := s.AddGeneratedConversionFunc((*resource.ResourceSliceList)(nil), (*resourcev1beta2.ResourceSliceList)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(a.(*resource.ResourceSliceList), b.(*resourcev1beta2.ResourceSliceList), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddGeneratedConversionFunc((*ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
+	if err := s.AddGeneratedConversionFunc((*resourcev1beta2.ResourceSliceSpec)(nil), (*resource.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(a.(*resourcev1beta2.ResourceSliceSpec), b.(*resource.ResourceSliceSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.AllocationResult)(nil), (*AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_AllocationResult_To_v1beta2_AllocationResult(a.(*resource.AllocationResult), b.(*AllocationResult), scope)
+	if err := s.AddConversionFunc((*resource.AllocationResult)(nil), (*resourcev1beta2.AllocationResult)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_AllocationResult_To_v1beta2_AllocationResult(a.(*resource.AllocationResult), b.(*resourcev1beta2.AllocationResult), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.DeviceClassSpec)(nil), (*DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(a.(*resource.DeviceClassSpec), b.(*DeviceClassSpec), scope)
+	if err := s.AddConversionFunc((*resource.DeviceClassSpec)(nil), (*resourcev1beta2.DeviceClassSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(a.(*resource.DeviceClassSpec), b.(*resourcev1beta2.DeviceClassSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.DeviceClass)(nil), (*DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_DeviceClass_To_v1beta2_DeviceClass(a.(*resource.DeviceClass), b.(*DeviceClass), scope)
+	if err := s.AddConversionFunc((*resource.DeviceClass)(nil), (*resourcev1beta2.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_DeviceClass_To_v1beta2_DeviceClass(a.(*resource.DeviceClass), b.(*resourcev1beta2.DeviceClass), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.Device)(nil), (*Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_Device_To_v1beta2_Device(a.(*resource.Device), b.(*Device), scope)
+	if err := s.AddConversionFunc((*resource.Device)(nil), (*resourcev1beta2.Device)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_Device_To_v1beta2_Device(a.(*resource.Device), b.(*resourcev1beta2.Device), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimSpec)(nil), (*ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(a.(*resource.ResourceClaimSpec), b.(*ResourceClaimSpec), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimSpec)(nil), (*resourcev1beta2.ResourceClaimSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(a.(*resource.ResourceClaimSpec), b.(*resourcev1beta2.ResourceClaimSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimStatus)(nil), (*ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(a.(*resource.ResourceClaimStatus), b.(*ResourceClaimStatus), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimStatus)(nil), (*resourcev1beta2.ResourceClaimStatus)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(a.(*resource.ResourceClaimStatus), b.(*resourcev1beta2.ResourceClaimStatus), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaimTemplate)(nil), (*ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(a.(*resource.ResourceClaimTemplate), b.(*ResourceClaimTemplate), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaimTemplate)(nil), (*resourcev1beta2.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(a.(*resource.ResourceClaimTemplate), b.(*resourcev1beta2.ResourceClaimTemplate), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceClaim)(nil), (*ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(a.(*resource.ResourceClaim), b.(*ResourceClaim), scope)
+	if err := s.AddConversionFunc((*resource.ResourceClaim)(nil), (*resourcev1beta2.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(a.(*resource.ResourceClaim), b.(*resourcev1beta2.ResourceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceSliceSpec)(nil), (*ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(a.(*resource.ResourceSliceSpec), b.(*ResourceSliceSpec), scope)
+	if err := s.AddConversionFunc((*resource.ResourceSliceSpec)(nil), (*resourcev1beta2.ResourceSliceSpec)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(a.(*resource.ResourceSliceSpec), b.(*resourcev1beta2.ResourceSliceSpec), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*resource.ResourceSlice)(nil), (*ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(a.(*resource.ResourceSlice), b.(*ResourceSlice), scope)
+	if err := s.AddConversionFunc((*resource.ResourceSlice)(nil), (*resourcev1beta2.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(a.(*resource.ResourceSlice), b.(*resourcev1beta2.ResourceSlice), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_DeviceClass_To_resource_DeviceClass(a.(*DeviceClass), b.(*resource.DeviceClass), scope)
+	if err := s.AddConversionFunc((*resourcev1beta2.DeviceClass)(nil), (*resource.DeviceClass)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_DeviceClass_To_resource_DeviceClass(a.(*resourcev1beta2.DeviceClass), b.(*resource.DeviceClass), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceClaimTemplate)(nil), (*resource.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(a.(*ResourceClaimTemplate), b.(*resource.ResourceClaimTemplate), scope)
+	if err := s.AddConversionFunc((*resourcev1beta2.ResourceClaimTemplate)(nil), (*resource.ResourceClaimTemplate)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(a.(*resourcev1beta2.ResourceClaimTemplate), b.(*resource.ResourceClaimTemplate), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceClaim)(nil), (*resource.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceClaim_To_resource_ResourceClaim(a.(*ResourceClaim), b.(*resource.ResourceClaim), scope)
+	if err := s.AddConversionFunc((*resourcev1beta2.ResourceClaim)(nil), (*resource.ResourceClaim)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceClaim_To_resource_ResourceClaim(a.(*resourcev1beta2.ResourceClaim), b.(*resource.ResourceClaim), scope)
 	}); err != nil {
 		return err
 	}
-	if err := s.AddConversionFunc((*ResourceSlice)(nil), (*resource.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
-		return Convert_v1beta2_ResourceSlice_To_resource_ResourceSlice(a.(*ResourceSlice), b.(*resource.ResourceSlice), scope)
+	if err := s.AddConversionFunc((*resourcev1beta2.ResourceSlice)(nil), (*resource.ResourceSlice)(nil), func(a, b interface{}, scope conversion.Scope) error {
+		return Convert_v1beta2_ResourceSlice_To_resource_ResourceSlice(a.(*resourcev1beta2.ResourceSlice), b.(*resource.ResourceSlice), scope)
 	}); err != nil {
 		return err
 	}
 	return nil
 }
 
-func autoConvert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
+func autoConvert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *resourcev1beta2.AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
 	*out = *(*resource.AllocatedDeviceStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus is an autogenerated conversion function.
-func Convert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
+func Convert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in *resourcev1beta2.AllocatedDeviceStatus, out *resource.AllocatedDeviceStatus, s conversion.Scope) error {
 	return autoConvert_v1beta2_AllocatedDeviceStatus_To_resource_AllocatedDeviceStatus(in, out, s)
 }
 
-func autoConvert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *AllocatedDeviceStatus, s conversion.Scope) error {
-	*out = *(*AllocatedDeviceStatus)(unsafe.Pointer(in))
+func autoConvert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *resourcev1beta2.AllocatedDeviceStatus, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.AllocatedDeviceStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus is an autogenerated conversion function.
-func Convert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *AllocatedDeviceStatus, s conversion.Scope) error {
+func Convert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(in *resource.AllocatedDeviceStatus, out *resourcev1beta2.AllocatedDeviceStatus, s conversion.Scope) error {
 	return autoConvert_resource_AllocatedDeviceStatus_To_v1beta2_AllocatedDeviceStatus(in, out, s)
 }
 
-func autoConvert_v1beta2_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
+func autoConvert_v1beta2_AllocationResult_To_resource_AllocationResult(in *resourcev1beta2.AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
 	if err := Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -591,11 +592,11 @@ func autoConvert_v1beta2_AllocationResult_To_resource_AllocationResult(in *Alloc
 }
 
 // Convert_v1beta2_AllocationResult_To_resource_AllocationResult is an autogenerated conversion function.
-func Convert_v1beta2_AllocationResult_To_resource_AllocationResult(in *AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
+func Convert_v1beta2_AllocationResult_To_resource_AllocationResult(in *resourcev1beta2.AllocationResult, out *resource.AllocationResult, s conversion.Scope) error {
 	return autoConvert_v1beta2_AllocationResult_To_resource_AllocationResult(in, out, s)
 }
 
-func autoConvert_resource_AllocationResult_To_v1beta2_AllocationResult(in *resource.AllocationResult, out *AllocationResult, s conversion.Scope) error {
+func autoConvert_resource_AllocationResult_To_v1beta2_AllocationResult(in *resource.AllocationResult, out *resourcev1beta2.AllocationResult, s conversion.Scope) error {
 	if err := Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -607,127 +608,127 @@ func autoConvert_resource_AllocationResult_To_v1beta2_AllocationResult(in *resou
 	return nil
 }
 
-func autoConvert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
+func autoConvert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(in *resourcev1beta2.CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
 	*out = *(*resource.CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector is an autogenerated conversion function.
-func Convert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(in *CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
+func Convert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(in *resourcev1beta2.CELDeviceSelector, out *resource.CELDeviceSelector, s conversion.Scope) error {
 	return autoConvert_v1beta2_CELDeviceSelector_To_resource_CELDeviceSelector(in, out, s)
 }
 
-func autoConvert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(in *resource.CELDeviceSelector, out *CELDeviceSelector, s conversion.Scope) error {
-	*out = *(*CELDeviceSelector)(unsafe.Pointer(in))
+func autoConvert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(in *resource.CELDeviceSelector, out *resourcev1beta2.CELDeviceSelector, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.CELDeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector is an autogenerated conversion function.
-func Convert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(in *resource.CELDeviceSelector, out *CELDeviceSelector, s conversion.Scope) error {
+func Convert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(in *resource.CELDeviceSelector, out *resourcev1beta2.CELDeviceSelector, s conversion.Scope) error {
 	return autoConvert_resource_CELDeviceSelector_To_v1beta2_CELDeviceSelector(in, out, s)
 }
 
-func autoConvert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
+func autoConvert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *resourcev1beta2.CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequestPolicy)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy is an autogenerated conversion function.
-func Convert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
+func Convert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in *resourcev1beta2.CapacityRequestPolicy, out *resource.CapacityRequestPolicy, s conversion.Scope) error {
 	return autoConvert_v1beta2_CapacityRequestPolicy_To_resource_CapacityRequestPolicy(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *CapacityRequestPolicy, s conversion.Scope) error {
-	*out = *(*CapacityRequestPolicy)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *resourcev1beta2.CapacityRequestPolicy, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.CapacityRequestPolicy)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy is an autogenerated conversion function.
-func Convert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *CapacityRequestPolicy, s conversion.Scope) error {
+func Convert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(in *resource.CapacityRequestPolicy, out *resourcev1beta2.CapacityRequestPolicy, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequestPolicy_To_v1beta2_CapacityRequestPolicy(in, out, s)
 }
 
-func autoConvert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
+func autoConvert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *resourcev1beta2.CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequestPolicyRange)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange is an autogenerated conversion function.
-func Convert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
+func Convert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in *resourcev1beta2.CapacityRequestPolicyRange, out *resource.CapacityRequestPolicyRange, s conversion.Scope) error {
 	return autoConvert_v1beta2_CapacityRequestPolicyRange_To_resource_CapacityRequestPolicyRange(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *CapacityRequestPolicyRange, s conversion.Scope) error {
-	*out = *(*CapacityRequestPolicyRange)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *resourcev1beta2.CapacityRequestPolicyRange, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.CapacityRequestPolicyRange)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange is an autogenerated conversion function.
-func Convert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *CapacityRequestPolicyRange, s conversion.Scope) error {
+func Convert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(in *resource.CapacityRequestPolicyRange, out *resourcev1beta2.CapacityRequestPolicyRange, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequestPolicyRange_To_v1beta2_CapacityRequestPolicyRange(in, out, s)
 }
 
-func autoConvert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(in *CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
+func autoConvert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(in *resourcev1beta2.CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
 	*out = *(*resource.CapacityRequirements)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements is an autogenerated conversion function.
-func Convert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(in *CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
+func Convert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(in *resourcev1beta2.CapacityRequirements, out *resource.CapacityRequirements, s conversion.Scope) error {
 	return autoConvert_v1beta2_CapacityRequirements_To_resource_CapacityRequirements(in, out, s)
 }
 
-func autoConvert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(in *resource.CapacityRequirements, out *CapacityRequirements, s conversion.Scope) error {
-	*out = *(*CapacityRequirements)(unsafe.Pointer(in))
+func autoConvert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(in *resource.CapacityRequirements, out *resourcev1beta2.CapacityRequirements, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.CapacityRequirements)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements is an autogenerated conversion function.
-func Convert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(in *resource.CapacityRequirements, out *CapacityRequirements, s conversion.Scope) error {
+func Convert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(in *resource.CapacityRequirements, out *resourcev1beta2.CapacityRequirements, s conversion.Scope) error {
 	return autoConvert_resource_CapacityRequirements_To_v1beta2_CapacityRequirements(in, out, s)
 }
 
-func autoConvert_v1beta2_Counter_To_resource_Counter(in *Counter, out *resource.Counter, s conversion.Scope) error {
+func autoConvert_v1beta2_Counter_To_resource_Counter(in *resourcev1beta2.Counter, out *resource.Counter, s conversion.Scope) error {
 	*out = *(*resource.Counter)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_Counter_To_resource_Counter is an autogenerated conversion function.
-func Convert_v1beta2_Counter_To_resource_Counter(in *Counter, out *resource.Counter, s conversion.Scope) error {
+func Convert_v1beta2_Counter_To_resource_Counter(in *resourcev1beta2.Counter, out *resource.Counter, s conversion.Scope) error {
 	return autoConvert_v1beta2_Counter_To_resource_Counter(in, out, s)
 }
 
-func autoConvert_resource_Counter_To_v1beta2_Counter(in *resource.Counter, out *Counter, s conversion.Scope) error {
-	*out = *(*Counter)(unsafe.Pointer(in))
+func autoConvert_resource_Counter_To_v1beta2_Counter(in *resource.Counter, out *resourcev1beta2.Counter, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.Counter)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_Counter_To_v1beta2_Counter is an autogenerated conversion function.
-func Convert_resource_Counter_To_v1beta2_Counter(in *resource.Counter, out *Counter, s conversion.Scope) error {
+func Convert_resource_Counter_To_v1beta2_Counter(in *resource.Counter, out *resourcev1beta2.Counter, s conversion.Scope) error {
 	return autoConvert_resource_Counter_To_v1beta2_Counter(in, out, s)
 }
 
-func autoConvert_v1beta2_CounterSet_To_resource_CounterSet(in *CounterSet, out *resource.CounterSet, s conversion.Scope) error {
+func autoConvert_v1beta2_CounterSet_To_resource_CounterSet(in *resourcev1beta2.CounterSet, out *resource.CounterSet, s conversion.Scope) error {
 	*out = *(*resource.CounterSet)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_CounterSet_To_resource_CounterSet is an autogenerated conversion function.
-func Convert_v1beta2_CounterSet_To_resource_CounterSet(in *CounterSet, out *resource.CounterSet, s conversion.Scope) error {
+func Convert_v1beta2_CounterSet_To_resource_CounterSet(in *resourcev1beta2.CounterSet, out *resource.CounterSet, s conversion.Scope) error {
 	return autoConvert_v1beta2_CounterSet_To_resource_CounterSet(in, out, s)
 }
 
-func autoConvert_resource_CounterSet_To_v1beta2_CounterSet(in *resource.CounterSet, out *CounterSet, s conversion.Scope) error {
-	*out = *(*CounterSet)(unsafe.Pointer(in))
+func autoConvert_resource_CounterSet_To_v1beta2_CounterSet(in *resource.CounterSet, out *resourcev1beta2.CounterSet, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.CounterSet)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_CounterSet_To_v1beta2_CounterSet is an autogenerated conversion function.
-func Convert_resource_CounterSet_To_v1beta2_CounterSet(in *resource.CounterSet, out *CounterSet, s conversion.Scope) error {
+func Convert_resource_CounterSet_To_v1beta2_CounterSet(in *resource.CounterSet, out *resourcev1beta2.CounterSet, s conversion.Scope) error {
 	return autoConvert_resource_CounterSet_To_v1beta2_CounterSet(in, out, s)
 }
 
-func autoConvert_v1beta2_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
+func autoConvert_v1beta2_Device_To_resource_Device(in *resourcev1beta2.Device, out *resource.Device, s conversion.Scope) error {
 	out.Name = in.Name
 	out.Attributes = *(*map[resource.QualifiedName]resource.DeviceAttribute)(unsafe.Pointer(&in.Attributes))
 	out.Capacity = *(*map[resource.QualifiedName]resource.DeviceCapacity)(unsafe.Pointer(&in.Capacity))
@@ -745,149 +746,149 @@ func autoConvert_v1beta2_Device_To_resource_Device(in *Device, out *resource.Dev
 }
 
 // Convert_v1beta2_Device_To_resource_Device is an autogenerated conversion function.
-func Convert_v1beta2_Device_To_resource_Device(in *Device, out *resource.Device, s conversion.Scope) error {
+func Convert_v1beta2_Device_To_resource_Device(in *resourcev1beta2.Device, out *resource.Device, s conversion.Scope) error {
 	return autoConvert_v1beta2_Device_To_resource_Device(in, out, s)
 }
 
-func autoConvert_resource_Device_To_v1beta2_Device(in *resource.Device, out *Device, s conversion.Scope) error {
+func autoConvert_resource_Device_To_v1beta2_Device(in *resource.Device, out *resourcev1beta2.Device, s conversion.Scope) error {
 	out.Name = in.Name
-	out.Attributes = *(*map[QualifiedName]DeviceAttribute)(unsafe.Pointer(&in.Attributes))
-	out.Capacity = *(*map[QualifiedName]DeviceCapacity)(unsafe.Pointer(&in.Capacity))
-	out.ConsumesCounters = *(*[]DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters))
+	out.Attributes = *(*map[resourcev1beta2.QualifiedName]resourcev1beta2.DeviceAttribute)(unsafe.Pointer(&in.Attributes))
+	out.Capacity = *(*map[resourcev1beta2.QualifiedName]resourcev1beta2.DeviceCapacity)(unsafe.Pointer(&in.Capacity))
+	out.ConsumesCounters = *(*[]resourcev1beta2.DeviceCounterConsumption)(unsafe.Pointer(&in.ConsumesCounters))
 	out.NodeName = (*string)(unsafe.Pointer(in.NodeName))
 	out.NodeSelector = (*v1.NodeSelector)(unsafe.Pointer(in.NodeSelector))
 	out.AllNodes = (*bool)(unsafe.Pointer(in.AllNodes))
-	out.Taints = *(*[]DeviceTaint)(unsafe.Pointer(&in.Taints))
+	out.Taints = *(*[]resourcev1beta2.DeviceTaint)(unsafe.Pointer(&in.Taints))
 	out.BindsToNode = (*bool)(unsafe.Pointer(in.BindsToNode))
 	out.BindingConditions = *(*[]string)(unsafe.Pointer(&in.BindingConditions))
 	out.BindingFailureConditions = *(*[]string)(unsafe.Pointer(&in.BindingFailureConditions))
 	out.AllowMultipleAllocations = (*bool)(unsafe.Pointer(in.AllowMultipleAllocations))
-	out.NodeAllocatableResources = *(*map[v1.ResourceName]NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources))
+	out.NodeAllocatableResources = *(*map[v1.ResourceName]resourcev1beta2.NodeAllocatableResource)(unsafe.Pointer(&in.NodeAllocatableResources))
 	// WARNING: in.NamedResources requires manual conversion: does not exist in peer-type
 	return nil
 }
 
-func autoConvert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *resourcev1beta2.DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration is an autogenerated conversion function.
-func Convert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
+func Convert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in *resourcev1beta2.DeviceAllocationConfiguration, out *resource.DeviceAllocationConfiguration, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceAllocationConfiguration_To_resource_DeviceAllocationConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *DeviceAllocationConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceAllocationConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *resourcev1beta2.DeviceAllocationConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceAllocationConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *DeviceAllocationConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(in *resource.DeviceAllocationConfiguration, out *resourcev1beta2.DeviceAllocationConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAllocationConfiguration_To_v1beta2_DeviceAllocationConfiguration(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *resourcev1beta2.DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
 	*out = *(*resource.DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult is an autogenerated conversion function.
-func Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
+func Convert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(in *resourcev1beta2.DeviceAllocationResult, out *resource.DeviceAllocationResult, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceAllocationResult_To_resource_DeviceAllocationResult(in, out, s)
 }
 
-func autoConvert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceAllocationResult)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *resourcev1beta2.DeviceAllocationResult, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult is an autogenerated conversion function.
-func Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *DeviceAllocationResult, s conversion.Scope) error {
+func Convert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(in *resource.DeviceAllocationResult, out *resourcev1beta2.DeviceAllocationResult, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAllocationResult_To_v1beta2_DeviceAllocationResult(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(in *DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(in *resourcev1beta2.DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
 	*out = *(*resource.DeviceAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute is an autogenerated conversion function.
-func Convert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(in *DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
+func Convert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(in *resourcev1beta2.DeviceAttribute, out *resource.DeviceAttribute, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceAttribute_To_resource_DeviceAttribute(in, out, s)
 }
 
-func autoConvert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(in *resource.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
-	*out = *(*DeviceAttribute)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(in *resource.DeviceAttribute, out *resourcev1beta2.DeviceAttribute, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute is an autogenerated conversion function.
-func Convert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(in *resource.DeviceAttribute, out *DeviceAttribute, s conversion.Scope) error {
+func Convert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(in *resource.DeviceAttribute, out *resourcev1beta2.DeviceAttribute, s conversion.Scope) error {
 	return autoConvert_resource_DeviceAttribute_To_v1beta2_DeviceAttribute(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(in *DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(in *resourcev1beta2.DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
 	*out = *(*resource.DeviceCapacity)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity is an autogenerated conversion function.
-func Convert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(in *DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
+func Convert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(in *resourcev1beta2.DeviceCapacity, out *resource.DeviceCapacity, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceCapacity_To_resource_DeviceCapacity(in, out, s)
 }
 
-func autoConvert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(in *resource.DeviceCapacity, out *DeviceCapacity, s conversion.Scope) error {
-	*out = *(*DeviceCapacity)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(in *resource.DeviceCapacity, out *resourcev1beta2.DeviceCapacity, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceCapacity)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity is an autogenerated conversion function.
-func Convert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(in *resource.DeviceCapacity, out *DeviceCapacity, s conversion.Scope) error {
+func Convert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(in *resource.DeviceCapacity, out *resourcev1beta2.DeviceCapacity, s conversion.Scope) error {
 	return autoConvert_resource_DeviceCapacity_To_v1beta2_DeviceCapacity(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClaim_To_resource_DeviceClaim(in *resourcev1beta2.DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
 	*out = *(*resource.DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim is an autogenerated conversion function.
-func Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim(in *DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim(in *resourcev1beta2.DeviceClaim, out *resource.DeviceClaim, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceClaim_To_resource_DeviceClaim(in, out, s)
 }
 
-func autoConvert_resource_DeviceClaim_To_v1beta2_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
-	*out = *(*DeviceClaim)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClaim_To_v1beta2_DeviceClaim(in *resource.DeviceClaim, out *resourcev1beta2.DeviceClaim, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceClaim)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim is an autogenerated conversion function.
-func Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim(in *resource.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
+func Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim(in *resource.DeviceClaim, out *resourcev1beta2.DeviceClaim, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClaim_To_v1beta2_DeviceClaim(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *resourcev1beta2.DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration is an autogenerated conversion function.
-func Convert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in *resourcev1beta2.DeviceClaimConfiguration, out *resource.DeviceClaimConfiguration, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceClaimConfiguration_To_resource_DeviceClaimConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *DeviceClaimConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceClaimConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *resourcev1beta2.DeviceClaimConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceClaimConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *DeviceClaimConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(in *resource.DeviceClaimConfiguration, out *resourcev1beta2.DeviceClaimConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClaimConfiguration_To_v1beta2_DeviceClaimConfiguration(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *resource.DeviceClass, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in *resourcev1beta2.DeviceClass, out *resource.DeviceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -895,7 +896,7 @@ func autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in *DeviceClass, ou
 	return nil
 }
 
-func autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in *resource.DeviceClass, out *DeviceClass, s conversion.Scope) error {
+func autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in *resource.DeviceClass, out *resourcev1beta2.DeviceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -903,27 +904,27 @@ func autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in *resource.Device
 	return nil
 }
 
-func autoConvert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *resourcev1beta2.DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration is an autogenerated conversion function.
-func Convert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in *resourcev1beta2.DeviceClassConfiguration, out *resource.DeviceClassConfiguration, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceClassConfiguration_To_resource_DeviceClassConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *DeviceClassConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceClassConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *resourcev1beta2.DeviceClassConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceClassConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *DeviceClassConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(in *resource.DeviceClassConfiguration, out *resourcev1beta2.DeviceClassConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClassConfiguration_To_v1beta2_DeviceClassConfiguration(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in *DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in *resourcev1beta2.DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -940,15 +941,15 @@ func autoConvert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in *DeviceC
 }
 
 // Convert_v1beta2_DeviceClassList_To_resource_DeviceClassList is an autogenerated conversion function.
-func Convert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in *DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in *resourcev1beta2.DeviceClassList, out *resource.DeviceClassList, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceClassList_To_resource_DeviceClassList(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in *resource.DeviceClassList, out *DeviceClassList, s conversion.Scope) error {
+func autoConvert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in *resource.DeviceClassList, out *resourcev1beta2.DeviceClassList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]DeviceClass, len(*in))
+		*out = make([]resourcev1beta2.DeviceClass, len(*in))
 		for i := range *in {
 			if err := Convert_resource_DeviceClass_To_v1beta2_DeviceClass(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -961,11 +962,11 @@ func autoConvert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in *resourc
 }
 
 // Convert_resource_DeviceClassList_To_v1beta2_DeviceClassList is an autogenerated conversion function.
-func Convert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in *resource.DeviceClassList, out *DeviceClassList, s conversion.Scope) error {
+func Convert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in *resource.DeviceClassList, out *resourcev1beta2.DeviceClassList, s conversion.Scope) error {
 	return autoConvert_resource_DeviceClassList_To_v1beta2_DeviceClassList(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in *resourcev1beta2.DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
 	out.Selectors = *(*[]resource.DeviceSelector)(unsafe.Pointer(&in.Selectors))
 	out.Config = *(*[]resource.DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
 	out.ExtendedResourceName = (*string)(unsafe.Pointer(in.ExtendedResourceName))
@@ -973,13 +974,13 @@ func autoConvert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceC
 }
 
 // Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec is an autogenerated conversion function.
-func Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in *DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
+func Convert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in *resourcev1beta2.DeviceClassSpec, out *resource.DeviceClassSpec, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceClassSpec_To_resource_DeviceClassSpec(in, out, s)
 }
 
-func autoConvert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *resource.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
-	out.Selectors = *(*[]DeviceSelector)(unsafe.Pointer(&in.Selectors))
-	out.Config = *(*[]DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
+func autoConvert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *resource.DeviceClassSpec, out *resourcev1beta2.DeviceClassSpec, s conversion.Scope) error {
+	out.Selectors = *(*[]resourcev1beta2.DeviceSelector)(unsafe.Pointer(&in.Selectors))
+	out.Config = *(*[]resourcev1beta2.DeviceClassConfiguration)(unsafe.Pointer(&in.Config))
 	out.ExtendedResourceName = (*string)(unsafe.Pointer(in.ExtendedResourceName))
 	// WARNING: in.SuitableNodes requires manual conversion: does not exist in peer-type
 	// WARNING: in.ParametersRef requires manual conversion: does not exist in peer-type
@@ -987,187 +988,187 @@ func autoConvert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *resourc
 	return nil
 }
 
-func autoConvert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(in *DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(in *resourcev1beta2.DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration is an autogenerated conversion function.
-func Convert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(in *DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
+func Convert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(in *resourcev1beta2.DeviceConfiguration, out *resource.DeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceConfiguration_To_resource_DeviceConfiguration(in, out, s)
 }
 
-func autoConvert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(in *resource.DeviceConfiguration, out *DeviceConfiguration, s conversion.Scope) error {
-	*out = *(*DeviceConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(in *resource.DeviceConfiguration, out *resourcev1beta2.DeviceConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration is an autogenerated conversion function.
-func Convert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(in *resource.DeviceConfiguration, out *DeviceConfiguration, s conversion.Scope) error {
+func Convert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(in *resource.DeviceConfiguration, out *resourcev1beta2.DeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceConfiguration_To_v1beta2_DeviceConfiguration(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(in *resourcev1beta2.DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
 	*out = *(*resource.DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint is an autogenerated conversion function.
-func Convert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(in *DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
+func Convert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(in *resourcev1beta2.DeviceConstraint, out *resource.DeviceConstraint, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceConstraint_To_resource_DeviceConstraint(in, out, s)
 }
 
-func autoConvert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
-	*out = *(*DeviceConstraint)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(in *resource.DeviceConstraint, out *resourcev1beta2.DeviceConstraint, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceConstraint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint is an autogenerated conversion function.
-func Convert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(in *resource.DeviceConstraint, out *DeviceConstraint, s conversion.Scope) error {
+func Convert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(in *resource.DeviceConstraint, out *resourcev1beta2.DeviceConstraint, s conversion.Scope) error {
 	return autoConvert_resource_DeviceConstraint_To_v1beta2_DeviceConstraint(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *resourcev1beta2.DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
 	*out = *(*resource.DeviceCounterConsumption)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption is an autogenerated conversion function.
-func Convert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
+func Convert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in *resourcev1beta2.DeviceCounterConsumption, out *resource.DeviceCounterConsumption, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceCounterConsumption_To_resource_DeviceCounterConsumption(in, out, s)
 }
 
-func autoConvert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *DeviceCounterConsumption, s conversion.Scope) error {
-	*out = *(*DeviceCounterConsumption)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *resourcev1beta2.DeviceCounterConsumption, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceCounterConsumption)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption is an autogenerated conversion function.
-func Convert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *DeviceCounterConsumption, s conversion.Scope) error {
+func Convert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(in *resource.DeviceCounterConsumption, out *resourcev1beta2.DeviceCounterConsumption, s conversion.Scope) error {
 	return autoConvert_resource_DeviceCounterConsumption_To_v1beta2_DeviceCounterConsumption(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *resourcev1beta2.DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
 	*out = *(*resource.DeviceDerivedAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute is an autogenerated conversion function.
-func Convert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
+func Convert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in *resourcev1beta2.DeviceDerivedAttribute, out *resource.DeviceDerivedAttribute, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceDerivedAttribute_To_resource_DeviceDerivedAttribute(in, out, s)
 }
 
-func autoConvert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *DeviceDerivedAttribute, s conversion.Scope) error {
-	*out = *(*DeviceDerivedAttribute)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *resourcev1beta2.DeviceDerivedAttribute, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceDerivedAttribute)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute is an autogenerated conversion function.
-func Convert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *DeviceDerivedAttribute, s conversion.Scope) error {
+func Convert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(in *resource.DeviceDerivedAttribute, out *resourcev1beta2.DeviceDerivedAttribute, s conversion.Scope) error {
 	return autoConvert_resource_DeviceDerivedAttribute_To_v1beta2_DeviceDerivedAttribute(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceRequest_To_resource_DeviceRequest(in *resourcev1beta2.DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
 	*out = *(*resource.DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceRequest_To_resource_DeviceRequest is an autogenerated conversion function.
-func Convert_v1beta2_DeviceRequest_To_resource_DeviceRequest(in *DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
+func Convert_v1beta2_DeviceRequest_To_resource_DeviceRequest(in *resourcev1beta2.DeviceRequest, out *resource.DeviceRequest, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceRequest_To_resource_DeviceRequest(in, out, s)
 }
 
-func autoConvert_resource_DeviceRequest_To_v1beta2_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
-	*out = *(*DeviceRequest)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceRequest_To_v1beta2_DeviceRequest(in *resource.DeviceRequest, out *resourcev1beta2.DeviceRequest, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceRequest_To_v1beta2_DeviceRequest is an autogenerated conversion function.
-func Convert_resource_DeviceRequest_To_v1beta2_DeviceRequest(in *resource.DeviceRequest, out *DeviceRequest, s conversion.Scope) error {
+func Convert_resource_DeviceRequest_To_v1beta2_DeviceRequest(in *resource.DeviceRequest, out *resourcev1beta2.DeviceRequest, s conversion.Scope) error {
 	return autoConvert_resource_DeviceRequest_To_v1beta2_DeviceRequest(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *resourcev1beta2.DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
 	*out = *(*resource.DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult is an autogenerated conversion function.
-func Convert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
+func Convert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in *resourcev1beta2.DeviceRequestAllocationResult, out *resource.DeviceRequestAllocationResult, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceRequestAllocationResult_To_resource_DeviceRequestAllocationResult(in, out, s)
 }
 
-func autoConvert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
-	*out = *(*DeviceRequestAllocationResult)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *resourcev1beta2.DeviceRequestAllocationResult, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceRequestAllocationResult)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult is an autogenerated conversion function.
-func Convert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *DeviceRequestAllocationResult, s conversion.Scope) error {
+func Convert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(in *resource.DeviceRequestAllocationResult, out *resourcev1beta2.DeviceRequestAllocationResult, s conversion.Scope) error {
 	return autoConvert_resource_DeviceRequestAllocationResult_To_v1beta2_DeviceRequestAllocationResult(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceSelector_To_resource_DeviceSelector(in *resourcev1beta2.DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
 	*out = *(*resource.DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceSelector_To_resource_DeviceSelector is an autogenerated conversion function.
-func Convert_v1beta2_DeviceSelector_To_resource_DeviceSelector(in *DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
+func Convert_v1beta2_DeviceSelector_To_resource_DeviceSelector(in *resourcev1beta2.DeviceSelector, out *resource.DeviceSelector, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceSelector_To_resource_DeviceSelector(in, out, s)
 }
 
-func autoConvert_resource_DeviceSelector_To_v1beta2_DeviceSelector(in *resource.DeviceSelector, out *DeviceSelector, s conversion.Scope) error {
-	*out = *(*DeviceSelector)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceSelector_To_v1beta2_DeviceSelector(in *resource.DeviceSelector, out *resourcev1beta2.DeviceSelector, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceSelector_To_v1beta2_DeviceSelector is an autogenerated conversion function.
-func Convert_resource_DeviceSelector_To_v1beta2_DeviceSelector(in *resource.DeviceSelector, out *DeviceSelector, s conversion.Scope) error {
+func Convert_resource_DeviceSelector_To_v1beta2_DeviceSelector(in *resource.DeviceSelector, out *resourcev1beta2.DeviceSelector, s conversion.Scope) error {
 	return autoConvert_resource_DeviceSelector_To_v1beta2_DeviceSelector(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(in *DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(in *resourcev1beta2.DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
 	*out = *(*resource.DeviceSubRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest is an autogenerated conversion function.
-func Convert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(in *DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
+func Convert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(in *resourcev1beta2.DeviceSubRequest, out *resource.DeviceSubRequest, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceSubRequest_To_resource_DeviceSubRequest(in, out, s)
 }
 
-func autoConvert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(in *resource.DeviceSubRequest, out *DeviceSubRequest, s conversion.Scope) error {
-	*out = *(*DeviceSubRequest)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(in *resource.DeviceSubRequest, out *resourcev1beta2.DeviceSubRequest, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceSubRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest is an autogenerated conversion function.
-func Convert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(in *resource.DeviceSubRequest, out *DeviceSubRequest, s conversion.Scope) error {
+func Convert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(in *resource.DeviceSubRequest, out *resourcev1beta2.DeviceSubRequest, s conversion.Scope) error {
 	return autoConvert_resource_DeviceSubRequest_To_v1beta2_DeviceSubRequest(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaint_To_resource_DeviceTaint(in *resourcev1beta2.DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceTaint_To_resource_DeviceTaint is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaint_To_resource_DeviceTaint(in *DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaint_To_resource_DeviceTaint(in *resourcev1beta2.DeviceTaint, out *resource.DeviceTaint, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaint_To_resource_DeviceTaint(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaint_To_v1beta2_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
-	*out = *(*DeviceTaint)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaint_To_v1beta2_DeviceTaint(in *resource.DeviceTaint, out *resourcev1beta2.DeviceTaint, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceTaint)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaint_To_v1beta2_DeviceTaint is an autogenerated conversion function.
-func Convert_resource_DeviceTaint_To_v1beta2_DeviceTaint(in *resource.DeviceTaint, out *DeviceTaint, s conversion.Scope) error {
+func Convert_resource_DeviceTaint_To_v1beta2_DeviceTaint(in *resource.DeviceTaint, out *resourcev1beta2.DeviceTaint, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaint_To_v1beta2_DeviceTaint(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in *resourcev1beta2.DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1179,11 +1180,11 @@ func autoConvert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceT
 }
 
 // Convert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in *DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in *resourcev1beta2.DeviceTaintRule, out *resource.DeviceTaintRule, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaintRule_To_resource_DeviceTaintRule(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+func autoConvert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in *resource.DeviceTaintRule, out *resourcev1beta2.DeviceTaintRule, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1195,233 +1196,233 @@ func autoConvert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in *resourc
 }
 
 // Convert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in *resource.DeviceTaintRule, out *DeviceTaintRule, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in *resource.DeviceTaintRule, out *resourcev1beta2.DeviceTaintRule, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRule_To_v1beta2_DeviceTaintRule(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *resourcev1beta2.DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	out.Items = *(*[]resource.DeviceTaintRule)(unsafe.Pointer(&in.Items))
 	return nil
 }
 
 // Convert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in *resourcev1beta2.DeviceTaintRuleList, out *resource.DeviceTaintRuleList, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaintRuleList_To_resource_DeviceTaintRuleList(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+func autoConvert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *resourcev1beta2.DeviceTaintRuleList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
-	out.Items = *(*[]DeviceTaintRule)(unsafe.Pointer(&in.Items))
+	out.Items = *(*[]resourcev1beta2.DeviceTaintRule)(unsafe.Pointer(&in.Items))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *DeviceTaintRuleList, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(in *resource.DeviceTaintRuleList, out *resourcev1beta2.DeviceTaintRuleList, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleList_To_v1beta2_DeviceTaintRuleList(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *resourcev1beta2.DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintRuleSpec)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in *resourcev1beta2.DeviceTaintRuleSpec, out *resource.DeviceTaintRuleSpec, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaintRuleSpec_To_resource_DeviceTaintRuleSpec(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleSpec)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *resourcev1beta2.DeviceTaintRuleSpec, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceTaintRuleSpec)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *DeviceTaintRuleSpec, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(in *resource.DeviceTaintRuleSpec, out *resourcev1beta2.DeviceTaintRuleSpec, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleSpec_To_v1beta2_DeviceTaintRuleSpec(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *resourcev1beta2.DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintRuleStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in *resourcev1beta2.DeviceTaintRuleStatus, out *resource.DeviceTaintRuleStatus, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaintRuleStatus_To_resource_DeviceTaintRuleStatus(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
-	*out = *(*DeviceTaintRuleStatus)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *resourcev1beta2.DeviceTaintRuleStatus, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceTaintRuleStatus)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus is an autogenerated conversion function.
-func Convert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *DeviceTaintRuleStatus, s conversion.Scope) error {
+func Convert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(in *resource.DeviceTaintRuleStatus, out *resourcev1beta2.DeviceTaintRuleStatus, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintRuleStatus_To_v1beta2_DeviceTaintRuleStatus(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *resourcev1beta2.DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
 	*out = *(*resource.DeviceTaintSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
+func Convert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(in *resourcev1beta2.DeviceTaintSelector, out *resource.DeviceTaintSelector, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceTaintSelector_To_resource_DeviceTaintSelector(in, out, s)
 }
 
-func autoConvert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
-	*out = *(*DeviceTaintSelector)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *resourcev1beta2.DeviceTaintSelector, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceTaintSelector)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector is an autogenerated conversion function.
-func Convert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *DeviceTaintSelector, s conversion.Scope) error {
+func Convert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(in *resource.DeviceTaintSelector, out *resourcev1beta2.DeviceTaintSelector, s conversion.Scope) error {
 	return autoConvert_resource_DeviceTaintSelector_To_v1beta2_DeviceTaintSelector(in, out, s)
 }
 
-func autoConvert_v1beta2_DeviceToleration_To_resource_DeviceToleration(in *DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
+func autoConvert_v1beta2_DeviceToleration_To_resource_DeviceToleration(in *resourcev1beta2.DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
 	*out = *(*resource.DeviceToleration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_DeviceToleration_To_resource_DeviceToleration is an autogenerated conversion function.
-func Convert_v1beta2_DeviceToleration_To_resource_DeviceToleration(in *DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
+func Convert_v1beta2_DeviceToleration_To_resource_DeviceToleration(in *resourcev1beta2.DeviceToleration, out *resource.DeviceToleration, s conversion.Scope) error {
 	return autoConvert_v1beta2_DeviceToleration_To_resource_DeviceToleration(in, out, s)
 }
 
-func autoConvert_resource_DeviceToleration_To_v1beta2_DeviceToleration(in *resource.DeviceToleration, out *DeviceToleration, s conversion.Scope) error {
-	*out = *(*DeviceToleration)(unsafe.Pointer(in))
+func autoConvert_resource_DeviceToleration_To_v1beta2_DeviceToleration(in *resource.DeviceToleration, out *resourcev1beta2.DeviceToleration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.DeviceToleration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_DeviceToleration_To_v1beta2_DeviceToleration is an autogenerated conversion function.
-func Convert_resource_DeviceToleration_To_v1beta2_DeviceToleration(in *resource.DeviceToleration, out *DeviceToleration, s conversion.Scope) error {
+func Convert_resource_DeviceToleration_To_v1beta2_DeviceToleration(in *resource.DeviceToleration, out *resourcev1beta2.DeviceToleration, s conversion.Scope) error {
 	return autoConvert_resource_DeviceToleration_To_v1beta2_DeviceToleration(in, out, s)
 }
 
-func autoConvert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
+func autoConvert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *resourcev1beta2.ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
 	*out = *(*resource.ExactDeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest is an autogenerated conversion function.
-func Convert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
+func Convert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(in *resourcev1beta2.ExactDeviceRequest, out *resource.ExactDeviceRequest, s conversion.Scope) error {
 	return autoConvert_v1beta2_ExactDeviceRequest_To_resource_ExactDeviceRequest(in, out, s)
 }
 
-func autoConvert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *ExactDeviceRequest, s conversion.Scope) error {
-	*out = *(*ExactDeviceRequest)(unsafe.Pointer(in))
+func autoConvert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *resourcev1beta2.ExactDeviceRequest, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.ExactDeviceRequest)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest is an autogenerated conversion function.
-func Convert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *ExactDeviceRequest, s conversion.Scope) error {
+func Convert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(in *resource.ExactDeviceRequest, out *resourcev1beta2.ExactDeviceRequest, s conversion.Scope) error {
 	return autoConvert_resource_ExactDeviceRequest_To_v1beta2_ExactDeviceRequest(in, out, s)
 }
 
-func autoConvert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(in *NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
+func autoConvert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(in *resourcev1beta2.NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
 	*out = *(*resource.NetworkDeviceData)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData is an autogenerated conversion function.
-func Convert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(in *NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
+func Convert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(in *resourcev1beta2.NetworkDeviceData, out *resource.NetworkDeviceData, s conversion.Scope) error {
 	return autoConvert_v1beta2_NetworkDeviceData_To_resource_NetworkDeviceData(in, out, s)
 }
 
-func autoConvert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(in *resource.NetworkDeviceData, out *NetworkDeviceData, s conversion.Scope) error {
-	*out = *(*NetworkDeviceData)(unsafe.Pointer(in))
+func autoConvert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(in *resource.NetworkDeviceData, out *resourcev1beta2.NetworkDeviceData, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.NetworkDeviceData)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData is an autogenerated conversion function.
-func Convert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(in *resource.NetworkDeviceData, out *NetworkDeviceData, s conversion.Scope) error {
+func Convert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(in *resource.NetworkDeviceData, out *resourcev1beta2.NetworkDeviceData, s conversion.Scope) error {
 	return autoConvert_resource_NetworkDeviceData_To_v1beta2_NetworkDeviceData(in, out, s)
 }
 
-func autoConvert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
+func autoConvert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *resourcev1beta2.NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableMapping)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping is an autogenerated conversion function.
-func Convert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
+func Convert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in *resourcev1beta2.NodeAllocatableMapping, out *resource.NodeAllocatableMapping, s conversion.Scope) error {
 	return autoConvert_v1beta2_NodeAllocatableMapping_To_resource_NodeAllocatableMapping(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *NodeAllocatableMapping, s conversion.Scope) error {
-	*out = *(*NodeAllocatableMapping)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *resourcev1beta2.NodeAllocatableMapping, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.NodeAllocatableMapping)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *NodeAllocatableMapping, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(in *resource.NodeAllocatableMapping, out *resourcev1beta2.NodeAllocatableMapping, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableMapping_To_v1beta2_NodeAllocatableMapping(in, out, s)
 }
 
-func autoConvert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
+func autoConvert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *resourcev1beta2.NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableOverhead)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead is an autogenerated conversion function.
-func Convert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
+func Convert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in *resourcev1beta2.NodeAllocatableOverhead, out *resource.NodeAllocatableOverhead, s conversion.Scope) error {
 	return autoConvert_v1beta2_NodeAllocatableOverhead_To_resource_NodeAllocatableOverhead(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *NodeAllocatableOverhead, s conversion.Scope) error {
-	*out = *(*NodeAllocatableOverhead)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *resourcev1beta2.NodeAllocatableOverhead, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.NodeAllocatableOverhead)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *NodeAllocatableOverhead, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(in *resource.NodeAllocatableOverhead, out *resourcev1beta2.NodeAllocatableOverhead, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableOverhead_To_v1beta2_NodeAllocatableOverhead(in, out, s)
 }
 
-func autoConvert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
+func autoConvert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *resourcev1beta2.NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
 	*out = *(*resource.NodeAllocatableResource)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource is an autogenerated conversion function.
-func Convert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
+func Convert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(in *resourcev1beta2.NodeAllocatableResource, out *resource.NodeAllocatableResource, s conversion.Scope) error {
 	return autoConvert_v1beta2_NodeAllocatableResource_To_resource_NodeAllocatableResource(in, out, s)
 }
 
-func autoConvert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *NodeAllocatableResource, s conversion.Scope) error {
-	*out = *(*NodeAllocatableResource)(unsafe.Pointer(in))
+func autoConvert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *resourcev1beta2.NodeAllocatableResource, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.NodeAllocatableResource)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource is an autogenerated conversion function.
-func Convert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *NodeAllocatableResource, s conversion.Scope) error {
+func Convert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(in *resource.NodeAllocatableResource, out *resourcev1beta2.NodeAllocatableResource, s conversion.Scope) error {
 	return autoConvert_resource_NodeAllocatableResource_To_v1beta2_NodeAllocatableResource(in, out, s)
 }
 
-func autoConvert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
+func autoConvert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *resourcev1beta2.OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	*out = *(*resource.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration is an autogenerated conversion function.
-func Convert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
+func Convert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in *resourcev1beta2.OpaqueDeviceConfiguration, out *resource.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_v1beta2_OpaqueDeviceConfiguration_To_resource_OpaqueDeviceConfiguration(in, out, s)
 }
 
-func autoConvert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
-	*out = *(*OpaqueDeviceConfiguration)(unsafe.Pointer(in))
+func autoConvert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *resourcev1beta2.OpaqueDeviceConfiguration, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.OpaqueDeviceConfiguration)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration is an autogenerated conversion function.
-func Convert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *OpaqueDeviceConfiguration, s conversion.Scope) error {
+func Convert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(in *resource.OpaqueDeviceConfiguration, out *resourcev1beta2.OpaqueDeviceConfiguration, s conversion.Scope) error {
 	return autoConvert_resource_OpaqueDeviceConfiguration_To_v1beta2_OpaqueDeviceConfiguration(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *resourcev1beta2.ResourceClaim, out *resource.ResourceClaim, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1432,7 +1433,7 @@ func autoConvert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *ResourceCla
 	return nil
 }
 
-func autoConvert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *resource.ResourceClaim, out *ResourceClaim, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *resource.ResourceClaim, out *resourcev1beta2.ResourceClaim, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1443,27 +1444,27 @@ func autoConvert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *resource.Re
 	return nil
 }
 
-func autoConvert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *resourcev1beta2.ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
 	*out = *(*resource.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in *resourcev1beta2.ResourceClaimConsumerReference, out *resource.ResourceClaimConsumerReference, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimConsumerReference_To_resource_ResourceClaimConsumerReference(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
-	*out = *(*ResourceClaimConsumerReference)(unsafe.Pointer(in))
+func autoConvert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *resourcev1beta2.ResourceClaimConsumerReference, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.ResourceClaimConsumerReference)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference is an autogenerated conversion function.
-func Convert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *ResourceClaimConsumerReference, s conversion.Scope) error {
+func Convert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(in *resource.ResourceClaimConsumerReference, out *resourcev1beta2.ResourceClaimConsumerReference, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimConsumerReference_To_v1beta2_ResourceClaimConsumerReference(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in *ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in *resourcev1beta2.ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1480,15 +1481,15 @@ func autoConvert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in *Res
 }
 
 // Convert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in *ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in *resourcev1beta2.ResourceClaimList, out *resource.ResourceClaimList, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimList_To_resource_ResourceClaimList(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in *resource.ResourceClaimList, out *ResourceClaimList, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in *resource.ResourceClaimList, out *resourcev1beta2.ResourceClaimList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceClaim, len(*in))
+		*out = make([]resourcev1beta2.ResourceClaim, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1501,11 +1502,11 @@ func autoConvert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in *res
 }
 
 // Convert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList is an autogenerated conversion function.
-func Convert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in *resource.ResourceClaimList, out *ResourceClaimList, s conversion.Scope) error {
+func Convert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in *resource.ResourceClaimList, out *resourcev1beta2.ResourceClaimList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimList_To_v1beta2_ResourceClaimList(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *resourcev1beta2.ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
 	if err := Convert_v1beta2_DeviceClaim_To_resource_DeviceClaim(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -1513,11 +1514,11 @@ func autoConvert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Res
 }
 
 // Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *resourcev1beta2.ResourceClaimSpec, out *resource.ResourceClaimSpec, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *resource.ResourceClaimSpec, out *ResourceClaimSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *resource.ResourceClaimSpec, out *resourcev1beta2.ResourceClaimSpec, s conversion.Scope) error {
 	if err := Convert_resource_DeviceClaim_To_v1beta2_DeviceClaim(&in.Devices, &out.Devices, s); err != nil {
 		return err
 	}
@@ -1527,7 +1528,7 @@ func autoConvert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *res
 	return nil
 }
 
-func autoConvert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *resourcev1beta2.ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
 	if in.Allocation != nil {
 		in, out := &in.Allocation, &out.Allocation
 		*out = new(resource.AllocationResult)
@@ -1543,28 +1544,28 @@ func autoConvert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in 
 }
 
 // Convert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in *resourcev1beta2.ResourceClaimStatus, out *resource.ResourceClaimStatus, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimStatus_To_resource_ResourceClaimStatus(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(in *resource.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimStatus_To_v1beta2_ResourceClaimStatus(in *resource.ResourceClaimStatus, out *resourcev1beta2.ResourceClaimStatus, s conversion.Scope) error {
 	if in.Allocation != nil {
 		in, out := &in.Allocation, &out.Allocation
-		*out = new(AllocationResult)
+		*out = new(resourcev1beta2.AllocationResult)
 		if err := Convert_resource_AllocationResult_To_v1beta2_AllocationResult(*in, *out, s); err != nil {
 			return err
 		}
 	} else {
 		out.Allocation = nil
 	}
-	out.ReservedFor = *(*[]ResourceClaimConsumerReference)(unsafe.Pointer(&in.ReservedFor))
-	out.Devices = *(*[]AllocatedDeviceStatus)(unsafe.Pointer(&in.Devices))
+	out.ReservedFor = *(*[]resourcev1beta2.ResourceClaimConsumerReference)(unsafe.Pointer(&in.ReservedFor))
+	out.Devices = *(*[]resourcev1beta2.AllocatedDeviceStatus)(unsafe.Pointer(&in.Devices))
 	// WARNING: in.DeallocationRequested requires manual conversion: does not exist in peer-type
 	// WARNING: in.DriverName requires manual conversion: does not exist in peer-type
 	return nil
 }
 
-func autoConvert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *resource.ResourceClaimTemplate, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1beta2.ResourceClaimTemplate, out *resource.ResourceClaimTemplate, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1572,7 +1573,7 @@ func autoConvert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate
 	return nil
 }
 
-func autoConvert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in *resource.ResourceClaimTemplate, out *ResourceClaimTemplate, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in *resource.ResourceClaimTemplate, out *resourcev1beta2.ResourceClaimTemplate, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1580,7 +1581,7 @@ func autoConvert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate
 	return nil
 }
 
-func autoConvert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *resourcev1beta2.ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1597,15 +1598,15 @@ func autoConvert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemp
 }
 
 // Convert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in *resourcev1beta2.ResourceClaimTemplateList, out *resource.ResourceClaimTemplateList, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimTemplateList_To_resource_ResourceClaimTemplateList(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *ResourceClaimTemplateList, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *resourcev1beta2.ResourceClaimTemplateList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceClaimTemplate, len(*in))
+		*out = make([]resourcev1beta2.ResourceClaimTemplate, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1618,11 +1619,11 @@ func autoConvert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemp
 }
 
 // Convert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList is an autogenerated conversion function.
-func Convert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *ResourceClaimTemplateList, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(in *resource.ResourceClaimTemplateList, out *resourcev1beta2.ResourceClaimTemplateList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimTemplateList_To_v1beta2_ResourceClaimTemplateList(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *resourcev1beta2.ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_ResourceClaimSpec_To_resource_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1631,11 +1632,11 @@ func autoConvert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemp
 }
 
 // Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec is an autogenerated conversion function.
-func Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
+func Convert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in *resourcev1beta2.ResourceClaimTemplateSpec, out *resource.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceClaimTemplateSpec_To_resource_ResourceClaimTemplateSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *ResourceClaimTemplateSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *resourcev1beta2.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1644,31 +1645,31 @@ func autoConvert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemp
 }
 
 // Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec is an autogenerated conversion function.
-func Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *ResourceClaimTemplateSpec, s conversion.Scope) error {
+func Convert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(in *resource.ResourceClaimTemplateSpec, out *resourcev1beta2.ResourceClaimTemplateSpec, s conversion.Scope) error {
 	return autoConvert_resource_ResourceClaimTemplateSpec_To_v1beta2_ResourceClaimTemplateSpec(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourcePool_To_resource_ResourcePool(in *ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourcePool_To_resource_ResourcePool(in *resourcev1beta2.ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
 	*out = *(*resource.ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_v1beta2_ResourcePool_To_resource_ResourcePool is an autogenerated conversion function.
-func Convert_v1beta2_ResourcePool_To_resource_ResourcePool(in *ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
+func Convert_v1beta2_ResourcePool_To_resource_ResourcePool(in *resourcev1beta2.ResourcePool, out *resource.ResourcePool, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourcePool_To_resource_ResourcePool(in, out, s)
 }
 
-func autoConvert_resource_ResourcePool_To_v1beta2_ResourcePool(in *resource.ResourcePool, out *ResourcePool, s conversion.Scope) error {
-	*out = *(*ResourcePool)(unsafe.Pointer(in))
+func autoConvert_resource_ResourcePool_To_v1beta2_ResourcePool(in *resource.ResourcePool, out *resourcev1beta2.ResourcePool, s conversion.Scope) error {
+	*out = *(*resourcev1beta2.ResourcePool)(unsafe.Pointer(in))
 	return nil
 }
 
 // Convert_resource_ResourcePool_To_v1beta2_ResourcePool is an autogenerated conversion function.
-func Convert_resource_ResourcePool_To_v1beta2_ResourcePool(in *resource.ResourcePool, out *ResourcePool, s conversion.Scope) error {
+func Convert_resource_ResourcePool_To_v1beta2_ResourcePool(in *resource.ResourcePool, out *resourcev1beta2.ResourcePool, s conversion.Scope) error {
 	return autoConvert_resource_ResourcePool_To_v1beta2_ResourcePool(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *resourcev1beta2.ResourceSlice, out *resource.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1676,7 +1677,7 @@ func autoConvert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSli
 	return nil
 }
 
-func autoConvert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *resource.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
+func autoConvert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *resource.ResourceSlice, out *resourcev1beta2.ResourceSlice, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	if err := Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(&in.Spec, &out.Spec, s); err != nil {
 		return err
@@ -1684,7 +1685,7 @@ func autoConvert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *resource.Re
 	return nil
 }
 
-func autoConvert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in *ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in *resourcev1beta2.ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
@@ -1701,15 +1702,15 @@ func autoConvert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in *Res
 }
 
 // Convert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList is an autogenerated conversion function.
-func Convert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in *ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
+func Convert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in *resourcev1beta2.ResourceSliceList, out *resource.ResourceSliceList, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceSliceList_To_resource_ResourceSliceList(in, out, s)
 }
 
-func autoConvert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in *resource.ResourceSliceList, out *ResourceSliceList, s conversion.Scope) error {
+func autoConvert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in *resource.ResourceSliceList, out *resourcev1beta2.ResourceSliceList, s conversion.Scope) error {
 	out.ListMeta = in.ListMeta
 	if in.Items != nil {
 		in, out := &in.Items, &out.Items
-		*out = make([]ResourceSlice, len(*in))
+		*out = make([]resourcev1beta2.ResourceSlice, len(*in))
 		for i := range *in {
 			if err := Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1722,11 +1723,11 @@ func autoConvert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in *res
 }
 
 // Convert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList is an autogenerated conversion function.
-func Convert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in *resource.ResourceSliceList, out *ResourceSliceList, s conversion.Scope) error {
+func Convert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in *resource.ResourceSliceList, out *resourcev1beta2.ResourceSliceList, s conversion.Scope) error {
 	return autoConvert_resource_ResourceSliceList_To_v1beta2_ResourceSliceList(in, out, s)
 }
 
-func autoConvert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
+func autoConvert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *resourcev1beta2.ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
 	out.Driver = in.Driver
 	if err := Convert_v1beta2_ResourcePool_To_resource_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
@@ -1753,11 +1754,11 @@ func autoConvert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *Res
 }
 
 // Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec is an autogenerated conversion function.
-func Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
+func Convert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in *resourcev1beta2.ResourceSliceSpec, out *resource.ResourceSliceSpec, s conversion.Scope) error {
 	return autoConvert_v1beta2_ResourceSliceSpec_To_resource_ResourceSliceSpec(in, out, s)
 }
 
-func autoConvert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *resource.ResourceSliceSpec, out *ResourceSliceSpec, s conversion.Scope) error {
+func autoConvert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *resource.ResourceSliceSpec, out *resourcev1beta2.ResourceSliceSpec, s conversion.Scope) error {
 	out.Driver = in.Driver
 	if err := Convert_resource_ResourcePool_To_v1beta2_ResourcePool(&in.Pool, &out.Pool, s); err != nil {
 		return err
@@ -1767,7 +1768,7 @@ func autoConvert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *res
 	out.AllNodes = (*bool)(unsafe.Pointer(in.AllNodes))
 	if in.Devices != nil {
 		in, out := &in.Devices, &out.Devices
-		*out = make([]Device, len(*in))
+		*out = make([]resourcev1beta2.Device, len(*in))
 		for i := range *in {
 			if err := Convert_resource_Device_To_v1beta2_Device(&(*in)[i], &(*out)[i], s); err != nil {
 				return err
@@ -1777,9 +1778,9 @@ func autoConvert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *res
 		out.Devices = nil
 	}
 	out.PerDeviceNodeSelection = (*bool)(unsafe.Pointer(in.PerDeviceNodeSelection))
-	out.SharedCounters = *(*[]CounterSet)(unsafe.Pointer(&in.SharedCounters))
-	out.PartitionTypeAttribute = (*FullyQualifiedName)(unsafe.Pointer(in.PartitionTypeAttribute))
-	out.SkipNodeOperations = *(*[]SkipNodeOperation)(unsafe.Pointer(&in.SkipNodeOperations))
+	out.SharedCounters = *(*[]resourcev1beta2.CounterSet)(unsafe.Pointer(&in.SharedCounters))
+	out.PartitionTypeAttribute = (*resourcev1beta2.FullyQualifiedName)(unsafe.Pointer(in.PartitionTypeAttribute))
+	out.SkipNodeOperations = *(*[]resourcev1beta2.SkipNodeOperation)(unsafe.Pointer(&in.SkipNodeOperations))
 	// WARNING: in.NoResourceModel requires manual conversion: does not exist in peer-type
 	return nil
 }

@@ -22,6 +22,7 @@ limitations under the License.
 package v1beta2
 
 import (
+	resourcev1beta2 "k8s.io/api/resource/v1beta2"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -29,29 +30,35 @@ import (
 // Public to allow building arbitrary schemes.
 // All generated defaulters are covering - they call all nested defaulters.
 func RegisterDefaults(scheme *runtime.Scheme) error {
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRule{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRule(obj.(*DeviceTaintRule)) })
-	scheme.AddTypeDefaultingFunc(&DeviceTaintRuleList{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRuleList(obj.(*DeviceTaintRuleList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*ResourceClaim)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*ResourceClaimList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplate{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplate(obj.(*ResourceClaimTemplate)) })
-	scheme.AddTypeDefaultingFunc(&ResourceClaimTemplateList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimTemplateList(obj.(*ResourceClaimTemplateList)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*ResourceSlice)) })
-	scheme.AddTypeDefaultingFunc(&ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*ResourceSliceList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.DeviceTaintRule{}, func(obj interface{}) { SetObjectDefaults_DeviceTaintRule(obj.(*resourcev1beta2.DeviceTaintRule)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.DeviceTaintRuleList{}, func(obj interface{}) {
+		SetObjectDefaults_DeviceTaintRuleList(obj.(*resourcev1beta2.DeviceTaintRuleList))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceClaim{}, func(obj interface{}) { SetObjectDefaults_ResourceClaim(obj.(*resourcev1beta2.ResourceClaim)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceClaimList{}, func(obj interface{}) { SetObjectDefaults_ResourceClaimList(obj.(*resourcev1beta2.ResourceClaimList)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceClaimTemplate{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplate(obj.(*resourcev1beta2.ResourceClaimTemplate))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceClaimTemplateList{}, func(obj interface{}) {
+		SetObjectDefaults_ResourceClaimTemplateList(obj.(*resourcev1beta2.ResourceClaimTemplateList))
+	})
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceSlice{}, func(obj interface{}) { SetObjectDefaults_ResourceSlice(obj.(*resourcev1beta2.ResourceSlice)) })
+	scheme.AddTypeDefaultingFunc(&resourcev1beta2.ResourceSliceList{}, func(obj interface{}) { SetObjectDefaults_ResourceSliceList(obj.(*resourcev1beta2.ResourceSliceList)) })
 	return nil
 }
 
-func SetObjectDefaults_DeviceTaintRule(in *DeviceTaintRule) {
+func SetObjectDefaults_DeviceTaintRule(in *resourcev1beta2.DeviceTaintRule) {
 	SetDefaults_DeviceTaint(&in.Spec.Taint)
 }
 
-func SetObjectDefaults_DeviceTaintRuleList(in *DeviceTaintRuleList) {
+func SetObjectDefaults_DeviceTaintRuleList(in *resourcev1beta2.DeviceTaintRuleList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_DeviceTaintRule(a)
 	}
 }
 
-func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
+func SetObjectDefaults_ResourceClaim(in *resourcev1beta2.ResourceClaim) {
 	for i := range in.Spec.Devices.Requests {
 		a := &in.Spec.Devices.Requests[i]
 		if a.Exactly != nil {
@@ -87,14 +94,14 @@ func SetObjectDefaults_ResourceClaim(in *ResourceClaim) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimList(in *ResourceClaimList) {
+func SetObjectDefaults_ResourceClaimList(in *resourcev1beta2.ResourceClaimList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaim(a)
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
+func SetObjectDefaults_ResourceClaimTemplate(in *resourcev1beta2.ResourceClaimTemplate) {
 	for i := range in.Spec.Spec.Devices.Requests {
 		a := &in.Spec.Spec.Devices.Requests[i]
 		if a.Exactly != nil {
@@ -119,14 +126,14 @@ func SetObjectDefaults_ResourceClaimTemplate(in *ResourceClaimTemplate) {
 	}
 }
 
-func SetObjectDefaults_ResourceClaimTemplateList(in *ResourceClaimTemplateList) {
+func SetObjectDefaults_ResourceClaimTemplateList(in *resourcev1beta2.ResourceClaimTemplateList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceClaimTemplate(a)
 	}
 }
 
-func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
+func SetObjectDefaults_ResourceSlice(in *resourcev1beta2.ResourceSlice) {
 	for i := range in.Spec.Devices {
 		a := &in.Spec.Devices[i]
 		for j := range a.Taints {
@@ -136,7 +143,7 @@ func SetObjectDefaults_ResourceSlice(in *ResourceSlice) {
 	}
 }
 
-func SetObjectDefaults_ResourceSliceList(in *ResourceSliceList) {
+func SetObjectDefaults_ResourceSliceList(in *resourcev1beta2.ResourceSliceList) {
 	for i := range in.Items {
 		a := &in.Items[i]
 		SetObjectDefaults_ResourceSlice(a)

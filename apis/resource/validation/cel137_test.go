@@ -3,8 +3,9 @@ package validation
 import (
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
+
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // TestV1CELGates137 goes through the registry with the real 1.37 compiler:

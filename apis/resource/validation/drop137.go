@@ -5,12 +5,12 @@ import (
 	"sort"
 	"strings"
 
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/api/resource/v1alpha3"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
 // The fields a 1.37 API server clears before validating a write because the

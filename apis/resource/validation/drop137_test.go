@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/api/resource/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
 func ref137[T any](v T) *T { return &v }

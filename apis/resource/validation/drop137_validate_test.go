@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/api/resource/v1alpha3"
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -14,10 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // These tests go through the registry (ValidateObject*WithWarnings), so

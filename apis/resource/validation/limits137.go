@@ -1,7 +1,7 @@
 package validation
 
 import (
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 )
 
 // v1 (Kubernetes 1.37). These are the limits of the 1.37 API server, whose

@@ -5,10 +5,9 @@ import (
 	"regexp"
 	"strconv"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // The kinds of v1beta1 and v1beta2 are validated in their v1 form (see

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // expectSome fails unless errs has each of the "Type path" pairs of want

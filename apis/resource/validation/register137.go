@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"reflect"
 
+	resourcev1 "k8s.io/api/resource/v1"
+	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
+	"github.com/drakit/drakit/apis/resource/v1alpha3/kubeapi"
+	drakitv1beta1 "github.com/drakit/drakit/apis/resource/v1beta1"
 	"github.com/drakit/drakit/conversion"
 )
 
@@ -30,10 +32,10 @@ func init() {
 	// v1beta1's defaults differ from v1's (a request without
 	// deviceClassName keeps an empty allocationMode), so v1beta1 objects
 	// are defaulted as v1beta1 before the conversion, as decoding does.
-	registerViaV1(v1beta1.SetObjectDefaults_ResourceClaim)
-	registerViaV1(v1beta1.SetObjectDefaults_ResourceClaimTemplate)
+	registerViaV1(drakitv1beta1.SetObjectDefaults_ResourceClaim)
+	registerViaV1(drakitv1beta1.SetObjectDefaults_ResourceClaimTemplate)
 	registerViaV1(func(*v1beta1.DeviceClass) {}) // no defaults in any version
-	registerViaV1(v1beta1.SetObjectDefaults_ResourceSlice)
+	registerViaV1(drakitv1beta1.SetObjectDefaults_ResourceSlice)
 	registerList(func(l *v1beta1.ResourceClaimList) []*v1beta1.ResourceClaim { return itemPointers(l.Items) })
 	registerList(func(l *v1beta1.ResourceClaimTemplateList) []*v1beta1.ResourceClaimTemplate {
 		return itemPointers(l.Items)
@@ -56,32 +58,36 @@ func init() {
 	registerList(func(l *v1beta2.ResourceSliceList) []*v1beta2.ResourceSlice { return itemPointers(l.Items) })
 	registerList(func(l *v1beta2.DeviceTaintRuleList) []*v1beta2.DeviceTaintRule { return itemPointers(l.Items) })
 
-	registerViaV1[*v1alpha3.DeviceTaintRule](nil)
-	registerList(func(l *v1alpha3.DeviceTaintRuleList) []*v1alpha3.DeviceTaintRule { return itemPointers(l.Items) })
+	registerViaV1[*resourcev1alpha3.DeviceTaintRule](nil)
+	registerList(func(l *resourcev1alpha3.DeviceTaintRuleList) []*resourcev1alpha3.DeviceTaintRule {
+		return itemPointers(l.Items)
+	})
 
-	register(rules[*v1alpha3.ResourcePoolStatusRequest]{
+	register(rules[*resourcev1alpha3.ResourcePoolStatusRequest]{
 		resetMetaForStatus: true,
-		defaults:           func(o *v1alpha3.ResourcePoolStatusRequest) { v1alpha3.SetObjectDefaults_ResourcePoolStatusRequest(o) },
-		prepareCreate:      func(o *v1alpha3.ResourcePoolStatusRequest) { o.Status = nil },
-		prepareUpdate:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Status = old.Status },
-		prepareStatus:      func(o, old *v1alpha3.ResourcePoolStatusRequest) { o.Spec = old.Spec },
-		drop: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) []DropWarning {
+		defaults: func(o *resourcev1alpha3.ResourcePoolStatusRequest) {
+			kubeapi.SetObjectDefaults_ResourcePoolStatusRequest(o)
+		},
+		prepareCreate: func(o *resourcev1alpha3.ResourcePoolStatusRequest) { o.Status = nil },
+		prepareUpdate: func(o, old *resourcev1alpha3.ResourcePoolStatusRequest) { o.Status = old.Status },
+		prepareStatus: func(o, old *resourcev1alpha3.ResourcePoolStatusRequest) { o.Spec = old.Spec },
+		drop: func(c *checker, o, old *resourcev1alpha3.ResourcePoolStatusRequest) []DropWarning {
 			return DropDisabledResourcePoolStatusRequestFieldsV1alpha3(o, old, c.opts.FeatureGates)
 		},
 		// Its storage never allows an unconditional update.
 		unconditionalUpdate: func(string) bool { return false },
-		create: func(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+		create: func(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 			return ValidateResourcePoolStatusRequestV1alpha3(c, o)
 		},
-		update: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+		update: func(c *checker, o, old *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
 			return append(errs, immutable(o.Spec, old.Spec, field.NewPath("spec"))...)
 		},
-		status: func(c *checker, o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+		status: func(c *checker, o, old *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 			return validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old)
 		},
 	})
-	registerList(func(l *v1alpha3.ResourcePoolStatusRequestList) []*v1alpha3.ResourcePoolStatusRequest {
+	registerList(func(l *resourcev1alpha3.ResourcePoolStatusRequestList) []*resourcev1alpha3.ResourcePoolStatusRequest {
 		return itemPointers(l.Items)
 	})
 }
@@ -150,7 +156,7 @@ func registerViaV1[T object](defaults func(T)) {
 // ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
 // rules 1.37 declares (driver name, pool name, limit between 1 and
 // ResourcePoolStatusRequestLimitMax, defaultPartitionTypeAttribute).
-func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMeta(&o.ObjectMeta, false)
 	p := field.NewPath("spec")
 	// The tags are required plus a format: a missing driver is only
@@ -163,9 +169,9 @@ func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourceP
 	if o.Spec.PoolName != nil {
 		errs = append(errs, declarativePoolNameV1(*o.Spec.PoolName, p.Child("poolName"))...)
 	}
-	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > v1alpha3.ResourcePoolStatusRequestLimitMax) {
+	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > resourcev1alpha3.ResourcePoolStatusRequestLimitMax) {
 		errs = append(errs, field.Invalid(p.Child("limit"), *l,
-			fmt.Sprintf("must be between 1 and %d, inclusive", v1alpha3.ResourcePoolStatusRequestLimitMax)))
+			fmt.Sprintf("must be between 1 and %d, inclusive", resourcev1alpha3.ResourcePoolStatusRequestLimitMax)))
 	}
 	if a := o.Spec.DefaultPartitionTypeAttribute; a != nil {
 		// The same declarative tags as a slice's partitionTypeAttribute:
@@ -180,7 +186,7 @@ func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourceP
 // validateResourcePoolStatusRequestStatusUpdateV1alpha3: a status, once
 // written, never changes; the first one has conditions that follow the
 // metav1 rules and the declared rules of its fields.
-func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
 	p := field.NewPath("status")
 	if old.Status != nil {

@@ -3,12 +3,11 @@ package validation
 import (
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/api/resource/v1alpha3"
+	"k8s.io/api/resource/v1beta1"
+	"k8s.io/api/resource/v1beta2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
-	"github.com/drakit/drakit/apis/resource/v1beta1"
-	"github.com/drakit/drakit/apis/resource/v1beta2"
 )
 
 // A v1beta1 or v1beta2 claim is validated in its v1 shape, as the 1.37

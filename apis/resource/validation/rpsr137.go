@@ -1,10 +1,9 @@
 package validation
 
 import (
+	"k8s.io/api/resource/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
 // The status rules of a ResourcePoolStatusRequest, which 1.37 only

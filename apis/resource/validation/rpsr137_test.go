@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/api/resource/v1alpha3"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
 
 // rpsr137 is a valid ResourcePoolStatusRequest as stored, without status.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	apioperation "k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/validate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,7 +20,7 @@ import (
 
 	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
+	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // The rules of Kubernetes 1.37 for the v1 kinds. Every function here (and
@@ -168,7 +169,7 @@ func rulesV1(env envV1) rulesV1Set {
 		claim: rules[*resourcev1.ResourceClaim]{
 			namespaced:         true,
 			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.ResourceClaim) { resourcev1.SetObjectDefaults_ResourceClaim(o) },
+			defaults:           func(o *resourcev1.ResourceClaim) { drakitv1.SetObjectDefaults_ResourceClaim(o) },
 			prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
 			prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
 			prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
@@ -196,7 +197,7 @@ func rulesV1(env envV1) rulesV1Set {
 		},
 		template: rules[*resourcev1.ResourceClaimTemplate]{
 			namespaced: true,
-			defaults:   func(o *resourcev1.ResourceClaimTemplate) { resourcev1.SetObjectDefaults_ResourceClaimTemplate(o) },
+			defaults:   func(o *resourcev1.ResourceClaimTemplate) { drakitv1.SetObjectDefaults_ResourceClaimTemplate(o) },
 			drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
 				return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
 			},
@@ -232,7 +233,7 @@ func rulesV1(env envV1) rulesV1Set {
 			},
 		},
 		slice: rules[*resourcev1.ResourceSlice]{
-			defaults:      func(o *resourcev1.ResourceSlice) { resourcev1.SetObjectDefaults_ResourceSlice(o) },
+			defaults:      func(o *resourcev1.ResourceSlice) { drakitv1.SetObjectDefaults_ResourceSlice(o) },
 			prepareCreate: func(o *resourcev1.ResourceSlice) { o.Generation = 1 },
 			prepareUpdate: func(o, old *resourcev1.ResourceSlice) {
 				if !semanticEqual(o.Spec, old.Spec) {
@@ -251,7 +252,7 @@ func rulesV1(env envV1) rulesV1Set {
 		},
 		taintRule: rules[*resourcev1.DeviceTaintRule]{
 			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.DeviceTaintRule) { resourcev1.SetObjectDefaults_DeviceTaintRule(o) },
+			defaults:           func(o *resourcev1.DeviceTaintRule) { drakitv1.SetObjectDefaults_DeviceTaintRule(o) },
 			prepareCreate: func(o *resourcev1.DeviceTaintRule) {
 				o.Status = resourcev1.DeviceTaintRuleStatus{}
 				o.Generation = 1

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/validate"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource/features"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // ResourceClaim and ResourceClaimTemplate (1.37).

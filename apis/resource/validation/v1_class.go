@@ -3,13 +3,12 @@ package validation
 import (
 	"strings"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/validate"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // DeviceClass and DeviceTaintRule (1.37), and device taints.

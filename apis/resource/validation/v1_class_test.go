@@ -4,10 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 func classWith(f func(s *resourcev1.DeviceClassSpec)) *resourcev1.DeviceClass {

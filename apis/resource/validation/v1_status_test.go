@@ -6,12 +6,11 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // allocating is a status update from the unallocated claim to v1Allocated

@@ -22,12 +22,9 @@ import (
 	fmt "fmt"
 	http "net/http"
 
-	resourcev1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1"
 	resourcev1alpha1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha1"
 	resourcev1alpha2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha2"
 	resourcev1alpha3 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha3"
-	resourcev1beta1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta1"
-	resourcev1beta2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta2"
 	discovery "k8s.io/client-go/discovery"
 	rest "k8s.io/client-go/rest"
 	flowcontrol "k8s.io/client-go/util/flowcontrol"
@@ -38,9 +35,6 @@ type Interface interface {
 	ResourceV1alpha1() resourcev1alpha1.ResourceV1alpha1Interface
 	ResourceV1alpha2() resourcev1alpha2.ResourceV1alpha2Interface
 	ResourceV1alpha3() resourcev1alpha3.ResourceV1alpha3Interface
-	ResourceV1beta1() resourcev1beta1.ResourceV1beta1Interface
-	ResourceV1beta2() resourcev1beta2.ResourceV1beta2Interface
-	ResourceV1() resourcev1.ResourceV1Interface
 }
 
 // Clientset contains the clients for groups.
@@ -49,9 +43,6 @@ type Clientset struct {
 	resourceV1alpha1 *resourcev1alpha1.ResourceV1alpha1Client
 	resourceV1alpha2 *resourcev1alpha2.ResourceV1alpha2Client
 	resourceV1alpha3 *resourcev1alpha3.ResourceV1alpha3Client
-	resourceV1beta1  *resourcev1beta1.ResourceV1beta1Client
-	resourceV1beta2  *resourcev1beta2.ResourceV1beta2Client
-	resourceV1       *resourcev1.ResourceV1Client
 }
 
 // ResourceV1alpha1 retrieves the ResourceV1alpha1Client
@@ -67,21 +58,6 @@ func (c *Clientset) ResourceV1alpha2() resourcev1alpha2.ResourceV1alpha2Interfac
 // ResourceV1alpha3 retrieves the ResourceV1alpha3Client
 func (c *Clientset) ResourceV1alpha3() resourcev1alpha3.ResourceV1alpha3Interface {
 	return c.resourceV1alpha3
-}
-
-// ResourceV1beta1 retrieves the ResourceV1beta1Client
-func (c *Clientset) ResourceV1beta1() resourcev1beta1.ResourceV1beta1Interface {
-	return c.resourceV1beta1
-}
-
-// ResourceV1beta2 retrieves the ResourceV1beta2Client
-func (c *Clientset) ResourceV1beta2() resourcev1beta2.ResourceV1beta2Interface {
-	return c.resourceV1beta2
-}
-
-// ResourceV1 retrieves the ResourceV1Client
-func (c *Clientset) ResourceV1() resourcev1.ResourceV1Interface {
-	return c.resourceV1
 }
 
 // Discovery retrieves the DiscoveryClient
@@ -140,18 +116,6 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
-	cs.resourceV1beta1, err = resourcev1beta1.NewForConfigAndClient(&configShallowCopy, httpClient)
-	if err != nil {
-		return nil, err
-	}
-	cs.resourceV1beta2, err = resourcev1beta2.NewForConfigAndClient(&configShallowCopy, httpClient)
-	if err != nil {
-		return nil, err
-	}
-	cs.resourceV1, err = resourcev1.NewForConfigAndClient(&configShallowCopy, httpClient)
-	if err != nil {
-		return nil, err
-	}
 
 	cs.DiscoveryClient, err = discovery.NewDiscoveryClientForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
@@ -176,9 +140,6 @@ func New(c rest.Interface) *Clientset {
 	cs.resourceV1alpha1 = resourcev1alpha1.New(c)
 	cs.resourceV1alpha2 = resourcev1alpha2.New(c)
 	cs.resourceV1alpha3 = resourcev1alpha3.New(c)
-	cs.resourceV1beta1 = resourcev1beta1.New(c)
-	cs.resourceV1beta2 = resourcev1beta2.New(c)
-	cs.resourceV1 = resourcev1.New(c)
 
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)
 	return &cs

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	rv1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -14,7 +15,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/drakit/drakit/apis/resource"
-	rv1 "github.com/drakit/drakit/apis/resource/v1"
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/hack/e2e/internal/e2eenv"
 )

@@ -21,18 +21,12 @@ package fake
 import (
 	applyconfig "github.com/drakit/drakit/applyconfig"
 	clientset "github.com/drakit/drakit/generated/clientset/versioned"
-	resourcev1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1"
-	fakeresourcev1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1/fake"
 	resourcev1alpha1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha1"
 	fakeresourcev1alpha1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha1/fake"
 	resourcev1alpha2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha2"
 	fakeresourcev1alpha2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha2/fake"
 	resourcev1alpha3 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha3"
 	fakeresourcev1alpha3 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1alpha3/fake"
-	resourcev1beta1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta1"
-	fakeresourcev1beta1 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta1/fake"
-	resourcev1beta2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta2"
-	fakeresourcev1beta2 "github.com/drakit/drakit/generated/clientset/versioned/typed/resource/v1beta2/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -159,19 +153,4 @@ func (c *Clientset) ResourceV1alpha2() resourcev1alpha2.ResourceV1alpha2Interfac
 // ResourceV1alpha3 retrieves the ResourceV1alpha3Client
 func (c *Clientset) ResourceV1alpha3() resourcev1alpha3.ResourceV1alpha3Interface {
 	return &fakeresourcev1alpha3.FakeResourceV1alpha3{Fake: &c.Fake}
-}
-
-// ResourceV1beta1 retrieves the ResourceV1beta1Client
-func (c *Clientset) ResourceV1beta1() resourcev1beta1.ResourceV1beta1Interface {
-	return &fakeresourcev1beta1.FakeResourceV1beta1{Fake: &c.Fake}
-}
-
-// ResourceV1beta2 retrieves the ResourceV1beta2Client
-func (c *Clientset) ResourceV1beta2() resourcev1beta2.ResourceV1beta2Interface {
-	return &fakeresourcev1beta2.FakeResourceV1beta2{Fake: &c.Fake}
-}
-
-// ResourceV1 retrieves the ResourceV1Client
-func (c *Clientset) ResourceV1() resourcev1.ResourceV1Interface {
-	return &fakeresourcev1.FakeResourceV1{Fake: &c.Fake}
 }

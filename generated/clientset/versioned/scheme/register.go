@@ -19,12 +19,9 @@ limitations under the License.
 package scheme
 
 import (
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 	resourcev1alpha1 "github.com/drakit/drakit/apis/resource/v1alpha1"
 	resourcev1alpha2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	resourcev1alpha3 "github.com/drakit/drakit/apis/resource/v1alpha3"
-	resourcev1beta1 "github.com/drakit/drakit/apis/resource/v1beta1"
-	resourcev1beta2 "github.com/drakit/drakit/apis/resource/v1beta2"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -39,9 +36,6 @@ var localSchemeBuilder = runtime.SchemeBuilder{
 	resourcev1alpha1.AddToScheme,
 	resourcev1alpha2.AddToScheme,
 	resourcev1alpha3.AddToScheme,
-	resourcev1beta1.AddToScheme,
-	resourcev1beta2.AddToScheme,
-	resourcev1.AddToScheme,
 }
 
 // AddToScheme adds all types of this clientset into the given scheme. This allows composition

@@ -20,28 +20,19 @@ package resource
 
 import (
 	internalinterfaces "github.com/drakit/drakit/generated/informers/externalversions/internalinterfaces"
-	v1 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1"
 	v1alpha1 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1alpha1"
 	v1alpha2 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1alpha2"
 	v1alpha3 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1alpha3"
-	v1beta1 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1beta1"
-	v1beta2 "github.com/drakit/drakit/generated/informers/externalversions/resource/v1beta2"
 )
 
 // Interface provides access to each of this group's versions.
 type Interface interface {
-	// V1 provides access to shared informers for resources in V1.
-	V1() v1.Interface
 	// V1alpha1 provides access to shared informers for resources in V1alpha1.
 	V1alpha1() v1alpha1.Interface
 	// V1alpha2 provides access to shared informers for resources in V1alpha2.
 	V1alpha2() v1alpha2.Interface
 	// V1alpha3 provides access to shared informers for resources in V1alpha3.
 	V1alpha3() v1alpha3.Interface
-	// V1beta1 provides access to shared informers for resources in V1beta1.
-	V1beta1() v1beta1.Interface
-	// V1beta2 provides access to shared informers for resources in V1beta2.
-	V1beta2() v1beta2.Interface
 }
 
 type group struct {
@@ -53,11 +44,6 @@ type group struct {
 // New returns a new Interface.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
-}
-
-// V1 returns a new v1.Interface.
-func (g *group) V1() v1.Interface {
-	return v1.New(g.factory, g.namespace, g.tweakListOptions)
 }
 
 // V1alpha1 returns a new v1alpha1.Interface.
@@ -73,14 +59,4 @@ func (g *group) V1alpha2() v1alpha2.Interface {
 // V1alpha3 returns a new v1alpha3.Interface.
 func (g *group) V1alpha3() v1alpha3.Interface {
 	return v1alpha3.New(g.factory, g.namespace, g.tweakListOptions)
-}
-
-// V1beta1 returns a new v1beta1.Interface.
-func (g *group) V1beta1() v1beta1.Interface {
-	return v1beta1.New(g.factory, g.namespace, g.tweakListOptions)
-}
-
-// V1beta2 returns a new v1beta2.Interface.
-func (g *group) V1beta2() v1beta2.Interface {
-	return v1beta2.New(g.factory, g.namespace, g.tweakListOptions)
 }

@@ -22,10 +22,6 @@ package v1alpha3
 // DeviceClassLister.
 type DeviceClassListerExpansion interface{}
 
-// DeviceTaintRuleListerExpansion allows custom methods to be added to
-// DeviceTaintRuleLister.
-type DeviceTaintRuleListerExpansion interface{}
-
 // PodSchedulingContextListerExpansion allows custom methods to be added to
 // PodSchedulingContextLister.
 type PodSchedulingContextListerExpansion interface{}
@@ -49,10 +45,6 @@ type ResourceClaimTemplateListerExpansion interface{}
 // ResourceClaimTemplateNamespaceListerExpansion allows custom methods to be added to
 // ResourceClaimTemplateNamespaceLister.
 type ResourceClaimTemplateNamespaceListerExpansion interface{}
-
-// ResourcePoolStatusRequestListerExpansion allows custom methods to be added to
-// ResourcePoolStatusRequestLister.
-type ResourcePoolStatusRequestListerExpansion interface{}
 
 // ResourceSliceListerExpansion allows custom methods to be added to
 // ResourceSliceLister.

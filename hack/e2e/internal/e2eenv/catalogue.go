@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
-	resourcev1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // CatalogueServes reports whether drakit's catalogue says that the

@@ -26,16 +26,12 @@ import (
 type Interface interface {
 	// DeviceClasses returns a DeviceClassInformer.
 	DeviceClasses() TypedDeviceClassInformer
-	// DeviceTaintRules returns a DeviceTaintRuleInformer.
-	DeviceTaintRules() TypedDeviceTaintRuleInformer
 	// PodSchedulingContexts returns a PodSchedulingContextInformer.
 	PodSchedulingContexts() TypedPodSchedulingContextInformer
 	// ResourceClaims returns a ResourceClaimInformer.
 	ResourceClaims() TypedResourceClaimInformer
 	// ResourceClaimTemplates returns a ResourceClaimTemplateInformer.
 	ResourceClaimTemplates() TypedResourceClaimTemplateInformer
-	// ResourcePoolStatusRequests returns a ResourcePoolStatusRequestInformer.
-	ResourcePoolStatusRequests() TypedResourcePoolStatusRequestInformer
 	// ResourceSlices returns a ResourceSliceInformer.
 	ResourceSlices() TypedResourceSliceInformer
 }
@@ -56,11 +52,6 @@ func (v *version) DeviceClasses() TypedDeviceClassInformer {
 	return &deviceClassInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// DeviceTaintRules returns a TypedDeviceTaintRuleInformer.
-func (v *version) DeviceTaintRules() TypedDeviceTaintRuleInformer {
-	return &deviceTaintRuleInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
-}
-
 // PodSchedulingContexts returns a TypedPodSchedulingContextInformer.
 func (v *version) PodSchedulingContexts() TypedPodSchedulingContextInformer {
 	return &podSchedulingContextInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
@@ -74,11 +65,6 @@ func (v *version) ResourceClaims() TypedResourceClaimInformer {
 // ResourceClaimTemplates returns a TypedResourceClaimTemplateInformer.
 func (v *version) ResourceClaimTemplates() TypedResourceClaimTemplateInformer {
 	return &resourceClaimTemplateInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
-}
-
-// ResourcePoolStatusRequests returns a TypedResourcePoolStatusRequestInformer.
-func (v *version) ResourcePoolStatusRequests() TypedResourcePoolStatusRequestInformer {
-	return &resourcePoolStatusRequestInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // ResourceSlices returns a TypedResourceSliceInformer.

@@ -20,14 +20,10 @@ package v1alpha3
 
 type DeviceClassExpansion interface{}
 
-type DeviceTaintRuleExpansion interface{}
-
 type PodSchedulingContextExpansion interface{}
 
 type ResourceClaimExpansion interface{}
 
 type ResourceClaimTemplateExpansion interface{}
-
-type ResourcePoolStatusRequestExpansion interface{}
 
 type ResourceSliceExpansion interface{}

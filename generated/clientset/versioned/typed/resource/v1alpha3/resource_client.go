@@ -29,11 +29,9 @@ import (
 type ResourceV1alpha3Interface interface {
 	RESTClient() rest.Interface
 	DeviceClassesGetter
-	DeviceTaintRulesGetter
 	PodSchedulingContextsGetter
 	ResourceClaimsGetter
 	ResourceClaimTemplatesGetter
-	ResourcePoolStatusRequestsGetter
 	ResourceSlicesGetter
 }
 
@@ -46,10 +44,6 @@ func (c *ResourceV1alpha3Client) DeviceClasses() DeviceClassInterface {
 	return newDeviceClasses(c)
 }
 
-func (c *ResourceV1alpha3Client) DeviceTaintRules() DeviceTaintRuleInterface {
-	return newDeviceTaintRules(c)
-}
-
 func (c *ResourceV1alpha3Client) PodSchedulingContexts(namespace string) PodSchedulingContextInterface {
 	return newPodSchedulingContexts(c, namespace)
 }
@@ -60,10 +54,6 @@ func (c *ResourceV1alpha3Client) ResourceClaims(namespace string) ResourceClaimI
 
 func (c *ResourceV1alpha3Client) ResourceClaimTemplates(namespace string) ResourceClaimTemplateInterface {
 	return newResourceClaimTemplates(c, namespace)
-}
-
-func (c *ResourceV1alpha3Client) ResourcePoolStatusRequests() ResourcePoolStatusRequestInterface {
-	return newResourcePoolStatusRequests(c)
 }
 
 func (c *ResourceV1alpha3Client) ResourceSlices() ResourceSliceInterface {
