@@ -93,4 +93,3 @@ func TestEdit(t *testing.T) {
 		t.Error("DuplicateFirstMember of an empty object did not fail")
 	}
 }
-
