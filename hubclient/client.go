@@ -156,6 +156,11 @@ func (c *Client) addVersion(disc discovery.DiscoveryInterface, version string) e
 // server serves, e.g. "v1alpha3".
 func (c *Client) Version() string { return c.version }
 
+// Clientsets are the clientsets the Client talks through, for callers that
+// need to reach a served version directly (package hubclient/resourcev1
+// passes v1 calls to client-go's typed client as they are).
+func (c *Client) Clientsets() Clientsets { return c.cs }
+
 // ServedVersions are all versions of resource.k8s.io the server serves, as
 // discovery reported them (including ones drakit does not know).
 func (c *Client) ServedVersions() []string { return append([]string(nil), c.versions...) }

@@ -63,6 +63,12 @@ func (c *Client) ResourceSlices() *Resource[*resource.ResourceSlice, *resource.R
 	return &Resource[*resource.ResourceSlice, *resource.ResourceSliceList]{c: c, hubKind: "ResourceSlice", newObj: func() *resource.ResourceSlice { return &resource.ResourceSlice{} }}
 }
 
+// DeviceTaintRules are the rules that taint devices (v1alpha3 from 1.33,
+// v1beta2 from 1.36, v1 from 1.37).
+func (c *Client) DeviceTaintRules() *Resource[*resource.DeviceTaintRule, *resource.DeviceTaintRuleList] {
+	return &Resource[*resource.DeviceTaintRule, *resource.DeviceTaintRuleList]{c: c, hubKind: "DeviceTaintRule", newObj: func() *resource.DeviceTaintRule { return &resource.DeviceTaintRule{} }}
+}
+
 // ResourceClaimParameters are the structured claim parameters of a
 // namespace (v1alpha2 only).
 func (c *Client) ResourceClaimParameters(namespace string) *Resource[*resource.ResourceClaimParameters, *resource.ResourceClaimParametersList] {
