@@ -1,13 +1,13 @@
 package resourcev1
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -72,9 +72,9 @@ func (k *kindClient[V, VL, AC, H, HL]) Patch(ctx context.Context, name string, p
 		case rv != cur.GetResourceVersion():
 			ownPrecondition = true
 		}
-		if equality.Semantic.DeepEqual(cur, updated) {
+		if unchanged, err := sameDocument(cur, updated); err != nil || unchanged {
 			out = cur
-			return nil
+			return err
 		}
 		uopts := metav1.UpdateOptions{DryRun: opts.DryRun, FieldManager: opts.FieldManager, FieldValidation: opts.FieldValidation}
 		if status {
@@ -161,6 +161,21 @@ func v1Document(obj runtime.Object) ([]byte, error) {
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvks[0])
 	return json.Marshal(obj)
+}
+
+// sameDocument tells whether two v1 objects have the same JSON form (what
+// a patch changes; the form also rounds times to seconds, as the server
+// does, where a deep comparison would see nanoseconds only one has).
+func sameDocument(a, b runtime.Object) (bool, error) {
+	da, err := v1Document(a)
+	if err != nil {
+		return false, err
+	}
+	db, err := v1Document(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(da, db), nil
 }
 
 // strictUnmarshal reads JSON into obj as the API server's strict field

@@ -418,3 +418,37 @@ func TestWatchPassesBookmarksAndErrors(t *testing.T) {
 	}
 }
 
+// TestOlderFieldsSurvive: a claim another client wrote in v1alpha2, with
+// what v1 cannot say (a class, parameters, an allocation mode), comes to
+// the v1 caller with that in the stash annotation, and the caller's update
+// of the v1 object keeps it on the server.
+func TestOlderFieldsSurvive(t *testing.T) {
+	ctx := context.Background()
+	f, c := newFake(t, "v1alpha2")
+	old := &a2.ResourceClaim{
+		ObjectMeta: metav1.ObjectMeta{Name: "old", Namespace: "default"},
+		Spec: a2.ResourceClaimSpec{
+			ResourceClassName: "gpu", AllocationMode: a2.AllocationModeImmediate,
+			ParametersRef: &a2.ResourceClaimParametersReference{APIGroup: "example.com", Kind: "GPUParams", Name: "p"},
+		},
+	}
+	if _, err := f.own.ResourceV1alpha2().ResourceClaims("default").Create(ctx, old, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	claims := c.ResourceClaims("default")
+	got, err := claims.Get(ctx, "old", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stash := got.Annotations[resource.StashAnnotation]; !strings.Contains(stash, "GPUParams") {
+		t.Errorf("the v1 claim's stash annotation %q does not keep the v1alpha2 parametersRef", stash)
+	}
+	got.Labels = map[string]string{"touched": "yes"}
+	if _, err := claims.Update(ctx, got, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	stored := f.stored(t, "resourceclaims", "default", "old").(*a2.ResourceClaim)
+	if d := cmp.Diff(old.Spec, stored.Spec); d != "" || stored.Labels["touched"] != "yes" {
+		t.Errorf("after a v1 update the v1alpha2 claim has labels %v and spec (-before +after):\n%s", stored.Labels, d)
+	}
+}
