@@ -8,6 +8,10 @@
 # (Debian's etcd-server package, installed when missing) and a fresh data
 # dir; and runs the Go tests of the hack/e2e module once per server, with
 # the server's address, token and kubeconfig in DRAKIT_E2E_* variables.
+# A 1.33 server is also started twice more, with only v1beta1 and with only
+# v1beta2 enabled (variant_versions), on the 1.33 server's etcd under
+# prefixes of their own; only the drop-in v1 interface's test
+# (hack/e2e/resourcev1) runs against those.
 # Then, when both a 1.30 and a 1.37 server are among them, it runs the
 # migration recipe of docs/migration.md (package hack/e2e/migration) from
 # the 1.30 server to the 1.37 one and back to a fresh 1.30 server, started
@@ -25,6 +29,7 @@
 #                        $XDG_CACHE_HOME/drakit-e2e, else ~/.cache/drakit-e2e)
 #   DRAKIT_E2E_SERVERS   which servers to run, default "v1.30.14 v1.33.13 v1.37.2"
 #   DRAKIT_E2E_MIGRATION=0  leave out the migration phase
+#   DRAKIT_E2E_VARIANTS=0   leave out the extra 1.33 servers (variant_versions)
 #   DRAKIT_E2E_KEEP=1    keep the temporary directory (logs, certificates)
 set -o errexit -o nounset -o pipefail
 
@@ -46,6 +51,21 @@ served_versions() {
     *) die "no resource.k8s.io version known for kube-apiserver $1; add it to served_versions in hack/e2e.sh" ;;
   esac
 }
+
+# variant_versions maps a release to the resource.k8s.io versions its
+# server is started with once more each, that version alone, for the
+# drop-in v1 interface's test (package resourcev1) only. 1.33 serves
+# v1alpha3, v1beta1 and v1beta2, all off by default; the main 1.33 server
+# is the v1alpha3 one.
+variant_versions() {
+  case "$1" in
+    v1.33.*) echo v1beta1 v1beta2 ;;
+  esac
+}
+
+# variant_tests is the go test package and -run pattern run against a
+# variant server.
+variant_tests=(./resourcev1/ -run '^TestResourceV1Interface$')
 
 # server_gates maps a release to its --feature-gates. 1.37 turns on every
 # DRA gate that keeps a field drakit writes (the alpha ones are off by
@@ -151,19 +171,12 @@ wait_for() {
   done
 }
 
-# start_server VERSION BINARY [NAME]: starts etcd and kube-apiserver for
-# one release under $workdir/NAME (default VERSION) and writes env.sh there
-# for the tests.
-start_server() {
-  local version=$1 binary=$2 dir="$workdir/${3:-$1}"
-  local served versions etcd_port peer_port api_port token
-  versions="$(served_versions "$version")"
-  served="${versions%% *}"
-  mkdir -p "$dir/certs"
+# start_etcd DIR VERSION: starts an etcd for the server of DIR, waits until
+# it is healthy and writes its client URL to DIR/etcd-url.
+start_etcd() {
+  local dir=$1 version=$2 etcd_port peer_port
   pick_port etcd_port
   pick_port peer_port
-  pick_port api_port
-
   # etcd's data lives on tmpfs when there is one: fsync on overlay disks
   # makes every write slow, and the data is thrown away anyway.
   local data
@@ -182,6 +195,30 @@ start_server() {
     >"$dir/etcd.log" 2>&1 &
   pids+=($!)
   local etcd_pid=$!
+  wait_for "http://127.0.0.1:$etcd_port/health" 60 "etcd for $version" "$etcd_pid"
+  echo "http://127.0.0.1:$etcd_port" >"$dir/etcd-url"
+}
+
+# start_server VERSION BINARY [NAME [VERSIONS ETCD]]: starts etcd and
+# kube-apiserver for one release under $workdir/NAME (default VERSION) and
+# writes env.sh there for the tests. VERSIONS overrides the
+# resource.k8s.io versions of served_versions; with ETCD, the name of a
+# server started before, the new one shares that server's etcd under an
+# etcd prefix of its own instead of starting one.
+start_server() {
+  local version=$1 binary=$2 name=${3:-$1} dir="$workdir/${3:-$1}"
+  local served versions api_port token etcd_url etcd_prefix=/registry
+  versions="${4:-$(served_versions "$version")}"
+  served="${versions%% *}"
+  mkdir -p "$dir/certs"
+  pick_port api_port
+  if [ -n "${5:-}" ]; then
+    etcd_url="$(cat "$workdir/$5/etcd-url")"
+    etcd_prefix="/registry-$name"
+  else
+    start_etcd "$dir" "$version"
+    etcd_url="$(cat "$dir/etcd-url")"
+  fi
 
   # A static token of a member of system:masters: RBAC is on, and the
   # tests act as the cluster administrator.
@@ -193,12 +230,10 @@ start_server() {
   feature_gates="$(server_gates "$version")"
   for v in $versions; do runtime_config+="${runtime_config:+,}resource.k8s.io/${v}=true"; done
 
-  wait_for "http://127.0.0.1:$etcd_port/health" 60 "etcd for $version" "$etcd_pid"
-
   "$binary" \
     --bind-address=127.0.0.1 --secure-port="$api_port" --advertise-address=127.0.0.1 \
     --cert-dir="$dir/certs" \
-    --etcd-servers="http://127.0.0.1:$etcd_port" \
+    --etcd-servers="$etcd_url" --etcd-prefix="$etcd_prefix" \
     --token-auth-file="$dir/tokens.csv" \
     --authorization-mode=RBAC \
     --service-account-issuer=https://kubernetes.default.svc \
@@ -241,7 +276,7 @@ export DRAKIT_E2E_RESOURCE_VERSIONS="$versions"
 export DRAKIT_E2E_APISERVER_PID=$api_pid
 ENV
   echo "$api_pid" >"$dir/apiserver.pid"
-  log "started kube-apiserver $version (resource.k8s.io: $versions) at $host, etcd at 127.0.0.1:$etcd_port"
+  log "started kube-apiserver $version as $name (resource.k8s.io: $versions) at $host, etcd at $etcd_url$etcd_prefix"
 }
 
 # wait_server NAME: waits until the server started as NAME is ready.
@@ -300,6 +335,18 @@ if [ -n "$migrate_back" ]; then
   start_server "$migrate_from" "${binaries[$migrate_from]}" "$migrate_back"
   names+=("$migrate_back")
 fi
+# The variants: NAME is "<release>-only-<version>"; each shares the
+# release's etcd.
+variants=()
+if [ "${DRAKIT_E2E_VARIANTS:-1}" != 0 ]; then
+  for version in "${servers[@]}"; do
+    for v in $(variant_versions "$version"); do
+      start_server "$version" "${binaries[$version]}" "$version-only-$v" "$v" "$version"
+      variants+=("$version-only-$v")
+    done
+  done
+fi
+names+=("${variants[@]}")
 for name in "${names[@]}"; do
   wait_server "$name"
 done
@@ -324,6 +371,9 @@ if [ "${1:-}" = "--serve" ]; then
   for version in "${servers[@]}"; do
     log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && go test ./...)"
   done
+  for name in "${variants[@]}"; do
+    log "kube-apiserver $name: . $workdir/$name/env.sh && (cd hack/e2e && go test ${variant_tests[*]})"
+  done
   if [ -n "$migrate_back" ]; then
     log "migration: (cd hack/e2e && $(migration_env) go test ./migration/)"
   fi
@@ -346,6 +396,20 @@ for version in "${servers[@]}"; do
   fi
   log "tests against $version took $(( $(date +%s) - t ))s"
 done
+for name in "${variants[@]}"; do
+  t=$(date +%s)
+  log "running ${variant_tests[*]} against kube-apiserver $name"
+  # The caller's flags come last: a -run of theirs replaces the variant's.
+  if ! (
+    # shellcheck disable=SC1091
+    . "$workdir/$name/env.sh"
+    export DRAKIT_E2E_REQUIRED=1
+    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m "${variant_tests[@]}" "$@"
+  ); then
+    failed+=("$name")
+  fi
+  log "tests against $name took $(( $(date +%s) - t ))s"
+done
 if [ -n "$migrate_back" ]; then
   t=$(date +%s)
   log "running the migration $migrate_from -> $migrate_to -> $migrate_back"
@@ -363,4 +427,4 @@ fi
 if [ ${#failed[@]} -gt 0 ]; then
   die "e2e tests failed against: ${failed[*]}"
 fi
-log "e2e passed against: ${servers[*]}${migrate_back:+, and the migration}"
+log "e2e passed against: ${servers[*]}${variants[*]:+, the variants ${variants[*]}}${migrate_back:+, and the migration}"
