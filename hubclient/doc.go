@@ -25,6 +25,10 @@
 //	claim, err := c.ResourceClaims("default").Get(ctx, "gpu-claim", metav1.GetOptions{})
 //	// claim is a *resource.ResourceClaim (hub) whatever the server serves.
 //
+// Package hubclient/resourcev1 hands the same negotiation out as
+// client-go's ResourceV1Interface, with k8s.io/api/resource/v1 objects, for
+// drivers written against client-go.
+//
 // # Operations
 //
 // Every kind has Get, List, Watch, Create, Update, Delete, DeleteCollection,

@@ -45,6 +45,7 @@ import (
 	_ "github.com/drakit/drakit/generated/listers/resource/v1alpha2"
 	_ "github.com/drakit/drakit/generated/listers/resource/v1alpha3"
 	_ "github.com/drakit/drakit/hubclient"
+	_ "github.com/drakit/drakit/hubclient/resourcev1"
 	_ "github.com/drakit/drakit/openapi"
 	_ "github.com/drakit/drakit/openapi/builder"
 	_ "github.com/drakit/drakit/openapi/jsonschemagen"

@@ -60,6 +60,14 @@
 // for the apply configuration: a plain (non-pointer) field of the v1 type
 // applied at its zero value (an empty string, 0, false) counts as not set.
 //
+// A v1 status can lack what an older server requires: 1.30 (v1alpha2)
+// wants status.driverName with an allocation, and shareable for more than
+// one consumer, which v1 does not have. The server's Invalid error names
+// the field; a program that must write such a status on 1.30 sets the
+// field on the hub object (conversion.ToHub, then conversion.FromHub to
+// v1 puts it in the stash annotation), which this package restores on the
+// way to the server.
+//
 // RESTClient is the REST client of the version the server is reached with,
 // not a v1 one when the server does not serve v1: requests made through it
 // directly speak that version and are not converted.

@@ -19,9 +19,9 @@ import (
 	"github.com/drakit/drakit/hack/e2e/internal/e2eenv"
 )
 
-// The objects of the 1.37 tests (v1, v1beta2, v1beta1 and v1alpha3's
-// DeviceTaintRule), written once in v1's shape. Between them they set every
-// field 1.37 stores, including those of the alpha gates hack/e2e.sh turns
+// The objects of the 1.37 tests (v1, v1beta2, v1beta1), written once in
+// v1's shape. Each sets every field of what it describes that 1.37 stores,
+// including those of the alpha gates hack/e2e.sh turns
 // on (README.md says which gate keeps which field); the server must store
 // each exactly as sent. v1beta2 has v1's JSON shape; v1beta1's objects are
 // converted from these (see in137), which the test checks is lossless.
@@ -106,78 +106,6 @@ devices:
     opaque:
       driver: gpu.example.com
       parameters: {mig: 1g.5gb}
-`
-
-// claimStatus137 allocates every request of claimSpec137 and uses every
-// field of a claim's status: binding conditions (DRADeviceBindingConditions),
-// result tolerations, skipped node operations (DRAOptionalNodeOperations,
-// alpha), a shared allocation with consumed capacity, admin access, config
-// from class and claim, the allocation time, a consumer and the drivers'
-// device status (DRAResourceClaimDeviceStatus).
-const claimStatus137 = `
-allocation:
-  devices:
-    results:
-    - request: gpus
-      driver: gpu.example.com
-      pool: node-1
-      device: gpu-0
-      bindingConditions: [gpu.example.com/attached]
-      bindingFailureConditions: [gpu.example.com/attach-failed]
-    - request: gpus
-      driver: gpu.example.com
-      pool: node-1
-      device: gpu-1
-      tolerations:
-      - {key: example.com/unhealthy, operator: Exists, effect: NoExecute}
-    - request: nic/fast
-      driver: nic.example.com
-      pool: node-1
-      device: nic-0
-      skipNodeOperations: [NodeUnprepareResources]
-    - request: share
-      driver: fpga.example.com
-      pool: node-1
-      device: fpga-0
-      shareID: 2f8e7c1a-4d6b-4c39-9a0e-1b2c3d4e5f60
-      consumedCapacity: {memory: 4Gi}
-    - request: admin
-      driver: gpu.example.com
-      pool: node-1
-      device: gpu-2
-      adminAccess: true
-    config:
-    - source: FromClass
-      opaque:
-        driver: gpu.example.com
-        parameters: {from: class}
-    - source: FromClaim
-      requests: [gpus]
-      opaque:
-        driver: gpu.example.com
-        parameters: {from: claim}
-  nodeSelector:
-    nodeSelectorTerms:
-    - matchFields:
-      - {key: metadata.name, operator: In, values: [node-1]}
-  allocationTimestamp: "2026-07-01T10:00:00Z"
-reservedFor:
-- {resource: pods, name: pod-a, uid: 11111111-2222-3333-4444-555555555555}
-devices:
-- driver: nic.example.com
-  pool: node-1
-  device: nic-0
-  conditions:
-  - {type: Ready, status: "True", reason: LinkUp, message: the link is up, lastTransitionTime: "2026-07-01T10:00:05Z"}
-  data: {mtu: 9000}
-  networkData:
-    interfaceName: eth1
-    ips: [10.9.8.7/24, "2001:db8::7/64"]
-    hardwareAddress: "00:1a:2b:3c:4d:5e"
-- driver: fpga.example.com
-  pool: node-1
-  device: fpga-0
-  shareID: 2f8e7c1a-4d6b-4c39-9a0e-1b2c3d4e5f60
 `
 
 // nodeSlice137 is a node-local slice whose first device uses every device
@@ -284,19 +212,6 @@ sharedCounters:
     memory: {value: 40Gi}
 `
 
-// taintRuleSpec137 is a DeviceTaintRule's spec with every selector field
-// and a complete taint (timeAdded given: the server would default it).
-const taintRuleSpec137 = `
-deviceSelector: {driver: gpu.example.com, pool: node-1, device: gpu-0}
-taint: {key: example.com/maintenance, value: planned, effect: NoExecute, timeAdded: "2026-07-01T09:00:00Z"}
-`
-
-// taintRuleStatus137 is the status the eviction controller writes.
-const taintRuleStatus137 = `
-conditions:
-- {type: EvictionInProgress, status: "False", reason: NoEffect, message: no pods to evict, lastTransitionTime: "2026-07-01T10:00:00Z", observedGeneration: 1}
-`
-
 // fromYAML decodes y strictly into a new T: a misspelt field fails here,
 // not silently on the server.
 func fromYAML[T any](t *testing.T, what, y string) T {
@@ -317,33 +232,11 @@ func v1Claim(t *testing.T, ns, name string) *rv1.ResourceClaim {
 	return &rv1.ResourceClaim{ObjectMeta: meta(ns, name), Spec: fromYAML[rv1.ResourceClaimSpec](t, "claimSpec137", claimSpec137)}
 }
 
-func v1ClaimStatus(t *testing.T) rv1.ResourceClaimStatus {
-	return fromYAML[rv1.ResourceClaimStatus](t, "claimStatus137", claimStatus137)
-}
-
-func v1ClaimTemplate(t *testing.T, ns, name string) *rv1.ResourceClaimTemplate {
-	return &rv1.ResourceClaimTemplate{
-		ObjectMeta: meta(ns, name),
-		Spec: rv1.ResourceClaimTemplateSpec{
-			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"claim": "from-template"}, Annotations: map[string]string{"note": "x"}},
-			Spec:       fromYAML[rv1.ResourceClaimSpec](t, "claimSpec137", claimSpec137),
-		},
-	}
-}
-
 // v1Slice builds a slice from one of the slice YAMLs, with NODE and POOL
 // replaced.
 func v1Slice(t *testing.T, what, spec, name, node, pool string) *rv1.ResourceSlice {
 	spec = strings.ReplaceAll(strings.ReplaceAll(spec, "NODE", node), "POOL", pool)
 	return &rv1.ResourceSlice{ObjectMeta: meta("", name), Spec: fromYAML[rv1.ResourceSliceSpec](t, what, spec)}
-}
-
-func v1TaintRule(t *testing.T, name string) *rv1.DeviceTaintRule {
-	return &rv1.DeviceTaintRule{ObjectMeta: meta("", name), Spec: fromYAML[rv1.DeviceTaintRuleSpec](t, "taintRuleSpec137", taintRuleSpec137)}
-}
-
-func v1TaintRuleStatus(t *testing.T) rv1.DeviceTaintRuleStatus {
-	return fromYAML[rv1.DeviceTaintRuleStatus](t, "taintRuleStatus137", taintRuleStatus137)
 }
 
 // in137 converts a v1 object to the given version with drakit's conversion
