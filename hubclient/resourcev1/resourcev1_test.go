@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -450,5 +451,54 @@ func TestOlderFieldsSurvive(t *testing.T) {
 	stored := f.stored(t, "resourceclaims", "default", "old").(*a2.ResourceClaim)
 	if d := cmp.Diff(old.Spec, stored.Spec); d != "" || stored.Labels["touched"] != "yes" {
 		t.Errorf("after a v1 update the v1alpha2 claim has labels %v and spec (-before +after):\n%s", stored.Labels, d)
+	}
+}
+
+// TestInformer: client-go's informer machinery runs on the interface's
+// List and Watch as on client-go's own client, with v1 objects in the
+// cache.
+func TestInformer(t *testing.T) {
+	for _, v := range []string{"v1beta1", "v1alpha2"} {
+		t.Run(v, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			f, c := newFake(t, v)
+			slices := c.ResourceSlices()
+			if _, err := slices.Create(ctx, v1Slice("before"), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			// The fakes cannot stream a list through a watch; client-go's
+			// generated informers ask the clientset the same way.
+			informer := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+				ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+					return slices.List(ctx, opts)
+				},
+				WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+					return slices.Watch(ctx, opts)
+				},
+			}, f.kube), &resourcev1.ResourceSlice{}, 0, cache.Indexers{})
+			go informer.RunWithContext(ctx)
+			if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+				t.Fatal("the informer did not sync")
+			}
+			after := v1Slice("after")
+			if _, err := slices.Create(ctx, after.DeepCopy(), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			for {
+				if item, ok, _ := informer.GetStore().GetByKey("after"); ok {
+					same(t, f, "the informer's slice", after, item.(*resourcev1.ResourceSlice))
+					break
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatalf("the informer never saw the slice created after it synced (store: %v)", informer.GetStore().ListKeys())
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			if _, ok, _ := informer.GetStore().GetByKey("before"); !ok {
+				t.Errorf("the informer's list missed the slice created before it started")
+			}
+		})
 	}
 }

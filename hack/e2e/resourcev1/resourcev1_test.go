@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	acv1 "k8s.io/client-go/applyconfigurations/resource/v1"
 	resourcev1client "k8s.io/client-go/kubernetes/typed/resource/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -285,6 +286,30 @@ func (k kindCase[V, VL, AC]) run(e *env) func(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Stop()
+
+		// client-go's informer machinery on the interface's List and
+		// Watch (the reflector tries a streaming list first, which 1.30
+		// refuses, and falls back to a list).
+		informer := cache.NewSharedIndexInformer(&cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+				opts.LabelSelector = selector.LabelSelector
+				return c.List(ctx, opts)
+			},
+			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+				opts.LabelSelector = selector.LabelSelector
+				return c.Watch(ctx, opts)
+			},
+		}, obj.DeepCopyObject(), 0, cache.Indexers{})
+		go informer.RunWithContext(ctx)
+		if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+			t.Fatal("an informer on the interface did not sync")
+		}
+		key, _ := cache.MetaNamespaceKeyFunc(obj)
+		if item, ok, _ := informer.GetStore().GetByKey(key); !ok {
+			t.Errorf("the informer's cache has no %s", key)
+		} else {
+			same(t, "informer cache", obj, item.(V))
+		}
 
 		got, err := c.Get(ctx, obj.GetName(), metav1.GetOptions{})
 		if err != nil {
