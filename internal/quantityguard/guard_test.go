@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"gopkg.in/inf.v0"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 func TestCheck(t *testing.T) {
@@ -240,5 +242,34 @@ func BenchmarkParseAtBound(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestCheckFields(t *testing.T) {
+	huge := mustParseUnchecked(t, "1e100000")
+	v := &outer{
+		embedded: embedded{Inline: huge},
+		Items: []inner{
+			{Capacity: map[string]resource.Quantity{"b": huge, "a": resource.MustParse("1"), "c": huge}},
+			{Optional: &huge, Label: "x"},
+		},
+	}
+	errs := CheckFields(v, field.NewPath("spec"))
+	var paths []string
+	for _, e := range errs {
+		paths = append(paths, e.Field)
+		if !strings.Contains(e.Error(), "out of range") || len(e.Error()) > 300 {
+			t.Errorf("%s: %q, want a short out-of-range message", e.Field, e.Error())
+		}
+	}
+	want := []string{"spec.inline", "spec.items[0].capacity[b]", "spec.items[0].capacity[c]", "spec.items[1].optional"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("CheckFields: %v, want %v", paths, want)
+	}
+	if e := FirstField(v, nil); e == nil || e.Field != "inline" {
+		t.Errorf("FirstField: %v, want inline", e)
+	}
+	if errs := CheckFields(&outer{Items: []inner{{Capacity: map[string]resource.Quantity{"a": resource.MustParse("40Gi")}}}}, nil); len(errs) != 0 {
+		t.Errorf("within the bound: %v", errs)
 	}
 }
