@@ -109,7 +109,9 @@ func walkValue(v reflect.Value, path *field.Path, visit func(*field.Path, error)
 		}
 	case reflect.Map:
 		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface())) })
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			return strings.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface()))
+		})
 		for _, k := range keys {
 			walkValue(v.MapIndex(k), keyOf(path, fmt.Sprint(k.Interface())), visit)
 		}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
