@@ -8,6 +8,7 @@ import (
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // hugeQty is beyond quantityguard's bound: comparing it with 1Gi took
@@ -104,4 +105,42 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %v", d)
 	}
+}
+
+// BenchmarkSliceBoundCheck is what preparing a slice pays for the
+// quantity bound: one walk of a slice of 128 devices, each with four
+// capacities (one with a request policy) and eight attributes.
+func BenchmarkSliceBoundCheck(b *testing.B) {
+	var devices []resource.Device
+	for i := range 128 {
+		d := nic("nic" + itoa(int64(i)))
+		for _, c := range []resource.QualifiedName{"memory", "cores", "gpu.example.com/sm"} {
+			d.Capacity[c] = resource.DeviceCapacity{Value: qty("40Gi")}
+		}
+		for j := range 8 {
+			d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
+			v := int64(j)
+			d.Attributes[resource.QualifiedName("a"+itoa(v))] = resource.DeviceAttribute{IntValue: &v}
+		}
+		devices = append(devices, d)
+	}
+	s := poolSlice("s", drv, "n1", 1, 1, onNode("n1"), devices...)
+	b.Run("prepare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e := &sliceEntry{obj: s, devices: s.Spec.Devices, words: 2}
+			e.prepare()
+			if e.outOfBound != "" {
+				b.Fatal(e.outOfBound)
+			}
+		}
+	})
+	b.Run("check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if quantityguard.FirstField(&s.Spec, nil) != nil {
+				b.Fatal("out of bound")
+			}
+		}
+	})
 }

@@ -18,6 +18,9 @@ import (
 // order, so the list is always the same. Values of types that hold no
 // quantity are not walked.
 func CheckFields(v any, root *field.Path) field.ErrorList {
+	if !anyOutOfBound(reflect.ValueOf(v)) {
+		return nil
+	}
 	var errs field.ErrorList
 	walkValue(reflect.ValueOf(v), root, func(path *field.Path, err error) {
 		errs = append(errs, field.Invalid(path, field.OmitValueType{}, err.Error()))
@@ -27,6 +30,9 @@ func CheckFields(v any, root *field.Path) field.ErrorList {
 
 // FirstField is the first error CheckFields would return, or nil.
 func FirstField(v any, root *field.Path) *field.Error {
+	if !anyOutOfBound(reflect.ValueOf(v)) {
+		return nil
+	}
 	var first *field.Error
 	walkValue(reflect.ValueOf(v), root, func(path *field.Path, err error) {
 		if first == nil {
@@ -68,6 +74,63 @@ func computeMayHold(t reflect.Type) bool {
 	return false
 }
 
+var structFields sync.Map // reflect.Type -> []int
+
+// quantityFields are the indexes of the fields of struct type t that can
+// hold a quantity (exported or embedded ones).
+func quantityFields(t reflect.Type) []int {
+	if f, ok := structFields.Load(t); ok {
+		return f.([]int)
+	}
+	var fields []int
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); (f.IsExported() || f.Anonymous) && mayHold(f.Type) {
+			fields = append(fields, i)
+		}
+	}
+	structFields.Store(t, fields)
+	return fields
+}
+
+// anyOutOfBound reports whether v holds a quantity beyond the bound. It
+// is the common case's walk: no paths, no sorting, one look-up per struct
+// type, so that checking an object within the bound costs little more
+// than reading its quantities; walkValue then finds the paths of the rare
+// object beyond it.
+func anyOutOfBound(v reflect.Value) bool {
+	return v.IsValid() && mayHold(v.Type()) && holdsOutOfBound(v)
+}
+
+// holdsOutOfBound is anyOutOfBound for a v whose type can hold a quantity.
+func holdsOutOfBound(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer:
+		return !v.IsNil() && holdsOutOfBound(v.Elem())
+	case reflect.Struct:
+		if v.Type() == quantityType {
+			return v.CanInterface() && CheckQuantity(v.Interface().(resource.Quantity)) != nil
+		}
+		for _, i := range quantityFields(v.Type()) {
+			if holdsOutOfBound(v.Field(i)) {
+				return true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if holdsOutOfBound(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if holdsOutOfBound(it.Value()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func walkValue(v reflect.Value, path *field.Path, visit func(*field.Path, error)) {
 	if !v.IsValid() || !mayHold(v.Type()) {
 		return
@@ -79,6 +142,9 @@ func walkValue(v reflect.Value, path *field.Path, visit func(*field.Path, error)
 		}
 	case reflect.Struct:
 		if v.Type() == quantityType {
+			if !v.CanInterface() {
+				return // unexported: not part of the JSON form
+			}
 			if err := CheckQuantity(v.Interface().(resource.Quantity)); err != nil {
 				visit(path, err)
 			}

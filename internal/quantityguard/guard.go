@@ -161,6 +161,11 @@ func quote(s string) string {
 // MaxMagnitude+9 digits.) It costs no arithmetic on the
 // value.
 func CheckQuantity(q resource.Quantity) error {
+	if _, ok := q.AsInt64(); ok {
+		// Most quantities: an integer held at a small scale, read
+		// without allocating.
+		return nil
+	}
 	// q is a copy: AsDec may convert its representation, never the
 	// caller's.
 	d := q.AsDec()
