@@ -912,8 +912,9 @@ func NewSimpleDevice(driver string, device *resource.Device, listAttributes bool
 // evaluation might not simply give a bool: a missing domain, attribute or
 // capacity, an attribute of another kind than the literal or the function
 // needs (or a list), a device whose CEL input cannot be built (an
-// attribute without a value, a version that does not parse), a long
-// string. The caller then evaluates the compiled expression, which gives
+// attribute without a value, a version that does not parse, also in the
+// scalar of an attribute that has a list beside it, a capacity beyond the
+// quantity bound), a long string. The caller then evaluates the compiled expression, which gives
 // the same result or the error. Every leaf is looked at, whatever && and
 // || would skip, so that an error never goes unseen.
 func (s *SimpleSelector) Match(d *SimpleDevice) (match, ok bool) {
