@@ -133,8 +133,9 @@ func Check(s string) error {
 			return nil
 		}
 		if exp < MinExponent || exp > MaxExponent {
-			return fmt.Errorf("quantity %s: the exponent %s is out of range: write it between %d and %d (a quantity below 1n rounds up to 1n)",
-				quote(s), suffix[1:], MinExponent, MaxExponent)
+			// The exponent as a number: its text may be long with zeros.
+			return fmt.Errorf("quantity %s: the exponent %d is out of range: write it between %d and %d (a quantity below 1n rounds up to 1n)",
+				quote(s), exp, MinExponent, MaxExponent)
 		}
 	}
 	if int64(intDigits)+exp > MaxMagnitude {
