@@ -8,9 +8,11 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // DeviceID names one device: the driver, the pool and the device's name.
@@ -230,6 +232,10 @@ type sliceEntry struct {
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
 	duplicate  string // a device name the slice uses twice
+	// outOfBound, when set, is a quantity of the slice beyond
+	// quantityguard's bound, which no comparison may see: it makes the
+	// pool invalid.
+	outOfBound string
 
 	// What the 1.32+ features look at (usesCompat, hasBinding, consumers
 	// and multi once prepared).
@@ -295,6 +301,13 @@ func New(opts Options) (*Allocator, error) {
 		return nil, err
 	}
 	for _, c := range opts.AllocatedClaims {
+		// What the claims consumed is added up and compared with
+		// capacities: it must be within the quantity bound.
+		if c != nil && c.Status.Allocation != nil {
+			if err := quantityguard.FirstField(c.Status.Allocation, field.NewPath("status", "allocation")); err != nil {
+				return nil, fmt.Errorf("allocated ResourceClaim %s/%s: %v", c.Namespace, c.Name, err)
+			}
+		}
 		a.addAllocatedClaim(c)
 	}
 	if err := a.SetSlices(opts.Slices); err != nil {
@@ -580,6 +593,9 @@ func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
 
 func (e *sliceEntry) prepare() {
 	e.ready = true
+	if err := quantityguard.FirstField(&e.obj.Spec, field.NewPath("spec")); err != nil {
+		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
+	}
 	e.selectable = make([]uint64, e.words)
 	e.inUse = make([]uint64, e.words)
 	e.consumers = make([]uint64, e.words)

@@ -68,7 +68,12 @@
 //     the generation (slices for other nodes; they still count for
 //     counters); a pool of which the cluster has a newer generation is
 //     left out; any other pool is incomplete and not used at all. A pool
-//     whose device slices name a device twice is invalid and not used.
+//     whose device slices name a device twice is invalid and not used, and
+//     so is a pool with a quantity (capacity, request policy, counter)
+//     beyond the bound of internal/quantityguard, which comparisons could
+//     take unbounded time over (drakit's own rule; the message names the
+//     slice and field). A claim asking for such a quantity fails with
+//     InvalidClaim, and New refuses allocated claims that consumed one.
 //     Pools are visited in driver and pool order, slices in name order;
 //     pools with binding conditions come last.
 //   - A device serves a request (an exact request or an alternative) when

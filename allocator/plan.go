@@ -8,8 +8,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // claimPlan is a claim prepared for the search: its requests with their
@@ -181,6 +183,10 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 	}
 	if spec.ParametersRef != nil {
 		return p.fail("", ReasonUnsupported, nil, "spec.parametersRef names %s %q: claim parameters objects cannot be evaluated; express the request with device requests and selectors", spec.ParametersRef.Kind, spec.ParametersRef.Name), nil
+	}
+	if err := quantityguard.FirstField(spec, field.NewPath("spec")); err != nil {
+		// Capacity requests are rounded and compared with capacities.
+		return p.fail("", ReasonInvalidClaim, nil, "%v", err), nil
 	}
 	if !a.legacy {
 		return a.prepare137(call, p)
@@ -459,7 +465,7 @@ func (a *Allocator) collect(call *callState, selectorsKey string, r *requestPlan
 	}
 	switch {
 	case r.matched == 0:
-		return p.fail(r.name, ReasonNoMatch, nil, "no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
+		return p.fail(r.name, ReasonNoMatch, nil, "no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request%s", call.view.total, r.class.Name, call.view.leftOut())
 	case r.lacking > 0 && len(r.candidates)+r.lacking >= r.count:
 		return p.fail(r.name, ReasonConstraintUnsatisfiable, nil, "asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's matchAttribute constraints compare (%s)",
 			r.count, len(r.candidates)+r.lacking, len(r.candidates), r.constraintNames())

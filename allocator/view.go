@@ -50,6 +50,19 @@ func (p invalidPool) why() string {
 	return fmt.Sprintf("device name %q is used twice", p.device)
 }
 
+// outOfBound is the first quantity beyond quantityguard's bound in the
+// slices of a pool (prepared ones), or "".
+func outOfBound(slices ...[]*sliceEntry) string {
+	for _, l := range slices {
+		for _, e := range l {
+			if e.outOfBound != "" {
+				return e.outOfBound
+			}
+		}
+	}
+	return ""
+}
+
 // poolCheck remembers the duplicate check of a pool for one set of slices.
 type poolCheck struct {
 	slices    []*sliceEntry
@@ -150,7 +163,9 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 				n++
 			}
 		}
-		if dup := a.duplicateIn(key, visible[i:i+n]); dup != "" {
+		if bad := outOfBound(visible[i : i+n]); bad != "" {
+			v.invalid = append(v.invalid, invalidPool{key: key, reason: bad})
+		} else if dup := a.duplicateIn(key, visible[i:i+n]); dup != "" {
 			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
 		} else {
 			v.slices = append(v.slices, visible[i:i+n]...)

@@ -207,6 +207,13 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 				otherDeviceSlices = append(otherDeviceSlices, e)
 			}
 		}
+		for _, e := range notSeen {
+			a.prepared(e)
+		}
+		if bad := outOfBound(deviceSlices, counterSlices, otherDeviceSlices); bad != "" {
+			v.invalid = append(v.invalid, invalidPool{key: key, reason: bad})
+			continue
+		}
 		if dup := a.duplicateIn(key, deviceSlices); dup != "" {
 			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
 			continue

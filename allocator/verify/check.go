@@ -10,19 +10,25 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
 	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // Checker checks the allocations of one call. Devices allocated by earlier
 // Check calls count as taken for later ones, and their shares and counters
 // as consumed.
 type Checker struct {
-	inv     *Inventory
-	visible map[DeviceID]device
-	pools   map[poolID][]*resource.ResourceSlice
+	inv *Inventory
+	// outOfBound are the quantities of the inventory beyond
+	// quantityguard's bound: Check reports them and checks nothing else,
+	// since comparing them could take unbounded time.
+	outOfBound []error
+	visible    map[DeviceID]device
+	pools      map[poolID][]*resource.ResourceSlice
 	// inUse are devices held before the call: Inventory.InUse and the
 	// non-admin, unshared results of Inventory.Allocations.
 	inUse map[DeviceID]bool
@@ -48,6 +54,9 @@ func NewChecker(inv *Inventory) *Checker {
 	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
 		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{},
 		programs137: map[string]*cel.Program137{}, derived137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
+	if c.outOfBound = inventoryOutOfBound(inv); len(c.outOfBound) > 0 {
+		return c
+	}
 	for id, on := range inv.InUse {
 		if on {
 			c.inUse[id], c.counting[id] = true, true
@@ -70,6 +79,26 @@ func NewChecker(inv *Inventory) *Checker {
 		}
 	}
 	return c
+}
+
+// inventoryOutOfBound lists the quantities of the inventory's slices and
+// allocations beyond quantityguard's bound.
+func inventoryOutOfBound(inv *Inventory) []error {
+	var errs []error
+	for _, s := range inv.Slices {
+		if s == nil {
+			continue
+		}
+		for _, e := range quantityguard.CheckFields(&s.Spec, field.NewPath("spec")) {
+			errs = append(errs, fmt.Errorf("ResourceSlice %q: %v", s.Name, e))
+		}
+	}
+	for i, a := range inv.Allocations {
+		for _, e := range quantityguard.CheckFields(a, field.NewPath("status", "allocation")) {
+			errs = append(errs, fmt.Errorf("allocation %d: %v", i, e))
+		}
+	}
+	return errs
 }
 
 func (c *Checker) addShare(id DeviceID, share types.UID, consumed map[resource.QualifiedName]apiresource.Quantity) {
@@ -175,6 +204,15 @@ func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.Allocatio
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if alloc == nil {
 		return []error{fmt.Errorf("no allocation")}
+	}
+	if len(c.outOfBound) > 0 {
+		return c.outOfBound
+	}
+	for _, e := range append(quantityguard.CheckFields(&claim.Spec, field.NewPath("spec")), quantityguard.CheckFields(alloc, field.NewPath("status", "allocation"))...) {
+		errs = append(errs, e)
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	f := c.inv.Features
 	specs, alternatives, order := specsOf(claim)

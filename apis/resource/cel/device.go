@@ -17,6 +17,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // Device is what a v1alpha3 selector sees of one device: the variable
@@ -88,6 +89,9 @@ func (d *Device) build() {
 		if d.err != nil {
 			return
 		}
+		if d.err = capacityError(dev.Capacity); d.err != nil {
+			return
+		}
 		for name, c := range dev.Capacity {
 			q := c.Value.DeepCopy()
 			put(capacity, string(name), d.driver, apiservercel.Quantity{Quantity: &q})
@@ -122,6 +126,21 @@ func put(target map[string]map[ref.Val]ref.Val, name, driver string, value ref.V
 		}
 	}
 	ids[key] = value
+}
+
+// capacityError is the error of the capacity that sorts first among those
+// beyond the quantity bound (quantityguard.CheckQuantity), whose
+// comparisons could take unbounded time: like an unusable attribute, such a
+// capacity makes the device unusable for every expression.
+func capacityError(capacity map[resource.QualifiedName]resource.DeviceCapacity) error {
+	var err error
+	var errName resource.QualifiedName
+	for name, c := range capacity {
+		if e := quantityguard.CheckQuantity(c.Value); e != nil && (err == nil || name < errName) {
+			err, errName = fmt.Errorf("capacity %s: %w", name, e), name
+		}
+	}
+	return err
 }
 
 // isNullList reports whether name is a v1alpha2 intSlice or stringSlice

@@ -16,6 +16,8 @@ import (
 	"github.com/google/cel-go/interpreter"
 	resourcev1 "k8s.io/api/resource/v1"
 	apiservercel "k8s.io/apiserver/pkg/cel"
+
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // Device137 is what a 1.37 selector or derived attribute sees of a device:
@@ -137,6 +139,13 @@ func (in *Input137) build() {
 		names = append(names, string(name))
 	}
 	order(names)
+	for _, name := range names {
+		if err := quantityguard.CheckQuantity(d.Capacity[resourcev1.QualifiedName(name)].Value); err != nil {
+			// A comparison with it could take unbounded time.
+			in.err = fmt.Errorf("capacity %s: %w", name, err)
+			return
+		}
+	}
 	for _, name := range names {
 		q := d.Capacity[resourcev1.QualifiedName(name)].Value.DeepCopy()
 		put(caps, name, apiservercel.Quantity{Quantity: &q}, len(names))

@@ -90,9 +90,14 @@
 // rejected expressions by their estimated cost.
 //
 // drakit's own addition: quantity() and isQuantity() refuse, through
-// internal/quantityguard, strings whose exponent apimachinery's
-// ParseQuantity would not finish parsing (or would parse only very
-// slowly); everything else is parsed and reported by the library's rules.
+// internal/quantityguard, strings beyond its bound (an exponent beyond
+// ±2000, more than 1000 significant digits, a value of 10^2000 or more),
+// whose parsing or comparison would take unbounded time: quantity() fails
+// the evaluation with a message that says what to write, isQuantity() is
+// false. Everything else is parsed and reported by the library's rules. A
+// device with a capacity beyond the bound cannot be evaluated at all (the
+// input fails with "capacity <name>: ..."), like one with an unusable
+// attribute, and SimpleSelector declines both.
 //
 // An upstream defect that is reproduced, because the library is
 // upstream's: the result of add or sub compares equal only from the left

@@ -81,6 +81,10 @@ func (n *NamedResourcesInstance) build() {
 		if n.err != nil {
 			return
 		}
+		if err := capacityError(dev.Capacity); err != nil {
+			n.err = fmt.Errorf("extract attributes with type %s: %w", namedQuantity, err)
+			return
+		}
 	}
 	n.vars = activation{}
 	for typ, m := range maps {

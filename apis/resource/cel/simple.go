@@ -912,8 +912,9 @@ func NewSimpleDevice(driver string, device *resource.Device, listAttributes bool
 // evaluation might not simply give a bool: a missing domain, attribute or
 // capacity, an attribute of another kind than the literal or the function
 // needs (or a list), a device whose CEL input cannot be built (an
-// attribute without a value, a version that does not parse), a long
-// string. The caller then evaluates the compiled expression, which gives
+// attribute without a value, a version that does not parse, also in the
+// scalar of an attribute that has a list beside it, a capacity beyond the
+// quantity bound), a long string. The caller then evaluates the compiled expression, which gives
 // the same result or the error. Every leaf is looked at, whatever && and
 // || would skip, so that an error never goes unseen.
 func (s *SimpleSelector) Match(d *SimpleDevice) (match, ok bool) {
@@ -1195,10 +1196,11 @@ func (d *SimpleDevice) capacity(legacy bool, o *simpleOperand) (*apiresource.Qua
 }
 
 // usable reports whether the device's CEL input can be built: every
-// attribute it holds has a value CEL can represent. The 1.31 Device and
-// the 1.37 Input137 fail alike on an attribute without any value and on a
-// version that does not parse, each looking only at the attributes it
-// holds.
+// attribute it holds has a value CEL can represent and every capacity is
+// within the quantity bound. The 1.31 Device and the 1.37 Input137 fail
+// alike on an attribute without any value, on a version that does not
+// parse and on a capacity beyond the bound, each looking only at the
+// attributes it holds.
 func (d *SimpleDevice) usable(legacy bool) bool {
 	cache := &d.usable137
 	if legacy {
@@ -1219,13 +1221,25 @@ func (d *SimpleDevice) checkUsable(legacy bool) bool {
 		// elsewhere: not worth reasoning about.
 		return false
 	}
+	for _, c := range d.device.Capacity {
+		// Both inputs refuse a capacity beyond the quantity bound.
+		if quantityguard.CheckQuantity(c.Value) != nil {
+			return false
+		}
+	}
 	for name, attr := range d.device.Attributes {
 		if legacy {
-			// Device: scalars first, lists and null lists left out.
+			// Device: the scalar if there is one (a list beside it does
+			// not save a scalar that cannot be represented), else a list
+			// or a null list, which are left out.
 			if isNullList(d.device, name) {
 				continue
 			}
-			if !d.scalarUsable(attr) && !isList(attr) {
+			if hasScalar(attr) {
+				if !d.scalarUsable(attr) {
+					return false
+				}
+			} else if !isList(attr) {
 				return false
 			}
 			continue

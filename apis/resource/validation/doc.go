@@ -217,6 +217,22 @@
 //     v1 rules "must be either unset or set to a non-empty string" and "must
 //     be either unset or set to true" cannot be met through v1beta1.
 //
+// # Where drakit refuses what the server accepts (always on)
+//
+// One deviation from upstream does not depend on Options.Strict: every
+// quantity of the object (capacities and their request policies, counters
+// and their consumption, a claim's capacity requests, an allocation's
+// consumed capacity, v1alpha2 quantity attributes, ...), and of the stored
+// object of an update, must be within the bound of internal/quantityguard
+// (below 10^2000, with a scale within ±2000; text with at most 1000
+// significant digits and an exponent within ±2000). The server accepts
+// larger ones, and then compares them in time that grows with the
+// exponent (1e100000000 against 1Gi takes about a minute; 1e2147483647
+// never finishes). A quantity beyond the bound is Invalid at its path
+// ("spec.devices[0].capacity[memory].value"; "stored object: " before
+// the detail for the old object) with the value omitted, and no other
+// rule runs for that object, since the rules compare quantities.
+//
 // # CEL
 //
 // Selectors (v1alpha3 DeviceClass and request selectors, v1alpha2

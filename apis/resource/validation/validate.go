@@ -14,6 +14,7 @@ import (
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // Options tune the validation.
@@ -239,6 +240,11 @@ func itemPointers[T any](items []T) []*T {
 // validates them. version is the version the client sent obj in.
 func (r rules[T]) run(obj, old T, op operation, opts Options, rel release, version string) (field.ErrorList, []DropWarning) {
 	c := &checker{opts: opts, release: rel, cel: newSelectorCompiler()}
+	if errs := outOfBoundQuantities(obj, old, op); len(errs) > 0 {
+		// The rules compare quantities (ranges, capacities, old with new),
+		// which beyond the bound could take unbounded time: refuse first.
+		return errs, nil
+	}
 	if r.defaults != nil {
 		r.defaults(obj)
 		if op != opCreate {
@@ -289,6 +295,22 @@ func (r rules[T]) run(obj, old T, op operation, opts Options, rel release, versi
 		errs := genericMetaUpdate(metaOf(obj), metaOf(old), r.namespaced)
 		return append(errs, r.status(c, obj, old)...), warnings
 	}
+}
+
+// outOfBoundQuantities reports every quantity of obj, and of old unless
+// op is a create, beyond quantityguard's bound (a deviation from upstream,
+// always on; see the package documentation). The stored object's are
+// reported under their own paths, with "stored object: " before the
+// detail.
+func outOfBoundQuantities[T object](obj, old T, op operation) field.ErrorList {
+	errs := quantityguard.CheckFields(obj, nil)
+	if op != opCreate {
+		for _, e := range quantityguard.CheckFields(old, nil) {
+			e.Detail = "stored object: " + e.Detail
+			errs = append(errs, e)
+		}
+	}
+	return errs
 }
 
 // requireResourceVersion is the generic registry's refusal of an update
