@@ -138,6 +138,11 @@ type Slice struct {
 	SkipNodeOperations     *[]resource.SkipNodeOperation `json:"skipNodeOperations,omitempty"`
 	// Devices holds per-device values, by position in spec.devices.
 	Devices []Device `json:"devices,omitempty"`
+	// EmptyDevices says that spec.devices was an empty list rather than
+	// none, for the targets whose JSON leaves an empty list out (the
+	// v1-era versions) while v1alpha2's instances and v1alpha3's devices
+	// write [] apart from null.
+	EmptyDevices bool `json:"emptyDevices,omitempty"`
 }
 
 // Device holds the values of one device that the target cannot show. The
