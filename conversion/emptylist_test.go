@@ -166,7 +166,8 @@ func checkEmptyListTrips(t *testing.T, gvk schema.GroupVersionKind, path string)
 			if err != nil {
 				t.Fatalf("%v: to %s: %v", trip, v, err)
 			}
-			obj = defaulted(overTheWire(t, next))
+			kind, _ := KindIn(hubKind, v)
+			obj = defaulted(overTheWire(t, gv(v).WithKind(kind), next))
 		}
 		clearTypeMeta(obj)
 		got, err := json.Marshal(obj)
@@ -182,13 +183,13 @@ func checkEmptyListTrips(t *testing.T, gvk schema.GroupVersionKind, path string)
 // overTheWire is obj as a server that stores it gives it back: its JSON
 // read into a new object of its kind. Conversion keeps an empty list in the
 // Go value even where the JSON leaves it out; only the wire shows the loss.
-func overTheWire(t *testing.T, obj runtime.Object) runtime.Object {
+func overTheWire(t *testing.T, gvk schema.GroupVersionKind, obj runtime.Object) runtime.Object {
 	t.Helper()
 	b, err := json.Marshal(obj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := newObject(t, obj.GetObjectKind().GroupVersionKind())
+	out := newObject(t, gvk)
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("%s", b)
 	}
