@@ -281,7 +281,7 @@ func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, 
 		}
 		d := &out.Devices[sd.Index]
 		if sd.NamedResources != nil {
-			d.NamedResources = sd.NamedResources
+			d.NamedResources = stash.Layout(sd.NamedResources)
 		}
 		for name, a := range sd.Attributes {
 			// Only while the attribute still has no value, as the wire

@@ -346,3 +346,22 @@ func decode(value string, payload Payload) error {
 	}
 	return err
 }
+
+// Layout is a stashed legacy layout as the hub holds it: an empty order or
+// nullLists is none, as the hub's JSON, which leaves an empty list of
+// either out, writes it (a stash may say "order": [], which is no order).
+func Layout(l *resource.NamedResourcesLayout) *resource.NamedResourcesLayout {
+	emptyOrder := l != nil && l.Order != nil && len(l.Order) == 0
+	emptyNullLists := l != nil && l.NullLists != nil && len(l.NullLists) == 0
+	if !emptyOrder && !emptyNullLists {
+		return l
+	}
+	out := *l
+	if emptyOrder {
+		out.Order = nil
+	}
+	if emptyNullLists {
+		out.NullLists = nil
+	}
+	return &out
+}
