@@ -59,7 +59,8 @@ func seed(t *testing.T) int64 {
 // objects, and a share of the values in the shapes conversion treats
 // specially, such as driver selectors and legacy requests), strings that are
 // valid UTF-8, and, for the versioned lists whose wire keeps [] apart from
-// null, empty lists too. TypeMeta stays empty: conversion never sets it; the
+// null, empty lists too (not for the v1-era versions' slice devices, which
+// their JSON writes with omitempty: no server gives one back empty). TypeMeta stays empty: conversion never sets it; the
 // caller does.
 func filler(seed int64) *randfill.Filler {
 	return fuzzer.New(seed).NilChance(0.25).NumElements(1, 2).Funcs(
@@ -90,11 +91,8 @@ func filler(seed int64) *randfill.Filler {
 		},
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
 		fuzzer.NilEmptyOrFilled[v1alpha3.DeviceRequest](),
-		fuzzer.NilEmptyOrFilled[v1beta1.Device](),
 		fuzzer.NilEmptyOrFilled[v1beta1.DeviceRequest](),
-		fuzzer.NilEmptyOrFilled[v1beta2.Device](),
 		fuzzer.NilEmptyOrFilled[v1beta2.DeviceRequest](),
-		fuzzer.NilEmptyOrFilled[v1.Device](),
 		fuzzer.NilEmptyOrFilled[v1.DeviceRequest](),
 		fuzzer.NilEmptyOrFilled[v1alpha2.NamedResourcesInstance](),
 		namedResourcesInstance,

@@ -2254,6 +2254,52 @@ spec:
   allNodes: false
 `,
 	}, {
+		name: "an empty device list, which the JSON leaves out, is stashed",
+		in: &hub.ResourceSlice{
+			ObjectMeta: metav1.ObjectMeta{Name: "s"},
+			Spec:       hub.ResourceSliceSpec{Driver: "gpu.example.com", Pool: hub.ResourcePool{Name: "node-1", ResourceSliceCount: 1}, NodeName: ptrTo("node-1"), Devices: []hub.Device{}},
+		},
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"emptyDevices":true}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+`,
+	}, {
+		name: "an attribute whose value is an empty list, which the JSON leaves out, is stashed",
+		in: &hub.ResourceSlice{
+			ObjectMeta: metav1.ObjectMeta{Name: "s"},
+			Spec: hub.ResourceSliceSpec{Driver: "gpu.example.com", Pool: hub.ResourcePool{Name: "node-1", ResourceSliceCount: 1}, NodeName: ptrTo("node-1"),
+				Devices: []hub.Device{{Name: "gpu-0", Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
+					"cores": {IntValues: []int64{}}, "model": {StringValue: ptrTo("a100")},
+				}}}},
+		},
+		to: "v1",
+		want: `
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: s
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0","attributes":{"cores":{"ints":[]}}}]}'
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 0, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    attributes:
+      cores: {}
+      model: {string: a100}
+`,
+	}, {
 		name: "every slice and device field is copied",
 		in:   full,
 		to:   "v1",

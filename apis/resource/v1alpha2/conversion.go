@@ -623,7 +623,7 @@ func restoreDevice(st *stash.Device, in *NamedResourcesInstance, out *hub.Device
 	}
 	if st.NamedResources != nil {
 		derived := out.NamedResources
-		out.NamedResources = st.NamedResources
+		out.NamedResources = stash.Layout(st.NamedResources)
 		var again NamedResourcesInstance
 		renderInstance(out, &again)
 		if !sameList(again.Attributes, in.Attributes) {

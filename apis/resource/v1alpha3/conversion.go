@@ -726,5 +726,5 @@ func restoreDevice(st *stash.Device, out *hub.Device) {
 	}
 	out.AllowMultipleAllocations = st.AllowMultipleAllocations
 	out.NodeAllocatableResources = st.NodeAllocatableResources
-	out.NamedResources = st.NamedResources
+	out.NamedResources = stash.Layout(st.NamedResources)
 }

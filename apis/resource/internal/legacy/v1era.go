@@ -237,12 +237,15 @@ func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, 
 			st.AllNodes = p
 		}
 	}
+	st.EmptyDevices = in.Devices != nil && len(in.Devices) == 0
 	for i := range in.Devices {
-		if d := &in.Devices[i]; d.NamedResources != nil {
-			st.Devices = append(st.Devices, stash.Device{Index: i, Name: d.Name, NamedResources: d.NamedResources})
+		d := &in.Devices[i]
+		kept := stash.Device{Index: i, Name: d.Name, NamedResources: d.NamedResources, Attributes: emptyListAttributes(d.Attributes)}
+		if kept.NamedResources != nil || kept.Attributes != nil {
+			st.Devices = append(st.Devices, kept)
 		}
 	}
-	if !st.NoResourceModel && st.Devices == nil && st.NodeName == nil && st.AllNodes == nil {
+	if !st.NoResourceModel && st.Devices == nil && st.NodeName == nil && st.AllNodes == nil && !st.EmptyDevices {
 		return nil
 	}
 	payload := st // only a stash that is written escapes
@@ -267,12 +270,51 @@ func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, 
 			out.AllNodes = p
 		}
 	}
+	if st.EmptyDevices && out.Devices == nil {
+		out.Devices = []resource.Device{} // unless devices were added since
+	}
 	for _, sd := range st.Devices {
 		// The layout belongs to the device it was kept for: a device that
 		// is no longer there, or another one in its place, gets none.
-		if sd.NamedResources != nil && sd.Index >= 0 && sd.Index < len(out.Devices) && out.Devices[sd.Index].Name == sd.Name {
-			out.Devices[sd.Index].NamedResources = sd.NamedResources
+		if sd.Index < 0 || sd.Index >= len(out.Devices) || out.Devices[sd.Index].Name != sd.Name {
+			continue
+		}
+		d := &out.Devices[sd.Index]
+		if sd.NamedResources != nil {
+			d.NamedResources = stash.Layout(sd.NamedResources)
+		}
+		for name, a := range sd.Attributes {
+			// Only while the attribute still has no value, as the wire
+			// gives it back: a value set since wins.
+			if cur, ok := d.Attributes[name]; ok && noValue(&cur) {
+				d.Attributes[name] = a.Hub()
+			}
 		}
 	}
 	return nil
+}
+
+// emptyListAttributes are the attributes whose value is an empty list:
+// the v1-era versions' JSON leaves an empty list out, so such an attribute
+// comes back without a value, while a v1alpha2 intSlice or stringSlice
+// keeps [] apart from null. Nil when there are none.
+func emptyListAttributes(attrs map[resource.QualifiedName]resource.DeviceAttribute) map[resource.QualifiedName]stash.Attribute {
+	var out map[resource.QualifiedName]stash.Attribute
+	for name, a := range attrs {
+		if !noValue(&a) || a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
+			continue
+		}
+		if out == nil {
+			out = map[resource.QualifiedName]stash.Attribute{}
+		}
+		out[name] = stash.AttributeOf(&a)
+	}
+	return out
+}
+
+// noValue says whether a shows no value on the wire: no scalar, and no list
+// with an item.
+func noValue(a *resource.DeviceAttribute) bool {
+	return a.IntValue == nil && a.BoolValue == nil && a.StringValue == nil && a.VersionValue == nil &&
+		len(a.IntValues) == 0 && len(a.BoolValues) == 0 && len(a.StringValues) == 0 && len(a.VersionValues) == 0
 }

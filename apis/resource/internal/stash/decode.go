@@ -810,6 +810,8 @@ func (r *reader) slice(out *Slice) {
 			out.AllNodes = r.optionalBool()
 		case "noResourceModel":
 			out.NoResourceModel = r.boolean()
+		case "emptyDevices":
+			out.EmptyDevices = r.boolean()
 		case "perDeviceNodeSelection":
 			out.PerDeviceNodeSelection = r.optionalBool()
 		case "sharedCounters":

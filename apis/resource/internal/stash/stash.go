@@ -138,6 +138,11 @@ type Slice struct {
 	SkipNodeOperations     *[]resource.SkipNodeOperation `json:"skipNodeOperations,omitempty"`
 	// Devices holds per-device values, by position in spec.devices.
 	Devices []Device `json:"devices,omitempty"`
+	// EmptyDevices says that spec.devices was an empty list rather than
+	// none, for the targets whose JSON leaves an empty list out (the
+	// v1-era versions) while v1alpha2's instances and v1alpha3's devices
+	// write [] apart from null.
+	EmptyDevices bool `json:"emptyDevices,omitempty"`
 }
 
 // Device holds the values of one device that the target cannot show. The
@@ -340,4 +345,23 @@ func decode(value string, payload Payload) error {
 		return serr
 	}
 	return err
+}
+
+// Layout is a stashed legacy layout as the hub holds it: an empty order or
+// nullLists is none, as the hub's JSON, which leaves an empty list of
+// either out, writes it (a stash may say "order": [], which is no order).
+func Layout(l *resource.NamedResourcesLayout) *resource.NamedResourcesLayout {
+	emptyOrder := l != nil && l.Order != nil && len(l.Order) == 0
+	emptyNullLists := l != nil && l.NullLists != nil && len(l.NullLists) == 0
+	if !emptyOrder && !emptyNullLists {
+		return l
+	}
+	out := *l
+	if emptyOrder {
+		out.Order = nil
+	}
+	if emptyNullLists {
+		out.NullLists = nil
+	}
+	return &out
 }
