@@ -25,6 +25,9 @@ func (d *Document) ToJSON(strict bool) (js []byte, warnings []*Error, err *Error
 	if d.Format == JSON {
 		js = bytes.TrimSpace(d.Content())
 	} else {
+		if e := d.checkAliases(); e != nil {
+			return nil, nil, e
+		}
 		var yerr error
 		js, yerr = yaml.YAMLToJSONStrict(d.Raw)
 		if yerr != nil {
