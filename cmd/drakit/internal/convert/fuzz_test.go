@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
@@ -37,6 +38,11 @@ func FuzzConvert(f *testing.F) {
 		"apiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1alpha2\n  kind: ResourceClaimList\n  items: []\n",
 		"apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClassList\nitems:\n- apiVersion: v1\n  kind: Pod\n",
 		"\x00\x01binary",
+		// Aliases that would expand a small document past the size limit.
+		"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: &a \"" + strings.Repeat("x", 4096) + "\"\n  b: [" + strings.Repeat("*a, ", 40) + "*a]\n",
+		"apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata: &m {name: x}\nspec:\n  selectors:\n  - cel: {expression: &e 'device.driver == \"x\"'}\n  - cel: {expression: *e}\n",
+		"apiVersion: v1\nkind: ConfigMap\ndata: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n",
+		"apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n  - name: a\n    basic:\n      capacity:\n        mem: 1e100000000\n",
 		"apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClaim\nmetadata:\n  annotations:\n    conversion.drakit.io/stash: '{\"v\":1,'\n",
 	} {
 		f.Add([]byte(bad), uint8(2), true)
