@@ -25,7 +25,7 @@ while read -r dir pkg; do
   files=("$dir"/*_test.go)
   shopt -u nullglob
   [ ${#files[@]} -gt 0 ] || continue
-  for name in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(f \*testing\.F\).*/\1/p' "${files[@]}" | sort -u); do
+  for name in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\([A-Za-z_][A-Za-z0-9_]* \*testing\.F\).*/\1/p' "${files[@]}" | sort -u); do
     if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then
       continue
     fi

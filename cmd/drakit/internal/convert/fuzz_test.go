@@ -50,11 +50,14 @@ func FuzzConvert(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, target uint8, strict bool) {
 		opts := Options{Target: conversion.Versions[int(target)%len(conversion.Versions)], Strict: strict}
-		out, failed := convertBytes(opts, data)
+		out, failed, unnamed := convertBytes(opts, data)
+		if len(unnamed) > 0 {
+			t.Fatalf("problems that do not name the file and document: %q", unnamed)
+		}
 		if failed > 0 {
 			return
 		}
-		again, failed := convertBytes(opts, out)
+		again, failed, _ := convertBytes(opts, out)
 		if failed > 0 {
 			t.Fatalf("drakit cannot read its own output:\n%s", out)
 		}
@@ -64,19 +67,25 @@ func FuzzConvert(f *testing.F) {
 	})
 }
 
-func convertBytes(opts Options, data []byte) ([]byte, int) {
-	failed := 0
+// convertBytes converts data and returns the output, the number of
+// problems (not warnings) and the problems that do not name the source and
+// document.
+func convertBytes(opts Options, data []byte) (out []byte, failed int, problems []string) {
 	c := &Converter{Options: opts, Report: func(e *manifest.Error, warning bool) {
 		if !warning {
 			failed++
 		}
-		_ = e.Error() // every problem must be printable
+		// Every problem names the source and the document, on one line.
+		msg := e.Error()
+		if e.Source != "fuzz.yaml" || e.Index < 1 || !strings.HasPrefix(msg, "fuzz.yaml") || strings.ContainsAny(msg, "\n\r") {
+			problems = append(problems, msg)
+		}
 	}}
-	var out bytes.Buffer
+	var buf bytes.Buffer
 	r := manifest.NewReader(bytes.NewReader(data), "fuzz.yaml")
 	r.SetMaxDocumentBytes(64 << 10)
-	if _, err := c.Stream(printer.NewStream(&out, printer.YAML), r); err != nil {
+	if _, err := c.Stream(printer.NewStream(&buf, printer.YAML), r); err != nil {
 		failed++
 	}
-	return out.Bytes(), failed
+	return buf.Bytes(), failed, problems
 }
