@@ -227,8 +227,8 @@ func (d *Document) fieldError(msg, at string) *Error {
 // lineOf is the line of the field at path in the source, or the line where
 // the document's content starts if the field cannot be found.
 func (d *Document) lineOf(path string, last bool) int {
-	if line := LineOf(d.Raw, path, last); line > 0 {
-		return d.StartLine + line - 1
+	if line := d.FieldLine(path, last); line > 0 {
+		return line
 	}
 	return d.Line()
 }
