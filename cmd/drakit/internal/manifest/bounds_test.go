@@ -1,8 +1,12 @@
 package manifest
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	resourcev1 "k8s.io/api/resource/v1"
 
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
@@ -151,4 +155,35 @@ func firstDocB(b *testing.B, input string) *Document {
 		b.Fatal(err)
 	}
 	return d
+}
+
+// A long list of small entries that decode into large values is refused
+// before decoding; as long a list of what the API allows is not.
+func TestDecodedSizeIsBounded(t *testing.T) {
+	wide := `{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","spec":{"driver":"d","devices":[` + strings.Repeat("{},", 500000) + "{}]}}\n"
+	d := firstDoc(t, wide)
+	js, _, e := d.ToJSON(true)
+	if e != nil {
+		t.Fatal(e)
+	}
+	var slice resourcev1.ResourceSlice
+	_, e = d.Decode(js, &slice, true, "")
+	want := "in.yaml:1: document 1: spec.devices: a list of 500001 entries, too many to decode: this object would take about 83 MiB of memory, over drakit's limit of 64 MiB (the API server accepts far shorter lists)"
+	if e == nil || e.Error() != want {
+		t.Errorf("got  %v\nwant %s", e, want)
+	}
+
+	// 3 MiB of named devices with an attribute each: about 30 MiB.
+	var sb strings.Builder
+	sb.WriteString(`{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","spec":{"driver":"d","devices":[`)
+	for i := 0; sb.Len() < MaxDocumentBytes-100; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, `{"name":"d%d","attributes":{"m":{"string":"x"}}}`, i)
+	}
+	sb.WriteString("]}}")
+	if path, err := checkDecodedSize([]byte(sb.String()), reflect.TypeOf(&slice)); err != nil {
+		t.Errorf("a 3 MiB slice of named devices is refused: %s: %v", path, err)
+	}
 }

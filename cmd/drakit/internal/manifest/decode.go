@@ -184,6 +184,12 @@ func (d *Document) Decode(js []byte, obj any, strict bool, at string) (warnings 
 		e.Line = d.lineOf(e.Path, false)
 		return nil, e
 	}
+	// Nor would a list that takes far more memory than its text.
+	if path, err := checkDecodedSize(js, reflect.TypeOf(obj)); err != nil {
+		e := &Error{Source: d.Source, Index: d.Index, Path: joinPath(at, path), Err: err}
+		e.Line = d.lineOf(e.Path, false)
+		return nil, e
+	}
 	strictErrs, decodeErr := sjson.UnmarshalStrict(js, obj)
 	if decodeErr != nil {
 		return nil, d.DecodeError(js, decodeErr, obj, at)
