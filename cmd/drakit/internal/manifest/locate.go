@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -67,11 +68,17 @@ func locate(js []byte, t reflect.Type, path string) (string, error) {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return path, err
 		}
-		var items []json.RawMessage
-		if json.Unmarshal(js, &items) != nil {
+		// One item at a time: a long list is not held twice, and the
+		// search stops at the first item that fails.
+		dec := json.NewDecoder(bytes.NewReader(js))
+		if tok, terr := dec.Token(); terr != nil || tok != json.Delim('[') {
 			return path, err
 		}
-		for i, item := range items {
+		for i := 0; dec.More(); i++ {
+			var item json.RawMessage
+			if dec.Decode(&item) != nil {
+				return path, err
+			}
 			if p, e := locate(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); e != nil {
 				return p, e
 			}
