@@ -2,7 +2,9 @@ package allocator
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -59,6 +61,47 @@ type ObjectResult struct {
 	// the nodes before Node for one that was. With Node rather than Nodes
 	// there is at most one entry, for a claim that was not allocated.
 	Failures []NodeFailure
+}
+
+// StoppedError is AllocateObjects' error when its context ends before
+// the allocation does: it names what was being allocated then, so that a
+// caller with a deadline can say which claims take too long.
+type StoppedError struct {
+	// Claims are the claims ("namespace/name") of the call that was
+	// stopped: one in Sequential mode with several nodes, else all that
+	// were being allocated together.
+	Claims []string
+	// Node is the node tried; nil for no node.
+	Node *corev1.Node
+	// Err is the context's error.
+	Err error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("allocating %s on %s: %v", strings.Join(e.Claims, ", "), describeNodeOrNone(e.Node), e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+func describeNodeOrNone(n *corev1.Node) string {
+	if n == nil {
+		return "no node"
+	}
+	return "node " + n.Name
+}
+
+// stopped wraps the error of a call that the context ended.
+func stopped(err error, node *corev1.Node, claims []*resource.ResourceClaim) error {
+	if err == nil || !(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return err
+	}
+	e := &StoppedError{Node: node, Err: err}
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			e.Claims = append(e.Claims, claimName(c))
+		}
+	}
+	return e
 }
 
 // NodeFailure is why a claim could not be allocated on one node.
@@ -203,7 +246,7 @@ func allocateOnNode(ctx context.Context, in *hubInput, opts ObjectOptions) ([]cl
 	}
 	results, err := a.Allocate(ctx, in.claims)
 	if err != nil {
-		return nil, err
+		return nil, stopped(err, node, in.claims)
 	}
 	out := make([]claimOutcome, len(results))
 	for i, r := range results {
@@ -247,7 +290,7 @@ func allocateOnFirstFit(ctx context.Context, in *hubInput, opts ObjectOptions) (
 		for _, node := range nodes {
 			results, err := a.AllocateOn(ctx, node, claim)
 			if err != nil {
-				return nil, err
+				return nil, stopped(err, node, claim)
 			}
 			out[i].result = results[0]
 			if results[0].Err == nil {
@@ -271,7 +314,7 @@ func allocateJointOnFirstFit(ctx context.Context, a *Allocator, in *hubInput, no
 	for _, node := range nodes {
 		results, err := a.AllocateOn(ctx, node, claims)
 		if err != nil {
-			return err
+			return stopped(err, node, claims)
 		}
 		allFit := true
 		for _, r := range results {

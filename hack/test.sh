@@ -23,6 +23,9 @@ step "unit tests"
 # test's default limit of 10 minutes per package.
 DRAKIT_FUZZ_FULL=1 go test -timeout 30m ./...
 
+step "native fuzzing (hack/fuzz.sh, \${DRAKIT_FUZZTIME:-20s} per target)"
+hack/fuzz.sh
+
 # Suites in separate modules, each with its own runner.
 for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh hack/e2e.sh; do
   step "$runner"

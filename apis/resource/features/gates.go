@@ -374,7 +374,7 @@ func (e *ParseError) Error() string {
 // settings of one gate win, and lets explicit settings win over AllAlpha
 // and AllBeta wherever they stand. It refuses an item without "=", a value
 // that is not a boolean, an empty or unknown name (the message lists the
-// known ones), setting a locked gate to the other value, and, once
+// known ones), a locked gate whose last setting is the other value, and, once
 // everything is applied, gates that are on while a gate they depend on is
 // off.
 //
@@ -418,14 +418,22 @@ func Parse(s string) (Gates, error) {
 			allBeta = &v
 			continue
 		}
-		i, ok := index[Name(it.name)]
-		if !ok {
+		if _, ok := index[Name(it.name)]; !ok {
 			return Gates{}, &ParseError{Gate: it.name, Reason: fmt.Sprintf("unrecognized feature gate: %s", it.name), ListKnown: true}
 		}
-		if specs[i].LockedToDefault && it.value != specs[i].Default {
-			return Gates{}, &ParseError{Gate: it.name, Reason: fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", it.name, it.value, specs[i].Default)}
-		}
 		explicit[Name(it.name)] = it.value
+	}
+	// Locks apply to the value that wins, as in Kubernetes, which reads
+	// the flag into a map first: "DRAAdminAccess=false,DRAAdminAccess=true"
+	// is accepted. The first offending gate in the flag is reported.
+	for _, it := range items {
+		i, ok := index[Name(it.name)]
+		if !ok {
+			continue // AllAlpha, AllBeta
+		}
+		if v := explicit[Name(it.name)]; specs[i].LockedToDefault && v != specs[i].Default {
+			return Gates{}, &ParseError{Gate: it.name, Reason: fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", it.name, v, specs[i].Default)}
+		}
 	}
 
 	g := Defaults()

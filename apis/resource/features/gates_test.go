@@ -136,6 +136,10 @@ func TestParse(t *testing.T) {
 		{flag: "DRAPrioritizedList=true,DynamicResourceAllocation=true", on: []Name{DRAPrioritizedList}},
 		{flag: "DRAPrioritizedList=false", err: "cannot set feature gate DRAPrioritizedList to false, feature is locked to true"},
 		{flag: "DRAExtendedResource=false", err: "DRAExtendedResource"},
+		// The lock applies to the setting that wins (found by fuzzing
+		// against component-base).
+		{flag: "DRAAdminAccess=false,DRAAdminAccess=true", on: []Name{DRAAdminAccess}},
+		{flag: "DRAAdminAccess=true,DRAAdminAccess=false", err: "cannot set feature gate DRAAdminAccess to false, feature is locked to true"},
 		// GA but not locked.
 		{flag: "DRADeviceTaints=false,DRADeviceTaintRules=false", off: []Name{DRADeviceTaints, DRADeviceTaintRules}},
 		{flag: "DRADeviceTaints=false", err: "DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]"},

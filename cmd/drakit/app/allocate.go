@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -30,6 +31,7 @@ type allocateOptions struct {
 	strict       bool
 	allOrNothing bool
 	featureGates string
+	timeout      time.Duration
 
 	// features are those of a scheduler with the gates of --feature-gates.
 	features allocator.Features
@@ -93,7 +95,11 @@ Every claim that cannot be satisfied is explained on standard error,
 naming the claim, the request (or "request/alternative") and the reason
 on each node tried, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
-the exit code is 0.`,
+the exit code is 0.
+
+The search gives up after --timeout (default 10s), naming the claims it
+was allocating, with exit code 1: a claim over many devices with
+constraints can need a search that does not end in practice.`,
 		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
   drakit allocate -f examples/v1 -o wide
 
@@ -119,6 +125,7 @@ the exit code is 0.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
@@ -318,29 +325,109 @@ func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inven
 	return inv, nil
 }
 
+// allocateObjects is allocator.AllocateObjects; tests replace it.
+var allocateObjects = allocator.AllocateObjects
+
+// stopGrace is how long allocate waits, after --timeout, for the allocator
+// to notice: it looks at the deadline between steps of its search, and a
+// single selector evaluation could outlast that.
+var stopGrace = 2 * time.Second
+
 // allocate fills in the outcome of every claim: each claim (or, with
 // --all-or-nothing, all claims together) on the first candidate node that
-// fits.
-func (o *allocateOptions) allocate(inv *inventory) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
-		}
-	}()
+// fits. It gives up after --timeout.
+func (o *allocateOptions) allocate(inv *inventory) error {
 	mode := allocator.Sequential
 	if o.allOrNothing {
 		mode = allocator.Joint
 	}
 	features := o.features
 	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules}
-	results, err := allocator.AllocateObjects(context.Background(), inv.objects, opts)
-	if err != nil {
-		return err
+	ctx := context.Background()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	type answer struct {
+		results []allocator.ObjectResult
+		err     error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- answer{err: fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)}
+			}
+		}()
+		results, err := allocateObjects(ctx, inv.objects, opts)
+		done <- answer{results, err}
+	}()
+	var ans answer
+	select {
+	case ans = <-done:
+	case <-ctx.Done():
+		select {
+		case ans = <-done:
+		case <-time.After(stopGrace):
+			// The allocator is stuck in one step; drakit exits without
+			// it.
+			return o.timeoutError(inv, nil)
+		}
+	}
+	var stopped *allocator.StoppedError
+	if errors.As(ans.err, &stopped) && errors.Is(ans.err, context.DeadlineExceeded) {
+		return o.timeoutError(inv, stopped)
+	}
+	if ans.err != nil {
+		return ans.err
 	}
 	for i, c := range inv.claims {
-		c.outcome = results[i]
+		c.outcome = ans.results[i]
 	}
 	return nil
+}
+
+// timeoutError says that allocation took longer than --timeout, naming
+// the claims being allocated when it stopped (with their file and
+// document when there is one), and what to do.
+func (o *allocateOptions) timeoutError(inv *inventory, stopped *allocator.StoppedError) error {
+	what := "the allocation"
+	var claims []*claimEntry
+	if stopped != nil {
+		for _, name := range stopped.Claims {
+			for _, c := range inv.claims {
+				if claimID(c) == name {
+					claims = append(claims, c)
+					break
+				}
+			}
+		}
+		if stopped.Node != nil {
+			what += " on node " + stopped.Node.Name
+		}
+	}
+	msg := fmt.Sprintf("%s did not finish within %s (--timeout): the search over the requests and the devices that match them is too large; narrow the claim's selectors or device counts, give --node, or raise --timeout", what, o.timeout)
+	switch {
+	case len(claims) == 1:
+		return claims[0].obj.Errorf("%s", msg)
+	case len(claims) > 1:
+		names := make([]string, len(claims))
+		for i, c := range claims {
+			names[i] = c.obj.Name()
+		}
+		return fmt.Errorf("claims %s: %s", strings.Join(names, ", "), msg)
+	}
+	return errors.New(msg)
+}
+
+// claimID is the claim's "namespace/name", as the allocator names it.
+func claimID(c *claimEntry) string {
+	h := c.obj.Head.Metadata
+	if h.Namespace == "" {
+		return h.Name
+	}
+	return h.Namespace + "/" + h.Name
 }
 
 // candidateNodes are the nodes to try: the one given with --node, else

@@ -166,9 +166,10 @@ func convertInput(conv *convert.Converter, out *printer.Stream, in input, stdin 
 // only when all of them converted without an error.
 func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep *reporter, s Streams) error {
 	type done struct {
-		in    input
-		repl  *replacement
-		stats convert.Stats
+		in        input
+		repl      *replacement
+		stats     convert.Stats
+		unchanged bool
 	}
 	var pending []done
 	abortAll := func() {
@@ -201,27 +202,35 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep
 			repl.abort()
 			continue
 		}
-		pending = append(pending, done{in, repl, st})
+		pending = append(pending, done{in: in, repl: repl, stats: st})
 	}
 	if rep.errors > 0 {
 		abortAll()
 		fmt.Fprintf(s.ErrOut, "error: no file was changed (%d %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
 		return errFailed
 	}
-	for i, d := range pending {
-		if d.repl.unchanged() {
+	var changed []*done
+	var repls []*replacement
+	for i := range pending {
+		d := &pending[i]
+		if d.unchanged = d.repl.unchanged(); d.unchanged {
 			d.repl.abort()
-			fmt.Fprintf(s.Out, "%s: unchanged\n", d.in.Name)
 			continue
 		}
-		if err := d.repl.commit(); err != nil {
-			// Files replaced so far stay replaced (each one whole); the
-			// rest are left as they were.
-			for _, rest := range pending[i+1:] {
-				rest.repl.abort()
-			}
-			rep.fail(&manifest.Error{Source: d.in.Name, Err: err})
-			return errFailed
+		changed = append(changed, d)
+		repls = append(repls, d.repl)
+	}
+	if at, restored, err := replaceAll(repls); err != nil {
+		rep.fail(&manifest.Error{Source: changed[at].in.Name, Err: err})
+		if restored {
+			fmt.Fprintln(s.ErrOut, "error: no file was changed")
+		}
+		return errFailed
+	}
+	for _, d := range pending {
+		if d.unchanged {
+			fmt.Fprintf(s.Out, "%s: unchanged\n", d.in.Name)
+			continue
 		}
 		fmt.Fprintf(s.Out, "%s: %s\n", d.in.Name, describeStats(d.stats))
 	}

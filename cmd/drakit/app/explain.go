@@ -63,13 +63,11 @@ func (o *explainOptions) run(s Streams, arg string) error {
 		}
 		gv = &v
 	}
-	parts := strings.Split(arg, ".")
-	for _, p := range parts {
-		if p == "" {
-			return usageErrorf("%q is not RESOURCE[.FIELD...]: it has an empty field name", arg)
-		}
+	resourceName, fields, err := explain.ParsePath(arg)
+	if err != nil {
+		return &usageError{err: err}
 	}
-	gvk, err := findKind(parts[0], gv)
+	gvk, err := findKind(resourceName, gv)
 	if err != nil {
 		return err
 	}
@@ -77,7 +75,7 @@ func (o *explainOptions) run(s Streams, arg string) error {
 	if err != nil {
 		return fmt.Errorf("no schema for %s %s: %w", gvk.GroupVersion(), gvk.Kind, err)
 	}
-	return explain.Render(s.Out, explain.Request{GVK: gvk, Root: root, Definitions: defs, Path: parts[1:], Recursive: o.recursive})
+	return explain.Render(s.Out, explain.Request{GVK: gvk, Root: root, Definitions: defs, Path: fields, Recursive: o.recursive})
 }
 
 // completeExplain completes kinds, then field names.

@@ -75,6 +75,8 @@ type replacement struct {
 	mode   os.FileMode
 	uid    int
 	gid    int
+	// backup names the old content while a set of files is replaced.
+	backup string
 }
 
 // newReplacement starts a replacement for path.
@@ -132,17 +134,86 @@ func (r *replacement) unchanged() bool {
 	return err == nil && bytes.Equal(old, cur)
 }
 
-// commit puts the finished new content in place of the file.
-func (r *replacement) commit() error {
-	if err := os.Rename(r.tmp.Name(), r.target); err != nil {
-		_ = os.Remove(r.tmp.Name())
-		return fmt.Errorf("cannot replace the file: %w", err)
-	}
-	return nil
-}
-
 // abort drops the new content; the file stays as it was.
 func (r *replacement) abort() {
 	r.tmp.Close()
 	_ = os.Remove(r.tmp.Name())
+	if r.backup != "" {
+		_ = os.Remove(r.backup)
+	}
+}
+
+// rename is os.Rename; tests make it fail to see that a set of files is
+// replaced all or nothing.
+var rename = os.Rename
+
+// replaceAll puts every finished replacement in place of its file, or, if
+// one cannot be put in place, none: the files replaced before it get their
+// old content back. Each file is at every moment entirely old or entirely
+// new; only if drakit is killed while it renames (or a file cannot be
+// put back) can some files be new and others old, and then the error (or
+// the .drakit-* files next to them) say where the old content is.
+//
+// On an error, at is the replacement that failed and restored says whether
+// every file has its old content.
+func replaceAll(repls []*replacement) (at int, restored bool, err error) {
+	// The old content stays reachable under a second name (a hard link,
+	// or a copy where links are not possible) until all are replaced.
+	for i, r := range repls {
+		if err := r.keepOld(); err != nil {
+			for _, rest := range repls {
+				rest.abort()
+			}
+			return i, true, fmt.Errorf("cannot keep the old content aside: %w", err)
+		}
+	}
+	for i, r := range repls {
+		if err := rename(r.tmp.Name(), r.target); err != nil {
+			err = fmt.Errorf("cannot replace the file: %w", err)
+			restored = true
+			for j := i - 1; j >= 0; j-- {
+				if rerr := rename(repls[j].backup, repls[j].target); rerr != nil {
+					err = fmt.Errorf("%w; and %s could not be put back: its old content is in %s (%v)", err, repls[j].target, repls[j].backup, rerr)
+					repls[j].backup = "" // keep it
+					restored = false
+				}
+			}
+			for _, rest := range repls {
+				rest.abort()
+			}
+			return i, restored, err
+		}
+	}
+	for _, r := range repls {
+		_ = os.Remove(r.backup)
+		r.backup = ""
+	}
+	return -1, true, nil
+}
+
+// keepOld gives the file's current content a second name next to it.
+func (r *replacement) keepOld() error {
+	name := r.tmp.Name() + ".old"
+	if err := os.Link(r.target, name); err == nil {
+		r.backup = name
+		return nil
+	}
+	old, err := os.Open(r.target)
+	if err != nil {
+		return err
+	}
+	defer old.Close()
+	cp, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, r.mode)
+	if err != nil {
+		return err
+	}
+	r.backup = name
+	_, err = io.Copy(cp, old)
+	if err == nil {
+		err = cp.Sync()
+	}
+	if cerr := cp.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

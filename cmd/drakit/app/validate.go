@@ -9,6 +9,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -32,6 +33,7 @@ type validateOptions struct {
 	strict       bool
 	rejectQuirks bool
 	featureGates string
+	timeout      time.Duration
 }
 
 func newValidateCommand(s Streams) *cobra.Command {
@@ -84,7 +86,13 @@ server-style causes of each error and its warnings, every input problem,
 and the summary.
 
 Exit code 0 when every object is valid, 1 when one is invalid or an input
-could not be read, 2 for a wrong command line.`,
+could not be read, 2 for a wrong command line.
+
+Validating one object may take at most --timeout (default 10s): CEL
+selectors are compiled and type-checked as the API server does, which
+takes about 50 ms for each selector at the length limit, and one claim
+can have hundreds. An object that takes longer is reported as an error
+and validation stops there.`,
 		Example: `  # Validate the examples of every version
   drakit validate -f examples/ -R
 
@@ -106,6 +114,7 @@ could not be read, 2 for a wrong command line.`,
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "output format: empty for text, or json")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.rejectQuirks, "reject-quirks", false, "also reject what the release's API server accepts only by accident (upper-case driver names, qualified names with several '/', duplicate allocation results, ...)")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up on an object whose validation takes longer (0: no limit)")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	_ = cmd.RegisterFlagCompletionFunc("as-version", completeGroupVersions)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("json"))
@@ -218,9 +227,15 @@ func (o *validateOptions) run(s Streams) error {
 	// (final false) an object whose namespace has not been seen yet is
 	// held back (the Namespace document may come later) and check says
 	// so; such objects are reported at the end.
+	var stopped error // set when an object takes longer than --timeout
 	check := func(v toValidate, final bool) (held bool) {
 		namespaces.ask()
-		errs, warnings, panicked := validateSafely(v.typed, opts)
+		errs, warnings, panicked, timedOut := validateSafely(v.typed, opts, o.timeout)
+		if timedOut {
+			problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", o.timeout), false)
+			stopped = errFailed
+			return false
+		}
 		if panicked != nil {
 			problem(v.obj.Errorf("internal error in validation: %v (please report it, with this document)", panicked), false)
 			return false
@@ -312,14 +327,22 @@ func (o *validateOptions) run(s Streams) error {
 			if check(v, false) {
 				held = append(held, v)
 			}
-			return nil
+			return stopped
 		})
 		rc.Close()
+		if stopped != nil {
+			// Nothing more is read or checked: the summary says what
+			// was.
+			break
+		}
 		if err != nil {
 			return err
 		}
 	}
 	for _, v := range held {
+		if stopped != nil {
+			break
+		}
 		check(v, true)
 	}
 
@@ -478,11 +501,38 @@ func foldLines(s string) string {
 }
 
 // validateSafely runs the validation, turning a panic (a bug met by one
-// object) into a result, so that one object cannot crash the command.
-func validateSafely(obj runtime.Object, opts validation.Options) (errs field.ErrorList, warnings []validation.DropWarning, panicked any) {
-	defer func() {
-		panicked = recover()
+// object) into a result, so that one object cannot crash the command, and
+// gives up after timeout (if not 0), leaving the validation running: the
+// command stops then.
+func validateSafely(obj runtime.Object, opts validation.Options, timeout time.Duration) (errs field.ErrorList, warnings []validation.DropWarning, panicked any, timedOut bool) {
+	type answer struct {
+		errs     field.ErrorList
+		warnings []validation.DropWarning
+		panicked any
+	}
+	done := make(chan answer, 1)
+	go func() {
+		var a answer
+		defer func() {
+			a.panicked = recover()
+			done <- a
+		}()
+		a.errs, a.warnings = validateObject(obj, opts)
 	}()
-	errs, warnings = validation.ValidateObjectWithWarnings(obj, opts)
-	return errs, warnings, nil
+	var expired <-chan time.Time
+	if timeout > 0 {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case a := <-done:
+		return a.errs, a.warnings, a.panicked, false
+	case <-expired:
+		return nil, nil, nil, true
+	}
 }
+
+// validateObject is validation.ValidateObjectWithWarnings; tests replace
+// it.
+var validateObject = validation.ValidateObjectWithWarnings

@@ -25,6 +25,9 @@ func (d *Document) ToJSON(strict bool) (js []byte, warnings []*Error, err *Error
 	if d.Format == JSON {
 		js = bytes.TrimSpace(d.Content())
 	} else {
+		if e := d.checkAliases(); e != nil {
+			return nil, nil, e
+		}
 		var yerr error
 		js, yerr = yaml.YAMLToJSONStrict(d.Raw)
 		if yerr != nil {
@@ -181,6 +184,12 @@ func (d *Document) Decode(js []byte, obj any, strict bool, at string) (warnings 
 		e.Line = d.lineOf(e.Path, false)
 		return nil, e
 	}
+	// Nor would a list that takes far more memory than its text.
+	if path, err := checkDecodedSize(js, reflect.TypeOf(obj)); err != nil {
+		e := &Error{Source: d.Source, Index: d.Index, Path: joinPath(at, path), Err: err}
+		e.Line = d.lineOf(e.Path, false)
+		return nil, e
+	}
 	strictErrs, decodeErr := sjson.UnmarshalStrict(js, obj)
 	if decodeErr != nil {
 		return nil, d.DecodeError(js, decodeErr, obj, at)
@@ -224,8 +233,8 @@ func (d *Document) fieldError(msg, at string) *Error {
 // lineOf is the line of the field at path in the source, or the line where
 // the document's content starts if the field cannot be found.
 func (d *Document) lineOf(path string, last bool) int {
-	if line := LineOf(d.Raw, path, last); line > 0 {
-		return d.StartLine + line - 1
+	if line := d.FieldLine(path, last); line > 0 {
+		return line
 	}
 	return d.Line()
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	yamlv3 "sigs.k8s.io/yaml/goyaml.v3"
 )
 
 // MaxDocumentBytes is the largest document drakit reads: 3 MiB, the request
@@ -55,6 +57,10 @@ type Document struct {
 	CommentLen int
 	// Format is the syntax of the content.
 	Format Format
+
+	// tree is Raw parsed, for FieldLine; treeParsed says it was tried.
+	tree       *yamlv3.Node
+	treeParsed bool
 }
 
 // Empty reports a document with no content: only blank lines and comments.

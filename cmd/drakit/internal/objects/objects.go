@@ -47,8 +47,8 @@ func (o *Object) Line() int {
 	if o.At == "" {
 		return o.Doc.Line()
 	}
-	if l := manifest.LineOf(o.Doc.Raw, o.At, false); l > 0 {
-		return o.Doc.StartLine + l - 1
+	if l := o.Doc.FieldLine(o.At, false); l > 0 {
+		return l
 	}
 	return o.Doc.Line()
 }

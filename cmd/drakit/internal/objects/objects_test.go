@@ -1,6 +1,7 @@
 package objects
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,5 +85,74 @@ items:
 	seen, problems = readObjects(t, input, true)
 	if len(seen) != 3 || !strings.HasPrefix(problems[2], "error: ") {
 		t.Errorf("strict: %v %v", seen, problems)
+	}
+}
+
+// FuzzObjects reads arbitrary streams as validate and allocate do: every
+// document an object, lists item by item, objects of resource.k8s.io
+// decoded into their types. Nothing panics; every problem is reported on
+// one line naming the source and the document; every object passed on
+// has a kind, a line, and is typed exactly when it is of resource.k8s.io.
+//
+//	go test ./cmd/drakit/internal/objects -run '^$' -fuzz '^FuzzObjects$' -fuzztime 1m
+func FuzzObjects(f *testing.F) {
+	f.Add([]byte("apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaimList\nitems:\n- metadata: {name: a}\n  spec: {resourceClassName: c}\n"), true)
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items: []\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		r := manifest.NewReader(strings.NewReader(string(data)), "fuzz.yaml")
+		r.SetMaxDocumentBytes(64 << 10)
+		rd := &Reader{Strict: strict, Report: func(e *manifest.Error, warning bool) {
+			msg := e.Error()
+			if e.Source != "fuzz.yaml" || e.Index < 1 || !strings.HasPrefix(msg, "fuzz.yaml") || !strings.Contains(msg, "document ") {
+				t.Fatalf("problem does not name the source and document: %q", msg)
+			}
+			if strings.ContainsAny(msg, "\n\r") {
+				t.Fatalf("problem takes more than one line: %q", msg)
+			}
+		}}
+		err := rd.Each(r, func(o *Object) error {
+			if o.GVK.Kind == "" || o.Line() < 1 {
+				t.Fatalf("object without a kind or line: %+v", o.Head)
+			}
+			if (o.Typed != nil) != (o.GVK.Group == "resource.k8s.io") {
+				t.Fatalf("%s: typed %t", o.GVK, o.Typed != nil)
+			}
+			if o.At != "" && !strings.HasPrefix(o.At, "items[") {
+				t.Fatalf("object at %q", o.At)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("Each: %v", err)
+		}
+	})
+}
+
+// BenchmarkLinesOfALongList reads a List of 2,000 claims and places each
+// item on its line, as validate does for every object. The document is
+// parsed for lines once; parsing it once per item made this quadratic
+// (70 s for 2,000 items, hours for a 3 MiB List).
+func BenchmarkLinesOfALongList(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimList\nitems:\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&sb, "- metadata: {name: c%d, namespace: ns}\n  spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n", i)
+	}
+	input := sb.String()
+	b.SetBytes(int64(len(input)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		rd := &Reader{Strict: true, Report: func(e *manifest.Error, warning bool) { b.Fatal(e) }}
+		err := rd.Each(manifest.NewReader(strings.NewReader(input), "in.yaml"), func(o *Object) error {
+			n++
+			if want := 4 + 2*(n-1); o.Line() != want {
+				b.Fatalf("%s: line %d, want %d", o.At, o.Line(), want)
+			}
+			return nil
+		})
+		if err != nil || n != 2000 {
+			b.Fatal(err, n)
+		}
 	}
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs every native fuzz target (func FuzzXxx(f *testing.F)) of the main
+# module for a fixed budget each, one target at a time: DRAKIT_FUZZTIME
+# (default 20s; any -fuzztime value, "500x" too). The seed corpora under
+# testdata/fuzz/ run in every "go test"; this goes past them. The targets
+# are found in the sources, so new ones are picked up without a change
+# here. It fails if any target finds a failing input, and says where Go
+# wrote it: add that file to the change that fixes the failure, so that
+# the input stays in the seed corpus.
+#
+#   hack/fuzz.sh                        # every target, 20s each
+#   DRAKIT_FUZZTIME=2m hack/fuzz.sh     # longer
+#   hack/fuzz.sh FuzzReader             # only the targets whose name matches
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+fuzztime="${DRAKIT_FUZZTIME:-20s}"
+only="${1:-}"
+
+# Package directories and import paths of the main module (the modules
+# under hack/ have their own go.mod and are not part of ./...).
+targets=()
+while read -r dir pkg; do
+  shopt -s nullglob
+  files=("$dir"/*_test.go)
+  shopt -u nullglob
+  [ ${#files[@]} -gt 0 ] || continue
+  for name in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\([A-Za-z_][A-Za-z0-9_]* \*testing\.F\).*/\1/p' "${files[@]}" | sort -u); do
+    if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then
+      continue
+    fi
+    targets+=("$pkg $name $dir")
+  done
+done < <(go list -f '{{.Dir}} {{.ImportPath}}' ./...)
+
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "hack/fuzz.sh: no fuzz target found${only:+ matching $only}" >&2
+  exit 1
+fi
+
+echo "hack/fuzz.sh: ${#targets[@]} fuzz targets, $fuzztime each"
+failed=()
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+start=$SECONDS
+for t in "${targets[@]}"; do
+  read -r pkg name dir <<<"$t"
+  printf -- '-- %s %s\n' "$name" "${pkg#github.com/drakit/drakit/}"
+  if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" >"$log" 2>&1; then
+    { grep -E '^fuzz: elapsed' "$log" | tail -n 1; grep -E '^ok' "$log"; } || true
+    continue
+  fi
+  cat "$log"
+  # "Failing input written to testdata/fuzz/FuzzXxx/<hash>", relative to
+  # the package directory.
+  entry="$(sed -nE 's/.*Failing input written to (testdata\/fuzz\/[^ ]*).*/\1/p' "$log" | head -n 1)"
+  if [ -n "$entry" ]; then
+    failed+=("$name ($pkg): new corpus entry ${dir#"$PWD"/}/$entry")
+  else
+    failed+=("$name ($pkg): failed without a corpus entry (build error or seed failure; see above)")
+  fi
+done
+
+echo
+echo "hack/fuzz.sh: ${#targets[@]} targets in $((SECONDS - start))s"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED:" >&2
+  printf '  %s\n' "${failed[@]}" >&2
+  echo "Reproduce with: go test -run '<Target>/<entry name>' <package>; keep the entry with the fix." >&2
+  exit 1
+fi
