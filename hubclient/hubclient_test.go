@@ -551,24 +551,6 @@ func TestWatchAndInformer(t *testing.T) {
 	}
 }
 
-func TestWatchConversionError(t *testing.T) {
-	src := watch.NewFake()
-	w := newConvertingWatch(src, func(obj runtime.Object) (runtime.Object, error) {
-		return nil, errors.New("bad stash")
-	})
-	defer w.Stop()
-	go src.Add(&a2.ResourceClass{ObjectMeta: metav1.ObjectMeta{Name: "x"}})
-	ev := <-w.ResultChan()
-	status, ok := ev.Object.(*metav1.Status)
-	if ev.Type != watch.Error || !ok || !strings.Contains(status.Message, "bad stash") {
-		t.Fatalf("got %s %#v, want an Error event with the conversion error", ev.Type, ev.Object)
-	}
-	w.Stop()
-	if _, open := <-w.ResultChan(); open {
-		t.Error("the result channel stays open after Stop")
-	}
-}
-
 func TestHubDocumentRoundTrip(t *testing.T) {
 	claim := hubClaim("c1")
 	claim.Annotations = map[string]string{"a": "b"}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/hubclient/internal/convwatch"
 )
 
 // Object is what every hub kind is: a runtime.Object with object metadata.
@@ -179,7 +180,7 @@ func (r *Resource[T, L]) Watch(ctx context.Context, opts metav1.ListOptions) (wa
 	if err != nil {
 		return nil, err
 	}
-	return newConvertingWatch(w, func(obj runtime.Object) (runtime.Object, error) { return r.toHub(obj) }), nil
+	return convwatch.New(w, func(obj runtime.Object) (runtime.Object, error) { return r.toHub(obj) }), nil
 }
 
 // Create converts obj to the served version and creates it.

@@ -24,6 +24,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	a2 "github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/hubclient"
+	"github.com/drakit/drakit/hubclient/internal/convwatch"
 )
 
 // The versions every test runs against: v1 goes to client-go's client as
@@ -388,7 +389,7 @@ func TestWatch(t *testing.T) {
 // object that cannot be converted becomes an Error event naming it.
 func TestWatchPassesBookmarksAndErrors(t *testing.T) {
 	src := watch.NewFake()
-	w := newV1Watch(src, func(obj runtime.Object) (runtime.Object, error) {
+	w := convwatch.New(src, func(obj runtime.Object) (runtime.Object, error) {
 		if m := obj.(metav1.Object); m.GetName() == "broken" {
 			return nil, fmt.Errorf("converting %q: a malformed stash", m.GetName())
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/hubclient"
+	"github.com/drakit/drakit/hubclient/internal/convwatch"
 )
 
 // directClient is the method set of client-go's typed v1 clients, for V
@@ -194,7 +195,7 @@ func (k *kindClient[V, VL, AC, H, HL]) List(ctx context.Context, opts metav1.Lis
 }
 
 // Watch watches the objects opts selects; events carry v1 objects (see
-// newV1Watch).
+// convwatch.New).
 func (k *kindClient[V, VL, AC, H, HL]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	if k.direct != nil {
 		return k.direct.Watch(ctx, opts)
@@ -203,7 +204,7 @@ func (k *kindClient[V, VL, AC, H, HL]) Watch(ctx context.Context, opts metav1.Li
 	if err != nil {
 		return nil, apiError(err)
 	}
-	return newV1Watch(w, func(obj runtime.Object) (runtime.Object, error) { return toV1[V](obj) }), nil
+	return convwatch.New(w, func(obj runtime.Object) (runtime.Object, error) { return toV1[V](obj) }), nil
 }
 
 // Apply applies the apply configuration with server-side apply as

@@ -1,4 +1,9 @@
-package hubclient
+// Package convwatch passes the events of a watch on with their objects
+// converted: hubclient's watches convert a served version's objects to the
+// hub, hubclient/resourcev1's convert hub objects to v1. Unlike
+// apimachinery's watch.Filter, Stop also ends the goroutine when the
+// consumer has stopped reading.
+package convwatch
 
 import (
 	"net/http"
@@ -9,8 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// convertingWatch passes the events of a watch of a served version on with
-// their objects converted to the hub.
 type convertingWatch struct {
 	src     watch.Interface
 	convert func(runtime.Object) (runtime.Object, error)
@@ -19,7 +22,12 @@ type convertingWatch struct {
 	once    sync.Once
 }
 
-func newConvertingWatch(src watch.Interface, convert func(runtime.Object) (runtime.Object, error)) watch.Interface {
+// New passes the events of src on with their objects converted by
+// convert: Added, Modified, Deleted and Bookmark events carry the
+// converted object, Error events pass unchanged, and an object that
+// cannot be converted becomes an Error event whose Status has convert's
+// error (which should name the object); the watch goes on.
+func New(src watch.Interface, convert func(runtime.Object) (runtime.Object, error)) watch.Interface {
 	w := &convertingWatch{src: src, convert: convert, out: make(chan watch.Event), stop: make(chan struct{})}
 	go w.run()
 	return w
@@ -62,6 +70,8 @@ func (w *convertingWatch) run() {
 	}
 }
 
+// Stop ends the watch and the one it reads from; ResultChan is closed soon
+// after.
 func (w *convertingWatch) Stop() {
 	w.once.Do(func() {
 		close(w.stop)
