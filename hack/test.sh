@@ -23,7 +23,7 @@ step "unit tests"
 # test's default limit of 10 minutes per package.
 DRAKIT_FUZZ_FULL=1 go test -timeout 30m ./...
 
-step "native fuzzing (hack/fuzz.sh, \${DRAKIT_FUZZTIME:-20s} per target)"
+step "native fuzzing (hack/fuzz.sh, ${DRAKIT_FUZZTIME:-20s} per target)"
 hack/fuzz.sh
 
 # Suites in separate modules, each with its own runner.
