@@ -593,7 +593,7 @@ func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
 
 func (e *sliceEntry) prepare() {
 	e.ready = true
-	if err := quantityguard.FirstField(&e.obj.Spec, field.NewPath("spec")); err != nil {
+	if err := sliceQuantityBeyondBound(&e.obj.Spec); err != nil {
 		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
 	}
 	e.selectable = make([]uint64, e.words)

@@ -1,6 +1,8 @@
 package allocator
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +94,17 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 			claims:  []*resource.ResourceClaim{claim("a", exact("r", "gpu", bandwidth("1e100000000")))},
 			want:    []want{{reason: ReasonInvalidClaim, contains: "spec.devices.requests[0].exactly.capacity.requests[bandwidth]: Invalid value: "}},
 		},
+		{
+			name:    "claim capacity request of an alternative",
+			classes: []*resource.DeviceClass{gpuClass},
+			slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
+			claims: []*resource.ResourceClaim{claim("a", func() resource.DeviceRequest {
+				alt := sub("small", "gpu", 1)
+				alt.Capacity = &resource.CapacityRequirements{Requests: map[resource.QualifiedName]apiresource.Quantity{"bandwidth": huge, "zz": huge}}
+				return firstAvailable("r", sub("big", "gpu", 1), alt)
+			}())},
+			want: []want{{reason: ReasonInvalidClaim, contains: "spec.devices.requests[0].firstAvailable[1].capacity.requests[bandwidth]: Invalid value: "}},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
@@ -143,4 +156,72 @@ func BenchmarkSliceBoundCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSpecQuantitiesAreChecked keeps sliceHasQuantityBeyondBound and
+// claimQuantityBeyondBound complete: they look at the quantities of the
+// hub's slice and claim specs by name, which is right only while these
+// lists are all there are. A new quantity field fails here until the
+// checks look at it too.
+func TestSpecQuantitiesAreChecked(t *testing.T) {
+	for _, c := range []struct {
+		typ   reflect.Type
+		check string
+		want  []string
+	}{
+		{reflect.TypeOf(resource.ResourceClaimSpec{}), "claimQuantityBeyondBound", []string{
+			"spec.Devices.Requests.Exactly.Capacity.Requests[]",
+			"spec.Devices.Requests.FirstAvailable.Capacity.Requests[]",
+		}},
+		{reflect.TypeOf(resource.ResourceSliceSpec{}), "sliceHasQuantityBeyondBound", []string{
+			"spec.Devices.Capacity[].Value",
+			"spec.Devices.Capacity[].RequestPolicy.Default",
+			"spec.Devices.Capacity[].RequestPolicy.ValidValues",
+			"spec.Devices.Capacity[].RequestPolicy.ValidRange.Min",
+			"spec.Devices.Capacity[].RequestPolicy.ValidRange.Max",
+			"spec.Devices.Capacity[].RequestPolicy.ValidRange.Step",
+			"spec.Devices.ConsumesCounters.Counters[].Value",
+			"spec.Devices.NodeAllocatableResources[].Mapping.CapacityMultiplier",
+			"spec.Devices.NodeAllocatableResources[].Mapping.DeviceMultiplier",
+			"spec.Devices.NodeAllocatableResources[].Overhead.PerPod",
+			"spec.Devices.NodeAllocatableResources[].Overhead.PerContainer",
+			"spec.SharedCounters.Counters[].Value",
+		}},
+	} {
+		if found := quantityPaths(c.typ, "spec"); !slices.Equal(found, c.want) {
+			t.Errorf("quantities in the hub's %s: %q, want %q; make %s check the new ones", c.typ.Name(), found, c.want, c.check)
+		}
+	}
+}
+
+// quantityPaths lists the Go field paths of every quantity a value of typ
+// can hold ("[]" marks map values).
+func quantityPaths(typ reflect.Type, root string) []string {
+	quantity := reflect.TypeOf(apiresource.Quantity{})
+	var found []string
+	var walk func(t reflect.Type, path string, seen map[reflect.Type]bool)
+	walk = func(typ reflect.Type, path string, seen map[reflect.Type]bool) {
+		switch {
+		case typ == quantity:
+			found = append(found, path)
+			return
+		case seen[typ]:
+			return
+		}
+		switch typ.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(typ.Elem(), path, seen)
+		case reflect.Map:
+			walk(typ.Elem(), path+"[]", seen)
+		case reflect.Struct:
+			seen[typ] = true
+			for i := range typ.NumField() {
+				f := typ.Field(i)
+				walk(f.Type, path+"."+f.Name, seen)
+			}
+			delete(seen, typ)
+		}
+	}
+	walk(typ, root, map[reflect.Type]bool{})
+	return found
 }

@@ -8,10 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // claimPlan is a claim prepared for the search: its requests with their
@@ -184,7 +182,7 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 	if spec.ParametersRef != nil {
 		return p.fail("", ReasonUnsupported, nil, "spec.parametersRef names %s %q: claim parameters objects cannot be evaluated; express the request with device requests and selectors", spec.ParametersRef.Kind, spec.ParametersRef.Name), nil
 	}
-	if err := quantityguard.FirstField(spec, field.NewPath("spec")); err != nil {
+	if err := claimQuantityBeyondBound(spec); err != nil {
 		// Capacity requests are rounded and compared with capacities.
 		return p.fail("", ReasonInvalidClaim, nil, "%v", err), nil
 	}
