@@ -164,54 +164,6 @@ devices:
     memory: {value: 40Gi}
 `
 
-// partitionSlice137 uses what a slice of partitionable devices has
-// (DRAPartitionableDevices): per-device node selection in its three forms,
-// counter consumption with compatibility groups
-// (DRADeviceCompatibilityGroups, alpha) and the partition type attribute
-// (DRAPartitionableDevicesType, alpha), which every consuming device
-// carries.
-const partitionSlice137 = `
-driver: gpu.example.com
-perDeviceNodeSelection: true
-pool: {name: POOL, generation: 1, resourceSliceCount: 2}
-partitionTypeAttribute: gpu.example.com/profile
-devices:
-- name: gpu-0-mig-1g
-  nodeName: node-1
-  attributes:
-    profile: {string: 1g}
-  consumesCounters:
-  - counterSet: gpu-0
-    counters:
-      memory: {value: 10Gi}
-    compatibilityGroups: [mig]
-- name: gpu-0-whole
-  allNodes: true
-  attributes:
-    profile: {string: whole}
-  consumesCounters:
-  - counterSet: gpu-0
-    counters:
-      memory: {value: 40Gi}
-- name: gpu-0-zone
-  nodeSelector:
-    nodeSelectorTerms:
-    - matchExpressions:
-      - {key: topology.kubernetes.io/zone, operator: In, values: [zone-a]}
-`
-
-// counterSlice137 is the slice of the same pool that holds the counters
-// (since 1.35 a slice has either devices or shared counters).
-const counterSlice137 = `
-driver: gpu.example.com
-allNodes: true
-pool: {name: POOL, generation: 1, resourceSliceCount: 2}
-sharedCounters:
-- name: gpu-0
-  counters:
-    memory: {value: 40Gi}
-`
-
 // fromYAML decodes y strictly into a new T: a misspelt field fails here,
 // not silently on the server.
 func fromYAML[T any](t *testing.T, what, y string) T {
@@ -295,37 +247,3 @@ func dryRunCreate[T object](ctx context.Context, create func(context.Context, T,
 	_, err := create(ctx, obj.DeepCopyObject().(T), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
 	return err
 }
-
-// poolStatusRequestSpec137 and poolStatusRequestStatus137 use every field
-// of a ResourcePoolStatusRequest (v1alpha3 only; the default partition
-// type attribute needs DRAPartitionableDevicesType, alpha).
-const poolStatusRequestSpec137 = `
-driver: gpu.example.com
-poolName: node-1
-limit: 50
-defaultPartitionTypeAttribute: gpu.example.com/profile
-`
-
-const poolStatusRequestStatus137 = `
-poolCount: 1
-pools:
-- driver: gpu.example.com
-  poolName: node-1
-  generation: 1
-  resourceSliceCount: 1
-  totalDevices: 4
-  allocatedDevices: 1
-  availableDevices: 2
-  unavailableDevices: 1
-  nodeName: node-1
-  validationError: one slice of the pool is missing
-  partitionSummary:
-  - {attribute: gpu.example.com/profile, type: 1g, total: 4, allocatable: 3}
-  shareableSummary:
-    fullyAvailableDevices: 1
-    partiallyAvailableDevices: 1
-    capacity:
-    - {name: memory, total: 40Gi, consumed: 4Gi, available: 36Gi}
-conditions:
-- {type: Complete, status: "True", reason: Counted, message: all pools counted, lastTransitionTime: "2026-07-01T10:00:00Z"}
-`
