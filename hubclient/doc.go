@@ -60,7 +60,10 @@
 // the server applies it only to the state the patch was computed on. When
 // another writer got there first the server answers 409 Conflict and Patch
 // starts over from the new state (up to retry.DefaultRetry's attempts),
-// which gives the same atomic semantics as a server-side patch. A JSON patch
+// which gives the same atomic semantics as a server-side patch. A patch
+// that sets metadata.resourceVersion itself holds the object to that
+// version, as the server would: when the object is at another one, Patch
+// returns a Conflict without writing or trying again. A JSON patch
 // "test" operation therefore tests the hub form of the current object.
 // Strategic merge patch is not supported: the hub declares no list merge
 // keys (the versions disagree about them); use a merge patch, a JSON patch

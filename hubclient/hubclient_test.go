@@ -401,6 +401,45 @@ func TestPatchRetriesOnConflict(t *testing.T) {
 	}
 }
 
+// TestPatchKeepsTheCallersPrecondition: a patch that sets
+// metadata.resourceVersion holds the object to it, as the server does: a
+// stale one is a Conflict, not retried and nothing written; the current
+// one applies.
+func TestPatchKeepsTheCallersPrecondition(t *testing.T) {
+	ctx := context.Background()
+	cs, c := newFake(t, served133)
+	claims := c.ResourceClaims("default")
+	if _, err := claims.Create(ctx, hubClaim("c1"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	patches := 0
+	cs.PrependReactor("patch", "resourceclaims", func(clienttesting.Action) (bool, runtime.Object, error) {
+		patches++
+		return false, nil, nil
+	})
+	stale := `{"metadata":{"resourceVersion":"stale-1","labels":{"x":"y"}}}`
+	if _, err := claims.Patch(ctx, "c1", types.MergePatchType, []byte(stale), metav1.PatchOptions{}); !apierrors.IsConflict(err) || !strings.Contains(err.Error(), "stale-1") {
+		t.Errorf("patch with a stale resourceVersion: %v, want a Conflict naming it", err)
+	}
+	if patches != 0 {
+		t.Errorf("%d patches sent for a stale precondition, want none", patches)
+	}
+	// The fake keeps no resourceVersion: the object reads as at "7".
+	cs.PrependReactor("get", "resourceclaims", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		get := a.(clienttesting.GetAction)
+		obj, err := cs.tracker(get.GetResource()).Get(get.GetResource(), get.GetNamespace(), get.GetName())
+		if err == nil {
+			obj.(metav1.Object).SetResourceVersion("7")
+		}
+		return true, obj, err
+	})
+	current := `{"metadata":{"resourceVersion":"7","labels":{"x":"y"}}}`
+	got, err := claims.Patch(ctx, "c1", types.MergePatchType, []byte(current), metav1.PatchOptions{})
+	if err != nil || got.Labels["x"] != "y" {
+		t.Errorf("patch with the current resourceVersion: labels %v, %v", got.GetLabels(), err)
+	}
+}
+
 func TestApplyBody(t *testing.T) {
 	// Only a label: on v1alpha2 the empty hub spec renders as
 	// resourceClassName "", which must not be applied.

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
@@ -391,6 +392,7 @@ func (r *Resource[T, L]) Patch(ctx context.Context, name string, pt types.PatchT
 		opts.FieldValidation = metav1.FieldValidationStrict
 	}
 	var out T
+	var stale error // the caller's resourceVersion precondition failed
 	// A Conflict means another writer changed the object after we read it:
 	// compute the patch again on the new state.
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -416,6 +418,14 @@ func (r *Resource[T, L]) Patch(ctx context.Context, name string, pt types.PatchT
 		}
 		if newHub.GetName() != curHub.GetName() || newHub.GetNamespace() != curHub.GetNamespace() {
 			return fmt.Errorf("hubclient: a patch of %s %q may not change metadata.name or metadata.namespace", r.hubKind, name)
+		}
+		if rv := newHub.GetResourceVersion(); rv != "" && rv != curHub.GetResourceVersion() {
+			// The patch carries the caller's own precondition, which the
+			// server would hold it to: it does not hold, and trying again
+			// would not change that.
+			stale = apierrors.NewConflict(schema.GroupResource{Group: resource.GroupName, Resource: s.resource}, name,
+				fmt.Errorf("the patch requires metadata.resourceVersion %s, but the object is at %s: read it again and compute the patch anew", rv, curHub.GetResourceVersion()))
+			return nil
 		}
 		if len(subresources) == 0 {
 			// The main resource ignores status changes.
@@ -445,6 +455,9 @@ func (r *Resource[T, L]) Patch(ctx context.Context, name string, pt types.PatchT
 		out, err = r.toHub(res)
 		return err
 	})
+	if err == nil {
+		err = stale
+	}
 	if err != nil {
 		return zero, err
 	}
