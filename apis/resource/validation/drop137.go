@@ -2,7 +2,6 @@ package validation
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	resourcev1 "k8s.io/api/resource/v1"
@@ -108,16 +107,6 @@ func dropMap137[K comparable, V any](d *dropper137, f *map[K]V, p *field.Path, o
 		d.warn(p, off)
 	}
 	*f = nil
-}
-
-// sortedKeys137 gives map keys in order, so that warnings are too.
-func sortedKeys137[K ~string, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return keys
 }
 
 // DropDisabledFieldsV1 clears the fields of a v1 object that a 1.37 server
@@ -591,7 +580,7 @@ func DropDisabledResourceSliceFieldsV1(slice, old *resourcev1.ResourceSlice, gat
 	if off := d.off(consumableInUse, features.DRAConsumableCapacity); len(off) > 0 {
 		for i := range devs {
 			dropPtr137(d, &devs[i].AllowMultipleAllocations, devPath(i).Child("allowMultipleAllocations"), off)
-			for _, name := range sortedKeys137(devs[i].Capacity) {
+			for _, name := range sortedKeys(devs[i].Capacity) {
 				c := devs[i].Capacity[name]
 				if c.RequestPolicy != nil {
 					dropPtr137(d, &c.RequestPolicy, devPath(i).Child("capacity").Key(string(name)).Child("requestPolicy"), off)
@@ -634,7 +623,7 @@ func DropDisabledResourceSliceFieldsV1(slice, old *resourcev1.ResourceSlice, gat
 	})
 	if off := d.off(listsInUse, features.DRAListTypeAttributes); len(off) > 0 {
 		for i := range devs {
-			for _, name := range sortedKeys137(devs[i].Attributes) {
+			for _, name := range sortedKeys(devs[i].Attributes) {
 				a := devs[i].Attributes[name]
 				if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
 					continue

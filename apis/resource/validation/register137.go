@@ -77,7 +77,7 @@ func init() {
 		// Its storage never allows an unconditional update.
 		unconditionalUpdate: func(string) bool { return false },
 		create: func(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
-			return ValidateResourcePoolStatusRequestV1alpha3(c, o)
+			return validateResourcePoolStatusRequestV1alpha3(c, o)
 		},
 		update: func(c *checker, o, old *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 			errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
@@ -152,11 +152,11 @@ func registerViaV1[T object](defaults func(T)) {
 	}}
 }
 
-// ValidateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
+// validateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
 // ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
 // rules 1.37 declares (driver name, pool name, limit between 1 and
 // ResourcePoolStatusRequestLimitMax, defaultPartitionTypeAttribute).
-func ValidateResourcePoolStatusRequestV1alpha3(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+func validateResourcePoolStatusRequestV1alpha3(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
 	errs := objectMeta(&o.ObjectMeta, false)
 	p := field.NewPath("spec")
 	// The tags are required plus a format: a missing driver is only
