@@ -177,6 +177,7 @@ func (r *Reader) readYAML(doc *Document, buf []byte, p piece) (*Document, error)
 	for {
 		buf = append(buf, p.data...)
 		if len(buf) > r.max {
+			doc.Raw = buf // Line counts the comment lines held in it
 			return nil, r.skipOversize(doc, doc.Line())
 		}
 		var err error
@@ -230,6 +231,7 @@ func (r *Reader) readJSON(doc *Document, buf []byte, p piece) (*Document, error)
 		}
 	}
 	if tooBig {
+		doc.Raw = buf // Line counts the comment lines held in it
 		return nil, r.oversizeError(doc, doc.Line())
 	}
 	doc.Raw = buf
