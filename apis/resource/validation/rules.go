@@ -23,11 +23,12 @@ import (
 	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
-// The rules of Kubernetes 1.37 for the v1 kinds. Every function here (and
-// in v1_*.go) carries the name of the 1.37 function of
-// pkg/apis/resource/validation whose rules it applies, with the suffix V1
-// (compared with k8s.io/kubernetes v1.37.2), as the package documentation
-// describes for the alpha versions.
+// The live rules: those of Kubernetes 1.37 for the v1 kinds. Every
+// function here (and in claim.go, claimstatus.go, class.go and slice.go)
+// carries the name of the 1.37 function of pkg/apis/resource/validation
+// whose rules it applies, with the suffix V1 (compared with
+// k8s.io/kubernetes v1.37.2), as the package documentation describes for
+// the alpha versions.
 //
 // 1.37 validates twice. The handwritten validation (the functions named
 // after upstream's) runs first; then the declarative validation generated
