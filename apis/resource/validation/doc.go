@@ -33,8 +33,9 @@
 // rules apply to the version (compared with v1.26.15, v1.30.14 and
 // v1.31.14), so that each can be read next to its counterpart:
 //
-//   - A function in v1alpha1.go, v1alpha2.go or v1alpha3.go has the name of
-//     the function of that version's release, with the version as a suffix:
+//   - A function of the frozen rules, in rules126.go (v1alpha1), rules130.go
+//     (v1alpha2) or rules131.go (v1alpha3), has the name of the function of
+//     that version's release, with the version as a suffix:
 //     validateDeviceRequestV1alpha3 applies 1.31's validateDeviceRequest,
 //     ValidateClaimV1alpha1 1.26's ValidateClaim. Upstream's exported names
 //     keep their capital letter: they are methods of the unexported
@@ -107,7 +108,7 @@
 // # The rules of 1.37
 //
 // The kinds checked with the rules of 1.37 (v1beta1, v1beta2, v1 and
-// v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) follow v1.go's
+// v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) follow rules.go's
 // description; what the 1.37 registry does around the rules:
 //
 //   - The feature gates are Options.FeatureGates (zero: the 1.37
@@ -142,10 +143,10 @@
 //     rather than spec.devices[i].taints). A field that a declarative
 //     and a handwritten rule both refuse appears under both paths (a
 //     derived attribute's name without a domain that no constraint
-//     uses). paths137.go lists these rules and where upstream has them.
+//     uses). paths.go lists these rules and where upstream has them.
 //   - Lists over their maximum are TooMany ("must have at most N items").
 //   - A ResourcePoolStatusRequest's spec and status rules are declarative
-//     (rpsr137.go) except for the metadata and the status conditions; the
+//     (poolstatusrequest.go) except for the metadata and the status conditions; the
 //     spec is immutable, and the status is validated when first written
 //     and immutable afterwards.
 //

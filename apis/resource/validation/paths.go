@@ -107,7 +107,7 @@ var requestRulesV1beta1 = []declarativeRuleV1beta1{
 	// allocationMode: +k8s:beta=+k8s:optional and the beta enum;
 	// validateDeviceAllocationMode's NotSupported is covered. The
 	// optional tag stops at an empty mode (a request without class keeps
-	// it empty, see TestVersionDefaultsBeforeConversion137), so that
+	// it empty, see TestVersionDefaultsBeforeConversion), so that
 	// NotSupported is the handwritten one, under v1's path.
 	ruleV1beta1(`allocationMode`, field.ErrorTypeNotSupported, "", func(e *field.Error) bool {
 		return fmt.Sprint(e.BadValue) != ""
