@@ -56,8 +56,8 @@ import (
 //     request with both exactly and firstAvailable, devices of a slice
 //     with too many devices, taints beyond their limit);
 //   - the declarative validation skips fields an update leaves unchanged
-//     ("ratcheting"); a "dv" parameter says whether it looks at the part
-//     being validated.
+//     ("ratcheting"); a declarativeCoverage parameter says whether it
+//     looks at the part being validated.
 //
 // Alpha declarative rules (+k8s:alpha) are not enforced by 1.37 and are not
 // applied. Registry behaviour that produces validation errors (the
@@ -376,6 +376,37 @@ var (
 	dvOp      = apioperation.Operation{Type: apioperation.Create}
 )
 
+// declarativeCoverage says whether 1.37's declarative validation looks at
+// the part of the object a rule checks. The handwritten validation always
+// runs; the declarative one checks a part that a +k8s: tag covers and that
+// the write creates or changes (it skips what an update leaves unchanged).
+// Where it does, its rules that have no handwritten counterpart run too,
+// and where both report the same error upstream keeps the declarative one
+// (MarkCoveredByDeclarative), so the rules report that wording instead.
+type declarativeCoverage bool
+
+const (
+	// handwrittenOnly: no tag covers the part, or an update leaves it as
+	// it was.
+	handwrittenOnly declarativeCoverage = false
+	// coveredByDeclarative: a tag covers the part and the write creates or
+	// changes it.
+	coveredByDeclarative declarativeCoverage = true
+)
+
+// ifChanged narrows the coverage of a part to one of its items (or
+// fields): the declarative validation skips the item unless it is new or
+// changed as well.
+func (d declarativeCoverage) ifChanged(changed bool) declarativeCoverage {
+	return d && declarativeCoverage(changed)
+}
+
+// coverageOf is the coverage of a part, by whether the write creates
+// (old nil) or changes it.
+func coverageOf[T any](v T, old *T) declarativeCoverage {
+	return declarativeCoverage(old == nil || !semanticEqual(v, *old))
+}
+
 // validateSliceV1 is 1.37's validateSlice: a list longer than max (max < 0:
 // no limit) is TooMany and its entries are not validated; otherwise every
 // entry is.
@@ -391,10 +422,10 @@ func validateSliceV1[T any](items []T, max int, item func(T, *field.Path) field.
 }
 
 // validateSetV1 is 1.37's validateSet: validateSliceV1, then a Duplicate
-// for every entry whose key repeats an earlier one. dupItem says the
-// declarative uniqueness check reports the duplicate, which names the
-// whole entry; the handwritten one names the key.
-func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, dupItem bool, p *field.Path) field.ErrorList {
+// for every entry whose key repeats an earlier one. Where the declarative
+// validation looks at the list, its uniqueness check reports the
+// duplicate, naming the whole entry; the handwritten one names the key.
+func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, declarative declarativeCoverage, p *field.Path) field.ErrorList {
 	if max >= 0 && len(items) > max {
 		return field.ErrorList{field.TooMany(p, len(items), max).WithOrigin("maxItems")}
 	}
@@ -402,10 +433,10 @@ func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.
 	for i := range items {
 		errs = append(errs, item(items[i], p.Index(i))...)
 	}
-	return append(errs, duplicatesV1(items, key, dupItem, p)...)
+	return append(errs, duplicatesV1(items, key, declarative, p)...)
 }
 
-func duplicatesV1[T any, K comparable](items []T, key func(T) K, dupItem bool, p *field.Path) field.ErrorList {
+func duplicatesV1[T any, K comparable](items []T, key func(T) K, declarative declarativeCoverage, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := make(map[K]bool, len(items))
 	for i := range items {
@@ -415,7 +446,7 @@ func duplicatesV1[T any, K comparable](items []T, key func(T) K, dupItem bool, p
 			continue
 		}
 		var value any = k
-		if dupItem {
+		if declarative {
 			value = items[i]
 		}
 		errs = append(errs, field.Duplicate(p.Index(i), value))
@@ -462,10 +493,10 @@ func truncateIfTooLongV1(s string, max int) string {
 // validateDriverNameV1 is 1.37's driver-name rule (the CSI driver-name
 // rule): an empty name is Required and nothing else, a name over
 // DriverNameMaxLength bytes TooLong, and the lower-cased name must be a DNS
-// subdomain. With dv the declarative validation has the same rule and its
-// wording is reported: the length in characters and the "caseless"
-// subdomain message. Quirk: upper-case letters pass; Strict rejects them.
-func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, dv bool) field.ErrorList {
+// subdomain. Where the declarative validation looks at the name, it has
+// the same rule and its wording is reported: the length in characters and
+// the "caseless" subdomain message. Quirk: upper-case letters pass; Strict rejects them.
+func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if value == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
@@ -473,13 +504,13 @@ func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, dv bool) f
 	if len(value) > DriverNameMaxLength {
 		// The declarative check counts characters; a name that is too long
 		// only in bytes keeps the handwritten error.
-		if dv && utf8.RuneCountInString(value) > DriverNameMaxLength {
+		if declarative && utf8.RuneCountInString(value) > DriverNameMaxLength {
 			errs = append(errs, validate.MaxLength(dvContext, dvOp, p, &value, nil, DriverNameMaxLength)...)
 		} else {
 			errs = append(errs, field.TooLong(p, "", DriverNameMaxLength))
 		}
 	}
-	if dv {
+	if declarative {
 		errs = append(errs, validate.LongNameCaseless(dvContext, dvOp, p, &value, nil)...)
 	} else {
 		for _, msg := range c.lowerSubdomainMessages(value) {
@@ -540,10 +571,11 @@ func declarativePoolNameV1(name string, p *field.Path) field.ErrorList {
 
 // validateUIDV1 checks a shareID: 36 characters, lower-case hexadecimal in
 // 8-4-4-4-12 groups. Every use is covered by the declarative format
-// k8s-uuid, whose message 1.37 reports when dv; otherwise the handwritten
-// message names what github.com/google/uuid's Validate found.
-func validateUIDV1(uid string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
+// k8s-uuid, whose message 1.37 reports where the declarative validation
+// looks at the ID; otherwise the handwritten message names what
+// github.com/google/uuid's Validate found.
+func validateUIDV1(uid string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
 		return validate.UUID(dvContext, dvOp, p, &uid, nil)
 	}
 	if err := uuidProblemV1(uid); err != "" {
@@ -609,7 +641,7 @@ func (c *checkerV1) validateQualifiedNameV1(name string, p *field.Path) field.Er
 		if parts[0] == "" {
 			errs = append(errs, field.Invalid(p, "", "the domain must not be empty"))
 		} else {
-			errs = append(errs, c.validateDriverNameV1(parts[0], p, false)...)
+			errs = append(errs, c.validateDriverNameV1(parts[0], p, handwrittenOnly)...)
 		}
 		if parts[1] == "" {
 			errs = append(errs, field.Invalid(p, "", "the name must not be empty"))
@@ -632,14 +664,15 @@ func (c *checkerV1) strictSlashesV1(name string, p *field.Path) field.ErrorList 
 }
 
 // validateFullyQualifiedNameV1 checks matchAttribute and distinctAttribute:
-// a qualified name that must have a domain. With dv the declarative format
-// k8s-resource-fully-qualified-name is reported instead (1.37 covers the
+// a qualified name that must have a domain. Where the declarative
+// validation looks at it, its format k8s-resource-fully-qualified-name is
+// reported instead (1.37 covers the
 // handwritten check with it): it checks the domain as a case-sensitive DNS
 // subdomain (so "Example.com/x" is Invalid) and words the empty parts
 // "prefix must not be empty" and "name must not be empty".
-func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, dv bool) field.ErrorList {
+func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
-	if dv {
+	if declarative {
 		errs = validate.ResourceFullyQualifiedName(dvContext, dvOp, p, &name, nil)
 		return append(errs, c.strictSlashesV1(name, p)...)
 	}
@@ -663,18 +696,18 @@ func validateCIdentifierV1(id string, p *field.Path) field.ErrorList {
 }
 
 // shortNameV1 checks a DNS label. Where 1.37's declarative format
-// k8s-short-name covers the check (dv), its wording is reported: a label
-// that is too long "may be no more than 63 bytes", not characters.
-func shortNameV1(value string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
+// k8s-short-name covers the check, its wording is reported: a label that
+// is too long "may be no more than 63 bytes", not characters.
+func shortNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
 		return validate.ShortName(dvContext, dvOp, p, &value, nil)
 	}
 	return dnsLabel(value, p)
 }
 
 // longNameV1 is shortNameV1 for DNS subdomains (format k8s-long-name).
-func longNameV1(value string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
+func longNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
 		return validate.LongName(dvContext, dvOp, p, &value, nil)
 	}
 	return dnsSubdomain(value, p)
