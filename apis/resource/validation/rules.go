@@ -666,10 +666,10 @@ func (c *checkerV1) strictSlashesV1(name string, p *field.Path) field.ErrorList 
 // validateFullyQualifiedNameV1 checks matchAttribute and distinctAttribute:
 // a qualified name that must have a domain. Where the declarative
 // validation looks at it, its format k8s-resource-fully-qualified-name is
-// reported instead (1.37 covers the
-// handwritten check with it): it checks the domain as a case-sensitive DNS
-// subdomain (so "Example.com/x" is Invalid) and words the empty parts
-// "prefix must not be empty" and "name must not be empty".
+// reported instead (1.37 covers the handwritten check with it): it checks
+// the domain as a case-sensitive DNS subdomain (so "Example.com/x" is
+// Invalid) and words the empty parts "prefix must not be empty" and "name
+// must not be empty".
 func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	if declarative {

@@ -612,9 +612,9 @@ func declarativeAttributeUnionV1(a *resourcev1.DeviceAttribute, p *field.Path) f
 // shortened as 1.37's handwritten validation does, keyPath the whole name.
 // Where the declarative validation looks at the device, its union (which
 // lists the members) reports the "exactly one" rule on keyPath and
-// replaces the handwritten error, unless
-// the paths differ (a long name), when both are reported. The union counts
-// an empty list as unset where the handwritten rule counts it as set, so
+// replaces the handwritten error, unless the paths differ (a long name),
+// when both are reported. The union counts an empty list as unset where
+// the handwritten rule counts it as set, so
 // `ints: []` alone is an error of both kinds and `int: 1, ints: []` keeps
 // the handwritten one. (Over protobuf, or JSON encoded with omitempty, an
 // empty list arrives as no list at all.)
