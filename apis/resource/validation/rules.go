@@ -163,116 +163,142 @@ type rulesV1Set struct {
 	taintRule rules[*resourcev1.DeviceTaintRule]
 }
 
-// rulesV1 returns the 1.37 rules of the v1 kinds with env. They are not
-// registered here: register needs v1 in the catalogue and the scheme.
+// rulesV1 returns the 1.37 rules of the v1 kinds with env, one function per
+// registry strategy of 1.37. They are not registered here: register needs
+// v1 in the catalogue and the scheme.
 func rulesV1(env envV1) rulesV1Set {
 	return rulesV1Set{
-		claim: rules[*resourcev1.ResourceClaim]{
-			namespaced:         true,
-			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.ResourceClaim) { drakitv1.SetObjectDefaults_ResourceClaim(o) },
-			prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
-			prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
-			prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
-			drop: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
-				return DropDisabledResourceClaimFieldsV1(o, old, env.on(c).env.gates)
-			},
-			dropStatus: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
-				return DropDisabledResourceClaimStatusFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceClaim) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminV1(o.Spec.Devices.Requests, o.Namespace)
-				return append(errs, v.ValidateResourceClaimV1(o)...)
-			},
-			// 1.37 validates a claim update only as an update: the spec is
-			// immutable and not validated again.
-			update: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
-				return env.on(c).ValidateResourceClaimUpdateV1(o, old)
-			},
-			status: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminStatusV1(allocationResultsV1(o), allocationResultsV1(old), o.Namespace)
-				return append(errs, v.ValidateResourceClaimStatusUpdateV1(o, old)...)
-			},
+		claim:     claimRulesV1(env),
+		template:  templateRulesV1(env),
+		class:     classRulesV1(env),
+		slice:     sliceRulesV1(env),
+		taintRule: taintRuleRulesV1(env),
+	}
+}
+
+// claimRulesV1 is the ResourceClaim strategy (main resource and status).
+func claimRulesV1(env envV1) rules[*resourcev1.ResourceClaim] {
+	return rules[*resourcev1.ResourceClaim]{
+		namespaced:         true,
+		resetMetaForStatus: true,
+		defaults:           func(o *resourcev1.ResourceClaim) { drakitv1.SetObjectDefaults_ResourceClaim(o) },
+		prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
+		prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
+		prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
+		drop: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+			return DropDisabledResourceClaimFieldsV1(o, old, env.on(c).env.gates)
 		},
-		template: rules[*resourcev1.ResourceClaimTemplate]{
-			namespaced: true,
-			defaults:   func(o *resourcev1.ResourceClaimTemplate) { drakitv1.SetObjectDefaults_ResourceClaimTemplate(o) },
-			drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
-				return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceClaimTemplate) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminV1(o.Spec.Spec.Devices.Requests, o.Namespace)
-				return append(errs, v.ValidateResourceClaimTemplateV1(o)...)
-			},
-			// The template strategy validates an update as a create too
-			// (the whole spec, its CEL as new expressions) and then as an
-			// update.
-			update: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) field.ErrorList {
-				v := env.on(c)
-				errs := v.validateResourceClaimTemplateV1(o, &old.Spec)
-				return append(errs, v.ValidateResourceClaimTemplateUpdateV1(o, old)...)
-			},
+		dropStatus: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+			return DropDisabledResourceClaimStatusFieldsV1(o, old, env.on(c).env.gates)
 		},
-		class: rules[*resourcev1.DeviceClass]{
-			prepareCreate: func(o *resourcev1.DeviceClass) { o.Generation = 1 },
-			prepareUpdate: func(o, old *resourcev1.DeviceClass) {
-				if !semanticEqual(o.Spec, old.Spec) {
-					o.Generation = old.Generation + 1
-				}
-			},
-			drop: func(c *checker, o, old *resourcev1.DeviceClass) []DropWarning {
-				return DropDisabledDeviceClassFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.DeviceClass) field.ErrorList {
-				return env.on(c).ValidateDeviceClassV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.DeviceClass) field.ErrorList {
-				return env.on(c).ValidateDeviceClassUpdateV1(o, old)
-			},
+		create: func(c *checker, o *resourcev1.ResourceClaim) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminV1(o.Spec.Devices.Requests, o.Namespace)
+			return append(errs, v.ValidateResourceClaimV1(o)...)
 		},
-		slice: rules[*resourcev1.ResourceSlice]{
-			defaults:      func(o *resourcev1.ResourceSlice) { drakitv1.SetObjectDefaults_ResourceSlice(o) },
-			prepareCreate: func(o *resourcev1.ResourceSlice) { o.Generation = 1 },
-			prepareUpdate: func(o, old *resourcev1.ResourceSlice) {
-				if !semanticEqual(o.Spec, old.Spec) {
-					o.Generation = old.Generation + 1
-				}
-			},
-			drop: func(c *checker, o, old *resourcev1.ResourceSlice) []DropWarning {
-				return DropDisabledResourceSliceFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceSlice) field.ErrorList {
-				return env.on(c).ValidateResourceSliceV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.ResourceSlice) field.ErrorList {
-				return env.on(c).ValidateResourceSliceUpdateV1(o, old)
-			},
+		// 1.37 validates a claim update only as an update: the spec is
+		// immutable and not validated again.
+		update: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
+			return env.on(c).ValidateResourceClaimUpdateV1(o, old)
 		},
-		taintRule: rules[*resourcev1.DeviceTaintRule]{
-			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.DeviceTaintRule) { drakitv1.SetObjectDefaults_DeviceTaintRule(o) },
-			prepareCreate: func(o *resourcev1.DeviceTaintRule) {
-				o.Status = resourcev1.DeviceTaintRuleStatus{}
-				o.Generation = 1
-			},
-			prepareUpdate: prepareDeviceTaintRuleUpdateV1,
-			// The v1 storage refuses an update without resourceVersion;
-			// the one that serves v1alpha3 and v1beta2 keeps their
-			// historic unconditional updates.
-			unconditionalUpdate: func(version string) bool { return version == "v1alpha3" || version == "v1beta2" },
-			prepareStatus:       func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
-			create: func(c *checker, o *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleUpdateV1(o, old)
-			},
-			status: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleStatusUpdateV1(o, old)
-			},
+		status: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminStatusV1(allocationResultsV1(o), allocationResultsV1(old), o.Namespace)
+			return append(errs, v.ValidateResourceClaimStatusUpdateV1(o, old)...)
+		},
+	}
+}
+
+// templateRulesV1 is the ResourceClaimTemplate strategy.
+func templateRulesV1(env envV1) rules[*resourcev1.ResourceClaimTemplate] {
+	return rules[*resourcev1.ResourceClaimTemplate]{
+		namespaced: true,
+		defaults:   func(o *resourcev1.ResourceClaimTemplate) { drakitv1.SetObjectDefaults_ResourceClaimTemplate(o) },
+		drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
+			return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.ResourceClaimTemplate) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminV1(o.Spec.Spec.Devices.Requests, o.Namespace)
+			return append(errs, v.ValidateResourceClaimTemplateV1(o)...)
+		},
+		// The template strategy validates an update as a create too
+		// (the whole spec, its CEL as new expressions) and then as an
+		// update.
+		update: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) field.ErrorList {
+			v := env.on(c)
+			errs := v.validateResourceClaimTemplateV1(o, &old.Spec)
+			return append(errs, v.ValidateResourceClaimTemplateUpdateV1(o, old)...)
+		},
+	}
+}
+
+// classRulesV1 is the DeviceClass strategy.
+func classRulesV1(env envV1) rules[*resourcev1.DeviceClass] {
+	return rules[*resourcev1.DeviceClass]{
+		prepareCreate: func(o *resourcev1.DeviceClass) { o.Generation = 1 },
+		prepareUpdate: func(o, old *resourcev1.DeviceClass) {
+			if !semanticEqual(o.Spec, old.Spec) {
+				o.Generation = old.Generation + 1
+			}
+		},
+		drop: func(c *checker, o, old *resourcev1.DeviceClass) []DropWarning {
+			return DropDisabledDeviceClassFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.DeviceClass) field.ErrorList {
+			return env.on(c).ValidateDeviceClassV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.DeviceClass) field.ErrorList {
+			return env.on(c).ValidateDeviceClassUpdateV1(o, old)
+		},
+	}
+}
+
+// sliceRulesV1 is the ResourceSlice strategy.
+func sliceRulesV1(env envV1) rules[*resourcev1.ResourceSlice] {
+	return rules[*resourcev1.ResourceSlice]{
+		defaults:      func(o *resourcev1.ResourceSlice) { drakitv1.SetObjectDefaults_ResourceSlice(o) },
+		prepareCreate: func(o *resourcev1.ResourceSlice) { o.Generation = 1 },
+		prepareUpdate: func(o, old *resourcev1.ResourceSlice) {
+			if !semanticEqual(o.Spec, old.Spec) {
+				o.Generation = old.Generation + 1
+			}
+		},
+		drop: func(c *checker, o, old *resourcev1.ResourceSlice) []DropWarning {
+			return DropDisabledResourceSliceFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.ResourceSlice) field.ErrorList {
+			return env.on(c).ValidateResourceSliceV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.ResourceSlice) field.ErrorList {
+			return env.on(c).ValidateResourceSliceUpdateV1(o, old)
+		},
+	}
+}
+
+// taintRuleRulesV1 is the DeviceTaintRule strategy (main resource and status).
+func taintRuleRulesV1(env envV1) rules[*resourcev1.DeviceTaintRule] {
+	return rules[*resourcev1.DeviceTaintRule]{
+		resetMetaForStatus: true,
+		defaults:           func(o *resourcev1.DeviceTaintRule) { drakitv1.SetObjectDefaults_DeviceTaintRule(o) },
+		prepareCreate: func(o *resourcev1.DeviceTaintRule) {
+			o.Status = resourcev1.DeviceTaintRuleStatus{}
+			o.Generation = 1
+		},
+		prepareUpdate: prepareDeviceTaintRuleUpdateV1,
+		// The v1 storage refuses an update without resourceVersion;
+		// the one that serves v1alpha3 and v1beta2 keeps their
+		// historic unconditional updates.
+		unconditionalUpdate: func(version string) bool { return version == "v1alpha3" || version == "v1beta2" },
+		prepareStatus:       func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
+		create: func(c *checker, o *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleUpdateV1(o, old)
+		},
+		status: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleStatusUpdateV1(o, old)
 		},
 	}
 }

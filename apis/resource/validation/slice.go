@@ -48,6 +48,39 @@ func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSl
 		errs = append(errs, immutable(spec.NodeName, old.NodeName, p.Child("nodeName"))...)
 	}
 
+	errs = append(errs, sliceNodeSelectionV1(spec, p)...)
+
+	if spec.SharedCounters != nil && spec.Devices != nil {
+		errs = append(errs, field.Invalid(p, "", "only one of `sharedCounters` or `devices` is allowed"))
+	}
+
+	errs = append(errs, c.sliceDevicesV1(spec, old, p.Child("devices"))...)
+	errs = append(errs, sharedCounterSetsV1(spec, old, p.Child("sharedCounters"))...)
+
+	if spec.PartitionTypeAttribute != nil {
+		errs = append(errs, validatePartitionTypeAttributeV1(spec, p)...)
+		if old == nil || old.PartitionTypeAttribute == nil || *old.PartitionTypeAttribute != *spec.PartitionTypeAttribute {
+			errs = append(errs, c.declarativePartitionTypeAttributeV1(string(*spec.PartitionTypeAttribute), p.Child("partitionTypeAttribute"))...)
+		}
+	}
+
+	sp := p.Child("skipNodeOperations")
+	errs = append(errs, validateSkipNodeOperationsV1(spec.SkipNodeOperations, sp)...)
+	if old == nil || !semanticEqual(spec.SkipNodeOperations, old.SkipNodeOperations) {
+		var oldOps []resourcev1.SkipNodeOperation
+		if old != nil {
+			oldOps = old.SkipNodeOperations
+		}
+		errs = append(errs, declarativeSkipNodeOperationsV1(spec.SkipNodeOperations, oldOps, sp)...)
+	}
+	return errs
+}
+
+// sliceNodeSelectionV1 is the part of validateResourceSliceSpec that
+// checks where the slice's devices are: exactly one of nodeName,
+// nodeSelector, allNodes and perDeviceNodeSelection, each valid.
+func sliceNodeSelectionV1(spec *resourcev1.ResourceSliceSpec, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	var set []string
 	if spec.NodeName != nil {
 		if *spec.NodeName != "" {
@@ -86,20 +119,21 @@ func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSl
 	default:
 		errs = append(errs, field.Invalid(p, fmt.Sprintf("{%s}", strings.Join(set, ", ")), oneOf+", but multiple fields are set"))
 	}
+	return errs
+}
 
-	if spec.SharedCounters != nil && spec.Devices != nil {
-		errs = append(errs, field.Invalid(p, "", "only one of `sharedCounters` or `devices` is allowed"))
-	}
-
+// sliceDevicesV1 is the part of validateResourceSliceSpec that checks
+// spec.devices (dp): their number, each device, and, for a slice with too
+// many devices, the declarative rules of each.
+func (c *checkerV1) sliceDevicesV1(spec, old *resourcev1.ResourceSliceSpec, dp *field.Path) field.ErrorList {
 	maxDevices := V1SliceMaxDevices
 	if haveDeviceTaintsV1(spec) || haveConsumesCountersV1(spec) || haveListAttributesV1(spec) {
 		maxDevices = V1SliceMaxDevicesWithAdvancedFeatures
 	}
 	devices := declarativeCoverage(old == nil || !semanticEqual(spec.Devices, old.Devices))
-	dp := p.Child("devices")
-	errs = append(errs, validateSetV1(spec.Devices, maxDevices, func(d resourcev1.Device, ip *field.Path) field.ErrorList {
+	errs := validateSetV1(spec.Devices, maxDevices, func(d resourcev1.Device, ip *field.Path) field.ErrorList {
 		return c.validateDeviceV1(&d, lookupDeviceV1(old, d.Name), ip, spec.PerDeviceNodeSelection, devices)
-	}, func(d resourcev1.Device) string { return d.Name }, handwrittenOnly, dp)...)
+	}, func(d resourcev1.Device) string { return d.Name }, handwrittenOnly, dp)
 	if len(spec.Devices) > maxDevices && devices {
 		// The declarative validation has no limit of its own and checks
 		// the devices the handwritten validation skipped.
@@ -107,36 +141,23 @@ func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSl
 			errs = append(errs, c.declarativeDeviceV1(&spec.Devices[i], dp.Index(i))...)
 		}
 	}
+	return errs
+}
 
+// sharedCounterSetsV1 is the part of validateResourceSliceSpec that checks
+// spec.sharedCounters (p).
+func sharedCounterSetsV1(spec, old *resourcev1.ResourceSliceSpec, p *field.Path) field.ErrorList {
 	// The declarative validation skips the counter sets an update left
 	// unchanged (matched by name), and in a changed one what did not
 	// change.
 	counters := declarativeCoverage(old == nil || !semanticEqual(spec.SharedCounters, old.SharedCounters))
-	errs = append(errs, validateSetV1(spec.SharedCounters, V1SliceMaxCounterSets, func(cs resourcev1.CounterSet, cp *field.Path) field.ErrorList {
+	return validateSetV1(spec.SharedCounters, V1SliceMaxCounterSets, func(cs resourcev1.CounterSet, cp *field.Path) field.ErrorList {
 		var o *resourcev1.CounterSet
 		if old != nil {
 			o = lookupNamedV1(old.SharedCounters, cs.Name, func(cs *resourcev1.CounterSet) string { return cs.Name })
 		}
 		return validateCounterSetV1(&cs, o, cp, counters && coverageOf(cs, o))
-	}, func(cs resourcev1.CounterSet) string { return cs.Name }, counters, p.Child("sharedCounters"))...)
-
-	if spec.PartitionTypeAttribute != nil {
-		errs = append(errs, validatePartitionTypeAttributeV1(spec, p)...)
-		if old == nil || old.PartitionTypeAttribute == nil || *old.PartitionTypeAttribute != *spec.PartitionTypeAttribute {
-			errs = append(errs, c.declarativePartitionTypeAttributeV1(string(*spec.PartitionTypeAttribute), p.Child("partitionTypeAttribute"))...)
-		}
-	}
-
-	sp := p.Child("skipNodeOperations")
-	errs = append(errs, validateSkipNodeOperationsV1(spec.SkipNodeOperations, sp)...)
-	if old == nil || !semanticEqual(spec.SkipNodeOperations, old.SkipNodeOperations) {
-		var oldOps []resourcev1.SkipNodeOperation
-		if old != nil {
-			oldOps = old.SkipNodeOperations
-		}
-		errs = append(errs, declarativeSkipNodeOperationsV1(spec.SkipNodeOperations, oldOps, sp)...)
-	}
-	return errs
+	}, func(cs resourcev1.CounterSet) string { return cs.Name }, counters, p)
 }
 
 // declarativePartitionTypeAttributeV1: Forbidden while
