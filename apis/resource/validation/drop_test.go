@@ -215,19 +215,24 @@ var specCases = []struct {
 	},
 }
 
-func TestDropClaimSpec(t *testing.T) {
+// claimSpecDropper drops the disabled fields of spec (old nil: a create)
+// through one entry point and returns the spec as dropped and the
+// warnings, whose paths start with prefix.
+type claimSpecDropper struct {
+	prefix string
+	drop   func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning)
+}
+
+// claimSpecDroppers are the entry points for a claim spec: the claim's and
+// the template's own functions, and the dispatcher.
+func claimSpecDroppers(t *testing.T) []claimSpecDropper {
 	claimOf := func(s resourcev1.ResourceClaimSpec) *resourcev1.ResourceClaim {
 		return &resourcev1.ResourceClaim{Spec: s}
 	}
 	templateOf := func(s resourcev1.ResourceClaimSpec) *resourcev1.ResourceClaimTemplate {
 		return &resourcev1.ResourceClaimTemplate{Spec: resourcev1.ResourceClaimTemplateSpec{Spec: s}}
 	}
-	// Both kinds, through their own function and through the dispatcher.
-	type kind struct {
-		prefix string
-		drop   func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning)
-	}
-	kinds := []kind{
+	return []claimSpecDropper{
 		{"spec.", func(spec, old *resourcev1.ResourceClaimSpec, g features.Gates) (resourcev1.ResourceClaimSpec, []DropWarning) {
 			c := claimOf(*spec)
 			var o *resourcev1.ResourceClaim
@@ -259,8 +264,10 @@ func TestDropClaimSpec(t *testing.T) {
 			return c.Spec, w
 		}},
 	}
+}
 
-	for _, k := range kinds {
+func TestDropClaimSpec(t *testing.T) {
+	for _, k := range claimSpecDroppers(t) {
 		// Everything on: nothing changes.
 		s := fullSpec()
 		got, w := k.drop(&s, nil, allOn(t))
@@ -357,17 +364,23 @@ func fullStatusClaim() *resourcev1.ResourceClaim {
 	}
 }
 
-func TestDropClaimStatus(t *testing.T) {
+// claimStatusDropCase is one status rule: the gates that are off, the
+// warnings, what clear takes out of fullStatusClaim, and what stripOld
+// takes out of the stored claim so that it does not use the feature.
+type claimStatusDropCase struct {
+	name     string
+	off      []features.Name
+	want     []string
+	clear    func(*resourcev1.ResourceClaim)
+	stripOld func(*resourcev1.ResourceClaim)
+}
+
+// claimStatusDropCases has one case per status rule, in the server's order.
+func claimStatusDropCases() []claimStatusDropCase {
 	res := func(c *resourcev1.ResourceClaim) *resourcev1.DeviceRequestAllocationResult {
 		return &c.Status.Allocation.Devices.Results[0]
 	}
-	tests := []struct {
-		name     string
-		off      []features.Name
-		want     []string
-		clear    func(*resourcev1.ResourceClaim)
-		stripOld func(*resourcev1.ResourceClaim)
-	}{
+	return []claimStatusDropCase{
 		{
 			name:  "device status",
 			off:   []features.Name{features.DRAResourceClaimDeviceStatus, features.DRADeviceBindingConditions, features.DRAResourceClaimGranularStatusAuthorization},
@@ -421,13 +434,15 @@ func TestDropClaimStatus(t *testing.T) {
 			stripOld: func(c *resourcev1.ResourceClaim) { res(c).SkipNodeOperations = nil },
 		},
 	}
+}
 
+func TestDropClaimStatus(t *testing.T) {
 	// Everything on, old = new: nothing changes.
 	claim := fullStatusClaim()
 	expectWarnings(t, DropDisabledResourceClaimStatusFieldsV1(claim, fullStatusClaim(), allOn(t)), nil)
 	expectEqual(t, claim, fullStatusClaim())
 
-	for _, tc := range tests {
+	for _, tc := range claimStatusDropCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			g := allOnExcept(t, tc.off...)
 			want := fullStatusClaim()
@@ -448,7 +463,7 @@ func TestDropClaimStatus(t *testing.T) {
 
 	// Admin access in the old spec keeps adminAccess in the results.
 	old := fullStatusClaim()
-	res(old).AdminAccess = nil
+	old.Status.Allocation.Devices.Results[0].AdminAccess = nil
 	old.Spec.Devices.Requests[1].Exactly.AdminAccess = ptr(true)
 	claim = fullStatusClaim()
 	expectWarnings(t, DropDisabledResourceClaimStatusFieldsV1(claim, old, allOnExcept(t, features.DRAAdminAccess)), nil)
@@ -563,7 +578,19 @@ func fullSlice() *resourcev1.ResourceSlice {
 	}}
 }
 
-func TestDropResourceSlice(t *testing.T) {
+// sliceDropCase is one slice rule: the gates that are off, the warnings,
+// and what clear takes out of fullSlice.
+type sliceDropCase struct {
+	name  string
+	off   []features.Name
+	want  []string
+	clear func(*resourcev1.ResourceSlice)
+}
+
+// sliceDropCases has one case per rule of the slice, in the server's
+// order. It is a table, longer than 80 lines for that reason: each case
+// reads on its own.
+func sliceDropCases() []sliceDropCase {
 	dev := func(s *resourcev1.ResourceSlice) *resourcev1.Device { return &s.Spec.Devices[0] }
 	binding := []string{"spec.devices[0].bindingConditions", "spec.devices[0].bindingFailureConditions", "spec.devices[0].bindsToNode"}
 	bindingLines := func(gates ...features.Name) []string {
@@ -581,12 +608,7 @@ func TestDropResourceSlice(t *testing.T) {
 		dev(s).ConsumesCounters, dev(s).NodeName = nil, nil
 		s.Spec.Devices[1].AllNodes = nil
 	}
-	tests := []struct {
-		name  string
-		off   []features.Name
-		want  []string
-		clear func(*resourcev1.ResourceSlice)
-	}{
+	return []sliceDropCase{
 		{
 			name:  "taints",
 			off:   []features.Name{features.DRADeviceTaints, features.DRADeviceTaintRules},
@@ -674,12 +696,14 @@ func TestDropResourceSlice(t *testing.T) {
 			clear: func(s *resourcev1.ResourceSlice) { s.Spec.SkipNodeOperations = nil },
 		},
 	}
+}
 
+func TestDropResourceSlice(t *testing.T) {
 	slice := fullSlice()
 	expectWarnings(t, DropDisabledResourceSliceFieldsV1(slice, nil, allOn(t)), nil)
 	expectEqual(t, slice, fullSlice())
 
-	for _, tc := range tests {
+	for _, tc := range sliceDropCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			g := allOnExcept(t, tc.off...)
 			if err := g.Validate(); err != nil {
@@ -710,9 +734,13 @@ func TestDropResourceSlice(t *testing.T) {
 			expectEqual(t, slice, fullSlice())
 		})
 	}
+}
 
+// TestDropResourceSliceDefaults: the default gates drop the alpha fields,
+// and a feature used by any old device keeps its fields on every device.
+func TestDropResourceSliceDefaults(t *testing.T) {
 	// With the 1.37 defaults, the alpha fields go.
-	slice = fullSlice()
+	slice := fullSlice()
 	expectWarnings(t, DropDisabledResourceSliceFieldsV1(slice, nil, features.Defaults()), []string{
 		warningLine("spec.devices[0].consumesCounters[0].compatibilityGroups", features.DRADeviceCompatibilityGroups),
 		warningLine("spec.devices[0].nodeAllocatableResources", features.DRANodeAllocatableResources),

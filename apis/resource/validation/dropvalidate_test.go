@@ -111,6 +111,8 @@ type dropCase struct {
 	keptOnUpdate string
 }
 
+// dropCases has one case per gated field, through the registry. It is a
+// table, longer than 80 lines for that reason: each case reads on its own.
 func dropCases() []dropCase {
 	badToleration := []resourcev1.DeviceToleration{{Key: "k", Operator: "Sometimes"}}
 	share := types.UID("not-a-uuid")
