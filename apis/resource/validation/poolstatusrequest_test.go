@@ -48,7 +48,8 @@ func poolStatusRequestWithStatus(f func(st *v1alpha3.ResourcePoolStatusRequestSt
 
 // TestResourcePoolStatusRequestStatus: the declared rules of a first
 // status (ga-facts 7.1 and 7.7), each with the value at its limit passing
-// and one beyond it refused.
+// and one beyond it refused. It is a table of cases, longer than 80 lines
+// for that reason: each case reads on its own.
 func TestResourcePoolStatusRequestStatus(t *testing.T) {
 	pool := func(f func(p *v1alpha3.PoolStatus)) *v1alpha3.ResourcePoolStatusRequest {
 		return poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { f(&st.Pools[0]) })
