@@ -1,6 +1,7 @@
 // Package validation checks resource.k8s.io objects the way the API server
 // of the release that serves their version does (the catalogue's Rules of
-// each version and kind decide which release):
+// each version and kind decide which release; TestDocTableFollowsTheCatalogue
+// keeps this table in step with it):
 //
 //	v1alpha1  Kubernetes 1.26
 //	v1alpha2  Kubernetes 1.30 (with structured parameters)
