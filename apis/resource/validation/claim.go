@@ -540,7 +540,7 @@ func declarativeRequestCommonV1(selectors int, mode resourcev1.DeviceAllocationM
 		errs = append(errs, field.TooMany(p.Child("selectors"), selectors, V1DeviceSelectorsMaxSize).WithOrigin("maxItems"))
 	}
 	if mode != "" {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("allocationMode"), &mode, nil, v1AllocationModeSet, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("allocationMode"), &mode, nil, v1AllocationModeSet, nil)...)
 	}
 	for i := range tolerations {
 		errs = append(errs, declarativeTolerationV1(&tolerations[i], p.Child("tolerations").Index(i))...)
@@ -551,15 +551,15 @@ func declarativeRequestCommonV1(selectors int, mode resourcev1.DeviceAllocationM
 func declarativeTolerationV1(t *resourcev1.DeviceToleration, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if t.Key != "" {
-		errs = append(errs, validate.LabelKey(dvContext, dvOp, p.Child("key"), &t.Key, nil)...)
+		errs = append(errs, validate.LabelKey(declarativeCtx, declarativeOp, p.Child("key"), &t.Key, nil)...)
 	}
 	if t.Operator == "" {
 		errs = append(errs, field.Required(p.Child("operator"), ""))
 	} else {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("operator"), &t.Operator, nil, v1TolerationOpSet, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("operator"), &t.Operator, nil, v1TolerationOpSet, nil)...)
 	}
 	if t.Effect != "" {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("effect"), &t.Effect, nil, v1TaintEffects, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("effect"), &t.Effect, nil, v1TaintEffects, nil)...)
 	}
 	return errs
 }
@@ -577,7 +577,7 @@ func declarativeDerivedAttributesV1(attrs []resourcev1.DeviceDerivedAttribute, p
 		if name := attrs[i].Name; name == "" {
 			errs = append(errs, field.Required(ap.Child("name"), ""))
 		} else {
-			errs = append(errs, validate.ResourceFullyQualifiedName(dvContext, dvOp, ap.Child("name"), &name, nil)...)
+			errs = append(errs, validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, ap.Child("name"), &name, nil)...)
 		}
 		if attrs[i].Expression == "" {
 			errs = append(errs, field.Required(ap.Child("expression"), ""))

@@ -208,7 +208,7 @@ func declarativeSkipNodeOperationsV1(ops, old []resourcev1.SkipNodeOperation, p 
 	stored := sets.New(old...)
 	for i := range ops {
 		if !stored.Has(ops[i]) {
-			errs = append(errs, validate.Enum(dvContext, dvOp, p.Index(i), &ops[i], nil, v1SkipNodeOperations, nil)...)
+			errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Index(i), &ops[i], nil, v1SkipNodeOperations, nil)...)
 		}
 	}
 	return errs

@@ -45,7 +45,7 @@ func (c *checkerV1) validateDeviceClassSpecV1(spec, old *resourcev1.DeviceClassS
 	if name := spec.ExtendedResourceName; name != nil && !isExtendedResourceNameV1(*name) {
 		ep := p.Child("extendedResourceName")
 		if old == nil || old.ExtendedResourceName == nil || *old.ExtendedResourceName != *name {
-			errs = append(errs, validate.ExtendedResourceName(dvContext, dvOp, ep, name, nil)...)
+			errs = append(errs, validate.ExtendedResourceName(declarativeCtx, declarativeOp, ep, name, nil)...)
 		} else {
 			errs = append(errs, field.Invalid(ep, *name, "must be a valid extended resource name").WithOrigin("format=k8s-extended-resource-name"))
 		}

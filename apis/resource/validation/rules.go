@@ -395,11 +395,12 @@ func (c *checkerV1) adminNamespaceV1(namespace string, p *field.Path) field.Erro
 // ---------------------------------------------------------------------------
 // Lists and maps (1.37 forms).
 
-// declarative rules run as a create: the update-only rules (immutability,
-// ratcheting) are applied by the callers.
+// The context and operation of the declarative rules (the validate
+// functions of k8s.io/apimachinery), which run as a create: the
+// update-only rules (immutability, ratcheting) are applied by the callers.
 var (
-	dvContext = context.Background()
-	dvOp      = apioperation.Operation{Type: apioperation.Create}
+	declarativeCtx = context.Background()
+	declarativeOp  = apioperation.Operation{Type: apioperation.Create}
 )
 
 // declarativeCoverage says whether 1.37's declarative validation looks at
@@ -531,13 +532,13 @@ func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, declarativ
 		// The declarative check counts characters; a name that is too long
 		// only in bytes keeps the handwritten error.
 		if declarative && utf8.RuneCountInString(value) > DriverNameMaxLength {
-			errs = append(errs, validate.MaxLength(dvContext, dvOp, p, &value, nil, DriverNameMaxLength)...)
+			errs = append(errs, validate.MaxLength(declarativeCtx, declarativeOp, p, &value, nil, DriverNameMaxLength)...)
 		} else {
 			errs = append(errs, field.TooLong(p, "", DriverNameMaxLength))
 		}
 	}
 	if declarative {
-		errs = append(errs, validate.LongNameCaseless(dvContext, dvOp, p, &value, nil)...)
+		errs = append(errs, validate.LongNameCaseless(declarativeCtx, declarativeOp, p, &value, nil)...)
 	} else {
 		for _, msg := range c.lowerSubdomainMessages(value) {
 			errs = append(errs, field.Invalid(p, value, msg))
@@ -592,7 +593,7 @@ func declarativePoolNameV1(name string, p *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	return validate.ResourcePoolName(dvContext, dvOp, p, &name, nil)
+	return validate.ResourcePoolName(declarativeCtx, declarativeOp, p, &name, nil)
 }
 
 // validateUIDV1 checks a shareID: 36 characters, lower-case hexadecimal in
@@ -602,7 +603,7 @@ func declarativePoolNameV1(name string, p *field.Path) field.ErrorList {
 // github.com/google/uuid's Validate found.
 func validateUIDV1(uid string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if declarative {
-		return validate.UUID(dvContext, dvOp, p, &uid, nil)
+		return validate.UUID(declarativeCtx, declarativeOp, p, &uid, nil)
 	}
 	if err := uuidProblemV1(uid); err != "" {
 		return field.ErrorList{field.Invalid(p, uid, "error validating uid: "+err).WithOrigin("format=k8s-uuid")}
@@ -699,7 +700,7 @@ func (c *checkerV1) strictSlashesV1(name string, p *field.Path) field.ErrorList 
 func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	if declarative {
-		errs = validate.ResourceFullyQualifiedName(dvContext, dvOp, p, &name, nil)
+		errs = validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, p, &name, nil)
 		return append(errs, c.strictSlashesV1(name, p)...)
 	}
 	errs = c.validateQualifiedNameV1(name, p)
@@ -726,7 +727,7 @@ func validateCIdentifierV1(id string, p *field.Path) field.ErrorList {
 // is too long "may be no more than 63 bytes", not characters.
 func shortNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if declarative {
-		return validate.ShortName(dvContext, dvOp, p, &value, nil)
+		return validate.ShortName(declarativeCtx, declarativeOp, p, &value, nil)
 	}
 	return dnsLabel(value, p)
 }
@@ -734,7 +735,7 @@ func shortNameV1(value string, p *field.Path, declarative declarativeCoverage) f
 // longNameV1 is shortNameV1 for DNS subdomains (format k8s-long-name).
 func longNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if declarative {
-		return validate.LongName(dvContext, dvOp, p, &value, nil)
+		return validate.LongName(declarativeCtx, declarativeOp, p, &value, nil)
 	}
 	return dnsSubdomain(value, p)
 }

@@ -168,7 +168,7 @@ func (c *checkerV1) declarativePartitionTypeAttributeV1(name string, p *field.Pa
 	if !c.enabled(features.DRAPartitionableDevicesType) {
 		return field.ErrorList{field.Forbidden(p, "")}
 	}
-	return append(validate.ResourceFullyQualifiedName(dvContext, dvOp, p, &name, nil), c.strictSlashesV1(name, p)...)
+	return append(validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, p, &name, nil), c.strictSlashesV1(name, p)...)
 }
 
 // validatePartitionTypeAttributeV1: the slice must have devices that
@@ -312,7 +312,7 @@ func countersV1(counters, old map[string]resourcev1.Counter, max int, p *field.P
 	if len(counters) > max {
 		for _, name := range sortedKeys(counters) {
 			if nameCoverage(name) {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, p, &name, nil)...)
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, p, &name, nil)...)
 			}
 		}
 	}
@@ -429,13 +429,13 @@ func (c *checkerV1) declarativeDeviceV1(d *resourcev1.Device, p *field.Path) fie
 			if cc.CounterSet == "" {
 				errs = append(errs, field.Required(ip.Child("counterSet"), ""))
 			} else {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, ip.Child("counterSet"), &cc.CounterSet, nil)...)
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, ip.Child("counterSet"), &cc.CounterSet, nil)...)
 			}
 			if len(cc.Counters) == 0 {
 				errs = append(errs, field.Required(ip.Child("counters"), ""))
 			}
 			for _, name := range sortedKeys(cc.Counters) {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, ip.Child("counters"), &name, nil)...)
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, ip.Child("counters"), &name, nil)...)
 			}
 			return append(errs, declarativeCompatibilityGroupsV1(cc.CompatibilityGroups, ip.Child("compatibilityGroups"))...)
 		},
@@ -467,7 +467,7 @@ func declarativeTaintsV1(taints []resourcev1.DeviceTaint, p *field.Path) field.E
 		if taints[i].Effect == "" {
 			errs = append(errs, field.Required(ep, ""))
 		} else {
-			errs = append(errs, validate.Enum(dvContext, dvOp, ep, &taints[i].Effect, nil, v1TaintEffects, nil)...)
+			errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, ep, &taints[i].Effect, nil, v1TaintEffects, nil)...)
 		}
 	}
 	return errs
@@ -537,7 +537,7 @@ var v1NodeAllocatableMappingUnion = validate.NewUnionMembership(validate.NewUnio
 // declarativeNodeAllocatableMappingV1: exactly one of capacityKey and
 // deviceMultiplier.
 func declarativeNodeAllocatableMappingV1(m *resourcev1.NodeAllocatableMapping, p *field.Path) field.ErrorList {
-	return validate.Union(dvContext, dvOp, p, m, nil, v1NodeAllocatableMappingUnion,
+	return validate.Union(declarativeCtx, declarativeOp, p, m, nil, v1NodeAllocatableMappingUnion,
 		func(m *resourcev1.NodeAllocatableMapping) bool { return m != nil && m.CapacityKey != nil },
 		func(m *resourcev1.NodeAllocatableMapping) bool { return m != nil && m.DeviceMultiplier != nil })
 }
@@ -599,7 +599,7 @@ func declarativeCompatibilityGroupsV1(groups []string, p *field.Path) field.Erro
 	}
 	var errs field.ErrorList
 	for i := range groups {
-		errs = append(errs, validate.ShortName(dvContext, dvOp, p.Index(i), &groups[i], nil)...)
+		errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, p.Index(i), &groups[i], nil)...)
 	}
 	return append(errs, duplicatesV1(groups, self[string], coveredByDeclarative, p)...)
 }
@@ -616,7 +616,7 @@ var v1AttributeUnion = validate.NewUnionMembership(
 // declarativeAttributeUnionV1 is the declarative union of an attribute's
 // values, where an empty list counts as unset.
 func declarativeAttributeUnionV1(a *resourcev1.DeviceAttribute, p *field.Path) field.ErrorList {
-	return validate.Union(dvContext, dvOp, p, a, nil, v1AttributeUnion,
+	return validate.Union(declarativeCtx, declarativeOp, p, a, nil, v1AttributeUnion,
 		func(a *resourcev1.DeviceAttribute) bool { return a.IntValue != nil },
 		func(a *resourcev1.DeviceAttribute) bool { return a.BoolValue != nil },
 		func(a *resourcev1.DeviceAttribute) bool { return a.StringValue != nil },
