@@ -24,10 +24,12 @@ import (
 // Each gate has one drop function and one in-use function, named and
 // ordered as upstream's (k8s.io/kubernetes v1.37.2), so that they can be
 // read side by side: dropDisabledDRA<Feature>Fields clears the fields of
-// the gate unless draFeatureInUse says the old object uses them. Upstream
-// has them in one package per kind, where the same name recurs (the
-// slice's and the claim spec's dropDisabledDRADeviceTaintsFields); here
-// they are methods of one type per upstream package:
+// the gate unless dra<Feature>FeatureInUse says the old object uses them
+// (a few have upstream's irregular names, such as draDeviceTaintsInUse).
+// Upstream has them in one package per kind, where the same name recurs
+// (the slice's and the claim spec's dropDisabledDRADeviceTaintsFields);
+// here they are methods of one type per upstream package, and upstream's
+// exported names keep their capital letter:
 //
 //	resourceClaimSpecDrops    pkg/api/resourceclaimspec             (dropclaim.go)
 //	resourceClaimDrops        pkg/registry/resource/resourceclaim   (dropclaim.go, status)
@@ -36,7 +38,9 @@ import (
 //	poolStatusRequestDrops    pkg/registry/resource/resourcepoolstatusrequest
 //
 // Where upstream asks the global feature gate, these ask d.off, which also
-// names the gates that are off for the warning.
+// names the gates that are off for the warning. One rule has no gate of
+// its own: a claim status update drops the status.devices entries of the
+// devices it deallocates (dropDeallocatedStatusDevices).
 //
 // The objects are changed in place; old is only read. Nothing else a
 // strategy does is done here: resetting a claim's status on create,
