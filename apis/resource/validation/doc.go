@@ -88,6 +88,7 @@
 // release changes, carry their release; the live rules carry none, so that
 // following a new release means editing them, not renaming or copying:
 //
+//	doc.go                this documentation (doc_test.go keeps its tables honest)
 //	validate.go           entry points, Options, the registry; what the server does before it validates
 //	common.go, errors.go  rules and error wording shared by the releases
 //	limits.go             every limit, by name
