@@ -100,8 +100,8 @@
 //	claimstatus.go        live: the ResourceClaim status
 //	class.go              live: DeviceClass and DeviceTaintRule
 //	slice.go              live: ResourceSlice
-//	register.go           live: the other versions' kinds, checked as v1; ResourcePoolStatusRequest
-//	poolstatusrequest.go  live: the declarative rules of a ResourcePoolStatusRequest status
+//	register.go           live: the registration of the other versions' kinds, checked as v1, and of ResourcePoolStatusRequest
+//	poolstatusrequest.go  live: the rules of a ResourcePoolStatusRequest, mostly declarative
 //	paths.go              live: v1beta1 errors under v1beta1's paths
 //	drop.go               live: the fields dropped while their gate is off (dropclaim.go, dropslice.go)
 //	cel.go                compiling selectors with the release's environment

@@ -1,16 +1,20 @@
 package validation
 
 import (
+	"fmt"
+
 	"k8s.io/api/resource/v1alpha3"
 	"k8s.io/apimachinery/pkg/api/validate"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The status rules of a ResourcePoolStatusRequest, which 1.37 only
-// declares (+k8s: tags of v1alpha3's types; no handwritten counterpart).
-// They run when the status is first written: once written it is immutable
-// and, being unchanged, not validated again. The limits are the tags'
-// values.
+// The rules of a ResourcePoolStatusRequest (a v1alpha3 kind of 1.37, not
+// in v1), registered in register.go. Its spec is validated on create and
+// immutable afterwards. Its status rules, which 1.37 only declares (+k8s:
+// tags of v1alpha3's types; no handwritten counterpart), run when the
+// status is first written: once written it is immutable and, being
+// unchanged, not validated again. The limits are the tags' values.
 const (
 	// ResourcePoolStatusRequestMaxPools bounds status.pools.
 	ResourcePoolStatusRequestMaxPools = 1000
@@ -23,6 +27,53 @@ const (
 	// ShareableSummaryMaxCapacities bounds shareableSummary.capacity.
 	ShareableSummaryMaxCapacities = 32
 )
+
+// validateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
+// ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
+// rules 1.37 declares (driver name, pool name, limit between 1 and
+// ResourcePoolStatusRequestLimitMax, defaultPartitionTypeAttribute).
+func validateResourcePoolStatusRequestV1alpha3(c *checker, o *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+	errs := objectMeta(&o.ObjectMeta, false)
+	p := field.NewPath("spec")
+	// The tags are required plus a format: a missing driver is only
+	// Required, the format check does not run on it.
+	if o.Spec.Driver == "" {
+		errs = append(errs, field.Required(p.Child("driver"), ""))
+	} else {
+		errs = append(errs, c.validateDriverName(o.Spec.Driver, p.Child("driver"))...)
+	}
+	if o.Spec.PoolName != nil {
+		errs = append(errs, declarativePoolNameV1(*o.Spec.PoolName, p.Child("poolName"))...)
+	}
+	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > v1alpha3.ResourcePoolStatusRequestLimitMax) {
+		errs = append(errs, field.Invalid(p.Child("limit"), *l,
+			fmt.Sprintf("must be between 1 and %d, inclusive", v1alpha3.ResourcePoolStatusRequestLimitMax)))
+	}
+	if a := o.Spec.DefaultPartitionTypeAttribute; a != nil {
+		// The same declarative tags as a slice's partitionTypeAttribute:
+		// Forbidden while DRAPartitionableDevicesType is off (reached
+		// only when the drop kept it), a fully qualified name otherwise.
+		v := envV1{fromOptions: true}.on(c)
+		errs = append(errs, v.declarativePartitionTypeAttributeV1(*a, p.Child("defaultPartitionTypeAttribute"))...)
+	}
+	return errs
+}
+
+// validateResourcePoolStatusRequestStatusUpdateV1alpha3: a status, once
+// written, never changes; the first one has conditions that follow the
+// metav1 rules and the declared rules of its fields.
+func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *v1alpha3.ResourcePoolStatusRequest) field.ErrorList {
+	errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
+	p := field.NewPath("status")
+	if old.Status != nil {
+		return append(errs, immutable(o.Status, old.Status, p)...)
+	}
+	if o.Status != nil {
+		errs = append(errs, metav1validation.ValidateConditions(o.Status.Conditions, p.Child("conditions"))...)
+		errs = append(errs, declarativeResourcePoolStatusRequestStatusV1alpha3(o.Status, p)...)
+	}
+	return errs
+}
 
 // declarativeResourcePoolStatusRequestStatusV1alpha3 is
 // Validate_ResourcePoolStatusRequestStatus: poolCount required and not

@@ -8,7 +8,6 @@ import (
 	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
 	"k8s.io/api/resource/v1beta1"
 	"k8s.io/api/resource/v1beta2"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -150,51 +149,4 @@ func registerViaV1[T object](defaults func(T)) {
 		}
 		return errs, warnings
 	}}
-}
-
-// validateResourcePoolStatusRequestV1alpha3 is 1.37's create validation of a
-// ResourcePoolStatusRequest: the object metadata (handwritten) and the spec
-// rules 1.37 declares (driver name, pool name, limit between 1 and
-// ResourcePoolStatusRequestLimitMax, defaultPartitionTypeAttribute).
-func validateResourcePoolStatusRequestV1alpha3(c *checker, o *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
-	errs := objectMeta(&o.ObjectMeta, false)
-	p := field.NewPath("spec")
-	// The tags are required plus a format: a missing driver is only
-	// Required, the format check does not run on it.
-	if o.Spec.Driver == "" {
-		errs = append(errs, field.Required(p.Child("driver"), ""))
-	} else {
-		errs = append(errs, c.validateDriverName(o.Spec.Driver, p.Child("driver"))...)
-	}
-	if o.Spec.PoolName != nil {
-		errs = append(errs, declarativePoolNameV1(*o.Spec.PoolName, p.Child("poolName"))...)
-	}
-	if l := o.Spec.Limit; l != nil && (*l < 1 || *l > resourcev1alpha3.ResourcePoolStatusRequestLimitMax) {
-		errs = append(errs, field.Invalid(p.Child("limit"), *l,
-			fmt.Sprintf("must be between 1 and %d, inclusive", resourcev1alpha3.ResourcePoolStatusRequestLimitMax)))
-	}
-	if a := o.Spec.DefaultPartitionTypeAttribute; a != nil {
-		// The same declarative tags as a slice's partitionTypeAttribute:
-		// Forbidden while DRAPartitionableDevicesType is off (reached
-		// only when the drop kept it), a fully qualified name otherwise.
-		v := envV1{fromOptions: true}.on(c)
-		errs = append(errs, v.declarativePartitionTypeAttributeV1(*a, p.Child("defaultPartitionTypeAttribute"))...)
-	}
-	return errs
-}
-
-// validateResourcePoolStatusRequestStatusUpdateV1alpha3: a status, once
-// written, never changes; the first one has conditions that follow the
-// metav1 rules and the declared rules of its fields.
-func validateResourcePoolStatusRequestStatusUpdateV1alpha3(o, old *resourcev1alpha3.ResourcePoolStatusRequest) field.ErrorList {
-	errs := objectMetaUpdate(&o.ObjectMeta, &old.ObjectMeta)
-	p := field.NewPath("status")
-	if old.Status != nil {
-		return append(errs, immutable(o.Status, old.Status, p)...)
-	}
-	if o.Status != nil {
-		errs = append(errs, metav1validation.ValidateConditions(o.Status.Conditions, p.Child("conditions"))...)
-		errs = append(errs, declarativeResourcePoolStatusRequestStatusV1alpha3(o.Status, p)...)
-	}
-	return errs
 }
