@@ -294,16 +294,16 @@
 // selectors. The 1.31 server also validates these updates as a create,
 // with the new-expressions environment, and so do these validators.
 //
-// The 1.37 rules compile selectors and derived attributes with
-// CompileSelector137 of the same package. A new expression gets the
-// environment of compatibility version 1.36, shaped by the gates:
-// device.allowMultipleAllocations needs DRAConsumableCapacity, list-valued
-// attributes, includes() and list results of derived attributes need
-// DRAListTypeAttributes. Before compiling, an expression over 10,240 bytes
-// is TooLong; after it, an estimated cost over 1,000,000 is Forbidden, and
-// so is a claim whose derived attributes cost more than 1,000,000 together
-// (on spec.devices). Stored expressions (those of a claim update, and of a
-// DeviceClass update with unchanged selectors) are not compiled at all;
-// a claim template update still validates its spec as a create, with new
-// expressions, as the 1.37 template strategy does.
+// The 1.37 rules compile selectors and derived attributes with the same
+// package's environment of the release drakit follows. A new expression
+// gets the environment of compatibility version 1.36, shaped by the
+// gates: device.allowMultipleAllocations needs DRAConsumableCapacity,
+// list-valued attributes, includes() and list results of derived
+// attributes need DRAListTypeAttributes. Before compiling, an expression
+// over 10,240 bytes is TooLong; after it, an estimated cost over 1,000,000
+// is Forbidden, and so is a claim whose derived attributes cost more than
+// 1,000,000 together (on spec.devices). Stored expressions (those of a
+// claim update, and of a DeviceClass update with unchanged selectors) are
+// not compiled at all; a claim template update still validates its spec
+// as a create, with new expressions, as the 1.37 template strategy does.
 package validation
