@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/drakit/drakit/apis/resource/cel"
+	"github.com/drakit/drakit/apis/resource/features"
 )
 
 // selectorProgram is one selector expression: its simple form, if it has
@@ -14,10 +15,8 @@ type selectorProgram struct {
 	// simple judges most devices without cel-go (cel.SimpleSelector);
 	// nil when the expression is not of the simple grammar.
 	simple *cel.SimpleSelector
-	// The program, once compiled: program for the 1.31 semantics
-	// (legacy), program137 otherwise.
-	program    *cel.DeviceProgram
-	program137 *cel.Program137
+	// program is the compiled program, once compiled.
+	program *cel.Program
 	// err is why a deferred compile failed.
 	err error
 }
@@ -51,22 +50,33 @@ func (a *Allocator) selectorID(expression string) (int, error) {
 // expressions.
 func (a *Allocator) compile(sel *selectorProgram) error {
 	a.stats.Compiled++
-	if !a.legacy {
-		// Without the cost estimate, as the scheduler's selector cache
-		// compiles: no limit applies to a stored expression's estimate.
-		program, err := cel.CompileSelector137(sel.expression, cel.Options137{Stored: true, SkipCostEstimate: true})
-		if err != nil {
-			return err
-		}
-		sel.program137 = program
-		return nil
-	}
-	program, err := a.compiled.DeviceSelector(sel.expression)
+	program, err := cel.Compile(sel.expression, a.celOptions())
 	if err != nil {
 		return err
 	}
 	sel.program = program
 	return nil
+}
+
+// celOptions compile as the scheduler does the expressions it finds
+// stored: in the environment of the release drakit follows, with the
+// gates the features come from, and without the cost estimate, as the
+// scheduler's selector cache compiles (no limit applies to a stored
+// expression's estimate). The zero Features (legacy) compile in 1.31's.
+func (a *Allocator) celOptions() cel.Options {
+	if a.legacy {
+		return cel.Options{Release: 31, Stored: true}
+	}
+	return cel.Options{Stored: true, SkipCostEstimate: true, Gates: celGates(a.features)}
+}
+
+// celGates are the gates of the features that shape the CEL environment
+// and its input: DRAConsumableCapacity (device.allowMultipleAllocations)
+// and DRAListTypeAttributes (list attributes in the input).
+func celGates(f Features) features.Gates {
+	return features.Defaults().
+		With(features.DRAConsumableCapacity, f.ConsumableCapacity).
+		With(features.DRAListTypeAttributes, f.ListTypeAttributes)
 }
 
 // evaluate makes sure the selector's result is known for the devices in mask.
@@ -106,7 +116,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 					continue
 				}
 			}
-			if sel.program == nil && sel.program137 == nil {
+			if sel.program == nil {
 				if sel.err == nil {
 					sel.err = a.compile(sel)
 				}
@@ -117,24 +127,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 					return fmt.Errorf("selector %q does not compile: %w", sel.expression, sel.err)
 				}
 			}
-			var ok bool
-			var err error
-			if sel.program != nil {
-				if e.inputs == nil {
-					e.inputs = make([]*cel.Device, len(e.devices))
-				}
-				in := e.inputs[d]
-				if in == nil {
-					in = cel.NewDevice(e.driver, &e.devices[d])
-					e.inputs[d] = in
-				}
-				ok, err = sel.program.Matches(ctx, in)
-			} else {
-				var in *cel.Input137
-				if in, err = a.input137(e, d); err == nil {
-					ok, err = sel.program137.Matches(ctx, in)
-				}
-			}
+			ok, err := sel.program.Matches(ctx, a.input(e, d))
 			if err != nil {
 				if ctx.Err() != nil {
 					// A cancelled call says nothing about the device.

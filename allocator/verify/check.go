@@ -7,14 +7,13 @@ import (
 	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/internal/quantityguard"
 )
 
@@ -42,18 +41,18 @@ type Checker struct {
 	// the call, or allocated in it (adminAccess too: upstream reserves
 	// their counters for the call).
 	counting map[DeviceID]bool
-	// programs137 and inputs137 cache compiled selectors and selector
-	// inputs of the 1.37 environment (Features.semantics137).
-	programs137 map[string]*cel.Program137
-	derived137  map[string]*cel.Program137 // derived attributes' expressions
-	inputs137   map[DeviceID]*cel.Input137
+	// programs, derived and inputs cache compiled selectors, derived
+	// attributes' expressions and selector inputs.
+	programs map[string]*cel.Program
+	derived  map[string]*cel.Program
+	inputs   map[DeviceID]*cel.Input
 }
 
 // NewChecker prepares a checker for an inventory.
 func NewChecker(inv *Inventory) *Checker {
 	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
 		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{},
-		programs137: map[string]*cel.Program137{}, derived137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
+		programs: map[string]*cel.Program{}, derived: map[string]*cel.Program{}, inputs: map[DeviceID]*cel.Input{}}
 	if c.outOfBound = inventoryOutOfBound(inv); len(c.outOfBound) > 0 {
 		return c
 	}
@@ -124,70 +123,49 @@ func (c *Checker) class(name string) *resource.DeviceClass {
 }
 
 // matches evaluates selectors on a device in the environment the
-// allocation was made in: 1.31's, or with any feature 1.37's environment
-// of stored expressions, which the scheduler uses for the selectors of
-// classes and claims it finds stored.
+// allocation was made in (celOptions).
 func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error) {
 	for _, s := range sels {
 		if s.CEL == nil {
 			return false, fmt.Errorf("selector without CEL")
 		}
-		var ok bool
-		var err error
-		if c.inv.Features.semantics137() {
-			ok, err = c.matches137(d, s.CEL.Expression)
-		} else {
-			var p *cel.DeviceProgram
-			if p, err = cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions); err == nil {
-				ok, err = p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
+		p, ok := c.programs[s.CEL.Expression]
+		if !ok {
+			var err error
+			if p, err = cel.Compile(s.CEL.Expression, c.celOptions()); err != nil {
+				return false, err
 			}
+			c.programs[s.CEL.Expression] = p
 		}
-		if err != nil || !ok {
+		if ok, err := p.Matches(context.Background(), c.input(d)); err != nil || !ok {
 			return false, err
 		}
 	}
 	return true, nil
 }
 
-func (c *Checker) matches137(d device, expression string) (bool, error) {
-	p, ok := c.programs137[expression]
-	if !ok {
-		var err error
-		if p, err = cel.CompileSelector137(expression, cel.Options137{Stored: true}); err != nil {
-			return false, err
-		}
-		c.programs137[expression] = p
+// celOptions are the environment the allocation was made in: 1.31's of
+// stored expressions for the zero Features, else that of the release
+// drakit follows for the stored expressions the scheduler finds (with
+// device.allowMultipleAllocations, and list attributes in the input with
+// ListTypeAttributes).
+func (c *Checker) celOptions() cel.Options {
+	f := c.inv.Features
+	if f.legacy() {
+		return cel.Options{Release: 31, Stored: true}
 	}
-	in, err := c.input137(d)
-	if err != nil {
-		return false, err
-	}
-	return p.Matches(context.Background(), in)
+	return cel.Options{Stored: true, Gates: features.Defaults().With(features.DRAListTypeAttributes, f.ListTypeAttributes)}
 }
 
-// input137 is what a 1.37 selector sees of a device: the device as v1 has
-// it, without its list-valued attributes unless ListTypeAttributes is on.
-func (c *Checker) input137(d device) (*cel.Input137, error) {
+// input is what an expression sees of a device.
+func (c *Checker) input(d device) *cel.Input {
 	id := DeviceID{d.slice.Spec.Driver, d.slice.Spec.Pool.Name, d.dev.Name}
-	if in, ok := c.inputs137[id]; ok {
-		return in, nil
+	in, ok := c.inputs[id]
+	if !ok {
+		in = cel.NewInput(id.Driver, d.dev)
+		c.inputs[id] = in
 	}
-	var v1 resourcev1.Device
-	if err := drakitv1.Convert_resource_Device_To_v1_Device(d.dev, &v1, nil); err != nil {
-		return nil, fmt.Errorf("device %s: %w", id, err)
-	}
-	if !c.inv.Features.ListTypeAttributes {
-		scalars := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(v1.Attributes))
-		for n, a := range v1.Attributes {
-			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
-				scalars[n] = a
-			}
-		}
-		v1.Attributes = scalars
-	}
-	in := cel.NewInput137(cel.DeviceFromV1(id.Driver, &v1))
-	c.inputs137[id] = in
-	return in, nil
+	return in
 }
 
 // selectable is upstream's rule that, with the 1.37 rules but without
@@ -195,7 +173,7 @@ func (c *Checker) input137(d device) (*cel.Input137, error) {
 // selected, not even by an All request.
 func (c *Checker) selectable(d device) bool {
 	f := c.inv.Features
-	return !f.semantics137() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
+	return f.legacy() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
 }
 
 // Check verifies one claim's allocation. Every problem is reported.
@@ -579,27 +557,21 @@ func (c *Checker) constraintValue(q *reqSpec, d device, name resource.FullyQuali
 		return lookup(d, name), nil
 	}
 	expr := q.derived[j].Expression
-	p, ok := c.derived137[expr]
+	p, ok := c.derived[expr]
 	if !ok {
+		opts := c.celOptions()
+		opts.DerivedAttribute = true
 		var err error
-		if p, err = cel.CompileSelector137(expr, cel.Options137{Stored: true, DerivedAttribute: true}); err != nil {
+		if p, err = cel.Compile(expr, opts); err != nil {
 			return nil, fmt.Errorf("derived attribute %s of request %s: %w", name, q.name, err)
 		}
-		c.derived137[expr] = p
+		c.derived[expr] = p
 	}
-	in, err := c.input137(d)
-	if err != nil {
-		return nil, err
-	}
-	v1, err := p.Derive(context.Background(), in)
+	value, err := p.Derive(context.Background(), c.input(d))
 	if err != nil {
 		return nil, fmt.Errorf("derived attribute %s of request %s: expression %q failed: %w", name, q.name, expr, err)
 	}
-	var value resource.DeviceAttribute
-	if err := drakitv1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err != nil {
-		return nil, err
-	}
-	return &value, nil
+	return value, nil
 }
 
 // attributeElements are the elements of an attribute's value, each named

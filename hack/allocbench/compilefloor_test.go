@@ -71,18 +71,17 @@ func BenchmarkCompileFloor(b *testing.B) {
 }
 
 // drakitCompiler compiles a selector the way drakit's Allocator compiles
-// one for the features: with the zero Features (1.31's allocator) through
-// a fresh cel.Cache of stored expressions, otherwise in the 1.37
-// environment of stored expressions without the cost estimate.
+// one for the features: with the zero Features (1.31's allocator) in 1.31's
+// environment of stored expressions, otherwise in the environment of
+// stored expressions of the release drakit follows, without the cost
+// estimate.
 func drakitCompiler(f allocator.Features) func(string) error {
+	opts := drakitcel.Options{Stored: true, SkipCostEstimate: true}
 	if f == (allocator.Features{}) {
-		return func(e string) error {
-			_, err := drakitcel.NewCache(drakitcel.StoredExpressions).DeviceSelector(e)
-			return err
-		}
+		opts = drakitcel.Options{Release: 31, Stored: true}
 	}
 	return func(e string) error {
-		_, err := drakitcel.CompileSelector137(e, drakitcel.Options137{Stored: true, SkipCostEstimate: true})
+		_, err := drakitcel.Compile(e, opts)
 		return err
 	}
 }

@@ -23,17 +23,17 @@ func evalBoth(t *testing.T, expr string, legacy, lists bool, driver string, dev 
 		match, answered = s.Match(&sd)
 	}
 	if legacy {
-		p, err := CompileDeviceSelectorIn(expr, StoredExpressions)
+		p, err := Compile(expr, Options{Release: 31, Stored: true})
 		if err != nil {
 			t.Fatalf("%s: %v", expr, err)
 		}
-		want, celErr = p.Matches(ctx, NewDevice(driver, dev))
+		want, celErr = p.Matches(ctx, NewInput(driver, dev))
 	} else {
-		p, err := CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+		p, err := Compile(expr, Options{Stored: true, SkipCostEstimate: true, Gates: listGates(lists)})
 		if err != nil {
 			t.Fatalf("%s: %v", expr, err)
 		}
-		want, celErr = p.Matches(ctx, input137For(driver, dev, lists))
+		want, celErr = p.Matches(ctx, NewInput(driver, dev))
 	}
 	return match, answered, want, celErr
 }
@@ -92,8 +92,8 @@ func TestHugeCapacity(t *testing.T) {
 			}
 		}
 	}
-	named := NewNamedResourcesInstance(dev)
-	p, err := CompileNamedResourcesSelectorIn(`attributes.quantity["memory"].isGreaterThan(quantity("1"))`, StoredExpressions)
+	named := NewInput("", dev)
+	p, err := Compile(`attributes.quantity["memory"].isGreaterThan(quantity("1"))`, Options{Release: 30, Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,13 +38,13 @@ func FuzzSimpleSelector(f *testing.F) {
 		if !ok {
 			return
 		}
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var prog137 storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(expr, StoredExpressions)
+			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+			prog137, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted %q (legacy %v), which does not compile: %v", expr, legacy, err)
@@ -61,9 +61,9 @@ func FuzzSimpleSelector(f *testing.F) {
 			}
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, lists))
+				want, err = prog137.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil || want != match {
 				t.Fatalf("%q on %s (legacy %v, lists %v): Match says %v, cel-go %v, %v", expr, td, legacy, lists, match, want, err)

@@ -1259,11 +1259,6 @@ func (d *SimpleDevice) checkUsable(legacy bool) bool {
 	return true
 }
 
-// hasScalar reports whether the attribute has a scalar value.
-func hasScalar(attr resource.DeviceAttribute) bool {
-	return attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil || attr.VersionValue != nil
-}
-
 // scalarUsable reports whether the attribute's scalar value, the first of
 // IntValue, BoolValue, StringValue and VersionValue that is set, can be
 // represented in CEL.

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/features"
 )
 
 func TestParseSimpleSelector(t *testing.T) {
@@ -58,10 +57,10 @@ func TestParseSimpleSelector(t *testing.T) {
 		if _, ok := ParseSimpleSelector(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
 		}
-		if _, err := CompileDeviceSelectorIn(e, StoredExpressions); err != nil {
+		if _, err := Compile(e, Options{Release: 31, Stored: true}); err != nil {
 			t.Errorf("legacy: %s does not compile: %v", e, err)
 		}
-		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+		if _, err := Compile(e, Options{Stored: true, SkipCostEstimate: true}); err != nil {
 			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
@@ -78,7 +77,7 @@ func TestParseSimpleSelector(t *testing.T) {
 		if _, ok := ParseSimpleSelector(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
 		}
-		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+		if _, err := Compile(e, Options{Stored: true, SkipCostEstimate: true}); err != nil {
 			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
@@ -294,13 +293,13 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 		if !accepted {
 			t.Fatalf("refused generated expression %s", expr)
 		}
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var prog137 storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(expr, StoredExpressions)
+			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+			prog137, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted expression %s does not compile (legacy %v): %v", expr, legacy, err)
@@ -317,9 +316,9 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 			ok++
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, lists))
+				want, err = prog137.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil {
 				t.Errorf("%s on %s (legacy %v, lists %v): Match says %v, cel-go fails: %v", expr, td, legacy, lists, match, err)
@@ -339,23 +338,35 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 	}
 }
 
-// input137For is the allocator's 1.37 input of a hub device: its v1 form,
-// without list attributes unless lists.
-func input137For(driver string, dev *hub.Device, lists bool) *Input137 {
-	var v1 resourcev1.Device
-	if err := drakitv1.Convert_resource_Device_To_v1_Device(dev, &v1, nil); err != nil {
-		panic(err)
-	}
-	if !lists {
-		scalars := map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
-		for n, a := range v1.Attributes {
-			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
-				scalars[n] = a
-			}
+// storedPrograms are an expression compiled as a stored one in the
+// environment of the release drakit follows, without and with
+// DRAListTypeAttributes, as the allocator compiles it.
+type storedPrograms [2]*Program
+
+func compileStored(expr string) (storedPrograms, error) {
+	var p storedPrograms
+	for i, lists := range []bool{false, true} {
+		var err error
+		if p[i], err = Compile(expr, Options{Stored: true, SkipCostEstimate: true, Gates: listGates(lists)}); err != nil {
+			return p, err
 		}
-		v1.Attributes = scalars
 	}
-	return NewInput137(DeviceFromV1(driver, &v1))
+	return p, nil
+}
+
+// listGates are the default gates with DRAListTypeAttributes as lists says.
+func listGates(lists bool) features.Gates {
+	return features.Defaults().With(features.DRAListTypeAttributes, lists)
+}
+
+// matches evaluates the program on the device, with or without its list
+// attributes.
+func (p storedPrograms) matches(ctx context.Context, driver string, dev *hub.Device, lists bool) (bool, error) {
+	i := 0
+	if lists {
+		i = 1
+	}
+	return p[i].Matches(ctx, NewInput(driver, dev))
 }
 
 type simpleTestDevice struct {
@@ -703,13 +714,13 @@ func TestSimpleSelectorMutations(t *testing.T) {
 			continue
 		}
 		accepted++
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var prog137 storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(mutated, StoredExpressions)
+			legacyProg, err = Compile(mutated, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(mutated, Options137{Stored: true, SkipCostEstimate: true})
+			prog137, err = compileStored(mutated)
 		}
 		if err != nil {
 			t.Errorf("accepted %q (legacy %v), which does not compile: %v", mutated, legacy, err)
@@ -724,9 +735,9 @@ func TestSimpleSelectorMutations(t *testing.T) {
 			}
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, false))
+				want, err = prog137.matches(ctx, td.driver, td.dev, false)
 			}
 			if err != nil || want != match {
 				t.Errorf("%q on %s (legacy %v): Match says %v, cel-go %v, %v", mutated, td, legacy, match, want, err)

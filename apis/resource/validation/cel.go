@@ -13,7 +13,7 @@ import (
 // release. stored says the expression was already stored by the API server
 // and is unchanged by the update, which makes the release use its more
 // permissive "stored expressions" environment. The error is a
-// *drakitcel.CompileError for an expression that does not compile; any
+// *drakitcel.Error for an expression that does not compile; any
 // other error is a failure of the compiler itself.
 type selectorCompiler interface {
 	// deviceSelector compiles a v1alpha3 (1.31) device selector.
@@ -41,19 +41,12 @@ func newReleaseCEL() *releaseCEL { return &releaseCEL{seen: map[celKey]error{}} 
 // it to observe which environment each expression is compiled in.
 var newSelectorCompiler = func() selectorCompiler { return newReleaseCEL() }
 
-func envType(stored bool) drakitcel.EnvType {
-	if stored {
-		return drakitcel.StoredExpressions
-	}
-	return drakitcel.NewExpressions
-}
-
 func (r *releaseCEL) deviceSelector(expression string, stored bool) error {
 	k := celKey{false, stored, expression}
 	if err, ok := r.seen[k]; ok {
 		return err
 	}
-	_, err := drakitcel.CompileDeviceSelectorIn(expression, envType(stored))
+	_, err := drakitcel.Compile(expression, drakitcel.Options{Release: 31, Stored: stored})
 	r.seen[k] = err
 	return err
 }
@@ -63,7 +56,7 @@ func (r *releaseCEL) namedResourcesSelector(expression string, stored bool) erro
 	if err, ok := r.seen[k]; ok {
 		return err
 	}
-	_, err := drakitcel.CompileNamedResourcesSelectorIn(expression, envType(stored))
+	_, err := drakitcel.Compile(expression, drakitcel.Options{Release: 30, Stored: stored})
 	r.seen[k] = err
 	return err
 }
@@ -72,9 +65,9 @@ func (r *releaseCEL) namedResourcesSelector(expression string, stored bool) erro
 // reports: Invalid with the compiler's message for an expression that does
 // not compile, InternalError for anything else.
 func celError(err error, expression string, p *field.Path) *field.Error {
-	var ce *drakitcel.CompileError
-	if errors.As(err, &ce) && !ce.Internal {
-		return field.Invalid(p, expression, ce.Message)
+	var ce *drakitcel.Error
+	if errors.As(err, &ce) && ce.Type == field.ErrorTypeInvalid {
+		return field.Invalid(p, expression, ce.Detail)
 	}
 	return field.InternalError(p, fmt.Errorf("compiling the CEL expression: %w", err))
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
@@ -72,7 +74,7 @@ func (f *fakeCEL) compile(expr string, stored bool) error {
 	f.mu.Unlock()
 	switch {
 	case strings.HasPrefix(expr, "bad"), strings.HasPrefix(expr, "newonly") && !stored:
-		return &drakitcel.CompileError{Expression: expr, Message: "compilation failed"}
+		return &drakitcel.Error{Type: field.ErrorTypeInvalid, Expression: expr, Detail: "compilation failed"}
 	case strings.HasPrefix(expr, "broken"):
 		return errors.New("environment failed")
 	}

@@ -100,15 +100,15 @@ type celOptionsV1 struct {
 // as the value. compileCEL137V1 is the one of package apis/resource/cel.
 type compileCELV1 func(expression string, opts celOptionsV1) (maxCost uint64, err *field.Error)
 
-// compileCEL137V1 compiles with drakitcel.CompileSelector137. Its cost
+// compileCEL137V1 compiles with drakitcel.Compile. Its cost
 // verdict is left to the caller, which also counts a derived attribute's
 // cost towards its claim's total.
 func compileCEL137V1(expression string, opts celOptionsV1) (uint64, *field.Error) {
-	p, err := drakitcel.CompileSelector137(expression, drakitcel.Options137{Gates: opts.Gates, DerivedAttribute: opts.DerivedAttribute})
+	p, err := drakitcel.Compile(expression, drakitcel.Options{Gates: opts.Gates, DerivedAttribute: opts.DerivedAttribute})
 	if err == nil {
 		return p.MaxCost(), nil
 	}
-	var e *drakitcel.Error137
+	var e *drakitcel.Error
 	if !errors.As(err, &e) {
 		return 0, field.InternalError(nil, err)
 	}
