@@ -254,9 +254,8 @@ type sliceEntry struct {
 	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
-	inputs          []*cel.Input              // selector inputs, built on demand
+	inputs          []cel.Input               // selector inputs, made on demand (input)
 	taints          *sliceTaints              // taintsIn
-	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
 
 	// sharesOf are, per device, its shares allocated before the call, as
 	// of Allocator.sharesGen (sharesGen-1; sharedConsumption).

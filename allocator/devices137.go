@@ -416,19 +416,25 @@ func declaresOptionalNodeOperations(node *corev1.Node) bool {
 	return false
 }
 
-// input is the CEL input of device d of the entry, built on demand: the
+// input is the CEL input of device d of the entry; the inputs of all the
+// entry's devices are made at once, when the first is needed. The
 // program's environment decides what it shows of the device (list
 // attributes only with ListTypeAttributes, as upstream's environment).
 func (a *Allocator) input(e *sliceEntry, d int) *cel.Input {
 	if e.inputs == nil {
-		e.inputs = make([]*cel.Input, len(e.devices))
+		e.inputs = cel.NewInputs(e.driver, e.devices)
 	}
-	in := e.inputs[d]
-	if in == nil {
-		in = cel.NewInput(e.driver, &e.devices[d])
-		e.inputs[d] = in
+	return &e.inputs[d]
+}
+
+// releaseInputs drops the CEL variables the entry's inputs hold, which
+// are big compared with a device, keeping what the fast path learnt
+// about the devices; results are kept, so the variables are rarely
+// needed twice.
+func (e *sliceEntry) releaseInputs() {
+	for i := range e.inputs {
+		e.inputs[i].Release()
 	}
-	return in
 }
 
 // capacityNeeds remembers capacityNeed per device of a slice for one set

@@ -2,60 +2,47 @@ package allocator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
-// selectorProgram is one selector expression: its simple form, if it has
-// one, and its compiled program, made when first needed.
+// selectorProgram is one selector expression and its program. A program
+// of the fast path's grammar is compiled with cel-go only when a device
+// needs that (cel.Options.FastPath).
 type selectorProgram struct {
 	expression string
-	// simple judges most devices without cel-go (cel.SimpleSelector);
-	// nil when the expression is not of the simple grammar.
-	simple *cel.SimpleSelector
-	// program is the compiled program, once compiled.
-	program *cel.Program
+	program    *cel.Program
 	// err is why a deferred compile failed.
 	err error
 }
 
 // selectorID gives an expression its index in the per-slice result tables.
-// An expression of the simple grammar is not compiled until a device needs
-// the real program (see evaluate); any other is compiled now. Compiled
-// programs belong to the Allocator, never to a package-level cache (only
-// the CEL environments are shared, as upstream's are): a fresh Allocator
-// pays for every compile as a fresh process would, which is what
-// hack/allocbench's cold benchmarks measure.
+// An expression of the fast path's grammar is not compiled until a device
+// needs the real program (see evaluate); any other is compiled now.
+// Compiled programs belong to the Allocator, never to a package-level
+// cache (only the CEL environments are shared, as upstream's are): a
+// fresh Allocator pays for every compile as a fresh process would, which
+// is what hack/allocbench's cold benchmarks measure.
 func (a *Allocator) selectorID(expression string) (int, error) {
 	if id, ok := a.selectorIDs[expression]; ok {
 		// A deferred compile that failed fails from now on as an
 		// immediate one would have.
 		return id, a.selectors[id].err
 	}
-	sel := selectorProgram{expression: expression}
-	if simple, ok := cel.ParseSimpleSelector(expression, a.legacy); ok {
-		sel.simple = simple
-	} else if err := a.compile(&sel); err != nil {
+	program, err := cel.Compile(expression, a.celOptions())
+	if err != nil {
 		return -1, err
 	}
+	if program.Compiled() {
+		a.stats.Compiled++
+	}
 	id := len(a.selectors)
-	a.selectors = append(a.selectors, sel)
+	a.selectors = append(a.selectors, selectorProgram{expression: expression, program: program})
 	a.selectorIDs[expression] = id
 	return id, nil
-}
-
-// compile compiles the selector's program in the environment of stored
-// expressions.
-func (a *Allocator) compile(sel *selectorProgram) error {
-	a.stats.Compiled++
-	program, err := cel.Compile(sel.expression, a.celOptions())
-	if err != nil {
-		return err
-	}
-	sel.program = program
-	return nil
 }
 
 // celOptions compile as the scheduler does the expressions it finds
@@ -65,9 +52,9 @@ func (a *Allocator) compile(sel *selectorProgram) error {
 // expression's estimate). The zero Features (legacy) compile in 1.31's.
 func (a *Allocator) celOptions() cel.Options {
 	if a.legacy {
-		return cel.Options{Release: 31, Stored: true}
+		return cel.Options{Release: 31, Stored: true, FastPath: true}
 	}
-	return cel.Options{Stored: true, SkipCostEstimate: true, Gates: celGates(a.features)}
+	return cel.Options{Stored: true, SkipCostEstimate: true, Gates: celGates(a.features), FastPath: true}
 }
 
 // celGates are the gates of the features that shape the CEL environment
@@ -94,12 +81,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 		e.results[id] = r
 	}
 	sel := &a.selectors[id]
-	if sel.simple != nil && e.simple == nil {
-		e.simple = make([]cel.SimpleDevice, len(e.devices))
-		for d := range e.devices {
-			e.simple[d] = cel.NewSimpleDevice(e.driver, &e.devices[d], a.features.ListTypeAttributes)
-		}
-	}
+	compiled := sel.program.Compiled()
 	for w := range mask {
 		todo := mask[w] &^ r.known[w]
 		for todo != 0 {
@@ -107,27 +89,18 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 			todo &^= 1 << uint(b)
 			d := w*64 + b
 			a.stats.Evaluations++
-			if sel.simple != nil {
-				if match, ok := sel.simple.Match(&e.simple[d]); ok {
-					if match {
-						r.match[w] |= 1 << uint(b)
-					}
-					r.known[w] |= 1 << uint(b)
-					continue
-				}
-			}
-			if sel.program == nil {
-				if sel.err == nil {
-					sel.err = a.compile(sel)
-				}
-				if sel.err != nil {
-					// Cannot happen for an expression
-					// ParseSimpleSelector accepts; selectorID reports
-					// the error from now on.
-					return fmt.Errorf("selector %q does not compile: %w", sel.expression, sel.err)
-				}
-			}
 			ok, err := sel.program.Matches(ctx, a.input(e, d))
+			if !compiled && sel.program.Compiled() {
+				compiled = true
+				a.stats.Compiled++
+			}
+			var compileErr *cel.Error
+			if errors.As(err, &compileErr) {
+				// Cannot happen for an expression of the fast path's
+				// grammar; selectorID reports the error from now on.
+				sel.err = err
+				return fmt.Errorf("selector %q does not compile: %w", sel.expression, err)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					// A cancelled call says nothing about the device.

@@ -285,7 +285,7 @@ func TestLibraryCallCosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cost(d.program, vars); got != 1 {
+	if got := cost(d.compiled.program, vars); got != 1 {
 		t.Errorf("v1alpha3 cost %d, want 1", got)
 	}
 	n, err := Compile(expr, Options{Release: 30})
@@ -296,7 +296,7 @@ func TestLibraryCallCosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cost(n.program, vars); got <= 1 {
+	if got := cost(n.compiled.program, vars); got <= 1 {
 		t.Errorf("v1alpha2 cost %d, want the library's cost of find", got)
 	}
 }

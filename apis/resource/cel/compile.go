@@ -2,6 +2,8 @@ package cel
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -12,6 +14,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/library"
 
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
@@ -81,6 +84,15 @@ type Options struct {
 	// CostLimit. New expressions are always estimated where the release
 	// limits them.
 	SkipCostEstimate bool
+	// FastPath judges a stored selector of a plain shape without cel-go
+	// where it can (package internal/simple: comparisons of the driver,
+	// scalar attributes and capacities with literals, joined by &&, ||
+	// and !), and compiles it with cel-go only when a device needs that
+	// (Program.Compiled): what an allocator wants, whose first claim
+	// would otherwise pay for compiling every selector of its classes.
+	// Answers and errors are cel-go's either way. Only the 1.31
+	// environment and that of the release followed have it.
+	FastPath bool
 }
 
 // Error is why a server refuses an expression. FieldError gives the error
@@ -122,12 +134,33 @@ func (e *Error) FieldError(path *field.Path) *field.Error {
 // concurrent use.
 type Program struct {
 	expression string
-	program    cel.Program
-	outputType *cel.Type
-	maxCost    uint64
 	derived    bool
 	// shape is how the program's release and gates see a device.
 	shape shape
+	// simple judges most devices without cel-go (Options.FastPath); nil
+	// when not asked for or when the expression is not of its grammar.
+	simple *simple.Selector
+
+	// compiled is the cel-go program; with the fast path it is made the
+	// first time an evaluation needs it (deferred).
+	compiled compiled
+	deferred *deferredCompile
+}
+
+// compiled is what cel-go made of an expression.
+type compiled struct {
+	program    cel.Program
+	outputType *cel.Type
+	maxCost    uint64
+}
+
+// deferredCompile is a compile left for the first evaluation that needs it.
+type deferredCompile struct {
+	release *release
+	opts    Options
+	once    sync.Once
+	done    atomic.Bool
+	err     error
 }
 
 // Expression is the source of the program.
@@ -136,27 +169,80 @@ func (p *Program) Expression() string { return p.expression }
 // MaxCost is the estimated worst-case cost of one evaluation, which new
 // expressions must keep at or below SelectorMaxCost and derived
 // attributes of one claim at or below DerivedAttributesMaxCost in total;
-// 0 when it was not estimated (SkipCostEstimate, or a release before 1.32).
-func (p *Program) MaxCost() uint64 { return p.maxCost }
+// 0 when it was not estimated (SkipCostEstimate, a release before 1.32, or
+// a fast-path program not compiled yet).
+func (p *Program) MaxCost() uint64 {
+	if !p.Compiled() {
+		return 0
+	}
+	return p.compiled.maxCost
+}
 
 // OutputType is the type the checker inferred for the result, such as
-// "bool", "int", "list(string)", "dyn" or "google.protobuf.Any".
-func (p *Program) OutputType() string { return p.outputType.String() }
+// "bool", "int", "list(string)", "dyn" or "google.protobuf.Any". A
+// fast-path program is compiled for it.
+func (p *Program) OutputType() string {
+	if p.compile() != nil {
+		return ""
+	}
+	return p.compiled.outputType.String()
+}
 
 // DerivedAttribute says whether the program was compiled as a derived
 // attribute.
 func (p *Program) DerivedAttribute() bool { return p.derived }
 
+// Compiled says whether cel-go has compiled the program: always, but for a
+// fast-path program (Options.FastPath) that no evaluation has needed
+// cel-go for yet.
+func (p *Program) Compiled() bool { return p.deferred == nil || p.deferred.done.Load() }
+
+// compile makes sure a fast-path program is compiled. The error is the
+// *Error Compile would have returned, which for an expression of the
+// simple grammar cannot happen (every such expression compiles).
+func (p *Program) compile() error {
+	d := p.deferred
+	if d == nil {
+		return nil
+	}
+	d.once.Do(func() {
+		var err *Error
+		if p.compiled, err = build(p.expression, d.release, d.opts); err != nil {
+			d.err = err
+		}
+		d.done.Store(true)
+	})
+	return d.err
+}
+
 // Compile compiles a device selector (or, with opts.DerivedAttribute, a
 // derived attribute) as the server of opts.Release does. The error is an
 // *Error.
 func Compile(expression string, opts Options) (*Program, error) {
-	fail := func(t field.ErrorType, detail string) (*Program, error) {
-		return nil, &Error{Type: t, Detail: detail, Expression: expression}
-	}
 	r, err := releaseOf(opts.Release)
 	if err != nil {
-		return fail(field.ErrorTypeInternal, "unexpected error loading CEL environment: "+err.Error())
+		return nil, &Error{Type: field.ErrorTypeInternal, Detail: "unexpected error loading CEL environment: " + err.Error(), Expression: expression}
+	}
+	p := &Program{expression: expression, derived: opts.DerivedAttribute, shape: r.shape(opts.Gates)}
+	if opts.FastPath && opts.Stored && !opts.DerivedAttribute && r.simpleGrammar != nil {
+		if s, ok := r.simpleGrammar(expression); ok {
+			p.simple = s
+			p.deferred = &deferredCompile{release: r, opts: opts}
+			return p, nil
+		}
+	}
+	var cerr *Error
+	if p.compiled, cerr = build(expression, r, opts); cerr != nil {
+		return nil, cerr
+	}
+	return p, nil
+}
+
+// build compiles with cel-go: length, type-check, result type, program,
+// cost estimate and its limit, in the order a server checks them.
+func build(expression string, r *release, opts Options) (compiled, *Error) {
+	fail := func(t field.ErrorType, detail string) (compiled, *Error) {
+		return compiled{}, &Error{Type: t, Detail: detail, Expression: expression}
 	}
 	if r.limits && !opts.Stored && len(expression) > SelectorMaxLength {
 		return fail(field.ErrorTypeTooLong, fmt.Sprintf("may not be more than %d bytes", SelectorMaxLength))
@@ -198,18 +284,10 @@ func Compile(expression string, opts Options) (*Program, error) {
 			limit = min(SelectorMaxCost, DerivedAttributesMaxCost)
 		}
 		if maxCost > limit {
-			return nil, &Error{Type: field.ErrorTypeForbidden, Detail: tooComplex, Expression: expression, MaxCost: maxCost}
+			return compiled{}, &Error{Type: field.ErrorTypeForbidden, Detail: tooComplex, Expression: expression, MaxCost: maxCost}
 		}
 	}
-
-	return &Program{
-		expression: expression,
-		program:    prog,
-		outputType: out,
-		maxCost:    maxCost,
-		derived:    opts.DerivedAttribute,
-		shape:      r.shape(opts.Gates),
-	}, nil
+	return compiled{program: prog, outputType: out, maxCost: maxCost}, nil
 }
 
 // programOptions are added to the base environment's own, which turn on

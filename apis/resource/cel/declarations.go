@@ -9,6 +9,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
 
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
@@ -45,6 +46,7 @@ var v1alpha3Selectors = release{
 		})
 	},
 	shape:         func(features.Gates) shape { return shapeV1alpha3 },
+	simpleGrammar: func(e string) (*simple.Selector, bool) { return simple.Parse(e, true) },
 	flatCallCosts: true,
 }
 
@@ -92,7 +94,8 @@ var deviceSelectors = release{
 		}
 		return shapeScalars
 	},
-	limits: true,
+	simpleGrammar: func(e string) (*simple.Selector, bool) { return simple.Parse(e, false) },
+	limits:        true,
 }
 
 // Names in the device object.

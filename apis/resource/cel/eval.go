@@ -19,11 +19,14 @@ import (
 // eval runs the program on the input. An aborted evaluation of a cancelled
 // context wraps the context's cause.
 func (p *Program) eval(ctx context.Context, in *Input) (ref.Val, error) {
+	if err := p.compile(); err != nil {
+		return nil, err
+	}
 	vars, err := in.variables(p.shape)
 	if err != nil {
 		return nil, err
 	}
-	val, _, err := p.program.ContextEval(ctx, vars)
+	val, _, err := p.compiled.program.ContextEval(ctx, vars)
 	if err != nil {
 		if ctx.Err() != nil && strings.Contains(err.Error(), "operation interrupted") {
 			return nil, fmt.Errorf("%w: %w", err, context.Cause(ctx))
@@ -41,8 +44,14 @@ var boolType = reflect.TypeOf(true)
 // key"), an unusable attribute or capacity of the device, a result that is
 // not a bool, the runtime cost limit ("actual cost limit exceeded") or a
 // cancelled context. The scheduler treats such an error as a failure of
-// the allocation.
+// the allocation. A fast-path program that cannot be compiled (which
+// cannot happen) fails with the *Error Compile would have given.
 func (p *Program) Matches(ctx context.Context, in *Input) (bool, error) {
+	if p.simple != nil {
+		if match, ok := p.simple.Match(&in.fast, p.shape == shapeLists); ok {
+			return match, nil
+		}
+	}
 	val, err := p.eval(ctx, in)
 	if err != nil {
 		return false, err

@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 )
 
 // fuzzDevicesPerInput is how many random devices each fuzzed expression
@@ -34,7 +35,7 @@ func FuzzSimpleSelector(f *testing.F) {
 	}
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, expr string, legacy bool, seed int64, extra uint8) {
-		s, ok := ParseSimpleSelector(expr, legacy)
+		s, ok := simple.Parse(expr, legacy)
 		if !ok {
 			return
 		}
@@ -54,8 +55,7 @@ func FuzzSimpleSelector(f *testing.F) {
 			td := randomSimpleDevice(rng, i)
 			addQuirks(td.dev, extra>>(i%4))
 			lists := !legacy && rng.Intn(2) == 0
-			sd := NewSimpleDevice(td.driver, td.dev, lists)
-			match, answered := s.Match(&sd)
+			match, answered := simpleMatch(s, td.driver, td.dev, lists)
 			if !answered {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -13,6 +14,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 	"github.com/drakit/drakit/internal/quantityguard"
 )
 
@@ -51,7 +53,11 @@ import (
 type Input struct {
 	driver string
 	device *resource.Device
-	shapes [numShapes]lazyVariables
+	// fast is what the fast path (Options.FastPath) needs; it does not
+	// build the CEL variables.
+	fast simple.Device
+	// shapes are built when a program first needs them.
+	shapes atomic.Pointer[[numShapes]lazyVariables]
 }
 
 // lazyVariables are an Input's variables in one shape.
@@ -76,15 +82,48 @@ const (
 // is not copied; it is read on first use and must not change afterwards.
 // nil stands for a device without attributes and capacities.
 func NewInput(driver string, device *resource.Device) *Input {
-	return &Input{driver: driver, device: device}
+	in := &Input{}
+	in.init(driver, device)
+	return in
+}
+
+// NewInputs prepares the inputs of a slice's devices in one allocation;
+// use them by address (&inputs[i]).
+func NewInputs(driver string, devices []resource.Device) []Input {
+	inputs := make([]Input, len(devices))
+	for i := range devices {
+		inputs[i].init(driver, &devices[i])
+	}
+	return inputs
+}
+
+func (in *Input) init(driver string, device *resource.Device) {
+	in.driver, in.device = driver, device
+	in.fast.Init(driver, device)
 }
 
 // Driver is the device's driver.
 func (in *Input) Driver() string { return in.driver }
 
+// Release drops the CEL variables built so far, keeping what the fast path
+// learnt about the device; a program that needs them again builds them
+// again. It is safe to call while other goroutines evaluate.
+func (in *Input) Release() {
+	if in.shapes.Load() != nil {
+		in.shapes.Store(nil)
+	}
+}
+
 // variables are the input's variables in shape s.
 func (in *Input) variables(s shape) (interpreter.Activation, error) {
-	l := &in.shapes[s]
+	shapes := in.shapes.Load()
+	if shapes == nil {
+		// Most inputs are only ever judged by the fast path: room for the
+		// variables only when cel-go needs them.
+		in.shapes.CompareAndSwap(nil, new([numShapes]lazyVariables))
+		shapes = in.shapes.Load()
+	}
+	l := &shapes[s]
 	l.once.Do(func() {
 		switch s {
 		case shapeScalars, shapeLists:

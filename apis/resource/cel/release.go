@@ -9,6 +9,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
@@ -37,6 +38,9 @@ type release struct {
 	// package that built its environment without "strict cost" did so;
 	// otherwise calls cost what the Kubernetes cost model says.
 	flatCallCosts bool
+	// simpleGrammar parses a selector of the fast path's grammar for the
+	// release (nil: the release has no fast path).
+	simpleGrammar func(expression string) (*simple.Selector, bool)
 	// limits: new expressions are held to SelectorMaxLength and to an
 	// estimated cost of SelectorMaxCost, and derived attributes exist.
 	// Releases before 1.32 had neither.
