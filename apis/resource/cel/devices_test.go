@@ -16,9 +16,9 @@ import (
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
-// gateCombos137 are the four combinations of the two gates that shape the
+// gateCombos are the four combinations of the two gates that shape the
 // environment.
-var gateCombos137 = []struct {
+var gateCombos = []struct {
 	name       string
 	gates      features.Gates
 	consumable bool
@@ -32,7 +32,7 @@ var gateCombos137 = []struct {
 
 func TestDeviceVariantFor(t *testing.T) {
 	want := []int{variantPlain, variantMultipleAllocations, variantListAttributes, variantBoth}
-	for i, c := range gateCombos137 {
+	for i, c := range gateCombos {
 		if got := deviceVariantFor(c.gates); got != want[i] {
 			t.Errorf("%s: variant %d, want %d", c.name, got, want[i])
 		}
@@ -43,10 +43,10 @@ func TestDeviceVariantFor(t *testing.T) {
 	}
 }
 
-// TestCompile137 checks what compiles in which environment: for each
+// TestCompile checks what compiles in which environment: for each
 // expression, whether it compiles as a new expression under each gate
 // combination (stored expressions ignore the gates and get everything).
-func TestCompile137(t *testing.T) {
+func TestCompile(t *testing.T) {
 	type need int
 	const (
 		always need = iota
@@ -89,7 +89,7 @@ func TestCompile137(t *testing.T) {
 		{expr: `device.allowMultipleAllocations.size()`, new: never, err: ""},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				want := tc.stored
 				if !stored {
@@ -130,8 +130,8 @@ func TestCompile137(t *testing.T) {
 	}
 }
 
-func TestCompileError137Messages(t *testing.T) {
-	_, err := Compile(`device.allowMultipleAllocations`, Options{Gates: gateCombos137[0].gates})
+func TestCompileErrorMessages(t *testing.T) {
+	_, err := Compile(`device.allowMultipleAllocations`, Options{Gates: gateCombos[0].gates})
 	want := "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want it to start with %q", err, want)
@@ -142,7 +142,7 @@ func TestCompileError137Messages(t *testing.T) {
 	}
 }
 
-func TestLength137(t *testing.T) {
+func TestLength(t *testing.T) {
 	path := field.NewPath("spec", "devices", "requests").Index(0).Child("exactly", "selectors").Index(0).Child("cel", "expression")
 	// 10,240 bytes compile.
 	ok := "true" + strings.Repeat(" ", SelectorMaxLength-4)
@@ -175,13 +175,13 @@ func TestLength137(t *testing.T) {
 	}
 }
 
-// expensive137 is estimated at 85,555,551 (from the API server's tests of
+// expensive is estimated at 85,555,551 (from the API server's tests of
 // the cost limit).
-const expensive137 = `[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))`
+const expensive = `[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))`
 
-func TestCostLimit137(t *testing.T) {
+func TestCostLimitFollowed(t *testing.T) {
 	for _, derived := range []bool{false, true} {
-		_, err := Compile(expensive137, Options{DerivedAttribute: derived})
+		_, err := Compile(expensive, Options{DerivedAttribute: derived})
 		var e *Error
 		if !errors.As(err, &e) || e.Type != field.ErrorTypeForbidden || e.Detail != "too complex, exceeds cost limit" || e.MaxCost != 85555551 {
 			t.Fatalf("derived=%t: error %#v", derived, err)
@@ -194,7 +194,7 @@ func TestCostLimit137(t *testing.T) {
 
 	// A stored expression compiles whatever its cost; evaluating it hits
 	// the runtime limit.
-	p, err := Compile(expensive137, Options{Stored: true})
+	p, err := Compile(expensive, Options{Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +219,10 @@ func TestCostLimit137(t *testing.T) {
 	}
 }
 
-// TestEstimatedCost137 pins the estimated costs of expressions whose cost
+// TestEstimatedCost pins the estimated costs of expressions whose cost
 // the API server's own tests pin, under every gate combination and both
 // environments.
-func TestEstimatedCost137(t *testing.T) {
+func TestEstimatedCost(t *testing.T) {
 	tests := []struct {
 		expr  string
 		cost  uint64
@@ -257,13 +257,13 @@ device.attributes["dra.example.com"]["int"] > 0 &&
 device.attributes["dra.example.com"]["string"] == "fish" &&
 device.attributes["dra.example.com"]["version"].isGreaterThan(semver("0.0.1"))
 `, 52, ""},
-		{expensive137, 85555551, ""},
+		{expensive, 85555551, ""},
 		{`device.allowMultipleAllocations == true`, 3, "consumable"},
 		{`device.attributes["dra.example.com"].names.exists(x, x > 0)`, 5 + (3+3)*64, "lists"},
 		{`device.attributes["dra.example.com"].names.includes("a")`, 4 + 64, "lists"},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				if !stored && (tc.needs == "consumable" && !c.consumable || tc.needs == "lists" && !c.lists) {
 					continue
@@ -290,7 +290,7 @@ device.attributes["dra.example.com"]["version"].isGreaterThan(semver("0.0.1"))
 	}
 }
 
-func TestDerivedAttributeCompile137(t *testing.T) {
+func TestDerivedAttributeCompile(t *testing.T) {
 	tests := []struct {
 		expr   string
 		ok     bool // as a new expression without list attributes
@@ -313,7 +313,7 @@ func TestDerivedAttributeCompile137(t *testing.T) {
 		{`[1.5]`, false, false, ""},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				want := tc.ok
 				if c.lists || stored {
@@ -358,7 +358,7 @@ func TestDerivedAttributeCompile137(t *testing.T) {
 	}
 }
 
-func testDevice137() *hub.Device {
+func followedDevice() *hub.Device {
 	return &hub.Device{
 		Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
 			"model":                    {StringValue: ptr.To("a100")},
@@ -381,7 +381,7 @@ func testDevice137() *hub.Device {
 	}
 }
 
-func TestMatches137(t *testing.T) {
+func TestMatches(t *testing.T) {
 	tests := []struct {
 		expr  string
 		match bool
@@ -423,10 +423,10 @@ func TestMatches137(t *testing.T) {
 		// The guard against quantities that would never finish parsing.
 		{expr: `quantity("1E2147483648").isInteger()`, err: "1E2147483648"},
 	}
-	in := NewInput("dra.example.com", testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	ctx := context.Background()
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				if (tc.lists && !c.lists && !stored) || (tc.listAttr && !c.lists) {
 					continue
@@ -458,9 +458,9 @@ func TestMatches137(t *testing.T) {
 // leaves list attributes out (a scalar beside a list too), as upstream's
 // compiler does, also for stored expressions, which can name them.
 func TestListAttributesNeedTheGate(t *testing.T) {
-	dev := testDevice137()
+	dev := followedDevice()
 	dev.Attributes["both"] = hub.DeviceAttribute{IntValue: ptr.To(int64(1)), IntValues: []int64{1}}
-	for _, c := range gateCombos137 {
+	for _, c := range gateCombos {
 		for _, expr := range []string{`device.attributes["dra.example.com"].ids.size() == 3`, `device.attributes["dra.example.com"].both == [1]`} {
 			p, err := Compile(expr, Options{Gates: c.gates, Stored: true})
 			if err != nil {
@@ -477,7 +477,7 @@ func TestListAttributesNeedTheGate(t *testing.T) {
 	}
 }
 
-func TestAllowMultipleAllocations137(t *testing.T) {
+func TestAllowMultipleAllocations(t *testing.T) {
 	p, err := Compile(`device.allowMultipleAllocations`, Options{Gates: features.Defaults()})
 	if err != nil {
 		t.Fatal(err)
@@ -490,7 +490,7 @@ func TestAllowMultipleAllocations137(t *testing.T) {
 	}
 }
 
-func TestUnusableAttribute137(t *testing.T) {
+func TestUnusableAttribute(t *testing.T) {
 	p, err := Compile(`true`, Options{Gates: features.Defaults().With(features.DRAListTypeAttributes, true)})
 	if err != nil {
 		t.Fatal(err)
@@ -523,8 +523,8 @@ func TestInputFromHubDevice(t *testing.T) {
 	}
 }
 
-func TestDerive137(t *testing.T) {
-	lists := gateCombos137[3].gates
+func TestDerive(t *testing.T) {
+	lists := gateCombos[3].gates
 	tests := []struct {
 		expr string
 		want hub.DeviceAttribute
@@ -543,7 +543,7 @@ func TestDerive137(t *testing.T) {
 		{expr: `[dyn(1), dyn("a")]`, err: "expected list element at index 1 to be int"},
 		{expr: `device.capacity["dra.example.com"].memory == quantity("1") ? 1 : device.attributes["x"].y`, err: "no such key: y"},
 	}
-	in := NewInput("dra.example.com", testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	for _, tc := range tests {
 		p, err := Compile(tc.expr, Options{Gates: lists, DerivedAttribute: true})
 		if err != nil {
@@ -599,7 +599,7 @@ func attrString(a hub.DeviceAttribute) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-func TestCancel137(t *testing.T) {
+func TestCancel(t *testing.T) {
 	p, err := Compile(`device.attributes["dra.example.com"].map(key, device.attributes["dra.example.com"][key] * 20).filter(e, e > 50).exists(e, e == 60)`, Options{Stored: true})
 	if err != nil {
 		t.Fatal(err)
@@ -619,12 +619,12 @@ func TestCancel137(t *testing.T) {
 	}
 }
 
-func TestConcurrentMatches137(t *testing.T) {
+func TestConcurrentMatches(t *testing.T) {
 	p, err := Compile(`device.attributes["dra.example.com"].cores == 64`, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := NewInput("dra.example.com", testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)

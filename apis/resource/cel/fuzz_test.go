@@ -40,12 +40,12 @@ func FuzzSimpleSelector(f *testing.F) {
 			return
 		}
 		var legacyProg *Program
-		var prog137 storedPrograms
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
 			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = compileStored(expr)
+			progFollowed, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted %q (legacy %v), which does not compile: %v", expr, legacy, err)
@@ -63,7 +63,7 @@ func FuzzSimpleSelector(f *testing.F) {
 			if legacy {
 				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.matches(ctx, td.driver, td.dev, lists)
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil || want != match {
 				t.Fatalf("%q on %s (legacy %v, lists %v): Match says %v, cel-go %v, %v", expr, td, legacy, lists, match, want, err)

@@ -65,13 +65,13 @@ func TestParseSimpleSelector(t *testing.T) {
 			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
-	only137 := []string{
+	onlyFollowed := []string{
 		`device.allowMultipleAllocations`,
 		`!device.allowMultipleAllocations`,
 		`device.allowMultipleAllocations == true`,
 		`device.driver == "a" && device.allowMultipleAllocations`,
 	}
-	for _, e := range only137 {
+	for _, e := range onlyFollowed {
 		if _, ok := simple.Parse(e, true); ok {
 			t.Errorf("legacy: accepted %s", e)
 		}
@@ -293,12 +293,12 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 			t.Fatalf("refused generated expression %s", expr)
 		}
 		var legacyProg *Program
-		var prog137 storedPrograms
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
 			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = compileStored(expr)
+			progFollowed, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted expression %s does not compile (legacy %v): %v", expr, legacy, err)
@@ -316,7 +316,7 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 			if legacy {
 				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.matches(ctx, td.driver, td.dev, lists)
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil {
 				t.Errorf("%s on %s (legacy %v, lists %v): Match says %v, cel-go fails: %v", expr, td, legacy, lists, match, err)
@@ -720,12 +720,12 @@ func TestSimpleSelectorMutations(t *testing.T) {
 		}
 		accepted++
 		var legacyProg *Program
-		var prog137 storedPrograms
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
 			legacyProg, err = Compile(mutated, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = compileStored(mutated)
+			progFollowed, err = compileStored(mutated)
 		}
 		if err != nil {
 			t.Errorf("accepted %q (legacy %v), which does not compile: %v", mutated, legacy, err)
@@ -741,7 +741,7 @@ func TestSimpleSelectorMutations(t *testing.T) {
 			if legacy {
 				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.matches(ctx, td.driver, td.dev, false)
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, false)
 			}
 			if err != nil || want != match {
 				t.Errorf("%q on %s (legacy %v): Match says %v, cel-go %v, %v", mutated, td, legacy, match, want, err)
