@@ -94,8 +94,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 				compiled = true
 				a.stats.Compiled++
 			}
-			var compileErr *cel.Error
-			if errors.As(err, &compileErr) {
+			if err != nil && isCompileError(err) {
 				// Cannot happen for an expression of the fast path's
 				// grammar; selectorID reports the error from now on.
 				sel.err = err
@@ -118,4 +117,12 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 		}
 	}
 	return nil
+}
+
+// isCompileError tells a deferred compile's failure (a *cel.Error) from an
+// evaluation's. Out of line, so that the target of errors.As is not
+// allocated for every evaluation.
+func isCompileError(err error) bool {
+	var compileErr *cel.Error
+	return errors.As(err, &compileErr)
 }

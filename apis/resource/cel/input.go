@@ -51,10 +51,8 @@ import (
 // does not parse) or a capacity beyond quantityguard's bound, whose
 // comparisons could take unbounded time, cannot be evaluated at all.
 type Input struct {
-	driver string
-	device *resource.Device
-	// fast is what the fast path (Options.FastPath) needs; it does not
-	// build the CEL variables.
+	// fast is what the fast path (Options.FastPath) needs, and holds the
+	// driver and the device.
 	fast simple.Device
 	// shapes are built when a program first needs them.
 	shapes atomic.Pointer[[numShapes]lazyVariables]
@@ -98,12 +96,11 @@ func NewInputs(driver string, devices []resource.Device) []Input {
 }
 
 func (in *Input) init(driver string, device *resource.Device) {
-	in.driver, in.device = driver, device
 	in.fast.Init(driver, device)
 }
 
 // Driver is the device's driver.
-func (in *Input) Driver() string { return in.driver }
+func (in *Input) Driver() string { return in.fast.Driver() }
 
 // Release drops the CEL variables built so far, keeping what the fast path
 // learnt about the device; a program that needs them again builds them
@@ -125,13 +122,14 @@ func (in *Input) variables(s shape) (interpreter.Activation, error) {
 	}
 	l := &shapes[s]
 	l.once.Do(func() {
+		driver, device := in.fast.Driver(), in.fast.Device()
 		switch s {
 		case shapeScalars, shapeLists:
-			l.vars, l.err = deviceVariables(in.driver, in.device, s == shapeLists)
+			l.vars, l.err = deviceVariables(driver, device, s == shapeLists)
 		case shapeV1alpha3:
-			l.vars, l.err = v1alpha3Variables(in.driver, in.device)
+			l.vars, l.err = v1alpha3Variables(driver, device)
 		default:
-			l.vars, l.err = namedResourcesVariables(in.device)
+			l.vars, l.err = namedResourcesVariables(device)
 		}
 	})
 	return l.vars, l.err

@@ -20,9 +20,10 @@ type Device struct {
 	driver string
 	device *resource.Device
 
-	once      sync.Once
-	versions  []parsedVersion // written once (prepare), then only read
-	usability [numModes]atomic.Uint32
+	once     sync.Once
+	versions []parsedVersion // written once (prepare), then only read
+	// usability holds two bits per mode (a usability each).
+	usability atomic.Uint32
 }
 
 // Init prepares d for a device of the given driver. The device must not
@@ -30,6 +31,12 @@ type Device struct {
 func (d *Device) Init(driver string, device *resource.Device) {
 	d.driver, d.device = driver, device
 }
+
+// Driver is the device's driver.
+func (d *Device) Driver() string { return d.driver }
+
+// Device is the device.
+func (d *Device) Device() *resource.Device { return d.device }
 
 // mode is which CEL input an answer must agree with.
 type mode uint8
@@ -130,8 +137,8 @@ func (d *Device) scalarOf(attr *resource.DeviceAttribute) (simpleValue, bool) {
 // cached) for every attribute; parsing again is only a fallback.
 func (d *Device) parseVersion(text *string) (semver.Version, error) {
 	for i := range d.versions {
-		if d.versions[i].text == text {
-			return d.versions[i].v, d.versions[i].err
+		if p := &d.versions[i]; p.text == text {
+			return p.v, p.err
 		}
 	}
 	return semver.Parse(*text)
@@ -212,15 +219,21 @@ func (d *Device) capacity(m mode, o *simpleOperand) (*apiresource.Quantity, bool
 // version that does not parse and on a capacity beyond the bound, each
 // looking only at the attributes it holds.
 func (d *Device) usable(m mode) bool {
-	d.once.Do(d.prepare)
-	u := usability(d.usability[m].Load())
+	shift := 2 * uint(m)
+	u := usability(d.usability.Load()>>shift) & 3
 	if u == usabilityUnknown {
+		d.once.Do(d.prepare)
 		// Two goroutines may both get here; they store the same answer.
 		u = usabilityNo
 		if d.checkUsable(m) {
 			u = usabilityYes
 		}
-		d.usability[m].Store(uint32(u))
+		for {
+			old := d.usability.Load()
+			if d.usability.CompareAndSwap(old, old|uint32(u)<<shift) {
+				break
+			}
+		}
 	}
 	return u == usabilityYes
 }
@@ -231,6 +244,16 @@ func (d *Device) prepare() {
 	if d.device == nil {
 		return
 	}
+	n := 0
+	for _, attr := range d.device.Attributes {
+		if attr.VersionValue != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	d.versions = make([]parsedVersion, 0, n)
 	for _, attr := range d.device.Attributes {
 		if text := attr.VersionValue; text != nil {
 			v, err := semver.Parse(*text)
