@@ -181,7 +181,7 @@ func deviceVariables(driver string, dev *resource.Device, lists bool) (interpret
 
 	names := make([]string, 0, len(dev.Attributes))
 	for name, attr := range dev.Attributes {
-		if lists || !isList(attr) {
+		if lists || !simple.IsList(attr) {
 			names = append(names, string(name))
 		}
 	}
@@ -230,7 +230,7 @@ func v1alpha3Variables(driver string, dev *resource.Device) (interpreter.Activat
 		var err error
 		var errName resource.QualifiedName
 		for name, attr := range dev.Attributes {
-			if isNullList(dev, name) || (!hasScalar(attr) && isList(attr)) {
+			if simple.IsNullList(dev, name) || (!simple.HasScalar(attr) && simple.IsList(attr)) {
 				// A list attribute, or a v1alpha2 list that was null.
 				continue
 			}
@@ -299,20 +299,6 @@ func capacityError(capacity map[resource.QualifiedName]resource.DeviceCapacity) 
 	return err
 }
 
-// isNullList reports whether name is a v1alpha2 intSlice or stringSlice
-// attribute whose list was null: a list attribute, whatever its values say.
-func isNullList(dev *resource.Device, name resource.QualifiedName) bool {
-	if dev.NamedResources == nil {
-		return false
-	}
-	for _, n := range dev.NamedResources.NullLists {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // SplitQualifiedName splits an attribute or capacity name into its domain
 // and identifier; a name without a domain belongs to defaultDomain (the
 // device's driver).
@@ -321,17 +307,6 @@ func SplitQualifiedName(name, defaultDomain string) (domain, id string) {
 		return domain, id
 	}
 	return defaultDomain, name
-}
-
-// isList reports whether the attribute holds a list (possibly empty, as a
-// v1alpha2 intSlice or stringSlice may be).
-func isList(attr resource.DeviceAttribute) bool {
-	return attr.IntValues != nil || attr.BoolValues != nil || attr.StringValues != nil || attr.VersionValues != nil
-}
-
-// hasScalar reports whether the attribute has a scalar value.
-func hasScalar(attr resource.DeviceAttribute) bool {
-	return attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil || attr.VersionValue != nil
 }
 
 // byDomain is device.attributes or device.capacity: looking up a domain

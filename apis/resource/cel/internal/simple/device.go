@@ -64,9 +64,9 @@ type parsedVersion struct {
 	err  error
 }
 
-// isNullList reports whether name is a v1alpha2 intSlice or stringSlice
+// IsNullList reports whether name is a v1alpha2 intSlice or stringSlice
 // attribute whose list was null: a list attribute, whatever its values say.
-func isNullList(dev *resource.Device, name resource.QualifiedName) bool {
+func IsNullList(dev *resource.Device, name resource.QualifiedName) bool {
 	if dev.NamedResources == nil {
 		return false
 	}
@@ -78,13 +78,14 @@ func isNullList(dev *resource.Device, name resource.QualifiedName) bool {
 	return false
 }
 
-// isList reports whether the attribute holds a list (possibly empty).
-func isList(attr resource.DeviceAttribute) bool {
+// IsList reports whether the attribute holds a list (possibly empty, as a
+// v1alpha2 intSlice or stringSlice may be).
+func IsList(attr resource.DeviceAttribute) bool {
 	return attr.IntValues != nil || attr.BoolValues != nil || attr.StringValues != nil || attr.VersionValues != nil
 }
 
-// hasScalar reports whether the attribute has a scalar value.
-func hasScalar(attr resource.DeviceAttribute) bool {
+// HasScalar reports whether the attribute has a scalar value.
+func HasScalar(attr resource.DeviceAttribute) bool {
 	return attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil || attr.VersionValue != nil
 }
 
@@ -158,8 +159,8 @@ func (d *Device) attribute(m mode, o *simpleOperand) (*resource.DeviceAttribute,
 		// The 1.31 input holds an attribute's scalar, leaving out attributes
 		// with only a list (and v1alpha2 null lists), and of the two
 		// spellings keeps the one that sorts later.
-		hasQ = hasQ && hasScalar(q) && !isNullList(dev, o.qualified)
-		hasU = hasU && hasScalar(u) && !isNullList(dev, o.unqualified)
+		hasQ = hasQ && HasScalar(q) && !IsNullList(dev, o.qualified)
+		hasU = hasU && HasScalar(u) && !IsNullList(dev, o.unqualified)
 		switch {
 		case hasQ && hasU:
 			if o.qualified > o.unqualified {
@@ -175,7 +176,7 @@ func (d *Device) attribute(m mode, o *simpleOperand) (*resource.DeviceAttribute,
 	}
 	// The release followed: the qualified name wins; lists are either left out (the
 	// allocator drops them) or list values, which Match does not judge.
-	if hasQ && isList(q) {
+	if hasQ && IsList(q) {
 		if m == modeLists {
 			return nil, false
 		}
@@ -184,7 +185,7 @@ func (d *Device) attribute(m mode, o *simpleOperand) (*resource.DeviceAttribute,
 	if hasQ {
 		return &q, true
 	}
-	if hasU && isList(u) {
+	if hasU && IsList(u) {
 		return nil, false
 	}
 	return &u, hasU
@@ -279,21 +280,21 @@ func (d *Device) checkUsable(m mode) bool {
 			// 1.31: the scalar if there is one (a list beside it does
 			// not save a scalar that cannot be represented), else a list
 			// or a null list, which are left out.
-			if isNullList(d.device, name) {
+			if IsNullList(d.device, name) {
 				continue
 			}
-			if hasScalar(attr) {
+			if HasScalar(attr) {
 				if !d.scalarUsable(attr) {
 					return false
 				}
-			} else if !isList(attr) {
+			} else if !IsList(attr) {
 				return false
 			}
 			continue
 		}
 		// The release followed: lists first, or none at all without
 		// DRAListTypeAttributes.
-		if isList(attr) {
+		if IsList(attr) {
 			if m == modeLists && attr.IntValues == nil && attr.BoolValues == nil && attr.StringValues == nil && !versionsParse(attr.VersionValues) {
 				return false
 			}
