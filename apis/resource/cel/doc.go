@@ -30,9 +30,23 @@
 // Program evaluates an Input, which is built from a hub device once and
 // shows it to each program as the program's release and gates see it
 // (see Input). Each release is one value of the internal release type
-// (release.go): supporting another is adding a value, following a newer
-// one is changing catalogue.Release and the value of the release
-// followed.
+// (release.go, declarations.go): supporting another is adding a value,
+// following a newer one is changing catalogue.Release and the value of
+// the release followed (TestFollowedReleaseAgrees keeps them together).
+//
+// # The fast path
+//
+// An allocator judges most devices without cel-go: with Options.FastPath a
+// stored selector of a plain shape (comparisons of the driver,
+// allowMultipleAllocations, scalar attributes and a few semver, quantity
+// and string functions with literals, joined by &&, || and !, optionally
+// in cel.bind) is not compiled at all until a device needs cel-go, and
+// internal/simple answers for every device on which cel-go would give a
+// plain bool; on any other device (a missing attribute, another kind of
+// value, an unusable attribute) cel-go is asked, so that results and
+// errors are cel-go's. Program.Compiled says whether cel-go compiled the
+// program. The differential tests and FuzzSimpleSelector hold the fast
+// path to cel-go's answers.
 //
 // # Where the functions come from
 //
