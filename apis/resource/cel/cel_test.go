@@ -459,41 +459,6 @@ func TestNamedResourcesBadVersion(t *testing.T) {
 	}
 }
 
-func TestCache(t *testing.T) {
-	c := NewCache(Options{Release: 31, Stored: true})
-	p1, err := c.Compile("true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p2, _ := c.Compile("true")
-	if p1 != p2 {
-		t.Error("the same expression was compiled twice")
-	}
-	_, err1 := c.Compile("1")
-	_, err2 := c.Compile("1")
-	if err1 == nil || err1 != err2 {
-		t.Errorf("compile errors are not cached: %v, %v", err1, err2)
-	}
-	if c.Len() != 2 {
-		t.Errorf("Len = %d, want 2", c.Len())
-	}
-	named := NewCache(Options{Release: 30})
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := named.Compile(`attributes.bool["x"]`); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	if named.Len() != 1 {
-		t.Errorf("Len = %d, want 1", named.Len())
-	}
-}
-
 func TestDeviceSharedAcrossGoroutines(t *testing.T) {
 	d := testDevice()
 	p, _ := Compile(`device.attributes["dra.example.com"].cores == 8`, Options{Release: 31})
