@@ -16,7 +16,7 @@ import (
 // is matched against.
 const fuzzDevicesPerInput = 6
 
-// FuzzSimpleSelector: whatever ParseSimpleSelector accepts compiles in the
+// FuzzSimpleSelector: whatever simple.Parse accepts compiles in the
 // environment it was accepted for (1.31 when legacy, else 1.37 stored),
 // and on random devices (randomSimpleDevice from seed, with the quirks
 // that extra's bits add) Match either declines or gives cel-go's answer
