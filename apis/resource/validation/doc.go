@@ -104,7 +104,7 @@
 //	poolstatusrequest.go  live: the rules of a ResourcePoolStatusRequest, mostly declarative
 //	paths.go              live: v1beta1 errors under v1beta1's paths
 //	drop.go               live: the fields dropped while their gate is off (dropclaim.go, dropslice.go)
-//	cel.go                compiling selectors with the release's environment
+//	cel.go                the one way into CEL for every release's rules (compileCEL)
 //
 // # What the server does before it validates
 //
