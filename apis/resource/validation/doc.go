@@ -283,6 +283,10 @@
 //
 // # CEL
 //
+// Every release's rules compile through one function, compileCEL
+// (cel.go): drakitcel.Compile with the release, the gates and whether the
+// expression is stored.
+//
 // Selectors (v1alpha3 DeviceClass and request selectors, v1alpha2
 // ResourceClaimParameters and ResourceClassParameters namedResources
 // selectors) are type-checked with the environments of package
