@@ -76,8 +76,9 @@ type Features struct {
 	// this feature is judged by the current rules (not legacy).
 	PrioritizedList bool
 	// ListTypeAttributes: selectors see list-valued attributes; off, the
-	// 1.37 environment leaves them out of device.attributes, as upstream's
-	// CEL features without EnableListTypeAttributes do.
+	// environment of the release followed leaves them out of
+	// device.attributes, as upstream's CEL features without
+	// EnableListTypeAttributes do.
 	ListTypeAttributes bool
 	// DerivedAttributes: a request's derived attribute gives the value
 	// that constraints compare for its devices; off, a request with

@@ -20,10 +20,10 @@ type Device struct {
 	driver string
 	device *resource.Device
 
-	once     sync.Once
-	versions []parsedVersion // written once (prepare), then only read
+	once sync.Once
 	// usability holds two bits per mode (a usability each).
 	usability atomic.Uint32
+	versions  []parsedVersion // written once (prepare), then only read
 }
 
 // Init prepares d for a device of the given driver. The device must not
