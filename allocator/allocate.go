@@ -95,7 +95,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	call.lone = toAllocate == 1
 	plans := make([]*claimPlan, len(claims))
 	for i, c := range claims {
-		p, err := a.prepare(call, c)
+		p, err := a.planClaim(call, c)
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +317,7 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 }
 
 // limits names what else limits how many candidates can be taken
-// together (1.37 semantics).
+// together.
 func (r *requestPlan) limits() string {
 	switch {
 	case r.hasCounters && r.hasMulti:
@@ -341,83 +341,12 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 		res.Err = p.err
 		return
 	}
-	if !a.legacy {
-		alloc, err := a.finish137(v, a.callNode, p)
-		if err != nil {
-			res.Err = err
-			return
-		}
-		res.Allocation = alloc
-		return
-	}
-	alloc := &resource.AllocationResult{}
-	for _, r := range p.requests {
-		for _, dev := range r.chosen {
-			entry := v.slices[dev.slice]
-			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{
-				Request: r.name, Driver: entry.driver, Pool: entry.pool, Device: entry.devices[dev.device].Name,
-			})
-		}
-	}
-	// Class configuration applies to the request that uses the class.
-	// (Kubernetes 1.31 left requests empty here, which handed it to every
-	// request of the claim; 1.32 fixed that.)
-	for _, r := range p.requests {
-		for _, cfg := range r.class.Spec.Config {
-			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
-				Source:              resource.AllocationConfigSourceClass,
-				Requests:            []string{r.name},
-				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
-			})
-		}
-	}
-	for _, cfg := range p.claim.Spec.Devices.Config {
-		alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
-			Source:              resource.AllocationConfigSourceClaim,
-			Requests:            append([]string(nil), cfg.Requests...),
-			DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
-		})
-	}
-	ns, err := nodeSelectorFor(v, p)
+	alloc, err := a.buildAllocation(v, a.callNode, p)
 	if err != nil {
 		res.Err = err
 		return
 	}
-	alloc.NodeSelector = ns
 	res.Allocation = alloc
-}
-
-// nodeSelectorFor says where the allocated devices can be used: on the
-// node of a node-local device, else on the nodes all node selectors of the
-// devices' slices admit (one term, requirements merged), else anywhere; a
-// slice selector with several terms fails the claim (see severalTerms).
-func nodeSelectorFor(v *view, p *claimPlan) (*corev1.NodeSelector, *ClaimError) {
-	var term corev1.NodeSelectorTerm
-	for _, r := range p.requests {
-		for _, dev := range r.chosen {
-			entry := v.slices[dev.slice]
-			if entry.nodeName != "" {
-				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-					MatchFields: []corev1.NodeSelectorRequirement{{
-						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{entry.nodeName},
-					}},
-				}}}, nil
-			}
-			if entry.selector == nil || len(entry.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
-				continue
-			}
-			if n := len(entry.obj.Spec.NodeSelector.NodeSelectorTerms); n > 1 {
-				return nil, severalTerms(p, r.name, entry, entry.devices[dev.device].Name, "spec.nodeSelector", n)
-			}
-			first := entry.obj.Spec.NodeSelector.NodeSelectorTerms[0]
-			term.MatchExpressions = mergeRequirements(term.MatchExpressions, first.MatchExpressions)
-			term.MatchFields = mergeRequirements(term.MatchFields, first.MatchFields)
-		}
-	}
-	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
-		return nil, nil
-	}
-	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
 }
 
 func mergeRequirements(to, from []corev1.NodeSelectorRequirement) []corev1.NodeSelectorRequirement {

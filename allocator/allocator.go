@@ -50,10 +50,9 @@ type Options struct {
 	// the Allocator uses them (SetSlices replaces the inventory).
 	Slices []*resource.ResourceSlice
 	// AllocatedClaims are claims whose status.allocation holds devices that
-	// are in use. Claims without allocation are ignored. With the 1.32+
-	// semantics (Features not zero) a result with adminAccess holds
-	// nothing and a result with a shareID holds only its share: the
-	// capacity it consumed.
+	// are in use. Claims without allocation are ignored. A result with
+	// adminAccess holds nothing and a result with a shareID holds only its
+	// share: the capacity it consumed.
 	AllocatedClaims []*resource.ResourceClaim
 	// AllocatedDevices are further devices in use. The list is kept, not
 	// copied (as upstream keeps the caller's set of allocated devices): it
@@ -66,9 +65,10 @@ type Options struct {
 	Node *corev1.Node
 	// Mode relates the claims of one Allocate call; Joint by default.
 	Mode Mode
-	// Features switch the parts of structured allocation that came after
-	// Kubernetes 1.31 (see Features). Nil means DefaultFeatures, the
-	// defaults of a 1.37 scheduler; the zero Features is 1.31's allocator.
+	// Features switch the parts of structured allocation that Kubernetes
+	// keeps behind feature gates (see Features). Nil means
+	// DefaultFeatures, the defaults of a 1.37 scheduler; the zero Features
+	// has every gate off.
 	Features *Features
 	// DeviceTaintRules are the DeviceTaintRules in force. With
 	// Features.DeviceTaints and Features.DeviceTaintRules their taints
@@ -82,11 +82,9 @@ type Options struct {
 // selector on every device, until the device's slice is replaced. An
 // Allocator is not safe for concurrent use.
 type Allocator struct {
-	node     *corev1.Node
-	mode     Mode
-	features Features
-	// legacy: the zero Features, Kubernetes 1.31's allocator.
-	legacy     bool
+	node       *corev1.Node
+	mode       Mode
+	features   Features
 	taintRules []*resource.DeviceTaintRule
 	// taintRulesGen counts the changes of taintRules (sliceTaints).
 	taintRulesGen int
@@ -109,15 +107,15 @@ type Allocator struct {
 	nodeScans int
 	// nodeViews are the views kept by node name (viewFor137); calls
 	// counts the calls of AllocateOn, which keeps none in the first.
-	nodeViews   map[string]*view
-	calls       int
-	byPool      map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
-	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
-	// readyLast are the entries of readyByPool[readyLastKey], when
-	// readyLastOK (setInUse).
-	readyLastKey poolKey
-	readyLast    []*sliceEntry
-	readyLastOK  bool
+	nodeViews     map[string]*view
+	calls         int
+	byPool        map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
+	scannedByPool map[poolKey][]*sliceEntry // the scanned entries of each pool
+	// scannedLast are the entries of scannedByPool[scannedLastKey], when
+	// scannedLastOK (setInUse).
+	scannedLastKey poolKey
+	scannedLast    []*sliceEntry
+	scannedLastOK  bool
 
 	// shares are the shares of multi-allocation devices allocated before
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
@@ -138,7 +136,7 @@ type Allocator struct {
 	// selectors are the selectors by number: a simple form and the
 	// program, compiled when first needed (see selectors.go).
 	selectors         []selectorProgram
-	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
+	attributeValueIDs map[valueKey]int32 // attribute values for constraints, interned (attributes.go)
 	// attributeElems are, with ListTypeAttributes, the elements of each
 	// interned list value (by its id): the ids of the single values they
 	// equal, sorted, each once. Single values are their own one element.
@@ -226,8 +224,8 @@ type sliceEntry struct {
 	devices []resource.Device
 	words   int // length of the device bit sets, in uint64
 
-	// What prepared fills in, when a call first sees the slice.
-	ready      bool
+	// What scanDevices fills in, when a call first sees the slice.
+	scanned    bool
 	selectable []uint64 // every device (the mask selectors start from)
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
@@ -237,8 +235,8 @@ type sliceEntry struct {
 	// pool invalid.
 	outOfBound string
 
-	// What the 1.32+ features look at (usesCompat, hasBinding, consumers
-	// and multi once prepared).
+	// What the gated features look at (usesCompat, hasBinding, consumers
+	// and multi once scanned).
 	perDevice      bool // node selection per device (perDeviceNodeSelection, no slice-level selection)
 	perDeviceSet   bool // perDeviceNodeSelection is set at all
 	sharedCounters bool // the slice declares counter sets
@@ -281,7 +279,7 @@ func New(opts Options) (*Allocator, error) {
 		mode:              opts.Mode,
 		compiled:          cel.NewCache(cel.StoredExpressions),
 		selectorIDs:       map[string]int{},
-		attributeValueIDs: map[string]int32{},
+		attributeValueIDs: map[valueKey]int32{},
 	}
 	// The list first: claims add to the pools it indexes. It is read, never
 	// written (inUseSet).
@@ -293,7 +291,6 @@ func New(opts Options) (*Allocator, error) {
 	if opts.Features != nil {
 		a.features = *opts.Features
 	}
-	a.legacy = a.features == Features{}
 	if err := a.SetDeviceTaintRules(opts.DeviceTaintRules); err != nil {
 		return nil, err
 	}
@@ -425,11 +422,11 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.poolChecks = nil
 	a.byNode, a.nodeScans = nil, 0
 	a.nodeViews = nil
-	a.byPool, a.readyByPool, a.readyLastOK = nil, nil, false
+	a.byPool, a.scannedByPool, a.scannedLastOK = nil, nil, false
 	for _, e := range entries {
-		if e != nil && e.ready {
+		if e != nil && e.scanned {
 			e.markInUse(&a.allocated)
-			a.addReady(e)
+			a.addScanned(e)
 		}
 	}
 	return nil
@@ -522,14 +519,14 @@ func (a *Allocator) poolSlices(key poolKey) []*sliceEntry {
 	return out
 }
 
-// addReady records a prepared entry under its pool, for setInUse.
-func (a *Allocator) addReady(e *sliceEntry) {
-	if a.readyByPool == nil {
-		a.readyByPool = map[poolKey][]*sliceEntry{}
+// addScanned records a scanned entry under its pool, for setInUse.
+func (a *Allocator) addScanned(e *sliceEntry) {
+	if a.scannedByPool == nil {
+		a.scannedByPool = map[poolKey][]*sliceEntry{}
 	}
 	k := poolKey{e.driver, e.pool}
-	a.readyByPool[k] = append(a.readyByPool[k], e)
-	a.readyLastOK = false
+	a.scannedByPool[k] = append(a.scannedByPool[k], e)
+	a.scannedLastOK = false
 }
 
 func sameSlice(old, s *resource.ResourceSlice) bool {
@@ -576,23 +573,24 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 	return e, nil
 }
 
-// prepared returns the entry with what the allocator learns from its
-// devices (bit sets, duplicate names, the flags the 1.32+ features look
-// at, the devices in use). Entries are prepared when a call first sees
+// scanned returns the entry with what the allocator learns from its
+// devices (bit sets, duplicate names, the flags the gated features look
+// at, the devices in use). Entries are scanned when a call first sees
 // them, not in SetSlices: a call looks at the slices of one node, and a
 // fresh Allocator would otherwise pay for every device of the cluster
 // before its first call.
-func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
-	if !e.ready {
-		e.prepare()
+func (a *Allocator) scanned(e *sliceEntry) *sliceEntry {
+	if !e.scanned {
+		e.scanDevices()
 		e.markInUse(&a.allocated)
-		a.addReady(e)
+		a.addScanned(e)
 	}
 	return e
 }
 
-func (e *sliceEntry) prepare() {
-	e.ready = true
+// scanDevices learns what the allocator needs of the slice's devices.
+func (e *sliceEntry) scanDevices() {
+	e.scanned = true
 	if err := sliceQuantityBeyondBound(&e.obj.Spec); err != nil {
 		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
 	}
@@ -655,12 +653,6 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 	if c == nil || c.Status.Allocation == nil {
 		return
 	}
-	if a.legacy {
-		for _, r := range c.Status.Allocation.AllocatedDevices() {
-			a.allocated.add(DeviceID{r.Driver, r.Pool, r.Device})
-		}
-		return
-	}
 	results := c.Status.Allocation.AllocatedDevices()
 	for i := range results {
 		a.hold(&results[i])
@@ -686,14 +678,14 @@ func (a *Allocator) Release(ids ...DeviceID) {
 }
 
 func (a *Allocator) setInUse(id DeviceID, on bool) {
-	// Entries not prepared yet read the record when a call first sees them.
+	// Entries not scanned yet read the record when a call first sees them.
 	// The devices of a result are mostly of one pool: the entries of the
-	// last pool are kept (readyLast).
+	// last pool are kept (scannedLast).
 	k := poolKey{id.Driver, id.Pool}
-	if !a.readyLastOK || a.readyLastKey != k {
-		a.readyLastKey, a.readyLast, a.readyLastOK = k, a.readyByPool[k], true
+	if !a.scannedLastOK || a.scannedLastKey != k {
+		a.scannedLastKey, a.scannedLast, a.scannedLastOK = k, a.scannedByPool[k], true
 	}
-	for _, e := range a.readyLast {
+	for _, e := range a.scannedLast {
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))

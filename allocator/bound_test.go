@@ -3,6 +3,7 @@ package allocator
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 		},
 		{
 			name:     "capacity with the 1.31 rules",
-			features: legacy131,
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{hugeNIC(func(d *resource.Device) {
 				d.Capacity["bandwidth"] = resource.DeviceCapacity{Value: huge}
@@ -120,29 +121,29 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 	}
 }
 
-// BenchmarkSliceBoundCheck is what preparing a slice pays for the
+// BenchmarkSliceBoundCheck is what scanning a slice pays for the
 // quantity bound: one walk of a slice of 128 devices, each with four
 // capacities (one with a request policy) and eight attributes.
 func BenchmarkSliceBoundCheck(b *testing.B) {
 	var devices []resource.Device
 	for i := range 128 {
-		d := nic("nic" + itoa(int64(i)))
+		d := nic("nic" + strconv.Itoa(i))
 		for _, c := range []resource.QualifiedName{"memory", "cores", "gpu.example.com/sm"} {
 			d.Capacity[c] = resource.DeviceCapacity{Value: qty("40Gi")}
 		}
 		for j := range 8 {
 			d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
 			v := int64(j)
-			d.Attributes[resource.QualifiedName("a"+itoa(v))] = resource.DeviceAttribute{IntValue: &v}
+			d.Attributes[resource.QualifiedName("a"+strconv.Itoa(j))] = resource.DeviceAttribute{IntValue: &v}
 		}
 		devices = append(devices, d)
 	}
 	s := poolSlice("s", drv, "n1", 1, 1, onNode("n1"), devices...)
-	b.Run("prepare", func(b *testing.B) {
+	b.Run("scan", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			e := &sliceEntry{obj: s, devices: s.Spec.Devices, words: 2}
-			e.prepare()
+			e.scanDevices()
 			if e.outOfBound != "" {
 				b.Fatal(e.outOfBound)
 			}

@@ -17,7 +17,7 @@ type poolCounterEntry struct {
 	counters *poolCounters
 }
 
-// viewFor137 is the inventory as the node sees it with the semantics of
+// viewFor is the inventory as the node sees it with the semantics of
 // upstream v0.37.2 (GatherPools): slices with perDeviceNodeSelection count
 // when one of their devices reaches the node (PartitionableDevices, else
 // they and slices with counter sets are left out); of each pool the newest
@@ -26,7 +26,7 @@ type poolCounterEntry struct {
 // the cluster has a newer generation, incomplete (never used) otherwise;
 // slices with counter sets offer no devices; pools with binding conditions
 // come after all others.
-func (a *Allocator) viewFor137(node *corev1.Node) *view {
+func (a *Allocator) viewFor(node *corev1.Node) *view {
 	// Without slices that select nodes by labels or device by device, a
 	// node's view depends on its name and the inventory only; without
 	// counters, nothing in it on what is in use. Such views are kept
@@ -38,7 +38,7 @@ func (a *Allocator) viewFor137(node *corev1.Node) *view {
 			return v
 		}
 	}
-	v := a.buildView137(node)
+	v := a.buildView(node)
 	if keep && a.calls > 1 {
 		for _, p := range v.pools {
 			if p.counters != nil {
@@ -78,8 +78,8 @@ func (v *view) clone() *view {
 	return c
 }
 
-// buildView137 builds viewFor137's view in the Allocator's scratch memory.
-func (a *Allocator) buildView137(node *corev1.Node) *view {
+// buildView builds viewFor's view in the Allocator's scratch memory.
+func (a *Allocator) buildView(node *corev1.Node) *view {
 	f := a.features
 	visible := a.visible[:0]
 	var masks map[*sliceEntry][]uint64
@@ -87,7 +87,7 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
 			return false
 		}
-		return !a.prepared(e).usesCompat || f.CompatibilityGroups
+		return !a.scanned(e).usesCompat || f.CompatibilityGroups
 	}
 	if node != nil {
 		visible = a.appendNodeSlices(visible, node.Name)
@@ -163,7 +163,7 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 				switch {
 				case e.generation > first.generation:
 					obsolete = true
-				case e.generation == first.generation && (!a.prepared(e).usesCompat || f.CompatibilityGroups):
+				case e.generation == first.generation && (!a.scanned(e).usesCompat || f.CompatibilityGroups):
 					all = append(all, e)
 				}
 			}
@@ -208,7 +208,7 @@ func (a *Allocator) buildView137(node *corev1.Node) *view {
 			}
 		}
 		for _, e := range notSeen {
-			a.prepared(e)
+			a.scanned(e)
 		}
 		if bad := outOfBound(deviceSlices, counterSlices, otherDeviceSlices); bad != "" {
 			v.invalid = append(v.invalid, invalidPool{key: key, reason: bad})

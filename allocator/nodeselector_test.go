@@ -34,7 +34,7 @@ func TestNodeSelectorWithSeveralTerms(t *testing.T) {
 	for _, f := range []struct {
 		name     string
 		features *Features
-	}{{"1.37", nil}, {"1.31", legacy131}} {
+	}{{"1.37", nil}, {"gates off", gatesOff}} {
 		t.Run(f.name, func(t *testing.T) {
 			allocate := func(mode Mode, slices []*resource.ResourceSlice, claims ...*resource.ResourceClaim) []Result {
 				t.Helper()

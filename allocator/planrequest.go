@@ -3,7 +3,6 @@ package allocator
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -62,34 +61,27 @@ func subSpec(request *resource.DeviceRequest, j int, path fieldPath) requestSpec
 	}
 }
 
-// prepare137 is prepare with the semantics of upstream v0.37.2 and the
-// Allocator's features.
-func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error) {
+// requestSpecs reads the claim's requests: per request, its one exact
+// spec or its alternatives, each checked for what the request form and the
+// features allow. The lists live until the claim is planned.
+func (a *Allocator) requestSpecs(p *claimPlan) ([][]requestSpec, *claimPlan) {
 	f := a.features
-	spec := &p.claim.Spec
+	requests := p.claim.Spec.Devices.Requests
 	specs := a.specLists[:0]
-	named := func(name string, before int) bool {
-		for k := 0; k < before; k++ {
-			if spec.Devices.Requests[k].Name == name {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range spec.Devices.Requests {
-		request := &spec.Devices.Requests[i]
+	for i := range requests {
+		request := &requests[i]
 		path := fieldPath{"spec.devices.requests", i}
 		switch {
 		case request.Name == "":
-			return p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path), nil
-		case named(request.Name, i):
-			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name), nil
+			return nil, p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path)
+		case namedBefore(requests, request.Name, i):
+			return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name)
 		case request.Exactly != nil && len(request.FirstAvailable) > 0:
-			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path), nil
+			return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path)
 		case request.Exactly == nil && len(request.FirstAvailable) == 0:
-			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path), nil
+			return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path)
 		case len(request.FirstAvailable) > 0 && !f.PrioritizedList:
-			return p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path), nil
+			return nil, p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path)
 		}
 		var alts []requestSpec
 		if request.Exactly != nil {
@@ -102,32 +94,61 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 				s := subSpec(request, j, path)
 				sub := request.FirstAvailable[j].Name
 				if sub == "" || subNames[sub] {
-					return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name is empty or used twice", s.fieldPath()), nil
+					return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name is empty or used twice", s.fieldPath())
 				}
 				subNames[sub] = true
 				alts = append(alts, s)
 			}
 		}
-		for _, s := range alts {
-			switch {
-			case s.capacity != nil && !f.ConsumableCapacity:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath()), nil
-			case s.derived && !f.DerivedAttributes:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath()), nil
-			case s.adminSet && !f.AdminAccess:
-				return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath()), nil
-			case s.className == "":
-				return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.fieldPath()), nil
-			}
-			for j, sel := range s.selectors {
-				if sel.CEL == nil {
-					return p.fail(s.name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", s.fieldPath(), j), nil
-				}
+		for k := range alts {
+			if failed := a.checkSpec(p, &alts[k]); failed != nil {
+				return nil, failed
 			}
 		}
 		specs = append(specs, alts)
 	}
-	for i, c := range spec.Devices.Constraints {
+	// The memory serves the next claim; this one's specs are read until
+	// it is planned, before the next claim's are made.
+	a.specLists = specs[:0]
+	return specs, nil
+}
+
+// namedBefore reports whether one of the first n requests has the name.
+func namedBefore(requests []resource.DeviceRequest, name string, n int) bool {
+	for k := 0; k < n; k++ {
+		if requests[k].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSpec refuses an exact request or alternative that asks for a feature
+// that is off or lacks what every request needs.
+func (a *Allocator) checkSpec(p *claimPlan, s *requestSpec) *claimPlan {
+	f := a.features
+	switch {
+	case s.capacity != nil && !f.ConsumableCapacity:
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath())
+	case s.derived && !f.DerivedAttributes:
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath())
+	case s.adminSet && !f.AdminAccess:
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath())
+	case s.className == "":
+		return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.fieldPath())
+	}
+	for j, sel := range s.selectors {
+		if sel.CEL == nil {
+			return p.fail(s.name, ReasonInvalidClaim, nil, "%s.selectors[%d] has no cel selector", s.fieldPath(), j)
+		}
+	}
+	return nil
+}
+
+// planConstraints reads the claim's constraints.
+func (p *claimPlan) planConstraints() *claimPlan {
+	devices := &p.claim.Spec.Devices
+	for i, c := range devices.Constraints {
 		path := fieldPath{"spec.devices.constraints", i}
 		con := &constraintPlan{index: i, requests: c.Requests}
 		switch {
@@ -136,24 +157,32 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		case c.DistinctAttribute != nil:
 			con.attribute, con.distinct = *c.DistinctAttribute, true
 		default:
-			return p.fail("", ReasonInvalidClaim, nil, "%s sets neither matchAttribute nor distinctAttribute", path), nil
+			return p.fail("", ReasonInvalidClaim, nil, "%s sets neither matchAttribute nor distinctAttribute", path)
 		}
 		for j, name := range c.Requests {
 			parent, _, _ := strings.Cut(name, "/")
-			if !named(parent, len(spec.Devices.Requests)) {
-				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name), nil
+			if !namedBefore(devices.Requests, parent, len(devices.Requests)) {
+				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name)
 			}
 		}
 		p.constraints = append(p.constraints, con)
 	}
-	a.specLists = specs[:0]
+	return nil
+}
 
+// planRequests plans each request (planRequest): an exact request becomes
+// one requestPlan, a firstAvailable request a parent with one plan per
+// alternative. The devices the requests need together, counting each
+// firstAvailable request by its least demanding alternative, must fit into
+// one allocation.
+func (a *Allocator) planRequests(call *callState, p *claimPlan, specs [][]requestSpec) (*claimPlan, error) {
+	requests := p.claim.Spec.Devices.Requests
 	total := 0
 	for i, alts := range specs {
 		// An exact request's plan goes into p.requests: the list of one
 		// plan is not kept, and its memory serves every exact request.
 		plans := a.onePlan[:0]
-		if len(spec.Devices.Requests[i].FirstAvailable) > 0 {
+		if len(requests[i].FirstAvailable) > 0 {
 			plans = nil
 		}
 		least := -1
@@ -174,7 +203,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		if total > maxResults {
 			return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total, maxResults), nil
 		}
-		if len(spec.Devices.Requests[i].FirstAvailable) == 0 {
+		if len(requests[i].FirstAvailable) == 0 {
 			p.requests = append(p.requests, plans[0])
 			a.onePlan = plans[:0]
 			continue
@@ -187,8 +216,7 @@ func (a *Allocator) prepare137(call *callState, p *claimPlan) (*claimPlan, error
 		}
 		if impossible {
 			// Every alternative fails on its own: the first one's reason.
-			first := plans[0].impossible
-			p.err = first
+			p.err = plans[0].impossible
 			return p, nil
 		}
 		p.requests = append(p.requests, parent)
@@ -549,7 +577,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 	f := a.features
 	v := call.view
 	attrs := make([]resource.FullyQualifiedName, len(r.coveredBy))
-	kinds := make([]int, len(r.coveredBy))
+	kinds := make([]attrKind, len(r.coveredBy))
 	// derived[k] is the index of the derived attribute that constraint k
 	// compares, -1 when none; nil when the request derives none of them.
 	var derived []int
@@ -565,13 +593,13 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		attrs[k] = con.attribute
 		switch {
 		case f.ListTypeAttributes:
-			kinds[k] = attrSet137
+			kinds[k] = attrSet
 		case con.distinct:
-			kinds[k] = attrDistinct137
+			kinds[k] = attrDistinct
 		default:
-			kinds[k] = attrMatch137
+			kinds[k] = attrMatch
 		}
-		key += "|" + strconv.Itoa(kinds[k]) + string(attrs[k])
+		key += "|" + strconv.Itoa(int(kinds[k])) + string(attrs[k])
 		if j := derivedIndex(r.spec, con.attribute); j >= 0 {
 			// The request derives the attribute: its expression gives the
 			// value instead of the device's attribute.
@@ -734,7 +762,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 				for k := range attrs {
 					value := valuesOf[k][d]
 					list.constraintValues[k] = append(list.constraintValues[k], value)
-					if kinds[k] == attrSet137 && a.attributeElems[value] != nil {
+					if kinds[k] == attrSet && a.attributeElems[value] != nil {
 						if list.lists == nil {
 							list.lists = make([]bool, len(attrs))
 						}
@@ -770,7 +798,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 		}
 	}
 	if r.all && len(list.candidates) == 0 {
-		// 1.37 (unlike 1.31) requires at least one device.
+		// Since Kubernetes 1.32 an All request needs at least one device.
 		return fail(ReasonNoMatch, nil, "asks for all matching devices, but of the %d devices the node can reach none passes the selectors of DeviceClass %q and of the request (Kubernetes 1.32+ requires at least one)", v.total, r.class.Name)
 	}
 	return list, nil
@@ -804,129 +832,6 @@ func (a *Allocator) sharesAt(e *sliceEntry, d int) *deviceShares {
 	return e.sharesOf[d]
 }
 
-// How a constraint reads an attribute (attrValues).
-const (
-	attrLegacy = iota
-	attrMatch137
-	attrDistinct137
-	attrSet137
-)
-
-// attrValues gives, per device of the slice, the interned value of an
-// attribute for a constraint of the given kind, or -1 where the device
-// cannot take part. attrLegacy (1.31) compares every value, lists too
-// (equal lists match). Upstream v0.37.2 compares single values only: a
-// list value equals no other device's value (matchAttribute accepts it for
-// a single device), and takes no part in distinctAttribute. attrSet137
-// (ListTypeAttributes) interns every value and records the elements of
-// each list (attributeElems); a list without elements cannot take part,
-// as upstream's experimental allocator knows no type for it.
-func (a *Allocator) attrValues(e *sliceEntry, name resource.FullyQualifiedName, kind int) []int32 {
-	cacheKey := attrValuesKey{name, kind}
-	if values, ok := e.attributeValues[cacheKey]; ok {
-		return values
-	}
-	if e.attributeValues == nil {
-		e.attributeValues = map[attrValuesKey][]int32{}
-	}
-	values := make([]int32, len(e.devices))
-	for i := range e.devices {
-		values[i] = -1
-		if attr, ok := lookupAttribute(e.devices[i].Attributes, e.driver, name); ok {
-			values[i] = a.valueID(&attr, kind, e, i)
-		}
-	}
-	e.attributeValues[cacheKey] = values
-	return values
-}
-
-// valueID interns the value of an attribute of device d of the entry for
-// a constraint of the given kind, as attrValues describes; -1 when the
-// device cannot take part.
-func (a *Allocator) valueID(attr *resource.DeviceAttribute, kind int, e *sliceEntry, d int) int32 {
-	key, ok := valueKey(attr)
-	if !ok {
-		return -1
-	}
-	if kind == attrSet137 {
-		return a.setValueID(attr, key)
-	}
-	if kind != attrLegacy && isListKey(key) {
-		if kind == attrDistinct137 {
-			return -1
-		}
-		// A value no other device has.
-		key = "L" + e.key + "\x00" + e.devices[d].Name
-	}
-	id, seen := a.attributeValueIDs[key]
-	if !seen {
-		id = int32(len(a.attributeValueIDs))
-		a.attributeValueIDs[key] = id
-	}
-	return id
-}
-
-// setValueID interns a value for attrSet137 (key as attributeKey gives
-// it), with the elements of a list: -1 for an empty list.
-func (a *Allocator) setValueID(attr *resource.DeviceAttribute, key string) int32 {
-	intern := func(key string) int32 {
-		id, seen := a.attributeValueIDs[key]
-		if !seen {
-			id = int32(len(a.attributeValueIDs))
-			a.attributeValueIDs[key] = id
-		}
-		return id
-	}
-	if !isListKey(key) {
-		return intern(key)
-	}
-	id, seen := a.attributeValueIDs[key]
-	if seen {
-		if a.attributeElems[id] == nil {
-			return -1 // empty
-		}
-		return id
-	}
-	id = intern(key)
-	var elems []int32
-	for _, k := range listElementKeys(attr) {
-		elems = append(elems, intern(k))
-	}
-	slices.Sort(elems)
-	elems = slices.Compact(elems)
-	if len(elems) == 0 {
-		return -1
-	}
-	if a.attributeElems == nil {
-		a.attributeElems = map[int32][]int32{}
-	}
-	a.attributeElems[id] = elems
-	return id
-}
-
-// listElementKeys are the keys (as attributeKey gives single values) of
-// the elements of a list-valued attribute.
-func listElementKeys(attr *resource.DeviceAttribute) []string {
-	var keys []string
-	for _, n := range attr.IntValues {
-		keys = append(keys, "i"+itoa(n))
-	}
-	for _, b := range attr.BoolValues {
-		if b {
-			keys = append(keys, "btrue")
-		} else {
-			keys = append(keys, "bfalse")
-		}
-	}
-	for _, s := range attr.StringValues {
-		keys = append(keys, "s"+s)
-	}
-	for _, v := range attr.VersionValues {
-		keys = append(keys, "v"+v)
-	}
-	return keys
-}
-
 // notDerived marks a device whose derived attribute is not evaluated yet
 // (derivedValuesOf).
 const notDerived = -2
@@ -949,7 +854,7 @@ func derivedIndex(s *requestSpec, name resource.FullyQualifiedName) int {
 // in as the candidates are judged, since an expression is evaluated only
 // on devices that passed the selectors, as upstream evaluates it only on
 // devices its search reaches).
-func (a *Allocator) derivedValuesOf(e *sliceEntry, expression string, kind int) []int32 {
+func (a *Allocator) derivedValuesOf(e *sliceEntry, expression string, kind attrKind) []int32 {
 	cacheKey := attrValuesKey{resource.FullyQualifiedName(expression), kind}
 	if values, ok := e.derivedValues[cacheKey]; ok {
 		return values
@@ -969,7 +874,7 @@ func (a *Allocator) derivedValuesOf(e *sliceEntry, expression string, kind int) 
 // device d of the entry, interning its value for a constraint of the
 // kind. An expression that does not compile or fails on the device fails
 // the request (upstream aborts the allocation when it meets either).
-func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceEntry, d int, kind int) (int32, *candidateFailure) {
+func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceEntry, d int, kind attrKind) (int32, *candidateFailure) {
 	attr := &s.derivedAttr[j]
 	where := fmt.Sprintf("%s.derivedAttributes[%d] (%s)", s.fieldPath(), j, attr.Name)
 	program, ok := a.derivedPrograms[attr.Expression]
@@ -999,16 +904,6 @@ func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceE
 	return 0, &candidateFailure{reason: ReasonCELRuntimeError, err: err,
 		detail: fmt.Sprintf("%s: expression %q failed on device %s", where, attr.Expression, id())}
 }
-
-// attrValuesKey names a slice's cached attribute values: the attribute and
-// how a constraint reads it.
-type attrValuesKey struct {
-	name resource.FullyQualifiedName
-	kind int
-}
-
-// isListKey: attributeKey marks list values with an upper-case letter.
-func isListKey(key string) bool { return key != "" && key[0] >= 'A' && key[0] <= 'Z' }
 
 // isMulti, needOf and usesOf read the per-candidate lists, which are nil
 // when no candidate is shared or consumes counters.

@@ -11,7 +11,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// finish137 builds the allocation of a claim the search allocated, as
+// buildAllocation builds the allocation of a claim the search allocated, as
 // upstream v0.37.2 writes it: results request by request (an alternative
 // as "request/alternative"), with adminAccess, the request's tolerations,
 // the device's binding conditions, and a shareID (see shareID) and the consumed
@@ -20,7 +20,7 @@ import (
 // claim's configuration that names a request or the chosen alternative,
 // a configuration that covers every request naming none; and the node
 // selector.
-func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
+func (a *Allocator) buildAllocation(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
 	f := a.features
 	// Most claims get one or two devices: the allocation, its results,
 	// the shares' IDs and a node-local node selector then take one
@@ -160,7 +160,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 			cfg.Requests = nil
 		}
 	}
-	ns, err := nodeSelector137(v, node, p, concrete, local)
+	ns, err := createNodeSelector(v, node, p, concrete, local)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 	return alloc, nil
 }
 
-// nodeSelector137 says where the devices can be used: on the node, as soon
+// createNodeSelector says where the devices can be used: on the node, as soon
 // as one device is node-local (its slice's nodeName, or its own with
 // perDeviceNodeSelection) or bindsToNode; else on the nodes that all node
 // selectors of the devices (the slice's, or the device's own) admit, their
@@ -177,7 +177,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 // createNodeSelector does; a selector with several terms met before that
 // fails the claim (see severalTerms).
 // local, when not nil, is the memory for a node-local selector.
-func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan, local *nodeLocal) (*corev1.NodeSelector, *ClaimError) {
+func createNodeSelector(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan, local *nodeLocal) (*corev1.NodeSelector, *ClaimError) {
 	var term corev1.NodeSelectorTerm
 	for _, r := range requests {
 		for _, dev := range r.chosen {
@@ -214,7 +214,7 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 
 // nodeLocal is the memory of the node selector of a node-local
 // allocation: the node by name. Its parts share one allocation (and
-// finish137 puts that into the allocation's), which a scheduler would
+// buildAllocation puts that into the allocation's), which a scheduler would
 // otherwise pay four times for every claim it allocates.
 type nodeLocal struct {
 	sel   corev1.NodeSelector

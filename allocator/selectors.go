@@ -36,7 +36,7 @@ func (a *Allocator) selectorID(expression string) (int, error) {
 		return id, a.selectors[id].err
 	}
 	sel := selectorProgram{expression: expression}
-	if simple, ok := cel.ParseSimpleSelector(expression, a.legacy); ok {
+	if simple, ok := cel.ParseSimpleSelector(expression, false); ok {
 		sel.simple = simple
 	} else if err := a.compile(&sel); err != nil {
 		return -1, err
@@ -51,21 +51,13 @@ func (a *Allocator) selectorID(expression string) (int, error) {
 // expressions.
 func (a *Allocator) compile(sel *selectorProgram) error {
 	a.stats.Compiled++
-	if !a.legacy {
-		// Without the cost estimate, as the scheduler's selector cache
-		// compiles: no limit applies to a stored expression's estimate.
-		program, err := cel.CompileSelector137(sel.expression, cel.Options137{Stored: true, SkipCostEstimate: true})
-		if err != nil {
-			return err
-		}
-		sel.program137 = program
-		return nil
-	}
-	program, err := a.compiled.DeviceSelector(sel.expression)
+	// Without the cost estimate, as the scheduler's selector cache
+	// compiles: no limit applies to a stored expression's estimate.
+	program, err := cel.CompileSelector137(sel.expression, cel.Options137{Stored: true, SkipCostEstimate: true})
 	if err != nil {
 		return err
 	}
-	sel.program = program
+	sel.program137 = program
 	return nil
 }
 

@@ -3,6 +3,7 @@ package allocator
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func counterSlice(name, size string) *resource.ResourceSlice {
 func partitions(name string, amounts ...string) *resource.ResourceSlice {
 	var devices []resource.Device
 	for i, a := range amounts {
-		d := dev("part" + itoa(int64(i)))
+		d := dev("part" + strconv.Itoa(i))
 		d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "mem", Counters: map[string]resource.Counter{"size": {Value: qty(a)}}}}
 		devices = append(devices, d)
 	}
