@@ -105,7 +105,7 @@ type Allocator struct {
 	// (appendNodeSlices).
 	byNode    map[string][]int32
 	nodeScans int
-	// nodeViews are the views kept by node name (viewFor137); calls
+	// nodeViews are the views kept by node name (viewFor); calls
 	// counts the calls of AllocateOn, which keeps none in the first.
 	nodeViews     map[string]*view
 	calls         int

@@ -41,7 +41,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 	invalidPool := func(field string) []want {
 		return []want{{reason: ReasonNoMatch, request: "r", contains: `not used: pool gpu.example.com/n1 is invalid: ResourceSlice "s": ` + field + `: Invalid value: `}}
 	}
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:    "capacity",
 			classes: []*resource.DeviceClass{gpuClass},
@@ -108,7 +108,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 
 	_, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Node: n1,

@@ -307,7 +307,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		return nil, failed, err
 	}
 	for k, con := range p.constraints {
-		if con.covers137(s.parent, s.name) {
+		if con.covers(s.parent, s.name) {
 			r.coveredBy = append(r.coveredBy, k)
 		}
 	}
@@ -319,7 +319,7 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		incomplete := call.view.incomplete[0]
 		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
-	list, failure := a.candidates137(call, selectorsKey, masks, r)
+	list, failure := a.candidates(call, selectorsKey, masks, r)
 	for need := first; first > 0; {
 		if failure == nil && !list.hasCounters && !list.hasMulti && len(list.candidates) >= need &&
 			(!constrained || firstValueCount(list) >= need) {
@@ -345,14 +345,14 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
-		list, failure = a.candidates137(call, selectorsKey, masks, r)
+		list, failure = a.candidates(call, selectorsKey, masks, r)
 	}
 	if free && (failure != nil || len(list.candidates) < r.count) && call.view.anyInUse() {
 		if masks, selectorsKey, err = call.masksFor(a, selectors, false, 0, false); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
 			return nil, failed, err
 		}
-		list, failure = a.candidates137(call, selectorsKey, masks, r)
+		list, failure = a.candidates(call, selectorsKey, masks, r)
 	}
 	if failure != nil {
 		if failure.err != nil && (failure.reason == ReasonInvalidClaim || failure.reason == ReasonCELRuntimeError || failure.reason == ReasonInvalidSelector) {
@@ -543,9 +543,9 @@ func (p *claimPlan) selectorFailed(r *requestPlan, s *requestSpec, err error) (*
 	return p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
 }
 
-// covers137: a constraint without requests covers all; naming a request
+// covers: a constraint without requests covers all; naming a request
 // covers its alternatives, naming "request/alternative" that one.
-func (c *constraintPlan) covers137(parent, name string) bool {
+func (c *constraintPlan) covers(parent, name string) bool {
 	if len(c.requests) == 0 {
 		return true
 	}
@@ -564,7 +564,7 @@ type candidateFailure struct {
 	err    error
 }
 
-// candidates137 turns selector masks into the request's candidates with
+// candidates turns selector masks into the request's candidates with
 // the 1.37 rules: devices the node reaches (per-device node selection),
 // usable with the features (binding conditions, counters), not blocked by
 // a taint the request does not tolerate, with the capacity the request
@@ -572,7 +572,7 @@ type candidateFailure struct {
 // the constraints compare. An All request gets every selected device whose
 // capacity could serve it; one of them being in use, tainted or unusable
 // fails the request.
-func (a *Allocator) candidates137(call *callState, selectorsKey string, masks [][]uint64, r *requestPlan) (*candidateList, *candidateFailure) {
+func (a *Allocator) candidates(call *callState, selectorsKey string, masks [][]uint64, r *requestPlan) (*candidateList, *candidateFailure) {
 	p := r.plan
 	f := a.features
 	v := call.view
@@ -807,7 +807,7 @@ func (a *Allocator) candidates137(call *callState, selectorsKey string, masks []
 // sharedConsumption is what the shares allocated before the call consume
 // of the capacities of device d of the entry. The entry remembers the
 // shares of its devices until a device gains its first share or loses its
-// last (sharesGen): candidates137 asks for every candidate on every call,
+// last (sharesGen): candidates asks for every candidate on every call,
 // and a lookup by DeviceID hashes three strings.
 func (a *Allocator) sharedConsumption(e *sliceEntry, d int) map[resource.QualifiedName]apiresource.Quantity {
 	if s := a.sharesAt(e, d); s != nil {

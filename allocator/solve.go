@@ -299,7 +299,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	}
 	if multi {
 		// The candidates of a request other than All fit on top of the
-		// shares allocated before the call (candidates137): only shares
+		// shares allocated before the call (candidates): only shares
 		// taken in the call can change that.
 		if sh := s.shares[local]; r.all || sh != nil && len(sh.taken) > 0 {
 			e := s.view.slices[dev.slice]
