@@ -169,7 +169,9 @@ func (sc *candidateScan) fail(reason Reason, err error, format string, args ...a
 	return sc.list.failure
 }
 
-func (sc *candidateScan) id(d int) DeviceID { return DeviceID{sc.e.driver, sc.e.pool, sc.e.devices[d].Name} }
+func (sc *candidateScan) id(d int) DeviceID {
+	return DeviceID{sc.e.driver, sc.e.pool, sc.e.devices[d].Name}
+}
 
 // judge decides whether device d of the slice, which passed the
 // selectors, is a candidate, counting why not; the failure is why the
