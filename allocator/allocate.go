@@ -73,18 +73,8 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 		}
 	}()
 
-	a.callNode = node
 	a.calls++
-	a.callShareIDs = a.callShareIDs[:0]
-	a.callMasks.reset()
-	a.callLists.reset()
-	a.callWords.reset()
-	a.plans.reset()
-	a.lists.reset()
-	a.claims.reset()
-	a.pools.reset()
-	a.exactSpecs.reset()
-	a.callShareSets.reset()
+	a.startCall(node)
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
 	toAllocate := 0
 	for _, c := range claims {

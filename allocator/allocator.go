@@ -81,20 +81,39 @@ type Options struct {
 // It keeps, across calls, the compiled selectors and the result of every
 // selector on every device, until the device's slice is replaced. An
 // Allocator is not safe for concurrent use.
+//
+// Its state is grouped by lifetime: the configuration (set by New and the
+// setters), the inventory (slices, what was learnt about them, what is in
+// use), the selector store (compiled expressions and interned values,
+// kept for the Allocator's life) and the memory of one call (callScratch,
+// emptied by startCall).
 type Allocator struct {
-	node       *corev1.Node
-	mode       Mode
-	features   Features
-	taintRules []*resource.DeviceTaintRule
-	// taintRulesGen counts the changes of taintRules (sliceTaints).
+	config
+	inventory
+	selectorStore
+	callScratch
+	stats Stats
+}
+
+// config is what New and the setters set.
+type config struct {
+	node     *corev1.Node
+	mode     Mode
+	features Features
+	// taintRules are the DeviceTaintRules; taintRulesGen counts their
+	// changes (sliceTaints).
+	taintRules    []*resource.DeviceTaintRule
 	taintRulesGen int
+	classes       map[string]*resource.DeviceClass
+}
 
-	classes map[string]*resource.DeviceClass
-
-	// The inventory: the caller's list of slices (kept, not copied) and,
-	// by position in it, each slice's entry, made when a call first needs
-	// the slice (entryAt), except for the slices without a nodeName, which
-	// SetSlices makes at once (it checks their node selection).
+// inventory is the caller's list of slices (kept, not copied) with what
+// the allocator learnt about them, and what is in use.
+type inventory struct {
+	// By position in the list, each slice's entry, made when a call first
+	// needs the slice (entryAt), except for the slices without a
+	// nodeName, which SetSlices makes at once (it checks their node
+	// selection).
 	sliceList  []*resource.ResourceSlice
 	entries    []*sliceEntry
 	allNodes   []*sliceEntry
@@ -105,8 +124,8 @@ type Allocator struct {
 	// (appendNodeSlices).
 	byNode    map[string][]int32
 	nodeScans int
-	// nodeViews are the views kept by node name (viewFor); calls
-	// counts the calls of AllocateOn, which keeps none in the first.
+	// nodeViews are the views kept by node name (viewFor); calls counts
+	// the calls of AllocateOn, which keeps none in the first.
 	nodeViews     map[string]*view
 	calls         int
 	byPool        map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
@@ -116,7 +135,12 @@ type Allocator struct {
 	scannedLastKey poolKey
 	scannedLast    []*sliceEntry
 	scannedLastOK  bool
+	// poolCounterCache remembers the counter sets of pools by their slices.
+	poolCounterCache map[poolKey]poolCounterEntry
+	// Duplicate checks of pools spread over several slices.
+	poolChecks map[poolKey]poolCheck
 
+	allocated inUseSet
 	// shares are the shares of multi-allocation devices allocated before
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
 	// consume together.
@@ -124,12 +148,17 @@ type Allocator struct {
 	// sharesGen counts the devices gaining their first share or losing
 	// their last (sliceEntry.sharesOf).
 	sharesGen int
-	// poolCounterCache remembers the counter sets of pools by their slices.
-	poolCounterCache map[poolKey]poolCounterEntry
+	// shareMemo remembers the IDs shareID derived for a name, attempt by
+	// attempt: the derivation is a pure function, and claims of one
+	// identity hash the same names again on every call (one SHA-1 per
+	// share already on the device). It is cleared when it grows past
+	// maxShareMemo names.
+	shareMemo map[string]*shareNames
+}
 
-	allocated inUseSet
-
-	compiled *cel.Cache
+// selectorStore holds the compiled expressions and the values interned for
+// them, for the Allocator's life.
+type selectorStore struct {
 	// selectorIDs numbers the selector expressions seen so far; the number
 	// indexes selectors and the per-slice selectorResults.
 	selectorIDs map[string]int
@@ -143,25 +172,24 @@ type Allocator struct {
 	attributeElems map[int32][]int32
 	// derivedPrograms are the compiled expressions of derived attributes.
 	derivedPrograms map[string]*cel.Program137
+	// maskKeys interns the keys of callState.masksFor, capacityKeys
+	// those of capacityKey: they recur from call to call.
+	maskKeys     map[string]string
+	capacityKeys map[string]string
+}
 
-	stats Stats
-
-	// Duplicate checks of pools spread over several slices.
-	poolChecks map[poolKey]poolCheck
-
+// callScratch is the memory of one call, reused by the next (an Allocator
+// serves one call at a time): what a scheduler asking about node after
+// node would otherwise allocate anew each time. startCall empties it.
+type callScratch struct {
 	// callNode is the node of the current call.
 	callNode *corev1.Node
-	// What one call builds, reused by the next: the call's masks and
-	// candidate lists by key, its request plans and candidate lists.
+	// The call's masks and candidate lists by key.
 	callMasks callTable[[][]uint64]
 	callLists callTable[*candidateList]
 	callWords maskMemory
 	// callRequests is the memory of the list of a call's requests.
 	callRequests []*requestPlan
-	// maskKeys interns the keys of callState.masksFor, capacityKeys
-	// those of capacityKey.
-	maskKeys     map[string]string
-	capacityKeys map[string]string
 	plans        arena[requestPlan]
 	lists        arena[candidateList]
 	claims       arena[claimPlan]
@@ -178,17 +206,25 @@ type Allocator struct {
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte
-	// shareMemo remembers the IDs shareID derived for a name, attempt by
-	// attempt: the derivation is a pure function, and claims of one
-	// identity hash the same names again on every call (one SHA-1 per
-	// share already on the device). It is cleared when it grows past
-	// maxShareMemo names.
-	shareMemo map[string]*shareNames
-
-	// Buffers reused from call to call.
+	// visible and viewMem are the memory of the view (buildView).
 	visible []*sliceEntry
-	scratch view
+	viewMem view
 	search  solver // reused by newSolver
+}
+
+// startCall empties the memory of the last call for a call on node.
+func (s *callScratch) startCall(node *corev1.Node) {
+	s.callNode = node
+	s.callShareIDs = s.callShareIDs[:0]
+	s.callMasks.reset()
+	s.callLists.reset()
+	s.callWords.reset()
+	s.plans.reset()
+	s.lists.reset()
+	s.claims.reset()
+	s.pools.reset()
+	s.exactSpecs.reset()
+	s.callShareSets.reset()
 }
 
 // Stats counts work done by an Allocator, for tests and tuning.
@@ -275,11 +311,11 @@ type selectorResults struct {
 // invalid.
 func New(opts Options) (*Allocator, error) {
 	a := &Allocator{
-		node:              opts.Node,
-		mode:              opts.Mode,
-		compiled:          cel.NewCache(cel.StoredExpressions),
-		selectorIDs:       map[string]int{},
-		attributeValueIDs: map[valueKey]int32{},
+		config: config{node: opts.Node, mode: opts.Mode},
+		selectorStore: selectorStore{
+			selectorIDs:       map[string]int{},
+			attributeValueIDs: map[valueKey]int32{},
+		},
 	}
 	// The list first: claims add to the pools it indexes. It is read, never
 	// written (inUseSet).

@@ -136,7 +136,7 @@ func (a *Allocator) buildView(node *corev1.Node) *view {
 		}
 		return cmp.Compare(x.key, y.key)
 	})
-	v := &a.scratch
+	v := &a.viewMem
 	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
 	v.nodeMasks, v.poolOf, v.pools, v.hasCompat = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], false
 	type poolSlices struct {
