@@ -235,62 +235,122 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 	*r = requestPlan{chosen: r.chosen[:0], chosenIndex: r.chosenIndex[:0], counted: r.counted[:0], compatMark: r.compatMark[:0]}
 	r.plan, r.name, r.resultName, r.parentName, r.admin, r.spec = p, s.name, s.name, s.parent, s.admin, s
 	alternative := s.name != s.parent
+	if failed := r.readCount(s); failed != nil {
+		return nil, failed, nil
+	}
+	selectors, failed := a.selectorsOf(r, s)
+	if failed != nil {
+		return nil, failed, nil
+	}
+	for k, con := range p.constraints {
+		if con.covers(s.parent, s.name) {
+			r.coveredBy = append(r.coveredBy, k)
+		}
+	}
+	list, failure, failed, err := a.findCandidates(call, r, s, selectors)
+	if failed != nil || err != nil {
+		return nil, failed, err
+	}
+	if failure != nil {
+		if failure.err != nil && (failure.reason == ReasonInvalidClaim || failure.reason == ReasonCELRuntimeError || failure.reason == ReasonInvalidSelector) {
+			// A derived attribute that fails fails the claim, also in an
+			// alternative, as a selector that fails does.
+			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
+		}
+		if !alternative {
+			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
+		}
+		// An alternative that can never be allocated is skipped by the
+		// search; the claim fails with its reason only if all fail.
+		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: failure.reason, Detail: failure.detail, Err: failure.err}
+		return r, nil, nil
+	}
+	r.takeList(list)
+	if r.all || len(r.candidates) >= r.count {
+		return r, nil, nil
+	}
+	reason, detail := r.shortfall(call.view, list)
+	if alternative {
+		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+		return r, nil, nil
+	}
+	p.err = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+	return nil, p, nil
+}
+
+// readCount reads the request's allocation mode and count.
+func (r *requestPlan) readCount(s *requestSpec) *claimPlan {
+	p := r.plan
 	switch s.mode {
 	case resource.DeviceAllocationModeExactCount, "":
 		switch {
 		case s.count < 0:
-			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", s.fieldPath(), s.count), nil
+			return p.fail(r.name, ReasonInvalidClaim, nil, "%s.count is %d; it must be positive", s.fieldPath(), s.count)
 		case s.count == 0:
 			r.count = 1
 		case s.count > maxResults:
-			return nil, p.fail(r.name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", s.fieldPath(), s.count, maxResults), nil
+			return p.fail(r.name, ReasonTooManyDevices, nil, "%s.count is %d; an allocation holds at most %d devices", s.fieldPath(), s.count, maxResults)
 		default:
 			r.count = int(s.count)
 		}
 	case resource.DeviceAllocationModeAll:
 		if s.count != 0 {
-			return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", s.fieldPath()), nil
+			return p.fail(r.name, ReasonInvalidClaim, nil, "%s.count must not be set with allocationMode All", s.fieldPath())
 		}
 		r.all = true
 	default:
-		return nil, p.fail(r.name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", s.fieldPath(), s.mode), nil
+		return p.fail(r.name, ReasonInvalidClaim, nil, "%s.allocationMode %q is not supported; use ExactCount or All", s.fieldPath(), s.mode)
 	}
+	return nil
+}
+
+// selectorsOf finds the request's class and lists its selectors and the
+// request's, compiled. The list lives while the request is planned; its
+// memory serves the next request (nothing keeps the list itself), handed
+// back without a defer, which would cost more than the list.
+func (a *Allocator) selectorsOf(r *requestPlan, s *requestSpec) ([]selectorRef, *claimPlan) {
+	p := r.plan
 	class := a.classes[s.className]
 	if class == nil {
-		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className), nil
+		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className)
 	}
 	if class.Spec.ParametersRef != nil {
-		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name), nil
+		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name)
 	}
 	r.class = class
-	// The list lives while the request is planned; its memory serves the
-	// next request (nothing keeps the list itself). The memory is handed
-	// back without a defer, which would cost more than the list.
 	selectors := a.selectorBuf[:0]
 	for j, sel := range class.Spec.Selectors {
 		if sel.CEL == nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
+			return nil, p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j)
 		}
 		id, err := a.selectorID(sel.CEL.Expression)
 		if err != nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression), nil
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression)
 		}
 		selectors = append(selectors, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
 	}
 	for j, sel := range s.selectors {
 		id, err := a.selectorID(sel.CEL.Expression)
 		if err != nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.fieldPath(), j, sel.CEL.Expression), nil
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.fieldPath(), j, sel.CEL.Expression)
 		}
 		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 	}
 	a.selectorBuf = selectors[:0]
-	// An ExactCount request that cannot take devices in use has its
-	// selectors evaluated on the free devices only, as upstream's search
-	// skips devices in use before it looks at the selectors: a fresh
-	// Allocator then evaluates no more than it must. Should the free
-	// devices not be enough, every device is judged (below), so that the
-	// message counts the ones in use.
+	return selectors, nil
+}
+
+// findCandidates evaluates the request's selectors and judges the devices
+// that pass (candidates). An ExactCount request that cannot take devices
+// in use has its selectors evaluated on the free devices only, as
+// upstream's search skips devices in use before it looks at the
+// selectors: a fresh Allocator then evaluates no more than it must. For a
+// lone claim, only the first matches are judged (firstOnly), as many more
+// as needed. Should the free devices not be enough, every device is
+// judged, so that the message counts the ones in use. failed is the
+// claim's failure, err a cancelled context.
+func (a *Allocator) findCandidates(call *callState, r *requestPlan, s *requestSpec, selectors []selectorRef) (list *candidateList, failure *candidateFailure, failed *claimPlan, err error) {
+	p := r.plan
 	free := !r.all && !r.admin
 	first, constrained := 0, false
 	if free {
@@ -304,22 +364,17 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 	masks, selectorsKey, err := call.masksFor(a, selectors, free, first, untainted)
 	if err != nil {
 		failed, err := p.selectorFailed(r, s, err)
-		return nil, failed, err
-	}
-	for k, con := range p.constraints {
-		if con.covers(s.parent, s.name) {
-			r.coveredBy = append(r.coveredBy, k)
-		}
+		return nil, nil, failed, err
 	}
 	if r.all && len(call.view.invalid) > 0 {
 		invalid := call.view.invalid[0]
-		return nil, p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
+		return nil, nil, p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
 	}
 	if r.all && len(call.view.incomplete) > 0 {
 		incomplete := call.view.incomplete[0]
-		return nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
+		return nil, nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
 	}
-	list, failure := a.candidates(call, selectorsKey, masks, r)
+	list, failure = a.candidates(call, selectorsKey, masks, r)
 	for need := first; first > 0; {
 		if failure == nil && !list.hasCounters && !list.hasMulti && len(list.candidates) >= need &&
 			(!constrained || firstValueCount(list) >= need) {
@@ -343,111 +398,94 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		}
 		if masks, selectorsKey, err = call.masksFor(a, selectors, free, first, untainted); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
-			return nil, failed, err
+			return nil, nil, failed, err
 		}
 		list, failure = a.candidates(call, selectorsKey, masks, r)
 	}
 	if free && (failure != nil || len(list.candidates) < r.count) && call.view.anyInUse() {
 		if masks, selectorsKey, err = call.masksFor(a, selectors, false, 0, false); err != nil {
 			failed, err := p.selectorFailed(r, s, err)
-			return nil, failed, err
+			return nil, nil, failed, err
 		}
 		list, failure = a.candidates(call, selectorsKey, masks, r)
 	}
-	if failure != nil {
-		if failure.err != nil && (failure.reason == ReasonInvalidClaim || failure.reason == ReasonCELRuntimeError || failure.reason == ReasonInvalidSelector) {
-			// A derived attribute that fails fails the claim, also in an
-			// alternative, as a selector that fails does.
-			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
-		}
-		if !alternative {
-			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
-		}
-		// An alternative that can never be allocated is skipped by the
-		// search; the claim fails with its reason only if all fail.
-		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: failure.reason, Detail: failure.detail, Err: failure.err}
-		return r, nil, nil
-	}
+	return list, failure, nil, nil
+}
+
+// takeList gives the request the candidates of its list.
+func (r *requestPlan) takeList(list *candidateList) {
 	r.candidates, r.constraintValues = list.candidates, list.constraintValues
 	for k, has := range list.lists {
 		if has {
-			p.constraints[r.coveredBy[k]].sets = true
+			r.plan.constraints[r.coveredBy[k]].sets = true
 		}
 	}
 	r.multi, r.needs, r.uses = list.multi, list.needs, list.uses
 	r.hasCounters, r.hasMulti = list.hasCounters, list.hasMulti
 	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
-	if r.all {
-		return r, nil, nil
-	}
-	if len(r.candidates) >= r.count {
-		return r, nil, nil
-	}
-	var reason Reason
-	var detail string
+}
+
+// shortfall says why the request has fewer candidates than it asks for,
+// counting what left devices out.
+func (r *requestPlan) shortfall(v *view, list *candidateList) (Reason, string) {
 	switch {
 	case r.matched == 0 && list.noCapacity == 0:
-		reason, detail = ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", call.view.total, r.class.Name)
-		detail += call.view.leftOut()
+		return ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", v.total, r.class.Name) + v.leftOut()
 	case list.lacking > 0 && len(r.candidates)+list.lacking >= r.count:
-		reason, detail = ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
+		return ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
 			r.count, len(r.candidates)+list.lacking, len(r.candidates), r.constraintNames())
-	default:
-		// Built without fmt: a scheduler asks node after node, and most
-		// nodes fail this way.
-		reason = ReasonNotEnough
-		b := make([]byte, 0, 160)
-		b = append(b, "not enough devices: asks for "...)
-		b = strconv.AppendInt(b, int64(r.count), 10)
+	}
+	return ReasonNotEnough, r.notEnough(list)
+}
+
+// notEnough is the detail of ReasonNotEnough, built without fmt: a
+// scheduler asks node after node, and most nodes fail this way.
+func (r *requestPlan) notEnough(list *candidateList) string {
+	b := make([]byte, 0, 160)
+	b = append(b, "not enough devices: asks for "...)
+	b = strconv.AppendInt(b, int64(r.count), 10)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(r.matched), 10)
+	b = append(b, " match"...)
+	if list.inUse > 0 {
+		b = append(b, ", of which "...)
+		b = strconv.AppendInt(b, int64(list.inUse), 10)
+		b = append(b, " are already allocated"...)
+	}
+	if list.tainted > 0 {
+		t := list.firstTaint
 		b = append(b, ", "...)
-		b = strconv.AppendInt(b, int64(r.matched), 10)
-		b = append(b, " match"...)
-		if list.inUse > 0 {
-			b = append(b, ", of which "...)
-			b = strconv.AppendInt(b, int64(list.inUse), 10)
-			b = append(b, " are already allocated"...)
-		}
-		if list.tainted > 0 {
-			t := list.firstTaint
-			b = append(b, ", "...)
-			b = strconv.AppendInt(b, int64(list.tainted), 10)
-			b = append(b, " have a taint the request does not tolerate ("...)
-			b = append(b, list.firstTainted.String()...)
-			b = append(b, ": "...)
-			b = append(b, t.Key...)
-			b = append(b, '=')
-			b = append(b, t.Value...)
-			b = append(b, ':')
-			b = append(b, t.Effect...)
-			b = append(b, ')')
-		}
-		if list.unusable > 0 {
-			b = append(b, ", "...)
-			b = strconv.AppendInt(b, int64(list.unusable), 10)
-			b = append(b, " cannot be used ("...)
-			b = append(b, list.firstUnusable...)
-			b = append(b, ')')
-		}
-		if list.lacking > 0 {
-			b = append(b, " and "...)
-			b = strconv.AppendInt(b, int64(list.lacking), 10)
-			b = append(b, " lack attributes compared by the constraints ("...)
-			b = append(b, r.constraintNames()...)
-			b = append(b, ')')
-		}
-		if list.noCapacity > 0 {
-			b = append(b, "; "...)
-			b = strconv.AppendInt(b, int64(list.noCapacity), 10)
-			b = append(b, " more pass the selectors but lack the capacity the request asks for"...)
-		}
-		detail = string(b)
+		b = strconv.AppendInt(b, int64(list.tainted), 10)
+		b = append(b, " have a taint the request does not tolerate ("...)
+		b = append(b, list.firstTainted.String()...)
+		b = append(b, ": "...)
+		b = append(b, t.Key...)
+		b = append(b, '=')
+		b = append(b, t.Value...)
+		b = append(b, ':')
+		b = append(b, t.Effect...)
+		b = append(b, ')')
 	}
-	if alternative {
-		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
-		return r, nil, nil
+	if list.unusable > 0 {
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(list.unusable), 10)
+		b = append(b, " cannot be used ("...)
+		b = append(b, list.firstUnusable...)
+		b = append(b, ')')
 	}
-	p.err = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
-	return nil, p, nil
+	if list.lacking > 0 {
+		b = append(b, " and "...)
+		b = strconv.AppendInt(b, int64(list.lacking), 10)
+		b = append(b, " lack attributes compared by the constraints ("...)
+		b = append(b, r.constraintNames()...)
+		b = append(b, ')')
+	}
+	if list.noCapacity > 0 {
+		b = append(b, "; "...)
+		b = strconv.AppendInt(b, int64(list.noCapacity), 10)
+		b = append(b, " more pass the selectors but lack the capacity the request asks for"...)
+	}
+	return string(b)
 }
 
 // firstOnly is how many matching free devices in view order are enough
