@@ -78,39 +78,85 @@ func (v *view) clone() *view {
 	return c
 }
 
-// buildView builds viewFor's view in the Allocator's scratch memory.
+// buildView builds viewFor's view in the Allocator's call memory, in the
+// stages of upstream's GatherPools: gather the slices the node sees, then
+// per pool its generation and completeness (poolGeneration), its counters
+// and compatibility groups (poolState), and flatten the pools into the
+// view, pools with binding conditions last.
 func (a *Allocator) buildView(node *corev1.Node) *view {
-	f := a.features
-	visible := a.visible[:0]
-	var masks map[*sliceEntry][]uint64
-	usable := func(e *sliceEntry) bool {
-		if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
-			return false
+	visible, masks := a.gatherSlices(node)
+	v := &a.viewMem
+	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
+	v.nodeMasks, v.poolOf, v.pools, v.hasCompat = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], false
+	var plain, binding []poolSlices
+	for i := 0; i < len(visible); {
+		first := visible[i]
+		j, n := i, 0
+		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
+			if visible[j].generation == first.generation {
+				n++
+			}
 		}
-		return !a.scanned(e).usesCompat || f.CompatibilityGroups
+		seen := visible[i : i+n]
+		i = j
+		notSeen, ok := a.poolGeneration(v, seen)
+		if !ok {
+			continue
+		}
+		ps, ok := a.poolState(v, seen, notSeen)
+		if !ok {
+			continue
+		}
+		if ps.hasBinding() {
+			binding = append(binding, ps)
+		} else {
+			plain = append(plain, ps)
+		}
 	}
+	v.flatten(append(plain, binding...), masks)
+	a.visible = visible[:0]
+	return v
+}
+
+// usable: the slice takes part with the features: slices with counter
+// sets or perDeviceNodeSelection only with PartitionableDevices, slices
+// that use compatibility groups only with CompatibilityGroups.
+func (a *Allocator) usable(e *sliceEntry) bool {
+	f := a.features
+	if !f.PartitionableDevices && (e.perDeviceSet || e.sharedCounters) {
+		return false
+	}
+	return !a.scanned(e).usesCompat || f.CompatibilityGroups
+}
+
+// gatherSlices lists the usable slices the node sees, sorted by driver,
+// pool, generation (newest first) and name: the node's own, those whose
+// node selector admits it, those of all nodes and those with a device
+// that reaches it (masks holds which devices do).
+func (a *Allocator) gatherSlices(node *corev1.Node) (visible []*sliceEntry, masks map[*sliceEntry][]uint64) {
+	visible = a.visible[:0]
 	if node != nil {
 		visible = a.appendNodeSlices(visible, node.Name)
 		kept := visible[:0]
 		for _, e := range visible {
-			if usable(e) {
+			if a.usable(e) {
 				kept = append(kept, e)
 			}
 		}
 		visible = kept
 		for _, e := range a.bySelector {
-			if usable(e) && e.selector.matches(node) {
+			if a.usable(e) && e.selector.matches(node) {
 				visible = append(visible, e)
 			}
 		}
 	}
 	for _, e := range a.allNodes {
-		if usable(e) {
+		if a.usable(e) {
 			visible = append(visible, e)
 		}
 	}
 	for _, e := range a.perDevice {
-		if !usable(e) {
+		if !a.usable(e) {
 			continue
 		}
 		m := e.nodeMask(node)
@@ -136,123 +182,133 @@ func (a *Allocator) buildView(node *corev1.Node) *view {
 		}
 		return cmp.Compare(x.key, y.key)
 	})
-	v := &a.viewMem
-	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
-	v.nodeMasks, v.poolOf, v.pools, v.hasCompat = v.nodeMasks[:0], v.poolOf[:0], v.pools[:0], false
-	type poolSlices struct {
-		state   *poolState
-		devices []*sliceEntry
+	return visible, masks
+}
+
+// poolGeneration decides whether a pool takes part, given the slices of
+// its newest generation the node sees: a pool whose slices the node does
+// not all see is complete when the cluster has all of them (notSeen are
+// the others), obsolete (left out) when the cluster has a newer
+// generation, and incomplete (recorded in the view, never used)
+// otherwise.
+func (a *Allocator) poolGeneration(v *view, seen []*sliceEntry) (notSeen []*sliceEntry, ok bool) {
+	first := seen[0]
+	if int64(len(seen)) == first.sliceCount {
+		return nil, true
 	}
-	var plain, binding []poolSlices
-	for i := 0; i < len(visible); {
-		first := visible[i]
-		key := poolKey{first.driver, first.pool}
-		j, n := i, 0
-		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
-			if visible[j].generation == first.generation {
-				n++
-			}
+	key := poolKey{first.driver, first.pool}
+	var all []*sliceEntry
+	for _, e := range a.poolSlices(key) {
+		switch {
+		case e.generation > first.generation:
+			return nil, false // obsolete
+		case e.generation == first.generation && (!a.scanned(e).usesCompat || a.features.CompatibilityGroups):
+			all = append(all, e)
 		}
-		seen := visible[i : i+n]
-		i = j
-		var notSeen []*sliceEntry
-		if int64(n) != first.sliceCount {
-			obsolete := false
-			var all []*sliceEntry
-			for _, e := range a.poolSlices(key) {
-				switch {
-				case e.generation > first.generation:
-					obsolete = true
-				case e.generation == first.generation && (!a.scanned(e).usesCompat || f.CompatibilityGroups):
-					all = append(all, e)
-				}
-			}
-			if obsolete {
-				continue
-			}
-			if int64(len(all)) != first.sliceCount {
-				v.incomplete = append(v.incomplete, key)
-				continue
-			}
-			for _, e := range all {
-				if !containsEntry(seen, e) {
-					notSeen = append(notSeen, e)
-				}
-			}
+	}
+	if int64(len(all)) != first.sliceCount {
+		v.incomplete = append(v.incomplete, key)
+		return nil, false
+	}
+	for _, e := range all {
+		if !containsEntry(seen, e) {
+			notSeen = append(notSeen, a.scanned(e))
 		}
-		var deviceSlices, counterSlices, otherDeviceSlices []*sliceEntry
-		// Usually the node sees the whole pool and no counter sets: the
-		// device slices are then the ones seen, with no list to make.
-		split := len(notSeen) > 0
-		for _, e := range seen {
-			split = split || f.PartitionableDevices && e.sharedCounters
+	}
+	return notSeen, true
+}
+
+// poolSlices is a pool of the view: its state and the slices whose
+// devices it offers.
+type poolSlices struct {
+	state   *poolState
+	devices []*sliceEntry
+}
+
+func (ps poolSlices) hasBinding() bool {
+	for _, e := range ps.devices {
+		if e.hasBinding {
+			return true
 		}
+	}
+	return false
+}
+
+// poolState checks a complete pool and makes its state: slices with
+// counter sets (PartitionableDevices) offer no devices; a quantity beyond
+// the bound, a device name used twice or counters that do not add up make
+// the pool invalid (recorded in the view); the pool's counters and
+// compatibility groups are what the devices allocated before the call
+// leave. Only the seen slices offer devices; those the node does not see
+// count for counters.
+func (a *Allocator) poolState(v *view, seen, notSeen []*sliceEntry) (poolSlices, bool) {
+	f := a.features
+	key := poolKey{seen[0].driver, seen[0].pool}
+	var deviceSlices, counterSlices, otherDeviceSlices []*sliceEntry
+	// Usually the node sees the whole pool and no counter sets: the
+	// device slices are then the ones seen, with no list to make.
+	split := len(notSeen) > 0
+	for _, e := range seen {
+		split = split || f.PartitionableDevices && e.sharedCounters
+	}
+	if !split {
+		deviceSlices = seen[:len(seen):len(seen)]
+	}
+	for _, e := range seen {
 		if !split {
-			deviceSlices = seen[:len(seen):len(seen)]
+			break
 		}
-		for _, e := range seen {
-			if !split {
-				break
-			}
-			if f.PartitionableDevices && e.sharedCounters {
-				counterSlices = append(counterSlices, e)
-			} else {
-				deviceSlices = append(deviceSlices, e)
-			}
+		if f.PartitionableDevices && e.sharedCounters {
+			counterSlices = append(counterSlices, e)
+		} else {
+			deviceSlices = append(deviceSlices, e)
 		}
-		for _, e := range notSeen {
-			if f.PartitionableDevices && e.sharedCounters {
-				counterSlices = append(counterSlices, e)
-			} else {
-				otherDeviceSlices = append(otherDeviceSlices, e)
-			}
+	}
+	for _, e := range notSeen {
+		if f.PartitionableDevices && e.sharedCounters {
+			counterSlices = append(counterSlices, e)
+		} else {
+			otherDeviceSlices = append(otherDeviceSlices, e)
 		}
-		for _, e := range notSeen {
-			a.scanned(e)
-		}
-		if bad := outOfBound(deviceSlices, counterSlices, otherDeviceSlices); bad != "" {
-			v.invalid = append(v.invalid, invalidPool{key: key, reason: bad})
-			continue
-		}
-		if dup := a.duplicateIn(key, deviceSlices); dup != "" {
-			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
-			continue
-		}
-		state := a.pools.new()
-		state.key = key
-		if f.PartitionableDevices && len(counterSlices) > 0 {
-			pc := a.countersOf(key, counterSlices, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
-			if pc.invalid != "" {
-				v.invalid = append(v.invalid, invalidPool{key: key, reason: pc.invalid})
-				continue
-			}
-			state.counters = pc
-			a.countersLeft(state, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
-		} else if f.PartitionableDevices {
-			// Devices that consume counters of a pool without counter
-			// sets make the pool invalid.
-			if pc := a.countersOf(key, nil, append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...)); pc.invalid != "" {
-				v.invalid = append(v.invalid, invalidPool{key: key, reason: pc.invalid})
-				continue
-			}
-		}
-		if f.CompatibilityGroups && state.counters != nil {
-			state.compat = a.compatOf(append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...))
+	}
+	invalid := func(reason, device string) (poolSlices, bool) {
+		v.invalid = append(v.invalid, invalidPool{key: key, reason: reason, device: device})
+		return poolSlices{}, false
+	}
+	if bad := outOfBound(deviceSlices, counterSlices, otherDeviceSlices); bad != "" {
+		return invalid(bad, "")
+	}
+	if dup := a.duplicateIn(key, deviceSlices); dup != "" {
+		return invalid("", dup)
+	}
+	state := a.pools.new()
+	state.key = key
+	if !f.PartitionableDevices {
+		return poolSlices{state, deviceSlices}, true
+	}
+	allDevices := append(append([]*sliceEntry(nil), deviceSlices...), otherDeviceSlices...)
+	// Devices that consume counters of a pool without counter sets make
+	// the pool invalid too.
+	pc := a.countersOf(key, counterSlices, allDevices)
+	if pc.invalid != "" {
+		return invalid(pc.invalid, "")
+	}
+	if len(counterSlices) > 0 {
+		state.counters = pc
+		a.countersLeft(state, allDevices)
+		if f.CompatibilityGroups {
+			state.compat = a.compatOf(allDevices)
 			v.hasCompat = v.hasCompat || state.compat != nil
 		}
-		ps := poolSlices{state, deviceSlices}
-		hasBinding := false
-		for _, e := range deviceSlices {
-			hasBinding = hasBinding || e.hasBinding
-		}
-		if hasBinding {
-			binding = append(binding, ps)
-		} else {
-			plain = append(plain, ps)
-		}
 	}
+	return poolSlices{state, deviceSlices}, true
+}
+
+// flatten puts the pools' slices into the view, in order, numbering their
+// devices (offsets).
+func (v *view) flatten(pools []poolSlices, masks map[*sliceEntry][]uint64) {
 	v.offsets = v.offsets[:0]
-	for _, ps := range append(plain, binding...) {
+	for _, ps := range pools {
 		pi := int32(len(v.pools))
 		v.pools = append(v.pools, ps.state)
 		for _, e := range ps.devices {
@@ -263,8 +319,6 @@ func (a *Allocator) buildView(node *corev1.Node) *view {
 			v.total += len(e.devices)
 		}
 	}
-	a.visible = visible[:0]
-	return v
 }
 
 func containsEntry(list []*sliceEntry, e *sliceEntry) bool {
