@@ -46,33 +46,24 @@ func (a *Allocator) Allocate(ctx context.Context, claims []*resource.ResourceCla
 }
 
 // AllocateOn is Allocate for the given node (nil: no node, see Options.Node).
+// A call goes through the stages doc.go describes: the view of the node
+// (viewFor), the plan of each claim (planClaim), the search (allocateJoint
+// or allocateSequential, with blame when the claims cannot all be
+// allocated) and the results (finish).
 func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []*resource.ResourceClaim) ([]Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	results := make([]Result, len(claims))
-	// Claims that come allocated hold their devices during the call.
-	var held []*resource.DeviceRequestAllocationResult
-	for i, c := range claims {
-		if c == nil {
-			return nil, fmt.Errorf("claims[%d] is nil", i)
-		}
-		results[i].Claim = c
-		if c.Status.Allocation != nil {
-			devices := c.Status.Allocation.AllocatedDevices()
-			for j := range devices {
-				if a.hold(&devices[j]) {
-					held = append(held, &devices[j])
-				}
-			}
-		}
+	held, err := a.holdAllocated(claims, results)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		for _, d := range held {
 			a.unhold(d)
 		}
 	}()
-
 	a.calls++
 	a.startCall(node)
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
@@ -93,19 +84,51 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	}
 	search := newSolver(ctx, a, call.view)
 	if a.mode == Sequential {
-		var before []*claimPlan
-		for i, p := range plans {
-			if err := a.settle(search, p, before, &results[i]); err != nil {
-				return nil, err
+		return a.allocateSequential(search, plans, results)
+	}
+	return a.allocateJoint(search, plans, results)
+}
+
+// holdAllocated fills in each result's claim and records what the claims
+// that come allocated hold, for the call (held, to be released after it).
+func (a *Allocator) holdAllocated(claims []*resource.ResourceClaim, results []Result) ([]*resource.DeviceRequestAllocationResult, error) {
+	var held []*resource.DeviceRequestAllocationResult
+	for i, c := range claims {
+		if c == nil {
+			for _, d := range held {
+				a.unhold(d)
 			}
-			if results[i].Err == nil && !p.alreadyAllocated {
-				before = append(before, p)
+			return nil, fmt.Errorf("claims[%d] is nil", i)
+		}
+		results[i].Claim = c
+		if c.Status.Allocation != nil {
+			devices := c.Status.Allocation.AllocatedDevices()
+			for j := range devices {
+				if a.hold(&devices[j]) {
+					held = append(held, &devices[j])
+				}
 			}
 		}
-		return results, nil
 	}
+	return held, nil
+}
 
-	// Joint: all or nothing.
+// allocateSequential allocates the claims one after the other (Sequential).
+func (a *Allocator) allocateSequential(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
+	var before []*claimPlan
+	for i, p := range plans {
+		if err := a.settle(search, p, before, &results[i]); err != nil {
+			return nil, err
+		}
+		if results[i].Err == nil && !p.alreadyAllocated {
+			before = append(before, p)
+		}
+	}
+	return results, nil
+}
+
+// allocateJoint allocates the claims together, all or nothing (Joint).
+func (a *Allocator) allocateJoint(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
 	failed := false
 	requests := a.callRequests[:0]
 	for _, p := range plans {
@@ -117,36 +140,42 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 		}
 	}
 	// The memory serves the next call; nothing else of this call appends
-	// to it. (A second deferred function would make Go run both of them
-	// the slow way, AllocateOn having this many returns.)
+	// to it.
 	a.callRequests = requests[:0]
-	if !failed {
-		ok := search.solve(requests)
-		if search.err != nil {
-			return nil, search.err
-		}
-		if ok {
-			blamed := -1
-			for i, p := range plans {
-				a.finish(call.view, p, &results[i])
-				if results[i].Err != nil && blamed < 0 {
-					blamed = i
-				}
-			}
-			if blamed >= 0 {
-				// A claim's devices cannot be described (see severalTerms):
-				// all or nothing.
-				for i, p := range plans {
-					if i != blamed && !p.alreadyAllocated {
-						results[i].Allocation = nil
-						results[i].Err = otherClaimFailed(p, plans[blamed])
-					}
-				}
-			}
-			return results, nil
+	if failed {
+		return a.blame(search, plans, results)
+	}
+	ok := search.solve(requests)
+	if search.err != nil {
+		return nil, search.err
+	}
+	if !ok {
+		return a.blame(search, plans, results)
+	}
+	blamed := -1
+	for i, p := range plans {
+		a.finish(search.view, p, &results[i])
+		if results[i].Err != nil && blamed < 0 {
+			blamed = i
 		}
 	}
-	// Find the first claim that cannot join the ones before it, and say why.
+	if blamed >= 0 {
+		// A claim's devices cannot be described (see severalTerms):
+		// all or nothing.
+		for i, p := range plans {
+			if i != blamed && !p.alreadyAllocated {
+				results[i].Allocation = nil
+				results[i].Err = otherClaimFailed(p, plans[blamed])
+			}
+		}
+	}
+	return results, nil
+}
+
+// blame finds, when the claims cannot be allocated together, the first
+// claim that cannot join the ones before it and says why (diagnose); the
+// others fail because of it.
+func (a *Allocator) blame(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
 	blamed := -1
 	var prefix []*requestPlan
 	var before []*claimPlan
@@ -177,7 +206,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	for i, p := range plans {
 		switch {
 		case p.alreadyAllocated:
-			a.finish(call.view, p, &results[i])
+			a.finish(search.view, p, &results[i])
 		case p.err != nil:
 			results[i].Err = p.err
 		case blamed < 0:
