@@ -1,9 +1,11 @@
 package allocator
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -20,7 +22,9 @@ import (
 // filter per feature; a new gate that rules devices out adds its filter
 // there (docs/architecture.md).
 func (a *Allocator) candidates(call *callState, selectorsKey string, masks [][]uint64, r *requestPlan) (*candidateList, *candidateFailure) {
-	sc := candidateScan{a: a, call: call, r: r}
+	// The scan holds what it needs of the call, not the call: escape
+	// analysis would otherwise move every callState to the heap.
+	sc := candidateScan{a: a, ctx: call.ctx, node: call.node, view: call.view, r: r}
 	key := sc.readConstraints(selectorsKey)
 	// Tolerations and capacity requests are the request's own: its list
 	// serves no other request, and is not kept.
@@ -78,7 +82,9 @@ func (a *Allocator) newCandidateList(attrs int) *candidateList {
 // constraints compare, and the slice being looked at.
 type candidateScan struct {
 	a    *Allocator
-	call *callState
+	ctx  context.Context
+	node *corev1.Node
+	view *view
 	r    *requestPlan
 	list *candidateList
 	// attrs and kinds are what the constraints that cover the request
@@ -145,7 +151,7 @@ func (sc *candidateScan) readConstraints(selectorsKey string) string {
 
 // enterSlice moves the scan to slice si of the view.
 func (sc *candidateScan) enterSlice(si int, e *sliceEntry) {
-	v := sc.call.view
+	v := sc.view
 	sc.e, sc.si, sc.needs = e, si, nil
 	sc.pool = v.pools[v.poolOf[si]]
 	sc.uses = nil
@@ -245,7 +251,7 @@ func (sc *candidateScan) hidden(dev *resource.Device) bool {
 	if !sc.a.features.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
 		return true
 	}
-	return sc.call.node == nil && dev.BindsToNode != nil && *dev.BindsToNode
+	return sc.node == nil && dev.BindsToNode != nil && *dev.BindsToNode
 }
 
 // capacity (ConsumableCapacity) checks the request's capacity requests
@@ -277,19 +283,25 @@ func (sc *candidateScan) capacity(d int) (need map[resource.QualifiedName]apires
 // unusable says why a device that passed the selectors cannot be used,
 // "" when it can: skipNodeOperations (OptionalNodeOperations, with the
 // experimental implementation), counters (PartitionableDevices, and a pool
-// already overdrawn).
+// already overdrawn). A new gate that makes devices unusable adds its case
+// here; deviceRules are the cases a test adds (newgate_example_test.go).
 func (sc *candidateScan) unusable(dev *resource.Device, d int) string {
 	f := sc.a.features
 	skips := f.experimental() && len(sc.e.obj.Spec.SkipNodeOperations) > 0
 	switch {
 	case skips && !f.OptionalNodeOperations:
 		return "is in a slice with skipNodeOperations, but the OptionalNodeOperations feature is off"
-	case skips && !declaresOptionalNodeOperations(sc.call.node):
+	case skips && !declaresOptionalNodeOperations(sc.node):
 		return "is in a slice with skipNodeOperations, but the node does not declare DRAOptionalNodeOperations"
 	case !f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
 		return "consumes counters, but the PartitionableDevices feature is off"
 	case sc.uses != nil && len(sc.uses[d]) > 0 && sc.pool.overdrawn:
 		return "its pool's counters are already overdrawn"
+	}
+	for _, rule := range sc.a.deviceRules {
+		if why := rule(dev); why != "" {
+			return why
+		}
 	}
 	return ""
 }
@@ -301,7 +313,7 @@ func (sc *candidateScan) derive(d int) *candidateFailure {
 		if j < 0 || sc.valuesOf[k][d] != notDerived {
 			continue
 		}
-		value, failure := sc.a.derive(sc.call.ctx, sc.r.spec, j, sc.e, d, sc.kinds[k])
+		value, failure := sc.a.derive(sc.ctx, sc.r.spec, j, sc.e, d, sc.kinds[k])
 		if failure != nil {
 			sc.list.failure = failure
 			return failure
