@@ -280,59 +280,65 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		if search.err != nil {
 			break
 		}
-		r := p.requests[j]
-		if len(r.alts) > 0 {
-			var names []string
-			for _, alt := range r.alts {
-				names = append(names, alt.resultName)
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
-		}
-		var constraintNames []string
-		distinct := false
-		for _, ci := range r.coveredBy {
-			con := p.constraints[ci]
-			kind := "matchAttribute"
-			if con.distinct {
-				kind, distinct = "distinctAttribute", true
-			}
-			constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
-		}
-		fitsAlone := search.solve(p.requests[j : j+1])
-		if fitsAlone {
-			search.release(p.requests[j : j+1])
-		}
-		var earlier []string
-		for _, o := range p.requests[:j] {
-			earlier = append(earlier, o.name)
-		}
-		switch {
-		case !fitsAlone && len(constraintNames) > 0:
-			what := "share a value for"
-			if distinct {
-				what = "have the values required by"
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
-		case !fitsAlone:
-			// Compatibility groups, when they are to blame, rather than
-			// what generally limits the candidates.
-			limits := a.compatBlame(search, p.requests[j:j+1])
-			if limits == "" {
-				limits = r.limits()
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
-		case len(constraintNames) > 0:
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
-		default:
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
-		}
+		return a.blameRequest(search, p, j)
 	}
 	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}
+}
+
+// blameRequest explains why request j of the claim cannot join the
+// requests before it: its alternatives, its constraints, or the devices
+// it competes for.
+func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int) *ClaimError {
+	r := p.requests[j]
+	if len(r.alts) > 0 {
+		var names []string
+		for _, alt := range r.alts {
+			names = append(names, alt.resultName)
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+			Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
+	}
+	var constraintNames []string
+	distinct := false
+	for _, ci := range r.coveredBy {
+		con := p.constraints[ci]
+		kind := "matchAttribute"
+		if con.distinct {
+			kind, distinct = "distinctAttribute", true
+		}
+		constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
+	}
+	fitsAlone := search.solve(p.requests[j : j+1])
+	if fitsAlone {
+		search.release(p.requests[j : j+1])
+	}
+	var earlier []string
+	for _, o := range p.requests[:j] {
+		earlier = append(earlier, o.name)
+	}
+	switch {
+	case !fitsAlone && len(constraintNames) > 0:
+		what := "share a value for"
+		if distinct {
+			what = "have the values required by"
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+			Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
+	case !fitsAlone:
+		// Compatibility groups, when they are to blame, rather than
+		// what generally limits the candidates.
+		limits := a.compatBlame(search, p.requests[j:j+1])
+		if limits == "" {
+			limits = r.limits()
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+			Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
+	case len(constraintNames) > 0:
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+			Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
+	}
+	return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+		Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
 }
 
 // limits names what else limits how many candidates can be taken
