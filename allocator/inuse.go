@@ -118,12 +118,14 @@ func (s *inUseSet) indexAll() {
 	s.grouped, s.pending = s.pending, nil
 }
 
-// fromRuns indexes a pool from its runs of grouped devices (indexAll):
-// indexed is false when it has none.
+// fromRuns indexes a pool from its runs of grouped devices (indexAll).
+// A pool without any has nothing in use: it is indexed as such, so that
+// the next lookup finds it at once.
 func (s *inUseSet) fromRuns(k poolKey) (m map[string]struct{}, indexed bool) {
 	first, ok := s.firstRun[k]
 	if !ok {
-		return nil, false
+		s.pools[k] = nil
+		return nil, true
 	}
 	n := 0
 	for r := first; r >= 0; r = s.runs[r].next {
