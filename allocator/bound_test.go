@@ -28,7 +28,7 @@ func hugeQty(t *testing.T) apiresource.Quantity {
 // TestQuantitiesBeyondTheBound: a pool with a quantity beyond the bound is
 // invalid (naming the slice and field), a claim that asks for one fails
 // as invalid, and allocated claims that consumed one are refused by New,
-// all in milliseconds, with the 1.37 and the 1.31 rules.
+// all in milliseconds, with the default features and with every gate off.
 func TestQuantitiesBeyondTheBound(t *testing.T) {
 	huge := hugeQty(t)
 	n1 := node("n1")
@@ -65,7 +65,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 			want:   invalidPool("spec.devices[0].capacity[bandwidth].requestPolicy.validRange.max"),
 		},
 		{
-			name:     "capacity with the 1.31 rules",
+			name:     "capacity with every gate off",
 			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{hugeNIC(func(d *resource.Device) {
