@@ -634,13 +634,21 @@ func (e *sliceEntry) scanDevices() {
 	if err := sliceQuantityBeyondBound(&e.obj.Spec); err != nil {
 		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
 	}
-	e.selectable = make([]uint64, e.words)
-	e.inUse = make([]uint64, e.words)
-	e.consumers = make([]uint64, e.words)
-	e.multi = make([]uint64, e.words)
-	// The index by name (first device of a name) is made here, where
-	// duplicates are looked for, rather than in a map of its own.
-	e.byName = make(map[string]int32, len(e.devices))
+	// The four bit sets share one allocation: a cold scheduler's
+	// Allocator scans the slices of every node it asks about.
+	n := e.words
+	sets := make([]uint64, 4*n)
+	e.selectable, e.inUse = sets[:n:n], sets[n:2*n:2*n]
+	e.consumers, e.multi = sets[2*n:3*n:3*n], sets[3*n:]
+	// A slice of a few devices is searched for duplicate names device by
+	// device, and its index by name made when first needed (index);
+	// otherwise the index is made here, where duplicates are looked for.
+	small := len(e.devices) <= smallSlice
+	if small {
+		e.duplicate = duplicateName(e.devices)
+	} else {
+		e.byName = make(map[string]int32, len(e.devices))
+	}
 	for i := range e.devices {
 		setBit(e.selectable, i)
 		d := &e.devices[i]
@@ -654,12 +662,32 @@ func (e *sliceEntry) scanDevices() {
 			setBit(e.multi, i)
 		}
 		e.hasBinding = e.hasBinding || d.BindingConditions != nil
+		if small {
+			continue
+		}
 		if _, dup := e.byName[d.Name]; !dup {
 			e.byName[d.Name] = int32(i)
 		} else if e.duplicate == "" {
 			e.duplicate = d.Name
 		}
 	}
+}
+
+// smallSlice is how many devices a slice may have for scanDevices to
+// look for duplicate names without a map.
+const smallSlice = 16
+
+// duplicateName is the first name (by its second use) that two of the
+// devices share, or "".
+func duplicateName(devices []resource.Device) string {
+	for i := 1; i < len(devices); i++ {
+		for j := 0; j < i; j++ {
+			if devices[j].Name == devices[i].Name {
+				return devices[i].Name
+			}
+		}
+	}
+	return ""
 }
 
 // markInUse recomputes which devices of the slice are allocated.
