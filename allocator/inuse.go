@@ -95,15 +95,25 @@ func (s *inUseSet) lookup(k poolKey) (m map[string]struct{}, indexed bool) {
 // asking node after node, about a part of them: building every pool's
 // index here cost it about an eighth of its first call.
 func (s *inUseSet) indexAll() {
-	s.firstRun = make(map[poolKey]int32)
-	for i := 0; i < len(s.pending); {
-		// The devices of an allocation come pool by pool: a run of one
-		// pool's devices hashes the pool's key once.
-		id := &s.pending[i]
+	// The devices of an allocation come pool by pool: a run of one pool's
+	// devices hashes the pool's key once. Counting the runs first makes
+	// room for them at once.
+	runEnd := func(i int) int {
 		j := i + 1
-		for j < len(s.pending) && s.pending[j].Pool == id.Pool && s.pending[j].Driver == id.Driver {
+		for j < len(s.pending) && s.pending[j].Pool == s.pending[i].Pool && s.pending[j].Driver == s.pending[i].Driver {
 			j++
 		}
+		return j
+	}
+	runs := 0
+	for i := 0; i < len(s.pending); i = runEnd(i) {
+		runs++
+	}
+	s.firstRun = make(map[poolKey]int32, runs)
+	s.runs = make([]deviceRun, 0, runs)
+	for i := 0; i < len(s.pending); {
+		id := &s.pending[i]
+		j := runEnd(i)
 		k := poolKey{id.Driver, id.Pool}
 		if _, done := s.pools[k]; !done {
 			next, ok := s.firstRun[k]
