@@ -5,8 +5,9 @@ package allocator
 // asked about: a call looks at the few pools its node sees, and indexing
 // every device of a large cluster up front would cost a fresh Allocator
 // more than its first call. A pool is indexed on first use by one pass
-// over the list; after poolScanLimit pools the whole list is grouped at
-// once, so that a long-lived Allocator pays one pass, not one per pool.
+// over the list; after poolScanLimit pools the whole list is grouped by
+// pool at once, so that a long-lived Allocator pays one pass, not one per
+// pool, and each pool is still indexed only when first asked about.
 type inUseSet struct {
 	// pending are devices in use that no pool index holds yet.
 	pending []DeviceID
