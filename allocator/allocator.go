@@ -175,7 +175,7 @@ type selectorStore struct {
 	// equal, sorted, each once. Single values are their own one element.
 	attributeElems map[int32][]int32
 	// derivedPrograms are the compiled expressions of derived attributes.
-	derivedPrograms map[string]*cel.Program137
+	derivedPrograms map[string]*cel.Program
 	// maskKeys interns the keys of callState.masksFor, capacityKeys
 	// those of capacityKey: they recur from call to call.
 	maskKeys     map[string]string
@@ -293,10 +293,8 @@ type sliceEntry struct {
 	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
-	inputs          []*cel.Device             // selector inputs, built on demand
-	inputs137       []*cel.Input137           // the same with the 1.37 semantics
+	inputs          []cel.Input               // selector inputs, made on demand (input)
 	taints          *sliceTaints              // taintsIn
-	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
 
 	// sharesOf are, per device, its shares allocated before the call, as
 	// of Allocator.sharesGen (sharesGen-1; sharedConsumption).
