@@ -362,28 +362,29 @@ func TestInUseSetGroupsPools(t *testing.T) {
 // device name used twice in a slice (device by device in a small slice,
 // by its index otherwise), and the index by name of both.
 func TestScanFindsDuplicateNames(t *testing.T) {
+	scan := func(devices []resource.Device) *sliceEntry {
+		e := &sliceEntry{obj: slice("s", drv, "n1", onNode("n1"), devices...), devices: devices, words: (len(devices) + 63) / 64}
+		e.scanDevices()
+		return e
+	}
 	for _, n := range []int{3, smallSlice, smallSlice + 1, 40} {
 		var devices []resource.Device
 		for i := range n {
 			devices = append(devices, dev("d"+strconv.Itoa(i)))
 		}
-		clean := &sliceEntry{obj: slice("s", drv, "n1", onNode("n1"), devices...), devices: devices, words: (n + 63) / 64}
-		clean.scanDevices()
-		if clean.duplicate != "" {
-			t.Errorf("%d devices: duplicate %q in distinct names", n, clean.duplicate)
-		}
-		if i, ok := clean.index("d2"); !ok || i != 2 {
-			t.Errorf("%d devices: index of d2 is %d, %v", n, i, ok)
-		}
 		twice := append([]resource.Device(nil), devices...)
 		twice[n-1].Name = "d1"
-		dup := &sliceEntry{obj: slice("s", drv, "n1", onNode("n1"), twice...), devices: twice, words: (n + 63) / 64}
-		dup.scanDevices()
-		if dup.duplicate != "d1" {
-			t.Errorf("%d devices: duplicate %q, want d1", n, dup.duplicate)
-		}
-		if i, ok := dup.index("d1"); !ok || i != 1 {
-			t.Errorf("%d devices: index of d1 is %d, %v; want the first device of the name", n, i, ok)
+		for _, c := range []struct {
+			e               *sliceEntry
+			duplicate, name string
+			index           int32
+		}{{scan(devices), "", "d2", 2}, {scan(twice), "d1", "d1", 1}} {
+			if c.e.duplicate != c.duplicate {
+				t.Errorf("%d devices: duplicate %q, want %q", n, c.e.duplicate, c.duplicate)
+			}
+			if i, ok := c.e.index(c.name); !ok || i != c.index {
+				t.Errorf("%d devices: index of %s is %d, %v; want %d, the first device of the name", n, c.name, i, ok, c.index)
+			}
 		}
 	}
 }
