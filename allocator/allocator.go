@@ -210,6 +210,11 @@ type callScratch struct {
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte
+	// scanAttrs, scanKinds and scanValues are the memory of a
+	// candidateScan's lists (candidates).
+	scanAttrs  []resource.FullyQualifiedName
+	scanKinds  []attrKind
+	scanValues [][]int32
 	// visible and viewMem are the memory of the view (buildView).
 	visible []*sliceEntry
 	viewMem view

@@ -73,8 +73,16 @@ func (a *Allocator) newCandidateList(attrs int) *candidateList {
 	if list.multi != nil {
 		mem.multi, mem.needs = list.multi[:0], list.needs[:0]
 	}
+	values := list.constraintValues[:0]
 	*list = candidateList{candidates: list.candidates[:0], mem: mem}
-	list.constraintValues = make([][]int32, attrs)
+	if cap(values) < attrs {
+		values = make([][]int32, attrs)
+	}
+	values = values[:attrs]
+	for k := range values {
+		values[k] = values[k][:0]
+	}
+	list.constraintValues = values
 	return list
 }
 
@@ -112,8 +120,13 @@ type candidateScan struct {
 // compare, returning the key of the candidate list within the call.
 func (sc *candidateScan) readConstraints(selectorsKey string) string {
 	r := sc.r
-	sc.attrs = make([]resource.FullyQualifiedName, len(r.coveredBy))
-	sc.kinds = make([]attrKind, len(r.coveredBy))
+	// The lists live for the call of candidates: they are the Allocator's
+	// memory (escape analysis cannot keep them on the stack once the scan
+	// holds them).
+	n := len(r.coveredBy)
+	sc.attrs = zeroed(sc.a.scanAttrs, n, n)
+	sc.kinds = zeroed(sc.a.scanKinds, n, n)
+	sc.a.scanAttrs, sc.a.scanKinds = sc.attrs, sc.kinds
 	key := selectorsKey
 	if r.admin {
 		key += "admin"
@@ -159,7 +172,8 @@ func (sc *candidateScan) enterSlice(si int, e *sliceEntry) {
 		sc.uses = e.counterUses(sc.pool.counters)
 	}
 	if sc.valuesOf == nil {
-		sc.valuesOf = make([][]int32, len(sc.attrs))
+		sc.valuesOf = zeroed(sc.a.scanValues, len(sc.attrs), len(sc.attrs))
+		sc.a.scanValues = sc.valuesOf
 	}
 	for k, name := range sc.attrs {
 		if sc.derived != nil && sc.derived[k] >= 0 {
