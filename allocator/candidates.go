@@ -24,7 +24,7 @@ import (
 func (a *Allocator) candidates(call *callState, selectorsKey string, masks [][]uint64, r *requestPlan) (*candidateList, *candidateFailure) {
 	// The scan holds what it needs of the call, not the call: escape
 	// analysis would otherwise move every callState to the heap.
-	sc := candidateScan{a: a, ctx: call.ctx, node: call.node, view: call.view, r: r}
+	sc := candidateScan{a: a, f: a.features, ctx: call.ctx, node: call.node, view: call.view, r: r}
 	key := sc.readConstraints(selectorsKey)
 	// Tolerations and capacity requests are the request's own: its list
 	// serves no other request, and is not kept.
@@ -90,6 +90,7 @@ func (a *Allocator) newCandidateList(attrs int) *candidateList {
 // constraints compare, and the slice being looked at.
 type candidateScan struct {
 	a    *Allocator
+	f    Features
 	ctx  context.Context
 	node *corev1.Node
 	view *view
@@ -106,14 +107,16 @@ type candidateScan struct {
 
 	// The slice being looked at (enterSlice): its position in the view,
 	// its pool, what its devices consume of the pool's counters, the
-	// constrained values of its devices, and the capacity needs of the
-	// request on them (looked up when first needed).
-	e        *sliceEntry
-	si       int
-	pool     *poolState
-	uses     [][]counterUse
-	valuesOf [][]int32
-	needs    *capacityNeeds
+	// constrained values of its devices, the capacity needs of the
+	// request on them (looked up when first needed), and why none of its
+	// devices can be used ("" when they can).
+	e             *sliceEntry
+	si            int
+	pool          *poolState
+	uses          [][]counterUse
+	valuesOf      [][]int32
+	needs         *capacityNeeds
+	sliceUnusable string
 }
 
 // readConstraints fills in what the constraints covering the request
@@ -138,7 +141,7 @@ func (sc *candidateScan) readConstraints(selectorsKey string) string {
 		con := r.plan.constraints[ci]
 		sc.attrs[k] = con.attribute
 		switch {
-		case sc.a.features.ListTypeAttributes:
+		case sc.f.ListTypeAttributes:
 			sc.kinds[k] = attrSet
 		case con.distinct:
 			sc.kinds[k] = attrDistinct
@@ -166,6 +169,15 @@ func (sc *candidateScan) readConstraints(selectorsKey string) string {
 func (sc *candidateScan) enterSlice(si int, e *sliceEntry) {
 	v := sc.view
 	sc.e, sc.si, sc.needs = e, si, nil
+	sc.sliceUnusable = ""
+	if sc.f.experimental() && len(e.obj.Spec.SkipNodeOperations) > 0 {
+		switch {
+		case !sc.f.OptionalNodeOperations:
+			sc.sliceUnusable = "is in a slice with skipNodeOperations, but the OptionalNodeOperations feature is off"
+		case !declaresOptionalNodeOperations(sc.node):
+			sc.sliceUnusable = "is in a slice with skipNodeOperations, but the node does not declare DRAOptionalNodeOperations"
+		}
+	}
 	sc.pool = v.pools[v.poolOf[si]]
 	sc.uses = nil
 	if sc.pool.counters != nil {
@@ -243,8 +255,10 @@ func (sc *candidateScan) judge(d int) *candidateFailure {
 		list.unusable++
 		return nil
 	}
-	if failure := sc.derive(d); failure != nil {
-		return failure
+	if sc.derived != nil {
+		if failure := sc.derive(d); failure != nil {
+			return failure
+		}
 	}
 	if lacks := firstLacking(sc.valuesOf, d); lacks >= 0 {
 		if r.all {
@@ -262,7 +276,7 @@ func (sc *candidateScan) judge(d int) *candidateFailure {
 // an All request: binding conditions without DeviceBindingAndStatus, and
 // bindsToNode when there is no node to bind to.
 func (sc *candidateScan) hidden(dev *resource.Device) bool {
-	if !sc.a.features.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
+	if !sc.f.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
 		return true
 	}
 	return sc.node == nil && dev.BindsToNode != nil && *dev.BindsToNode
@@ -274,7 +288,7 @@ func (sc *candidateScan) hidden(dev *resource.Device) bool {
 // call consume leaves too little; need is what a share of a
 // multi-allocation device consumes.
 func (sc *candidateScan) capacity(d int) (need map[resource.QualifiedName]apiresource.Quantity, fits bool, failure *candidateFailure) {
-	if !sc.a.features.ConsumableCapacity {
+	if !sc.f.ConsumableCapacity {
 		return nil, true, nil
 	}
 	if sc.needs == nil {
@@ -296,18 +310,15 @@ func (sc *candidateScan) capacity(d int) (need map[resource.QualifiedName]apires
 
 // unusable says why a device that passed the selectors cannot be used,
 // "" when it can: skipNodeOperations (OptionalNodeOperations, with the
-// experimental implementation), counters (PartitionableDevices, and a pool
-// already overdrawn). A new gate that makes devices unusable adds its case
-// here; deviceRules are the cases a test adds (newgate_example_test.go).
+// experimental implementation; the same for every device of the slice, see
+// enterSlice), counters (PartitionableDevices, and a pool already
+// overdrawn). A new gate that makes devices unusable adds its case here;
+// deviceRules are the cases a test adds (newgate_example_test.go).
 func (sc *candidateScan) unusable(dev *resource.Device, d int) string {
-	f := sc.a.features
-	skips := f.experimental() && len(sc.e.obj.Spec.SkipNodeOperations) > 0
 	switch {
-	case skips && !f.OptionalNodeOperations:
-		return "is in a slice with skipNodeOperations, but the OptionalNodeOperations feature is off"
-	case skips && !declaresOptionalNodeOperations(sc.node):
-		return "is in a slice with skipNodeOperations, but the node does not declare DRAOptionalNodeOperations"
-	case !f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
+	case sc.sliceUnusable != "":
+		return sc.sliceUnusable
+	case !sc.f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
 		return "consumes counters, but the PartitionableDevices feature is off"
 	case sc.uses != nil && len(sc.uses[d]) > 0 && sc.pool.overdrawn:
 		return "its pool's counters are already overdrawn"
@@ -356,7 +367,7 @@ func (sc *candidateScan) add(d int, need map[resource.QualifiedName]apiresource.
 		}
 	}
 	n := len(list.candidates) - 1
-	multi := sc.a.features.ConsumableCapacity && hasBit(sc.e.multi, d)
+	multi := sc.f.ConsumableCapacity && hasBit(sc.e.multi, d)
 	if multi && list.multi == nil {
 		list.multi = zeroed(list.mem.multi, n, cap(list.candidates))
 		list.needs = zeroed(list.mem.needs, n, cap(list.candidates))
