@@ -46,15 +46,58 @@ func (a *Allocator) Allocate(ctx context.Context, claims []*resource.ResourceCla
 }
 
 // AllocateOn is Allocate for the given node (nil: no node, see Options.Node).
+// A call goes through the stages doc.go describes: the view of the node
+// (viewFor), the plan of each claim (planClaim), the search (allocateJoint
+// or allocateSequential, with blame when the claims cannot all be
+// allocated) and the results (finish).
 func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []*resource.ResourceClaim) ([]Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	results := make([]Result, len(claims))
-	// Claims that come allocated hold their devices during the call.
+	held, err := a.holdAllocated(claims, results)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, d := range held {
+			a.unhold(d)
+		}
+	}()
+	a.calls++
+	a.startCall(node)
+	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
+	toAllocate := 0
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			toAllocate++
+		}
+	}
+	call.lone = toAllocate == 1
+	plans := make([]*claimPlan, len(claims))
+	for i, c := range claims {
+		p, err := a.planClaim(call, c)
+		if err != nil {
+			return nil, err
+		}
+		plans[i] = p
+	}
+	search := newSolver(ctx, a, call.view)
+	if a.mode == Sequential {
+		return a.allocateSequential(search, plans, results)
+	}
+	return a.allocateJoint(search, plans, results)
+}
+
+// holdAllocated fills in each result's claim and records what the claims
+// that come allocated hold, for the call (held, to be released after it).
+func (a *Allocator) holdAllocated(claims []*resource.ResourceClaim, results []Result) ([]*resource.DeviceRequestAllocationResult, error) {
 	var held []*resource.DeviceRequestAllocationResult
 	for i, c := range claims {
 		if c == nil {
+			for _, d := range held {
+				a.unhold(d)
+			}
 			return nil, fmt.Errorf("claims[%d] is nil", i)
 		}
 		results[i].Claim = c
@@ -67,55 +110,25 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 			}
 		}
 	}
-	defer func() {
-		for _, d := range held {
-			a.unhold(d)
-		}
-	}()
+	return held, nil
+}
 
-	a.callNode = node
-	a.calls++
-	a.callShareIDs = a.callShareIDs[:0]
-	a.callMasks.reset()
-	a.callLists.reset()
-	a.callWords.reset()
-	a.plans.reset()
-	a.lists.reset()
-	a.claims.reset()
-	a.pools.reset()
-	a.exactSpecs.reset()
-	a.callShareSets.reset()
-	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
-	toAllocate := 0
-	for _, c := range claims {
-		if c.Status.Allocation == nil {
-			toAllocate++
-		}
-	}
-	call.lone = toAllocate == 1
-	plans := make([]*claimPlan, len(claims))
-	for i, c := range claims {
-		p, err := a.prepare(call, c)
-		if err != nil {
+// allocateSequential allocates the claims one after the other (Sequential).
+func (a *Allocator) allocateSequential(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
+	var before []*claimPlan
+	for i, p := range plans {
+		if err := a.settle(search, p, before, &results[i]); err != nil {
 			return nil, err
 		}
-		plans[i] = p
-	}
-	search := newSolver(ctx, a, call.view)
-	if a.mode == Sequential {
-		var before []*claimPlan
-		for i, p := range plans {
-			if err := a.settle(search, p, before, &results[i]); err != nil {
-				return nil, err
-			}
-			if results[i].Err == nil && !p.alreadyAllocated {
-				before = append(before, p)
-			}
+		if results[i].Err == nil && !p.alreadyAllocated {
+			before = append(before, p)
 		}
-		return results, nil
 	}
+	return results, nil
+}
 
-	// Joint: all or nothing.
+// allocateJoint allocates the claims together, all or nothing (Joint).
+func (a *Allocator) allocateJoint(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
 	failed := false
 	requests := a.callRequests[:0]
 	for _, p := range plans {
@@ -127,36 +140,42 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 		}
 	}
 	// The memory serves the next call; nothing else of this call appends
-	// to it. (A second deferred function would make Go run both of them
-	// the slow way, AllocateOn having this many returns.)
+	// to it.
 	a.callRequests = requests[:0]
-	if !failed {
-		ok := search.solve(requests)
-		if search.err != nil {
-			return nil, search.err
-		}
-		if ok {
-			blamed := -1
-			for i, p := range plans {
-				a.finish(call.view, p, &results[i])
-				if results[i].Err != nil && blamed < 0 {
-					blamed = i
-				}
-			}
-			if blamed >= 0 {
-				// A claim's devices cannot be described (see severalTerms):
-				// all or nothing.
-				for i, p := range plans {
-					if i != blamed && !p.alreadyAllocated {
-						results[i].Allocation = nil
-						results[i].Err = otherClaimFailed(p, plans[blamed])
-					}
-				}
-			}
-			return results, nil
+	if failed {
+		return a.blame(search, plans, results)
+	}
+	ok := search.solve(requests)
+	if search.err != nil {
+		return nil, search.err
+	}
+	if !ok {
+		return a.blame(search, plans, results)
+	}
+	blamed := -1
+	for i, p := range plans {
+		a.finish(search.view, p, &results[i])
+		if results[i].Err != nil && blamed < 0 {
+			blamed = i
 		}
 	}
-	// Find the first claim that cannot join the ones before it, and say why.
+	if blamed >= 0 {
+		// A claim's devices cannot be described (see severalTerms):
+		// all or nothing.
+		for i, p := range plans {
+			if i != blamed && !p.alreadyAllocated {
+				results[i].Allocation = nil
+				results[i].Err = otherClaimFailed(p, plans[blamed])
+			}
+		}
+	}
+	return results, nil
+}
+
+// blame finds, when the claims cannot be allocated together, the first
+// claim that cannot join the ones before it and says why (diagnose); the
+// others fail because of it.
+func (a *Allocator) blame(search *solver, plans []*claimPlan, results []Result) ([]Result, error) {
 	blamed := -1
 	var prefix []*requestPlan
 	var before []*claimPlan
@@ -187,7 +206,7 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	for i, p := range plans {
 		switch {
 		case p.alreadyAllocated:
-			a.finish(call.view, p, &results[i])
+			a.finish(search.view, p, &results[i])
 		case p.err != nil:
 			results[i].Err = p.err
 		case blamed < 0:
@@ -261,63 +280,69 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		if search.err != nil {
 			break
 		}
-		r := p.requests[j]
-		if len(r.alts) > 0 {
-			var names []string
-			for _, alt := range r.alts {
-				names = append(names, alt.resultName)
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
-		}
-		var constraintNames []string
-		distinct := false
-		for _, ci := range r.coveredBy {
-			con := p.constraints[ci]
-			kind := "matchAttribute"
-			if con.distinct {
-				kind, distinct = "distinctAttribute", true
-			}
-			constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
-		}
-		fitsAlone := search.solve(p.requests[j : j+1])
-		if fitsAlone {
-			search.release(p.requests[j : j+1])
-		}
-		var earlier []string
-		for _, o := range p.requests[:j] {
-			earlier = append(earlier, o.name)
-		}
-		switch {
-		case !fitsAlone && len(constraintNames) > 0:
-			what := "share a value for"
-			if distinct {
-				what = "have the values required by"
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
-		case !fitsAlone:
-			// Compatibility groups, when they are to blame, rather than
-			// what generally limits the candidates.
-			limits := a.compatBlame(search, p.requests[j:j+1])
-			if limits == "" {
-				limits = r.limits()
-			}
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
-		case len(constraintNames) > 0:
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-				Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
-		default:
-			return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-				Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
-		}
+		return a.blameRequest(search, p, j)
 	}
 	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}
 }
 
+// blameRequest explains why request j of the claim cannot join the
+// requests before it: its alternatives, its constraints, or the devices
+// it competes for.
+func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int) *ClaimError {
+	r := p.requests[j]
+	if len(r.alts) > 0 {
+		var names []string
+		for _, alt := range r.alts {
+			names = append(names, alt.resultName)
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+			Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
+	}
+	var constraintNames []string
+	distinct := false
+	for _, ci := range r.coveredBy {
+		con := p.constraints[ci]
+		kind := "matchAttribute"
+		if con.distinct {
+			kind, distinct = "distinctAttribute", true
+		}
+		constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
+	}
+	fitsAlone := search.solve(p.requests[j : j+1])
+	if fitsAlone {
+		search.release(p.requests[j : j+1])
+	}
+	var earlier []string
+	for _, o := range p.requests[:j] {
+		earlier = append(earlier, o.name)
+	}
+	switch {
+	case !fitsAlone && len(constraintNames) > 0:
+		what := "share a value for"
+		if distinct {
+			what = "have the values required by"
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+			Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
+	case !fitsAlone:
+		// Compatibility groups, when they are to blame, rather than
+		// what generally limits the candidates.
+		limits := a.compatBlame(search, p.requests[j:j+1])
+		if limits == "" {
+			limits = r.limits()
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+			Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
+	case len(constraintNames) > 0:
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
+			Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
+	}
+	return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
+		Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
+}
+
 // limits names what else limits how many candidates can be taken
-// together (1.37 semantics).
+// together.
 func (r *requestPlan) limits() string {
 	switch {
 	case r.hasCounters && r.hasMulti:
@@ -341,83 +366,12 @@ func (a *Allocator) finish(v *view, p *claimPlan, res *Result) {
 		res.Err = p.err
 		return
 	}
-	if !a.legacy {
-		alloc, err := a.finish137(v, a.callNode, p)
-		if err != nil {
-			res.Err = err
-			return
-		}
-		res.Allocation = alloc
-		return
-	}
-	alloc := &resource.AllocationResult{}
-	for _, r := range p.requests {
-		for _, dev := range r.chosen {
-			entry := v.slices[dev.slice]
-			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{
-				Request: r.name, Driver: entry.driver, Pool: entry.pool, Device: entry.devices[dev.device].Name,
-			})
-		}
-	}
-	// Class configuration applies to the request that uses the class.
-	// (Kubernetes 1.31 left requests empty here, which handed it to every
-	// request of the claim; 1.32 fixed that.)
-	for _, r := range p.requests {
-		for _, cfg := range r.class.Spec.Config {
-			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
-				Source:              resource.AllocationConfigSourceClass,
-				Requests:            []string{r.name},
-				DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
-			})
-		}
-	}
-	for _, cfg := range p.claim.Spec.Devices.Config {
-		alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
-			Source:              resource.AllocationConfigSourceClaim,
-			Requests:            append([]string(nil), cfg.Requests...),
-			DeviceConfiguration: *cfg.DeviceConfiguration.DeepCopy(),
-		})
-	}
-	ns, err := nodeSelectorFor(v, p)
+	alloc, err := a.buildAllocation(v, a.callNode, p)
 	if err != nil {
 		res.Err = err
 		return
 	}
-	alloc.NodeSelector = ns
 	res.Allocation = alloc
-}
-
-// nodeSelectorFor says where the allocated devices can be used: on the
-// node of a node-local device, else on the nodes all node selectors of the
-// devices' slices admit (one term, requirements merged), else anywhere; a
-// slice selector with several terms fails the claim (see severalTerms).
-func nodeSelectorFor(v *view, p *claimPlan) (*corev1.NodeSelector, *ClaimError) {
-	var term corev1.NodeSelectorTerm
-	for _, r := range p.requests {
-		for _, dev := range r.chosen {
-			entry := v.slices[dev.slice]
-			if entry.nodeName != "" {
-				return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-					MatchFields: []corev1.NodeSelectorRequirement{{
-						Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{entry.nodeName},
-					}},
-				}}}, nil
-			}
-			if entry.selector == nil || len(entry.obj.Spec.NodeSelector.NodeSelectorTerms) == 0 {
-				continue
-			}
-			if n := len(entry.obj.Spec.NodeSelector.NodeSelectorTerms); n > 1 {
-				return nil, severalTerms(p, r.name, entry, entry.devices[dev.device].Name, "spec.nodeSelector", n)
-			}
-			first := entry.obj.Spec.NodeSelector.NodeSelectorTerms[0]
-			term.MatchExpressions = mergeRequirements(term.MatchExpressions, first.MatchExpressions)
-			term.MatchFields = mergeRequirements(term.MatchFields, first.MatchFields)
-		}
-	}
-	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
-		return nil, nil
-	}
-	return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}, nil
 }
 
 func mergeRequirements(to, from []corev1.NodeSelectorRequirement) []corev1.NodeSelectorRequirement {

@@ -50,10 +50,9 @@ type Options struct {
 	// the Allocator uses them (SetSlices replaces the inventory).
 	Slices []*resource.ResourceSlice
 	// AllocatedClaims are claims whose status.allocation holds devices that
-	// are in use. Claims without allocation are ignored. With the 1.32+
-	// semantics (Features not zero) a result with adminAccess holds
-	// nothing and a result with a shareID holds only its share: the
-	// capacity it consumed.
+	// are in use. Claims without allocation are ignored. A result with
+	// adminAccess holds nothing and a result with a shareID holds only its
+	// share: the capacity it consumed.
 	AllocatedClaims []*resource.ResourceClaim
 	// AllocatedDevices are further devices in use. The list is kept, not
 	// copied (as upstream keeps the caller's set of allocated devices): it
@@ -66,9 +65,10 @@ type Options struct {
 	Node *corev1.Node
 	// Mode relates the claims of one Allocate call; Joint by default.
 	Mode Mode
-	// Features switch the parts of structured allocation that came after
-	// Kubernetes 1.31 (see Features). Nil means DefaultFeatures, the
-	// defaults of a 1.37 scheduler; the zero Features is 1.31's allocator.
+	// Features switch the parts of structured allocation that Kubernetes
+	// keeps behind feature gates (see Features). Nil means
+	// DefaultFeatures, the defaults of a 1.37 scheduler; the zero Features
+	// has every gate off.
 	Features *Features
 	// DeviceTaintRules are the DeviceTaintRules in force. With
 	// Features.DeviceTaints and Features.DeviceTaintRules their taints
@@ -81,22 +81,43 @@ type Options struct {
 // It keeps, across calls, the compiled selectors and the result of every
 // selector on every device, until the device's slice is replaced. An
 // Allocator is not safe for concurrent use.
+//
+// Its state is grouped by lifetime: the configuration (set by New and the
+// setters), the inventory (slices, what was learnt about them, what is in
+// use), the selector store (compiled expressions and interned values,
+// kept for the Allocator's life) and the memory of one call (callScratch,
+// emptied by startCall).
 type Allocator struct {
+	config
+	inventory
+	selectorStore
+	callScratch
+	stats Stats
+}
+
+// config is what New and the setters set.
+type config struct {
 	node     *corev1.Node
 	mode     Mode
 	features Features
-	// legacy: the zero Features, Kubernetes 1.31's allocator.
-	legacy     bool
-	taintRules []*resource.DeviceTaintRule
-	// taintRulesGen counts the changes of taintRules (sliceTaints).
+	// taintRules are the DeviceTaintRules; taintRulesGen counts their
+	// changes (sliceTaints).
+	taintRules    []*resource.DeviceTaintRule
 	taintRulesGen int
+	classes       map[string]*resource.DeviceClass
+	// deviceRules are further reasons why a device cannot be used (see
+	// candidateScan.unusable), which only tests set: the worked example of
+	// a new gate (newgate_example_test.go) cannot add a case to unusable.
+	deviceRules []func(dev *resource.Device) string
+}
 
-	classes map[string]*resource.DeviceClass
-
-	// The inventory: the caller's list of slices (kept, not copied) and,
-	// by position in it, each slice's entry, made when a call first needs
-	// the slice (entryAt), except for the slices without a nodeName, which
-	// SetSlices makes at once (it checks their node selection).
+// inventory is the caller's list of slices (kept, not copied) with what
+// the allocator learnt about them, and what is in use.
+type inventory struct {
+	// By position in the list, each slice's entry, made when a call first
+	// needs the slice (entryAt), except for the slices without a
+	// nodeName, which SetSlices makes at once (it checks their node
+	// selection).
 	sliceList  []*resource.ResourceSlice
 	entries    []*sliceEntry
 	allNodes   []*sliceEntry
@@ -107,18 +128,23 @@ type Allocator struct {
 	// (appendNodeSlices).
 	byNode    map[string][]int32
 	nodeScans int
-	// nodeViews are the views kept by node name (viewFor137); calls
-	// counts the calls of AllocateOn, which keeps none in the first.
-	nodeViews   map[string]*view
-	calls       int
-	byPool      map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
-	readyByPool map[poolKey][]*sliceEntry // the prepared entries of each pool
-	// readyLast are the entries of readyByPool[readyLastKey], when
-	// readyLastOK (setInUse).
-	readyLastKey poolKey
-	readyLast    []*sliceEntry
-	readyLastOK  bool
+	// nodeViews are the views kept by node name (viewFor); calls counts
+	// the calls of AllocateOn, which keeps none in the first.
+	nodeViews     map[string]*view
+	calls         int
+	byPool        map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
+	scannedByPool map[poolKey][]*sliceEntry // the scanned entries of each pool
+	// scannedLast are the entries of scannedByPool[scannedLastKey], when
+	// scannedLastOK (setInUse).
+	scannedLastKey poolKey
+	scannedLast    []*sliceEntry
+	scannedLastOK  bool
+	// poolCounterCache remembers the counter sets of pools by their slices.
+	poolCounterCache map[poolKey]poolCounterEntry
+	// Duplicate checks of pools spread over several slices.
+	poolChecks map[poolKey]poolCheck
 
+	allocated inUseSet
 	// shares are the shares of multi-allocation devices allocated before
 	// the call (ConsumableCapacity): their shareIDs and the capacity they
 	// consume together.
@@ -126,43 +152,48 @@ type Allocator struct {
 	// sharesGen counts the devices gaining their first share or losing
 	// their last (sliceEntry.sharesOf).
 	sharesGen int
-	// poolCounterCache remembers the counter sets of pools by their slices.
-	poolCounterCache map[poolKey]poolCounterEntry
+	// shareMemo remembers the IDs shareID derived for a name, attempt by
+	// attempt: the derivation is a pure function, and claims of one
+	// identity hash the same names again on every call (one SHA-1 per
+	// share already on the device). It is cleared when it grows past
+	// maxShareMemo names.
+	shareMemo map[string]*shareNames
+}
 
-	allocated inUseSet
-
+// selectorStore holds the compiled expressions and the values interned for
+// them, for the Allocator's life.
+type selectorStore struct {
 	// selectorIDs numbers the selector expressions seen so far; the number
 	// indexes selectors and the per-slice selectorResults.
 	selectorIDs map[string]int
 	// selectors are the selectors by number: a simple form and the
 	// program, compiled when first needed (see selectors.go).
 	selectors         []selectorProgram
-	attributeValueIDs map[string]int32 // attribute values for matchAttribute, interned
+	attributeValueIDs map[valueKey]int32 // attribute values for constraints, interned (attributes.go)
 	// attributeElems are, with ListTypeAttributes, the elements of each
 	// interned list value (by its id): the ids of the single values they
 	// equal, sorted, each once. Single values are their own one element.
 	attributeElems map[int32][]int32
 	// derivedPrograms are the compiled expressions of derived attributes.
 	derivedPrograms map[string]*cel.Program
+	// maskKeys interns the keys of callState.masksFor, capacityKeys
+	// those of capacityKey: they recur from call to call.
+	maskKeys     map[string]string
+	capacityKeys map[string]string
+}
 
-	stats Stats
-
-	// Duplicate checks of pools spread over several slices.
-	poolChecks map[poolKey]poolCheck
-
+// callScratch is the memory of one call, reused by the next (an Allocator
+// serves one call at a time): what a scheduler asking about node after
+// node would otherwise allocate anew each time. startCall empties it.
+type callScratch struct {
 	// callNode is the node of the current call.
 	callNode *corev1.Node
-	// What one call builds, reused by the next: the call's masks and
-	// candidate lists by key, its request plans and candidate lists.
+	// The call's masks and candidate lists by key.
 	callMasks callTable[[][]uint64]
 	callLists callTable[*candidateList]
 	callWords maskMemory
 	// callRequests is the memory of the list of a call's requests.
 	callRequests []*requestPlan
-	// maskKeys interns the keys of callState.masksFor, capacityKeys
-	// those of capacityKey.
-	maskKeys     map[string]string
-	capacityKeys map[string]string
 	plans        arena[requestPlan]
 	lists        arena[candidateList]
 	claims       arena[claimPlan]
@@ -179,17 +210,30 @@ type Allocator struct {
 	// callShareIDs are the shareIDs made in the current call.
 	callShareIDs []madeShare
 	shareBuf     []byte
-	// shareMemo remembers the IDs shareID derived for a name, attempt by
-	// attempt: the derivation is a pure function, and claims of one
-	// identity hash the same names again on every call (one SHA-1 per
-	// share already on the device). It is cleared when it grows past
-	// maxShareMemo names.
-	shareMemo map[string]*shareNames
-
-	// Buffers reused from call to call.
+	// scanAttrs, scanKinds and scanValues are the memory of a
+	// candidateScan's lists (candidates).
+	scanAttrs  []resource.FullyQualifiedName
+	scanKinds  []attrKind
+	scanValues [][]int32
+	// visible and viewMem are the memory of the view (buildView).
 	visible []*sliceEntry
-	scratch view
+	viewMem view
 	search  solver // reused by newSolver
+}
+
+// startCall empties the memory of the last call for a call on node.
+func (s *callScratch) startCall(node *corev1.Node) {
+	s.callNode = node
+	s.callShareIDs = s.callShareIDs[:0]
+	s.callMasks.reset()
+	s.callLists.reset()
+	s.callWords.reset()
+	s.plans.reset()
+	s.lists.reset()
+	s.claims.reset()
+	s.pools.reset()
+	s.exactSpecs.reset()
+	s.callShareSets.reset()
 }
 
 // Stats counts work done by an Allocator, for tests and tuning.
@@ -225,8 +269,8 @@ type sliceEntry struct {
 	devices []resource.Device
 	words   int // length of the device bit sets, in uint64
 
-	// What prepared fills in, when a call first sees the slice.
-	ready      bool
+	// What scanDevices fills in, when a call first sees the slice.
+	scanned    bool
 	selectable []uint64 // every device (the mask selectors start from)
 	inUse      []uint64 // devices allocated before the call
 	byName     map[string]int32
@@ -236,8 +280,8 @@ type sliceEntry struct {
 	// pool invalid.
 	outOfBound string
 
-	// What the 1.32+ features look at (usesCompat, hasBinding, consumers
-	// and multi once prepared).
+	// What the gated features look at (usesCompat, hasBinding, consumers
+	// and multi once scanned).
 	perDevice      bool // node selection per device (perDeviceNodeSelection, no slice-level selection)
 	perDeviceSet   bool // perDeviceNodeSelection is set at all
 	sharedCounters bool // the slice declares counter sets
@@ -274,10 +318,11 @@ type selectorResults struct {
 // invalid.
 func New(opts Options) (*Allocator, error) {
 	a := &Allocator{
-		node:              opts.Node,
-		mode:              opts.Mode,
-		selectorIDs:       map[string]int{},
-		attributeValueIDs: map[string]int32{},
+		config: config{node: opts.Node, mode: opts.Mode},
+		selectorStore: selectorStore{
+			selectorIDs:       map[string]int{},
+			attributeValueIDs: map[valueKey]int32{},
+		},
 	}
 	// The list first: claims add to the pools it indexes. It is read, never
 	// written (inUseSet).
@@ -289,7 +334,6 @@ func New(opts Options) (*Allocator, error) {
 	if opts.Features != nil {
 		a.features = *opts.Features
 	}
-	a.legacy = a.features == Features{}
 	if err := a.SetDeviceTaintRules(opts.DeviceTaintRules); err != nil {
 		return nil, err
 	}
@@ -421,11 +465,11 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.poolChecks = nil
 	a.byNode, a.nodeScans = nil, 0
 	a.nodeViews = nil
-	a.byPool, a.readyByPool, a.readyLastOK = nil, nil, false
+	a.byPool, a.scannedByPool, a.scannedLastOK = nil, nil, false
 	for _, e := range entries {
-		if e != nil && e.ready {
+		if e != nil && e.scanned {
 			e.markInUse(&a.allocated)
-			a.addReady(e)
+			a.addScanned(e)
 		}
 	}
 	return nil
@@ -518,14 +562,14 @@ func (a *Allocator) poolSlices(key poolKey) []*sliceEntry {
 	return out
 }
 
-// addReady records a prepared entry under its pool, for setInUse.
-func (a *Allocator) addReady(e *sliceEntry) {
-	if a.readyByPool == nil {
-		a.readyByPool = map[poolKey][]*sliceEntry{}
+// addScanned records a scanned entry under its pool, for setInUse.
+func (a *Allocator) addScanned(e *sliceEntry) {
+	if a.scannedByPool == nil {
+		a.scannedByPool = map[poolKey][]*sliceEntry{}
 	}
 	k := poolKey{e.driver, e.pool}
-	a.readyByPool[k] = append(a.readyByPool[k], e)
-	a.readyLastOK = false
+	a.scannedByPool[k] = append(a.scannedByPool[k], e)
+	a.scannedLastOK = false
 }
 
 func sameSlice(old, s *resource.ResourceSlice) bool {
@@ -572,33 +616,42 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 	return e, nil
 }
 
-// prepared returns the entry with what the allocator learns from its
-// devices (bit sets, duplicate names, the flags the 1.32+ features look
-// at, the devices in use). Entries are prepared when a call first sees
+// scanned returns the entry with what the allocator learns from its
+// devices (bit sets, duplicate names, the flags the gated features look
+// at, the devices in use). Entries are scanned when a call first sees
 // them, not in SetSlices: a call looks at the slices of one node, and a
 // fresh Allocator would otherwise pay for every device of the cluster
 // before its first call.
-func (a *Allocator) prepared(e *sliceEntry) *sliceEntry {
-	if !e.ready {
-		e.prepare()
+func (a *Allocator) scanned(e *sliceEntry) *sliceEntry {
+	if !e.scanned {
+		e.scanDevices()
 		e.markInUse(&a.allocated)
-		a.addReady(e)
+		a.addScanned(e)
 	}
 	return e
 }
 
-func (e *sliceEntry) prepare() {
-	e.ready = true
+// scanDevices learns what the allocator needs of the slice's devices.
+func (e *sliceEntry) scanDevices() {
+	e.scanned = true
 	if err := sliceQuantityBeyondBound(&e.obj.Spec); err != nil {
 		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
 	}
-	e.selectable = make([]uint64, e.words)
-	e.inUse = make([]uint64, e.words)
-	e.consumers = make([]uint64, e.words)
-	e.multi = make([]uint64, e.words)
-	// The index by name (first device of a name) is made here, where
-	// duplicates are looked for, rather than in a map of its own.
-	e.byName = make(map[string]int32, len(e.devices))
+	// The four bit sets share one allocation: a cold scheduler's
+	// Allocator scans the slices of every node it asks about.
+	n := e.words
+	sets := make([]uint64, 4*n)
+	e.selectable, e.inUse = sets[:n:n], sets[n:2*n:2*n]
+	e.consumers, e.multi = sets[2*n:3*n:3*n], sets[3*n:]
+	// A slice of a few devices is searched for duplicate names device by
+	// device, and its index by name made when first needed (index);
+	// otherwise the index is made here, where duplicates are looked for.
+	small := len(e.devices) <= smallSlice
+	if small {
+		e.duplicate = duplicateName(e.devices)
+	} else {
+		e.byName = make(map[string]int32, len(e.devices))
+	}
 	for i := range e.devices {
 		setBit(e.selectable, i)
 		d := &e.devices[i]
@@ -612,12 +665,32 @@ func (e *sliceEntry) prepare() {
 			setBit(e.multi, i)
 		}
 		e.hasBinding = e.hasBinding || d.BindingConditions != nil
+		if small {
+			continue
+		}
 		if _, dup := e.byName[d.Name]; !dup {
 			e.byName[d.Name] = int32(i)
 		} else if e.duplicate == "" {
 			e.duplicate = d.Name
 		}
 	}
+}
+
+// smallSlice is how many devices a slice may have for scanDevices to
+// look for duplicate names without a map.
+const smallSlice = 16
+
+// duplicateName is the first name (by its second use) that two of the
+// devices share, or "".
+func duplicateName(devices []resource.Device) string {
+	for i := 1; i < len(devices); i++ {
+		for j := 0; j < i; j++ {
+			if devices[j].Name == devices[i].Name {
+				return devices[i].Name
+			}
+		}
+	}
+	return ""
 }
 
 // markInUse recomputes which devices of the slice are allocated.
@@ -651,12 +724,6 @@ func (a *Allocator) addAllocatedClaim(c *resource.ResourceClaim) {
 	if c == nil || c.Status.Allocation == nil {
 		return
 	}
-	if a.legacy {
-		for _, r := range c.Status.Allocation.AllocatedDevices() {
-			a.allocated.add(DeviceID{r.Driver, r.Pool, r.Device})
-		}
-		return
-	}
 	results := c.Status.Allocation.AllocatedDevices()
 	for i := range results {
 		a.hold(&results[i])
@@ -682,14 +749,14 @@ func (a *Allocator) Release(ids ...DeviceID) {
 }
 
 func (a *Allocator) setInUse(id DeviceID, on bool) {
-	// Entries not prepared yet read the record when a call first sees them.
+	// Entries not scanned yet read the record when a call first sees them.
 	// The devices of a result are mostly of one pool: the entries of the
-	// last pool are kept (readyLast).
+	// last pool are kept (scannedLast).
 	k := poolKey{id.Driver, id.Pool}
-	if !a.readyLastOK || a.readyLastKey != k {
-		a.readyLastKey, a.readyLast, a.readyLastOK = k, a.readyByPool[k], true
+	if !a.scannedLastOK || a.scannedLastKey != k {
+		a.scannedLastKey, a.scannedLast, a.scannedLastOK = k, a.scannedByPool[k], true
 	}
-	for _, e := range a.readyLast {
+	for _, e := range a.scannedLast {
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))

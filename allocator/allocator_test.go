@@ -32,8 +32,8 @@ type want struct {
 	already  bool
 }
 
-// legacy131 are the features of Kubernetes 1.31's allocator (none).
-var legacy131 = &Features{}
+// gatesOff are the features with every gate off.
+var gatesOff = &Features{}
 
 // verifyFeatures are the checks of allocator/verify for the features.
 func verifyFeatures(f *Features) verify.Features {
@@ -152,29 +152,6 @@ func TestAllocate(t *testing.T) {
 			want:     []want{{devices: []string{"r=gpu.example.com/n1/gpu1", "r=gpu.example.com/n1/gpu3"}}},
 		},
 		{
-			name:     "adminAccess ignores allocations and takes nothing from others",
-			features: legacy131,
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
-			inUse:    []*resource.ResourceClaim{allocated("other", "gpu.example.com/n1/gpu0", "gpu.example.com/n1/gpu1")},
-			claims: []*resource.ResourceClaim{
-				claim("c", req("a", "gpu", admin(), count(2)), req("b", "gpu", admin())),
-				claim("d", req("a", "gpu", admin())),
-			},
-			want: []want{
-				{devices: []string{"a=gpu.example.com/n1/gpu0", "a=gpu.example.com/n1/gpu1", "b=gpu.example.com/n1/gpu0"}},
-				{devices: []string{"a=gpu.example.com/n1/gpu0"}},
-			},
-		},
-		{
-			name:     "adminAccess device stays free for a normal request",
-			features: legacy131,
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(1, numaZero)...)},
-			claims:   []*resource.ResourceClaim{claim("c", req("watch", "gpu", admin()), req("use", "gpu"))},
-			want:     []want{{devices: []string{"watch=gpu.example.com/n1/gpu0", "use=gpu.example.com/n1/gpu0"}}},
-		},
-		{
 			name:    "All takes every device the class and request admit",
 			classes: []*resource.DeviceClass{class("low", `device.driver == "gpu.example.com"`, `device.attributes["gpu.example.com"].index < 3`)},
 			slices: []*resource.ResourceSlice{
@@ -209,28 +186,6 @@ func TestAllocate(t *testing.T) {
 				{devices: []string{"one=gpu.example.com/n1/gpu4", "one=gpu.example.com/n1/gpu5",
 					"rest=gpu.example.com/n1/gpu0", "rest=gpu.example.com/n1/gpu1", "rest=gpu.example.com/n1/gpu2", "rest=gpu.example.com/n1/gpu3"}},
 				{devices: []string{"r=gpu.example.com/n1/gpu6"}},
-			},
-		},
-		{
-			name:     "All with no matching device allocates nothing",
-			features: legacy131,
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices:   []*resource.ResourceSlice{slice("s1", "nic.example.com", "n1", onNode("n1"), dev("eth0"))},
-			claims:   []*resource.ResourceClaim{claim("c", req("r", "gpu", all()))},
-			want:     []want{{devices: nil}},
-		},
-		{
-			name:     "All refuses while a pool is incomplete, ExactCount uses it",
-			features: legacy131,
-			classes:  []*resource.DeviceClass{gpuClass},
-			slices: []*resource.ResourceSlice{
-				poolSlice("p-1", drv, "big", 0, 2, allNodes(), gpus(2, numaZero)...),
-			},
-			claims: []*resource.ResourceClaim{claim("all", req("r", "gpu", all())), claim("one", req("r", "gpu"))},
-			mode:   Sequential,
-			want: []want{
-				{reason: ReasonIncompletePool, request: "r", contains: "resource pool gpu.example.com/big is being updated"},
-				{devices: []string{"r=gpu.example.com/big/gpu0"}},
 			},
 		},
 		{
@@ -486,26 +441,33 @@ func TestAllocate(t *testing.T) {
 			want:    []want{{devices: []string{"r=gpu.example.com/n1/opaque", "r=gpu.example.com/n1/plain"}}},
 		},
 		{
-			// What 1.31 did not know about devices plays no part:
-			// taints, counters, multiple allocations, binding conditions.
-			name:     "later device fields are ignored",
-			features: legacy131,
+			// With every gate off, taints play no part, and devices with
+			// binding conditions or counters are not used.
+			name:     "with every gate off, devices that need a gate are left out",
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
-			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), func() resource.Device {
-				d := dev("tainted", attr("index", 0))
-				d.Taints = []resource.DeviceTaint{{Key: "k", Effect: resource.DeviceTaintEffectNoSchedule}}
-				d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "set", Counters: map[string]resource.Counter{"c": {Value: q("1")}}}}
-				t := true
-				d.AllowMultipleAllocations = &t
-				d.BindingConditions, d.BindingFailureConditions = []string{"Ready"}, []string{"Failed"}
-				return d
-			}())},
+			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"),
+				func() resource.Device {
+					d := dev("bound", attr("index", 0))
+					d.BindingConditions, d.BindingFailureConditions = []string{"Ready"}, []string{"Failed"}
+					return d
+				}(),
+				func() resource.Device {
+					d := dev("partition", attr("index", 1))
+					d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "set", Counters: map[string]resource.Counter{"c": {Value: q("1")}}}}
+					return d
+				}(),
+				func() resource.Device {
+					d := dev("tainted", attr("index", 2))
+					d.Taints = []resource.DeviceTaint{{Key: "k", Effect: resource.DeviceTaintEffectNoSchedule}}
+					return d
+				}())},
 			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu"))},
 			want:   []want{{devices: []string{"r=gpu.example.com/n1/tainted"}}},
 		},
 		{
 			name:     "slices with per-device node selection are invisible",
-			features: legacy131,
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{anyClass},
 			slices: []*resource.ResourceSlice{
 				func() *resource.ResourceSlice {
@@ -521,8 +483,9 @@ func TestAllocate(t *testing.T) {
 			want:   []want{{devices: []string{"r=gpu.example.com/n1/near"}}},
 		},
 		{
-			name:     "list attributes match when the lists are equal",
-			features: legacy131,
+			name:     "without ListTypeAttributes a list value equals no other device's, not even an equal list",
+			mode:     Sequential,
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"),
 				dev("a", attr("lanes", []int64{1, 2})), dev("b", attr("lanes", []int64{2})), dev("c", attr("lanes", []int64{1, 2})),
@@ -531,7 +494,10 @@ func TestAllocate(t *testing.T) {
 				withConstraint(claim("lanes", req("r", "gpu", count(2))), "gpu.example.com/lanes"),
 				withConstraint(claim("tags", req("r", "gpu", count(2))), "gpu.example.com/tags"),
 			},
-			want: []want{{devices: []string{"r=gpu.example.com/n1/a", "r=gpu.example.com/n1/c"}}, {devices: []string{"r=gpu.example.com/n1/d", "r=gpu.example.com/n1/e"}}},
+			want: []want{
+				{reason: ReasonConstraintUnsatisfiable, request: "r", contains: "no 2 of them that are free share a value for spec.devices.constraints[0] (matchAttribute gpu.example.com/lanes)"},
+				{reason: ReasonConstraintUnsatisfiable, request: "r", contains: "no 2 of them that are free share a value for spec.devices.constraints[0] (matchAttribute gpu.example.com/tags)"},
+			},
 		},
 		{
 			name:    "an empty capacity requirement asks for nothing",
@@ -545,8 +511,8 @@ func TestAllocate(t *testing.T) {
 			want: []want{{devices: []string{"r=gpu.example.com/n1/gpu0"}}},
 		},
 		{
-			name:     "features after 1.31 are refused, naming claim, request and feature",
-			features: legacy131,
+			name:     "with every gate off, what a gate switches is refused, naming claim, request and gate",
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
 			slices:   []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)},
 			mode:     Sequential,
@@ -557,11 +523,7 @@ func TestAllocate(t *testing.T) {
 					c.Spec.Devices.Requests[1].FirstAvailable = []resource.DeviceSubRequest{{Name: "a", DeviceClassName: "gpu", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}}
 					return c
 				}(),
-				func() *resource.ResourceClaim {
-					c := claim("tolerations", req("r", "gpu"))
-					c.Spec.Devices.Requests[0].Exactly.Tolerations = []resource.DeviceToleration{{Key: "k", Operator: resource.DeviceTolerationOpExists}}
-					return c
-				}(),
+				claim("admin", req("r", "gpu", admin())),
 				func() *resource.ResourceClaim {
 					c := claim("capacity", req("r", "gpu"))
 					c.Spec.Devices.Requests[0].Exactly.Capacity = &resource.CapacityRequirements{Requests: map[resource.QualifiedName]apiresource.Quantity{"memory": q("1Gi")}}
@@ -572,19 +534,12 @@ func TestAllocate(t *testing.T) {
 					c.Spec.Devices.Requests[0].Exactly.DerivedAttributes = []resource.DeviceDerivedAttribute{{Name: "derived/numa", Expression: "1"}}
 					return c
 				}(),
-				func() *resource.ResourceClaim {
-					c := claim("distinct", req("r", "gpu", count(2)))
-					numa := resource.FullyQualifiedName("gpu.example.com/numa")
-					c.Spec.Devices.Constraints = []resource.DeviceConstraint{{DistinctAttribute: &numa}}
-					return c
-				}(),
 			},
 			want: []want{
-				{reason: ReasonUnsupported, request: "r", contains: "claim ns/first-available, request \"r\": spec.devices.requests[1].firstAvailable is set: prioritized lists of alternatives (DRAPrioritizedList) are not supported"},
-				{reason: ReasonUnsupported, request: "r", contains: "claim ns/tolerations, request \"r\": spec.devices.requests[0].exactly.tolerations is set: device taints and tolerations (DRADeviceTaints) are not supported"},
-				{reason: ReasonUnsupported, request: "r", contains: "claim ns/capacity, request \"r\": spec.devices.requests[0].exactly.capacity is set: consumable capacity (DRAConsumableCapacity) is not supported"},
-				{reason: ReasonUnsupported, request: "r", contains: "spec.devices.requests[0].exactly.derivedAttributes is set: derived attributes (DRADerivedAttributes)"},
-				{reason: ReasonUnsupported, contains: "claim ns/distinct: spec.devices.constraints[0].distinctAttribute is set: distinct attributes (consumable capacity, DRAConsumableCapacity) are not supported"},
+				{reason: ReasonFeatureDisabled, request: "r", contains: "claim ns/first-available, request \"r\": spec.devices.requests[1].firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off"},
+				{reason: ReasonFeatureDisabled, request: "r", contains: "claim ns/admin, request \"r\": spec.devices.requests[0].exactly.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off"},
+				{reason: ReasonFeatureDisabled, request: "r", contains: "claim ns/capacity, request \"r\": spec.devices.requests[0].exactly.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off"},
+				{reason: ReasonFeatureDisabled, request: "r", contains: "spec.devices.requests[0].exactly.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off"},
 			},
 		},
 		{

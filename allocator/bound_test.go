@@ -3,6 +3,7 @@ package allocator
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func hugeQty(t *testing.T) apiresource.Quantity {
 // TestQuantitiesBeyondTheBound: a pool with a quantity beyond the bound is
 // invalid (naming the slice and field), a claim that asks for one fails
 // as invalid, and allocated claims that consumed one are refused by New,
-// all in milliseconds, with the 1.37 and the 1.31 rules.
+// all in milliseconds, with the default features and with every gate off.
 func TestQuantitiesBeyondTheBound(t *testing.T) {
 	huge := hugeQty(t)
 	n1 := node("n1")
@@ -40,7 +41,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 	invalidPool := func(field string) []want {
 		return []want{{reason: ReasonNoMatch, request: "r", contains: `not used: pool gpu.example.com/n1 is invalid: ResourceSlice "s": ` + field + `: Invalid value: `}}
 	}
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:    "capacity",
 			classes: []*resource.DeviceClass{gpuClass},
@@ -64,8 +65,8 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 			want:   invalidPool("spec.devices[0].capacity[bandwidth].requestPolicy.validRange.max"),
 		},
 		{
-			name:     "capacity with the 1.31 rules",
-			features: legacy131,
+			name:     "capacity with every gate off",
+			features: gatesOff,
 			classes:  []*resource.DeviceClass{gpuClass},
 			slices: []*resource.ResourceSlice{hugeNIC(func(d *resource.Device) {
 				d.Capacity["bandwidth"] = resource.DeviceCapacity{Value: huge}
@@ -107,7 +108,7 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 
 	_, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Node: n1,
@@ -120,29 +121,29 @@ func TestQuantitiesBeyondTheBound(t *testing.T) {
 	}
 }
 
-// BenchmarkSliceBoundCheck is what preparing a slice pays for the
+// BenchmarkSliceBoundCheck is what scanning a slice pays for the
 // quantity bound: one walk of a slice of 128 devices, each with four
 // capacities (one with a request policy) and eight attributes.
 func BenchmarkSliceBoundCheck(b *testing.B) {
 	var devices []resource.Device
 	for i := range 128 {
-		d := nic("nic" + itoa(int64(i)))
+		d := nic("nic" + strconv.Itoa(i))
 		for _, c := range []resource.QualifiedName{"memory", "cores", "gpu.example.com/sm"} {
 			d.Capacity[c] = resource.DeviceCapacity{Value: qty("40Gi")}
 		}
 		for j := range 8 {
 			d.Attributes = map[resource.QualifiedName]resource.DeviceAttribute{}
 			v := int64(j)
-			d.Attributes[resource.QualifiedName("a"+itoa(v))] = resource.DeviceAttribute{IntValue: &v}
+			d.Attributes[resource.QualifiedName("a"+strconv.Itoa(j))] = resource.DeviceAttribute{IntValue: &v}
 		}
 		devices = append(devices, d)
 	}
 	s := poolSlice("s", drv, "n1", 1, 1, onNode("n1"), devices...)
-	b.Run("prepare", func(b *testing.B) {
+	b.Run("scan", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			e := &sliceEntry{obj: s, devices: s.Spec.Devices, words: 2}
-			e.prepare()
+			e.scanDevices()
 			if e.outOfBound != "" {
 				b.Fatal(e.outOfBound)
 			}

@@ -85,7 +85,7 @@ type poolCompat struct {
 func (a *Allocator) compatOf(deviceSlices []*sliceEntry) *poolCompat {
 	uses := false
 	for _, e := range deviceSlices {
-		uses = uses || a.prepared(e).usesCompat
+		uses = uses || a.scanned(e).usesCompat
 	}
 	if !uses {
 		return nil

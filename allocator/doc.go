@@ -5,7 +5,8 @@
 // v0.37.2), on drakit's hub types, so that claims of every version
 // (v1alpha1 to v1) can be allocated. Options.Features switches the parts
 // that Kubernetes keeps behind feature gates, as the scheduler does; the
-// zero Features gives the allocator of Kubernetes 1.31.
+// zero Features has every gate off (Kubernetes 1.31's allocator, which
+// differed in more than gates, is not kept).
 //
 // # Use
 //
@@ -201,19 +202,19 @@
 // includes() only with ListTypeAttributes. allocator/verify judges
 // selectors in the same environment.
 //
-// # Kubernetes 1.31 (the zero Features)
+// # Every gate off (the zero Features)
 //
-// With the zero Features the rules of 1.31 apply instead: ExactCount
-// requests use incomplete pools too; an All request that no device matches
-// allocates nothing; adminAccess requests ignore allocations and take
-// nothing from others, even in the call, and their results do not say
-// adminAccess; class configuration is listed per request; List-valued
-// attributes match when the lists are equal; and a claim that asks for what
-// 1.31 could not allocate (firstAvailable, tolerations, capacity requests,
-// derived attributes, distinctAttribute) fails with ReasonUnsupported, while
-// what 1.31 did not know about devices and slices (taints, counters,
-// binding conditions, shares) plays no part and a slice with
-// perDeviceNodeSelection is seen by no node.
+// The zero Features switches every gate off; the rules stay 1.37's. A
+// claim that uses a gated field (firstAvailable, capacity requests,
+// adminAccess, derived attributes) fails with ReasonFeatureDisabled;
+// devices with binding conditions or counters and slices with counter
+// sets or perDeviceNodeSelection are left out; taints play no part; and
+// list-valued attributes equal no other device's value. Kubernetes 1.31's
+// own rules (ExactCount from incomplete pools, an All request that
+// matches nothing, adminAccess that holds devices, class configuration
+// per request) are not kept: no released scheduler combines them with
+// the 1.37 API, and hack/allocbench has no upstream allocator with them
+// to compare against.
 //
 // Where upstream's allocator deviates from these rules through defects,
 // drakit does not follow it; hack/allocbench's differential test lists

@@ -17,11 +17,9 @@ const (
 	// controller, which allocates such claims itself.
 	ReasonControllerManaged Reason = "ControllerManaged"
 	// ReasonUnsupported: the claim or its class relies on something the
-	// allocator cannot evaluate: legacy parametersRef objects, or, with
-	// the zero Features (1.31), a feature after Kubernetes 1.31 (firstAvailable,
-	// tolerations, capacity requests, derived attributes,
-	// distinctAttribute); also a claim that got a device whose node
-	// selector has several terms, which no allocation can describe.
+	// allocator cannot evaluate: legacy parametersRef objects; also a
+	// claim that got a device whose node selector has several terms, which
+	// no allocation can describe.
 	ReasonUnsupported Reason = "Unsupported"
 	// ReasonFeatureDisabled: the claim uses a field whose feature is off
 	// in Options.Features (firstAvailable without PrioritizedList,

@@ -5,11 +5,19 @@ package allocator
 // asked about: a call looks at the few pools its node sees, and indexing
 // every device of a large cluster up front would cost a fresh Allocator
 // more than its first call. A pool is indexed on first use by one pass
-// over the list; after poolScanLimit pools the whole list is grouped at
-// once, so that a long-lived Allocator pays one pass, not one per pool.
+// over the list; after poolScanLimit pools the whole list is grouped by
+// pool at once, so that a long-lived Allocator pays one pass, not one per
+// pool, and each pool is still indexed only when first asked about.
 type inUseSet struct {
 	// pending are devices in use that no pool index holds yet.
 	pending []DeviceID
+	// Once indexAll grouped the pending devices, runs lists where each
+	// pool's devices are in grouped, the first run of a pool by its key in
+	// firstRun (the others follow through next); the pool's index is made
+	// from them when the pool is first asked about.
+	grouped  []DeviceID
+	firstRun map[poolKey]int32
+	runs     []deviceRun
 	// pools are the indexed pools: device names in use (nil: none).
 	pools map[poolKey]map[string]struct{}
 	// last is the pool asked about last (lastKey), when lastOK: the
@@ -19,6 +27,10 @@ type inUseSet struct {
 	last    map[string]struct{}
 	lastOK  bool
 }
+
+// deviceRun is grouped[from:to], devices of one pool; next is the pool's
+// next run, -1 when none.
+type deviceRun struct{ from, to, next int32 }
 
 const poolScanLimit = 8
 
@@ -44,13 +56,15 @@ func (s *inUseSet) lookup(k poolKey) (m map[string]struct{}, indexed bool) {
 	if s.pools == nil {
 		s.pools = map[poolKey]map[string]struct{}{}
 	}
+	if s.firstRun != nil {
+		return s.fromRuns(k)
+	}
 	if len(s.pending) == 0 {
 		return nil, false
 	}
 	if len(s.pools) >= poolScanLimit {
 		s.indexAll()
-		m, ok := s.pools[k]
-		return m, ok
+		return s.fromRuns(k)
 	}
 	// The pool names of a cluster tend to share their length and differ
 	// at the end (node names): the last byte, compared inline, turns most
@@ -76,27 +90,67 @@ func (s *inUseSet) lookup(k poolKey) (m map[string]struct{}, indexed bool) {
 	return m, true
 }
 
-// indexAll groups every pending device into its pool's index. Pools that
-// are indexed already hold their pending devices (and later changes).
+// indexAll groups every pending device by pool, for fromRuns. Pools that
+// are indexed already hold their pending devices (and later changes). A
+// long-lived Allocator asks about most pools; a cold one, of a scheduler
+// asking node after node, about a part of them: building every pool's
+// index here cost it about an eighth of its first call.
 func (s *inUseSet) indexAll() {
-	indexed := make(map[poolKey]bool, len(s.pools))
-	for k := range s.pools {
-		indexed[k] = true
+	// The devices of an allocation come pool by pool: a run of one pool's
+	// devices hashes the pool's key once. Counting the runs first makes
+	// room for them at once.
+	runEnd := func(i int) int {
+		j := i + 1
+		for j < len(s.pending) && s.pending[j].Pool == s.pending[i].Pool && s.pending[j].Driver == s.pending[i].Driver {
+			j++
+		}
+		return j
 	}
-	for i := range s.pending {
+	runs := 0
+	for i := 0; i < len(s.pending); i = runEnd(i) {
+		runs++
+	}
+	s.firstRun = make(map[poolKey]int32, runs)
+	s.runs = make([]deviceRun, 0, runs)
+	for i := 0; i < len(s.pending); {
 		id := &s.pending[i]
+		j := runEnd(i)
 		k := poolKey{id.Driver, id.Pool}
-		if indexed[k] {
-			continue
+		if _, done := s.pools[k]; !done {
+			next, ok := s.firstRun[k]
+			if !ok {
+				next = -1
+			}
+			s.firstRun[k] = int32(len(s.runs))
+			s.runs = append(s.runs, deviceRun{int32(i), int32(j), next})
 		}
-		m := s.pools[k]
-		if m == nil {
-			m = map[string]struct{}{}
-			s.pools[k] = m
-		}
-		m[id.Device] = struct{}{}
+		i = j
 	}
-	s.pending = nil
+	s.grouped, s.pending = s.pending, nil
+}
+
+// fromRuns indexes a pool from its runs of grouped devices (indexAll).
+// A pool without any has nothing in use: it is indexed as such, so that
+// the next lookup finds it at once.
+func (s *inUseSet) fromRuns(k poolKey) (m map[string]struct{}, indexed bool) {
+	first, ok := s.firstRun[k]
+	if !ok {
+		s.pools[k] = nil
+		return nil, true
+	}
+	n := 0
+	for r := first; r >= 0; r = s.runs[r].next {
+		n += int(s.runs[r].to - s.runs[r].from)
+	}
+	m = make(map[string]struct{}, n)
+	for r := first; r >= 0; r = s.runs[r].next {
+		for _, id := range s.grouped[s.runs[r].from:s.runs[r].to] {
+			m[id.Device] = struct{}{}
+		}
+	}
+	delete(s.firstRun, k)
+	s.pools[k] = m
+	return m, true
 }
 
 func (s *inUseSet) has(id DeviceID) bool {

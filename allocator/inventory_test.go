@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -306,5 +307,84 @@ func TestClassConfigOnce(t *testing.T) {
 	cfg := res[0].Allocation.Devices.Config
 	if len(cfg) != 1 || cfg[0].Source != resource.AllocationConfigSourceClass || !slices.Equal(cfg[0].Requests, []string{"a", "c"}) {
 		t.Errorf("config %+v, want the class's once, for requests a and c", cfg)
+	}
+}
+
+// TestInUseSetGroupsPools covers inUseSet past poolScanLimit pools, where
+// the list is grouped once and each pool indexed when first asked about:
+// runs of one pool anywhere in the list, pools indexed before the
+// grouping (which keep their own record), and pools with nothing in use.
+func TestInUseSetGroupsPools(t *testing.T) {
+	var list []DeviceID
+	for p := range 2 * poolScanLimit {
+		list = append(list, DeviceID{drv, "p" + strconv.Itoa(p), "d0"}, DeviceID{drv, "p" + strconv.Itoa(p), "d1"})
+	}
+	// A second run of p0, after the others, and one of another driver.
+	list = append(list, DeviceID{drv, "p0", "d2"}, DeviceID{"other", "p0", "x"})
+	s := inUseSet{pending: list}
+	// p1 is indexed by scanning, and changes before the grouping.
+	if !s.has(DeviceID{drv, "p1", "d0"}) {
+		t.Fatal("p1/d0 not in use")
+	}
+	s.remove(DeviceID{drv, "p1", "d0"})
+	for p := 2; p < poolScanLimit+2; p++ {
+		s.has(DeviceID{drv, "p" + strconv.Itoa(p), "d9"}) // past poolScanLimit: grouped
+	}
+	if s.pending != nil || s.firstRun == nil {
+		t.Fatal("the list was not grouped")
+	}
+	for _, c := range []struct {
+		id   DeviceID
+		want bool
+	}{
+		{DeviceID{drv, "p0", "d0"}, true},
+		{DeviceID{drv, "p0", "d2"}, true}, // the second run
+		{DeviceID{drv, "p0", "x"}, false},
+		{DeviceID{"other", "p0", "x"}, true},
+		{DeviceID{drv, "p1", "d0"}, false}, // removed before the grouping
+		{DeviceID{drv, "p1", "d1"}, true},
+		{DeviceID{drv, "p15", "d1"}, true},
+		{DeviceID{drv, "none", "d0"}, false},
+	} {
+		if got := s.has(c.id); got != c.want {
+			t.Errorf("%v in use: %v, want %v", c.id, got, c.want)
+		}
+	}
+	if !s.add(DeviceID{drv, "p14", "d5"}) || s.add(DeviceID{drv, "p14", "d0"}) || !s.add(DeviceID{drv, "new", "d0"}) {
+		t.Error("add after grouping: want true, false (held), true")
+	}
+	if !s.has(DeviceID{drv, "p14", "d1"}) || !s.has(DeviceID{drv, "new", "d0"}) {
+		t.Error("a pool's record lost what the list holds or what was added")
+	}
+}
+
+// TestScanFindsDuplicateNames covers both ways scanDevices looks for a
+// device name used twice in a slice (device by device in a small slice,
+// by its index otherwise), and the index by name of both.
+func TestScanFindsDuplicateNames(t *testing.T) {
+	scan := func(devices []resource.Device) *sliceEntry {
+		e := &sliceEntry{obj: slice("s", drv, "n1", onNode("n1"), devices...), devices: devices, words: (len(devices) + 63) / 64}
+		e.scanDevices()
+		return e
+	}
+	for _, n := range []int{3, smallSlice, smallSlice + 1, 40} {
+		var devices []resource.Device
+		for i := range n {
+			devices = append(devices, dev("d"+strconv.Itoa(i)))
+		}
+		twice := append([]resource.Device(nil), devices...)
+		twice[n-1].Name = "d1"
+		for _, c := range []struct {
+			e               *sliceEntry
+			duplicate, name string
+			index           int32
+		}{{scan(devices), "", "d2", 2}, {scan(twice), "d1", "d1", 1}} {
+			if c.e.duplicate != c.duplicate {
+				t.Errorf("%d devices: duplicate %q, want %q", n, c.e.duplicate, c.duplicate)
+			}
+			if i, ok := c.e.index(c.name); !ok || i != c.index {
+				t.Errorf("%d devices: index of %s is %d, %v; want %d, the first device of the name", n, c.name, i, ok, c.index)
+			}
+		}
 	}
 }

@@ -22,7 +22,7 @@ func twoTerms(s *resource.ResourceSliceSpec) {
 // A device from a slice whose node selector has several terms cannot be
 // described by the allocation's single-term node selector: upstream's
 // createNodeSelector fails ("unsupported ResourceSlice.NodeSelector with 2
-// terms"), and so does the claim, with the 1.37 semantics and 1.31's; in
+// terms"), and so does the claim, with the default features and with every gate off; in
 // Joint mode the other claims are not allocated either, in Sequential mode
 // the device stays free for the claims after it. A node-local device met
 // first settles the selector before the second term is looked at, as
@@ -34,7 +34,7 @@ func TestNodeSelectorWithSeveralTerms(t *testing.T) {
 	for _, f := range []struct {
 		name     string
 		features *Features
-	}{{"1.37", nil}, {"1.31", legacy131}} {
+	}{{"1.37", nil}, {"gates off", gatesOff}} {
 		t.Run(f.name, func(t *testing.T) {
 			allocate := func(mode Mode, slices []*resource.ResourceSlice, claims ...*resource.ResourceClaim) []Result {
 				t.Helper()

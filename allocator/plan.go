@@ -12,7 +12,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// claimPlan is a claim prepared for the search: its requests with their
+// claimPlan is a claim planned for the search: its requests with their
 // candidate devices, and its constraints.
 type claimPlan struct {
 	claim *resource.ResourceClaim
@@ -122,18 +122,6 @@ func (r *requestPlan) concrete() *requestPlan {
 	return r
 }
 
-func (c *constraintPlan) covers(request string) bool {
-	if len(c.requests) == 0 {
-		return true
-	}
-	for _, r := range c.requests {
-		if r == request {
-			return true
-		}
-	}
-	return false
-}
-
 func claimName(c *resource.ResourceClaim) string {
 	if c.Namespace == "" {
 		return c.Name
@@ -163,10 +151,11 @@ func (p *claimPlan) fail(request string, reason Reason, err error, format string
 // (AllocationResultsMaxSize).
 const maxResults = 32
 
-// prepare checks a claim and finds the candidates of its requests. A claim
-// that cannot be allocated whatever the search does comes back with err set.
-// Only a cancelled context is returned as an error.
-func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
+// planClaim checks a claim and finds the candidates of its requests (the
+// plan stage, see doc.go). A claim that cannot be allocated whatever the
+// search does comes back with err set. Only a cancelled context is
+// returned as an error.
+func (a *Allocator) planClaim(call *callState, claim *resource.ResourceClaim) (*claimPlan, error) {
 	// A claim's list of requests keeps its memory from call to call.
 	p := a.claims.next()
 	*p = claimPlan{requests: p.requests[:0]}
@@ -186,164 +175,14 @@ func (a *Allocator) prepare(call *callState, claim *resource.ResourceClaim) (*cl
 		// Capacity requests are rounded and compared with capacities.
 		return p.fail("", ReasonInvalidClaim, nil, "%v", err), nil
 	}
-	if !a.legacy {
-		return a.prepare137(call, p)
+	specs, failed := a.requestSpecs(p)
+	if failed != nil {
+		return failed, nil
 	}
-	names := map[string]bool{}
-	for i := range spec.Devices.Requests {
-		request := &spec.Devices.Requests[i]
-		path := fieldPath{"spec.devices.requests", i}
-		switch {
-		case request.Name == "":
-			return p.fail("", ReasonInvalidClaim, nil, "%s.name is empty", path), nil
-		case names[request.Name]:
-			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.name: two requests are named %q", path, request.Name), nil
-		}
-		if failed := p.checkRequestForm(request, path); failed != nil {
-			return failed, nil
-		}
-		req := request.Exactly
-		if req.DeviceClassName == "" {
-			return p.fail(request.Name, ReasonInvalidClaim, nil, "%s.exactly.deviceClassName is empty", path), nil
-		}
-		names[request.Name] = true
-		r := &requestPlan{plan: p, name: request.Name, admin: req.AdminAccess != nil && *req.AdminAccess}
-		switch req.AllocationMode {
-		case resource.DeviceAllocationModeExactCount, "":
-			// An unset mode and count mean one device, as the API server
-			// defaults them.
-			switch {
-			case req.Count < 0:
-				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.count is %d; it must be positive", path, req.Count), nil
-			case req.Count == 0:
-				r.count = 1
-			case req.Count > maxResults:
-				return p.fail(r.name, ReasonTooManyDevices, nil, "%s.exactly.count is %d; an allocation holds at most %d devices", path, req.Count, maxResults), nil
-			default:
-				r.count = int(req.Count)
-			}
-		case resource.DeviceAllocationModeAll:
-			if req.Count != 0 {
-				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.count must not be set with allocationMode All", path), nil
-			}
-			r.all = true
-		default:
-			return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.allocationMode %q is not supported; use ExactCount or All", path, req.AllocationMode), nil
-		}
-		for j, sel := range req.Selectors {
-			if sel.CEL == nil {
-				return p.fail(r.name, ReasonInvalidClaim, nil, "%s.exactly.selectors[%d] has no cel selector", path, j), nil
-			}
-		}
-		p.requests = append(p.requests, r)
+	if failed := p.planConstraints(); failed != nil {
+		return failed, nil
 	}
-	for i, c := range spec.Devices.Constraints {
-		path := fieldPath{"spec.devices.constraints", i}
-		if c.DistinctAttribute != nil {
-			return p.fail("", ReasonUnsupported, nil, "%s.distinctAttribute is set: distinct attributes (consumable capacity, DRAConsumableCapacity) are not supported by this allocator, which has the semantics of Kubernetes 1.31", path), nil
-		}
-		if c.MatchAttribute == nil {
-			return p.fail("", ReasonInvalidClaim, nil, "%s.matchAttribute is not set", path), nil
-		}
-		for j, name := range c.Requests {
-			if !names[name] {
-				return p.fail("", ReasonInvalidClaim, nil, "%s.requests[%d]: the claim has no request named %q", path, j, name), nil
-			}
-		}
-		p.constraints = append(p.constraints, &constraintPlan{attribute: *c.MatchAttribute, index: i, requests: c.Requests})
-	}
-
-	total := 0
-	for i, r := range p.requests {
-		req := spec.Devices.Requests[i].Exactly
-		class := a.classes[req.DeviceClassName]
-		if class == nil {
-			return p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", req.DeviceClassName), nil
-		}
-		if class.Spec.ParametersRef != nil {
-			return p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name), nil
-		}
-		r.class = class
-		selectors := make([]selectorRef, 0, len(class.Spec.Selectors)+len(req.Selectors))
-		for j, sel := range class.Spec.Selectors {
-			if sel.CEL == nil {
-				return p.fail(r.name, ReasonInvalidSelector, nil, "DeviceClass %q: spec.selectors[%d] has no cel selector", class.Name, j), nil
-			}
-			id, err := a.selectorID(sel.CEL.Expression)
-			if err != nil {
-				return p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression), nil
-			}
-			selectors = append(selectors, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
-		}
-		for j, sel := range req.Selectors {
-			id, err := a.selectorID(sel.CEL.Expression)
-			if err != nil {
-				return p.fail(r.name, ReasonInvalidSelector, err, "spec.devices.requests[%d].exactly.selectors[%d].cel.expression %q does not compile", i, j, sel.CEL.Expression), nil
-			}
-			selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
-		}
-		masks, selectorsKey, err := call.masksFor(a, selectors, false, 0, false)
-		if err != nil {
-			if failure, ok := err.(*selectorFailure); ok {
-				where := fmt.Sprintf("spec.devices.requests[%d].exactly.selectors[%d]", i, failure.sel.index)
-				if failure.sel.class != "" {
-					where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
-				}
-				return p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
-			}
-			return nil, err
-		}
-		for k, con := range p.constraints {
-			if con.covers(r.name) {
-				r.coveredBy = append(r.coveredBy, k)
-			}
-		}
-		if r.all && len(call.view.invalid) > 0 {
-			invalid := call.view.invalid[0]
-			return p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
-		}
-		if r.all && len(call.view.incomplete) > 0 {
-			incomplete := call.view.incomplete[0]
-			return p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
-		}
-		if failed := a.collect(call, selectorsKey, r, masks); failed != nil {
-			return failed, nil
-		}
-		if r.all {
-			total += r.matched
-		} else {
-			total += r.count
-		}
-	}
-	if total > maxResults {
-		return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total, maxResults), nil
-	}
-	return p, nil
-}
-
-// checkRequestForm refuses a request that is not a plain exact request:
-// one without exactly (invalid, or a prioritized list of alternatives) and
-// one that uses what Kubernetes 1.31 could not ask for. Such a request is
-// never allocated without what it asks for: the claim fails, naming the
-// request and the feature.
-func (p *claimPlan) checkRequestForm(request *resource.DeviceRequest, path fieldPath) *claimPlan {
-	const unsupported = "not supported by this allocator, which has the semantics of Kubernetes 1.31"
-	req := request.Exactly
-	switch {
-	case req != nil && len(request.FirstAvailable) > 0:
-		return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets both exactly and firstAvailable", path)
-	case len(request.FirstAvailable) > 0:
-		return p.fail(request.Name, ReasonUnsupported, nil, "%s.firstAvailable is set: prioritized lists of alternatives (DRAPrioritizedList) are %s", path, unsupported)
-	case req == nil:
-		return p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path)
-	case len(req.Tolerations) > 0:
-		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.tolerations is set: device taints and tolerations (DRADeviceTaints) are %s", path, unsupported)
-	case req.Capacity != nil && len(req.Capacity.Requests) > 0:
-		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.capacity is set: consumable capacity (DRAConsumableCapacity) is %s", path, unsupported)
-	case len(req.DerivedAttributes) > 0:
-		return p.fail(request.Name, ReasonUnsupported, nil, "%s.exactly.derivedAttributes is set: derived attributes (DRADerivedAttributes) are %s", path, unsupported)
-	}
-	return nil
+	return a.planRequests(call, p, specs)
 }
 
 // candidateList is the candidate list of requests with the same selectors,
@@ -369,113 +208,11 @@ type candidateList struct {
 	failure               *candidateFailure
 
 	matched, inUse, lacking int
-	firstBusy               *DeviceID
-	firstLacking            *DeviceID
-	lackingAttr             int // index into the attribute list
 	// mem is the memory of multi and needs in an earlier call (they stay
 	// nil until a candidate is shared).
 	mem struct {
 		multi []bool
 		needs []map[resource.QualifiedName]apiresource.Quantity
-	}
-}
-
-// candidates turns selector masks into a candidate list, leaving out
-// devices that are in use (unless admin) or lack one of the attributes.
-func (a *Allocator) candidates(v *view, masks [][]uint64, admin bool, attrs []resource.FullyQualifiedName) *candidateList {
-	list := &candidateList{constraintValues: make([][]int32, len(attrs))}
-	valuesOf := make([][]int32, len(attrs))
-	for si, e := range v.slices {
-		mask := masks[si]
-		for k, name := range attrs {
-			valuesOf[k] = a.attrValues(e, name, attrLegacy)
-		}
-		for w, bits := range mask {
-			if bits == 0 {
-				continue
-			}
-			list.matched += popcount([]uint64{bits})
-			if !admin {
-				if busy := bits & e.inUse[w]; busy != 0 {
-					list.inUse += popcount([]uint64{busy})
-					if list.firstBusy == nil {
-						list.firstBusy = &DeviceID{e.driver, e.pool, e.devices[w*64+trailingZeros(busy)].Name}
-					}
-					bits &^= busy
-				}
-			}
-			for bits != 0 {
-				b := trailingZeros(bits)
-				bits &^= 1 << uint(b)
-				d := w*64 + b
-				lacks := firstLacking(valuesOf, d)
-				if lacks >= 0 {
-					list.lacking++
-					if list.firstLacking == nil {
-						list.firstLacking = &DeviceID{e.driver, e.pool, e.devices[d].Name}
-						list.lackingAttr = lacks
-					}
-					continue
-				}
-				list.candidates = append(list.candidates, viewDevice{int32(si), int32(d)})
-				for k := range attrs {
-					list.constraintValues[k] = append(list.constraintValues[k], valuesOf[k][d])
-				}
-			}
-		}
-	}
-	return list
-}
-
-// collect finds the request's candidates and checks the counts that make
-// the request impossible whatever else is chosen.
-func (a *Allocator) collect(call *callState, selectorsKey string, r *requestPlan, masks [][]uint64) *claimPlan {
-	p := r.plan
-	attrs := make([]resource.FullyQualifiedName, len(r.coveredBy))
-	key := selectorsKey
-	if r.admin {
-		key += "admin"
-	}
-	for k, ci := range r.coveredBy {
-		attrs[k] = p.constraints[ci].attribute
-		key += "|" + string(attrs[k])
-	}
-	list, _ := call.candidateLists.get(key)
-	if list == nil {
-		list = a.candidates(call.view, masks, r.admin, attrs)
-		call.candidateLists.put(key, list)
-	}
-	r.candidates, r.constraintValues = list.candidates, list.constraintValues
-	r.matched, r.inUse, r.lacking = list.matched, list.inUse, list.lacking
-	if r.all {
-		switch {
-		case list.firstBusy != nil:
-			return p.fail(r.name, ReasonDeviceInUse, nil, "asks for all matching devices, but device %s is already allocated (only adminAccess requests may share devices)", *list.firstBusy)
-		case list.firstLacking != nil:
-			con := p.constraints[r.coveredBy[list.lackingAttr]]
-			return p.fail(r.name, ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d].matchAttribute compares",
-				*list.firstLacking, con.attribute, con.index)
-		}
-		return nil
-	}
-	if len(r.candidates) >= r.count {
-		return nil
-	}
-	switch {
-	case r.matched == 0:
-		return p.fail(r.name, ReasonNoMatch, nil, "no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request%s", call.view.total, r.class.Name, call.view.leftOut())
-	case r.lacking > 0 && len(r.candidates)+r.lacking >= r.count:
-		return p.fail(r.name, ReasonConstraintUnsatisfiable, nil, "asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's matchAttribute constraints compare (%s)",
-			r.count, len(r.candidates)+r.lacking, len(r.candidates), r.constraintNames())
-	default:
-		detail := fmt.Sprintf("not enough devices: asks for %d, %d match", r.count, r.matched)
-		if r.inUse > 0 {
-			detail += fmt.Sprintf(", of which %d are already allocated", r.inUse)
-		}
-		if r.lacking > 0 {
-			detail += fmt.Sprintf(" and %d lack attributes compared by matchAttribute (%s)", r.lacking, r.constraintNames())
-		}
-		return p.fail(r.name, ReasonNotEnough, nil, "%s", detail)
 	}
 }
 

@@ -49,11 +49,8 @@ func (a *Allocator) selectorID(expression string) (int, error) {
 // stored: in the environment of the release drakit follows, with the
 // gates the features come from, and without the cost estimate, as the
 // scheduler's selector cache compiles (no limit applies to a stored
-// expression's estimate). The zero Features (legacy) compile in 1.31's.
+// expression's estimate). The zero Features too: every gate off.
 func (a *Allocator) celOptions() cel.Options {
-	if a.legacy {
-		return cel.Options{Release: 31, Stored: true, FastPath: true}
-	}
 	return cel.Options{Stored: true, SkipCostEstimate: true, Gates: celGates(a.features), FastPath: true}
 }
 

@@ -93,7 +93,7 @@ var simpleFeatureSets = []struct {
 	name     string
 	features *Features
 }{
-	{"1.31", legacy131},
+	{"gates off", gatesOff},
 	{"1.37", nil},
 	{"1.37 with list attributes", func() *Features { f := DefaultFeatures(); f.ListTypeAttributes = true; return &f }()},
 }
@@ -217,7 +217,7 @@ func TestSimpleSelectorCompiledOnce(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		devs = append(devs, dev(fmt.Sprintf("gpu%d", i), attr("model", []string{"h100"})))
 	}
-	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devs...)}, Node: node("n1"), Features: legacy131})
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), devs...)}, Node: node("n1"), Features: gatesOff})
 	if err != nil {
 		t.Fatal(err)
 	}

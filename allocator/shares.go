@@ -25,15 +25,13 @@ type deviceShares struct {
 type holdKind int
 
 const (
-	holdsNothing holdKind = iota // an adminAccess result (1.32+)
+	holdsNothing holdKind = iota // an adminAccess result
 	holdsShare                   // a share of a multi-allocation device
 	holdsDevice                  // the whole device
 )
 
 func (a *Allocator) holdOf(r *resource.DeviceRequestAllocationResult) holdKind {
 	switch {
-	case a.legacy:
-		return holdsDevice
 	case r.AdminAccess != nil && *r.AdminAccess:
 		return holdsNothing
 	case r.ShareID != nil:
@@ -98,7 +96,7 @@ func (a *Allocator) unhold(r *resource.DeviceRequestAllocationResult) {
 // Commit records what successful results hold, so that later calls do not
 // hand it out again: whole devices, and the shares of multi-allocation
 // devices (which consume only their capacity). Results of adminAccess
-// requests hold nothing (1.32+). Failed results and claims that came
+// requests hold nothing. Failed results and claims that came
 // allocated are skipped.
 func (a *Allocator) Commit(results []Result) {
 	for _, r := range results {

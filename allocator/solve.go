@@ -19,8 +19,6 @@ type solver struct {
 	ctx   context.Context
 	alloc *Allocator
 	view  *view
-	// legacy: the 1.31 semantics (Features zero).
-	legacy bool
 	solverState
 	steps int64
 	err   error
@@ -35,7 +33,7 @@ type solverState struct {
 	// used marks the devices taken in this call, by local index (see
 	// localIndex).
 	used []uint64
-	// With the 1.37 semantics: adminUse counts, per local index, the
+	// adminUse counts, per local index, the
 	// adminAccess requests that took the device (others cannot take it);
 	// shares are the shares of multi-allocation devices taken in the call;
 	// consumed is, per pool of the view, what the call consumes of its
@@ -89,7 +87,7 @@ func fitsShares(d *resource.Device, need, before map[resource.QualifiedName]apir
 func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 	s := &a.search
 	last := s.solverState
-	*s = solver{ctx: ctx, alloc: a, view: v, legacy: a.legacy}
+	*s = solver{ctx: ctx, alloc: a, view: v}
 	words := (v.total + 63) / 64
 	st := solverState{used: last.used[:0], shares: last.shares}
 	clear(st.shares)
@@ -99,28 +97,26 @@ func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 		st.used = st.used[:words]
 		clear(st.used)
 	}
-	if !s.legacy {
-		st.consumed = last.consumed[:0]
-		for _, p := range v.pools {
-			var c []apiresource.Quantity
-			if i := len(st.consumed); i < cap(st.consumed) {
-				c = st.consumed[:i+1][i][:0]
-			}
-			if p.counters != nil {
-				n := len(p.counters.value)
-				if cap(c) < n {
-					c = make([]apiresource.Quantity, n)
-				} else {
-					c = c[:n]
-					clear(c)
-				}
-			} else {
-				c = nil // as freshState leaves it
-			}
-			st.consumed = append(st.consumed, c)
+	st.consumed = last.consumed[:0]
+	for _, p := range v.pools {
+		var c []apiresource.Quantity
+		if i := len(st.consumed); i < cap(st.consumed) {
+			c = st.consumed[:i+1][i][:0]
 		}
-		st.compat = compatStates(v)
+		if p.counters != nil {
+			n := len(p.counters.value)
+			if cap(c) < n {
+				c = make([]apiresource.Quantity, n)
+			} else {
+				c = c[:n]
+				clear(c)
+			}
+		} else {
+			c = nil // as freshState leaves it
+		}
+		st.consumed = append(st.consumed, c)
 	}
+	st.compat = compatStates(v)
 	s.solverState = st
 	s.installCounters(st)
 	return s
@@ -128,16 +124,14 @@ func newSolver(ctx context.Context, a *Allocator, v *view) *solver {
 
 func (s *solver) freshState() solverState {
 	st := solverState{used: make([]uint64, (s.view.total+63)/64)}
-	if !s.legacy {
-		// adminUse and shares are made on first use.
-		st.consumed = make([][]apiresource.Quantity, len(s.view.pools))
-		for i, p := range s.view.pools {
-			if p.counters != nil {
-				st.consumed[i] = make([]apiresource.Quantity, len(p.counters.value))
-			}
+	// adminUse and shares are made on first use.
+	st.consumed = make([][]apiresource.Quantity, len(s.view.pools))
+	for i, p := range s.view.pools {
+		if p.counters != nil {
+			st.consumed[i] = make([]apiresource.Quantity, len(p.counters.value))
 		}
-		st.compat = compatStates(s.view)
 	}
+	st.compat = compatStates(s.view)
 	s.installCounters(st)
 	return st
 }
@@ -186,63 +180,18 @@ func (s *solver) localIndex(dev viewDevice) int { return int(s.view.offsets[dev.
 // devices stay marked as used and each request's chosen list is set; on
 // failure nothing changes. A cancelled context fails the search and sets err.
 func (s *solver) solve(requests []*requestPlan) bool {
-	if s.legacy {
-		for _, r := range requests {
-			r.chosen = r.chosen[:0]
-		}
-	}
-	// The devices of an All request are fixed: reserve them up front so
-	// that no other request wastes time on them.
-	var reserved []int
-	undo := func() {
-		for _, local := range reserved {
-			clearBit(s.used, local)
-		}
-	}
-	for _, r := range requests {
-		if !s.legacy || !r.all || r.admin {
-			continue
-		}
-		for _, dev := range r.candidates {
-			local := s.localIndex(dev)
-			if hasBit(s.used, local) {
-				undo()
-				return false
-			}
-			setBit(s.used, local)
-			reserved = append(reserved, local)
-		}
-	}
-	if s.step(requests, 0) {
-		return true
-	}
-	undo()
-	return false
+	return s.step(requests, 0)
 }
 
 // release undoes a successful solve: the devices and the constraint values
 // it took.
 func (s *solver) release(requests []*requestPlan) {
-	if !s.legacy {
-		// In reverse, so that shares give back counters as they took them.
-		for k := len(requests) - 1; k >= 0; k-- {
-			r := requests[k].concrete()
-			for i := len(r.chosen) - 1; i >= 0; i-- {
-				s.untakeLast(r)
-			}
+	// In reverse, so that shares give back counters as they took them.
+	for k := len(requests) - 1; k >= 0; k-- {
+		r := requests[k].concrete()
+		for i := len(r.chosen) - 1; i >= 0; i-- {
+			s.untakeLast(r)
 		}
-		return
-	}
-	for _, r := range requests {
-		for _, dev := range r.chosen {
-			if !r.admin {
-				clearBit(s.used, s.localIndex(dev))
-			}
-			for _, ci := range r.coveredBy {
-				r.plan.constraints[ci].fixedBy--
-			}
-		}
-		r.chosen = r.chosen[:0]
 	}
 }
 
@@ -283,21 +232,18 @@ func (s *solver) step(requests []*requestPlan, pos int) bool {
 		}
 		return false
 	}
-	if !s.legacy && r.plan.taken+r.need() > maxResults {
+	if r.plan.taken+r.need() > maxResults {
 		return false
 	}
 	if r.all {
-		if !s.legacy {
-			return s.takeAll137(requests, pos, r)
-		}
 		return s.takeAll(requests, pos, r)
 	}
 	return s.branch(requests, pos, r, 0)
 }
 
-// takeAll137 takes every candidate of an All request, each of which must
+// takeAll takes every candidate of an All request, each of which must
 // be free and agree with the constraints.
-func (s *solver) takeAll137(requests []*requestPlan, pos int, r *requestPlan) bool {
+func (s *solver) takeAll(requests []*requestPlan, pos int, r *requestPlan) bool {
 	for i := range r.candidates {
 		if !s.eligible(r, i) {
 			for range r.chosen {
@@ -316,53 +262,8 @@ func (s *solver) takeAll137(requests []*requestPlan, pos int, r *requestPlan) bo
 	return false
 }
 
-// takeAll allocates every candidate of an All request (already reserved),
-// which must agree on the constraints' values.
-func (s *solver) takeAll(requests []*requestPlan, pos int, r *requestPlan) bool {
-	constraints := r.plan.constraints
-	added := make([]int, len(r.coveredBy))
-	ok := true
-outer:
-	for i := range r.candidates {
-		for k, ci := range r.coveredBy {
-			con := constraints[ci]
-			value := r.constraintValues[k][i]
-			if con.fixedBy > 0 && con.value != value {
-				ok = false
-				break outer
-			}
-			con.value = value
-			con.fixedBy++
-			added[k]++
-		}
-	}
-	if ok {
-		r.chosen = append(r.chosen[:0], r.candidates...)
-		if s.step(requests, pos+1) {
-			return true
-		}
-		r.chosen = r.chosen[:0]
-	}
-	for k, ci := range r.coveredBy {
-		constraints[ci].fixedBy -= added[k]
-	}
-	return false
-}
-
 // eligible says whether candidate i of r can be taken now.
 func (s *solver) eligible(r *requestPlan, i int) bool {
-	if s.legacy {
-		if !r.admin && hasBit(s.used, s.localIndex(r.candidates[i])) {
-			return false
-		}
-		for k, ci := range r.coveredBy {
-			con := r.plan.constraints[ci]
-			if con.fixedBy > 0 && con.value != r.constraintValues[k][i] {
-				return false
-			}
-		}
-		return true
-	}
 	dev := r.candidates[i]
 	local := s.localIndex(dev)
 	multi := r.isMulti(i)
@@ -398,7 +299,7 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	}
 	if multi {
 		// The candidates of a request other than All fit on top of the
-		// shares allocated before the call (candidates137): only shares
+		// shares allocated before the call (candidates): only shares
 		// taken in the call can change that.
 		if sh := s.shares[local]; r.all || sh != nil && len(sh.taken) > 0 {
 			e := s.view.slices[dev.slice]
@@ -443,7 +344,7 @@ func (s *solver) capacityInUse(dev viewDevice, local int) bool {
 }
 
 func (s *solver) countEligible(r *requestPlan, from, need int) int {
-	if !s.legacy && (r.hasCounters || r.hasDistinct()) {
+	if r.hasCounters || r.hasDistinct() {
 		return s.boundEligible(r, from)
 	}
 	n := 0
@@ -561,21 +462,10 @@ func (s *solver) lookahead(requests []*requestPlan, pos int) bool {
 	var sharedBuf [8]sharedNeed
 	shared := sharedBuf[:0]
 	for _, r := range requests[pos:] {
-		if r.all && !s.legacy {
+		if r.all {
 			for i := range r.candidates {
 				if !s.eligible(r, i) {
 					return false
-				}
-			}
-			continue
-		}
-		if r.all {
-			for i := range r.candidates {
-				for k, ci := range r.coveredBy {
-					con := r.plan.constraints[ci]
-					if con.fixedBy > 0 && con.value != r.constraintValues[k][i] {
-						return false
-					}
 				}
 			}
 			continue
@@ -685,7 +575,7 @@ func (s *solver) pick(requests []*requestPlan, pos int, r *requestPlan, from, ne
 		if s.pick(requests, pos, r, i+1, need-1) {
 			return true
 		}
-		s.untake(r, i)
+		s.untakeLast(r)
 		if s.err != nil {
 			return false
 		}
@@ -696,17 +586,6 @@ func (s *solver) pick(requests []*requestPlan, pos int, r *requestPlan, from, ne
 func (s *solver) take(r *requestPlan, i int) {
 	dev := r.candidates[i]
 	r.chosen = append(r.chosen, dev)
-	if s.legacy {
-		if !r.admin {
-			setBit(s.used, s.localIndex(dev))
-		}
-		for k, ci := range r.coveredBy {
-			con := r.plan.constraints[ci]
-			con.value = r.constraintValues[k][i]
-			con.fixedBy++
-		}
-		return
-	}
 	r.chosenIndex = append(r.chosenIndex, int32(i))
 	r.plan.taken++
 	local := s.localIndex(dev)
@@ -763,22 +642,7 @@ func (s *solver) take(r *requestPlan, i int) {
 	}
 }
 
-func (s *solver) untake(r *requestPlan, i int) {
-	if !s.legacy {
-		s.untakeLast(r)
-		return
-	}
-	dev := r.candidates[i]
-	r.chosen = r.chosen[:len(r.chosen)-1]
-	if !r.admin {
-		clearBit(s.used, s.localIndex(dev))
-	}
-	for _, ci := range r.coveredBy {
-		r.plan.constraints[ci].fixedBy--
-	}
-}
-
-// untakeLast undoes the request's last take (1.37 semantics).
+// untakeLast undoes the request's last take.
 func (s *solver) untakeLast(r *requestPlan) {
 	last := len(r.chosen) - 1
 	i := int(r.chosenIndex[last])

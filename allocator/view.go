@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sort"
-	"strconv"
-
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
@@ -23,7 +19,6 @@ type view struct {
 	incomplete []poolKey
 	invalid    []invalidPool
 
-	// With the 1.37 semantics (not legacy):
 	// nodeMasks are, per slice, the devices the node reaches (nil: all);
 	// poolOf is, per slice, its pool in pools.
 	nodeMasks [][]uint64
@@ -51,7 +46,7 @@ func (p invalidPool) why() string {
 }
 
 // outOfBound is the first quantity beyond quantityguard's bound in the
-// slices of a pool (prepared ones), or "".
+// slices of a pool (scanned ones), or "".
 func outOfBound(slices ...[]*sliceEntry) string {
 	for _, l := range slices {
 		for _, e := range l {
@@ -114,73 +109,6 @@ func firstDuplicate(slices []*sliceEntry) string {
 		}
 	}
 	return ""
-}
-
-func (a *Allocator) viewFor(node *corev1.Node) *view {
-	if !a.legacy {
-		return a.viewFor137(node)
-	}
-	// The buffers of the previous call are reused: an Allocator serves one
-	// call at a time.
-	visible := a.visible[:0]
-	defer func() { a.visible = visible[:0] }()
-	if node != nil {
-		visible = a.appendNodeSlices(visible, node.Name)
-		for _, e := range a.bySelector {
-			if e.selector.matches(node) {
-				visible = append(visible, e)
-			}
-		}
-	}
-	visible = append(visible, a.allNodes...)
-	for _, e := range visible {
-		a.prepared(e)
-	}
-	sort.Slice(visible, func(i, j int) bool {
-		x, y := visible[i], visible[j]
-		if x.driver != y.driver {
-			return x.driver < y.driver
-		}
-		if x.pool != y.pool {
-			return x.pool < y.pool
-		}
-		if x.generation != y.generation {
-			return x.generation > y.generation
-		}
-		return x.key < y.key
-	})
-	v := &a.scratch
-	v.slices, v.incomplete, v.invalid, v.total = v.slices[:0], v.incomplete[:0], v.invalid[:0], 0
-	for i := 0; i < len(visible); {
-		first := visible[i]
-		key := poolKey{first.driver, first.pool}
-		j := i
-		n := 0
-		// Only the newest generation of a pool counts: older slices are
-		// leftovers of an update in progress. They sort first.
-		for ; j < len(visible) && visible[j].driver == first.driver && visible[j].pool == first.pool; j++ {
-			if visible[j].generation == first.generation {
-				n++
-			}
-		}
-		if bad := outOfBound(visible[i : i+n]); bad != "" {
-			v.invalid = append(v.invalid, invalidPool{key: key, reason: bad})
-		} else if dup := a.duplicateIn(key, visible[i:i+n]); dup != "" {
-			v.invalid = append(v.invalid, invalidPool{key: key, device: dup})
-		} else {
-			v.slices = append(v.slices, visible[i:i+n]...)
-		}
-		if int64(n) != first.sliceCount {
-			v.incomplete = append(v.incomplete, key)
-		}
-		i = j
-	}
-	v.offsets = v.offsets[:0]
-	for _, e := range v.slices {
-		v.offsets = append(v.offsets, int32(v.total))
-		v.total += len(e.devices)
-	}
-	return v
 }
 
 // anyInUse says whether a device of the view was allocated before the call.
@@ -366,61 +294,6 @@ func (a *Allocator) countedMatches(v *view, masks [][]uint64, untainted bool) in
 	return n
 }
 
-// attributeKey finds the attribute a matchAttribute constraint compares:
-// the attribute with exactly that name, or, when the name's domain is the
-// driver's, the attribute written without the domain. Capacities are not
-// attributes. The key encodes type and value, so that 1 and "1" differ.
-// List-valued attributes (v1alpha2 intSlice and stringSlice, and the list
-// attributes of later releases) match when the lists are equal, element by
-// element; the 1.37 rule (lists match when they share an element) belongs
-// to a later allocator.
-func attributeKey(attrs map[resource.QualifiedName]resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (string, bool) {
-	attr, ok := lookupAttribute(attrs, driver, name)
-	if !ok {
-		return "", false
-	}
-	return valueKey(&attr)
-}
-
-// valueKey is attributeKey for a value at hand (a derived attribute's).
-func valueKey(attr *resource.DeviceAttribute) (string, bool) {
-	switch {
-	case attr.StringValue != nil:
-		return "s" + *attr.StringValue, true
-	case attr.IntValue != nil:
-		return "i" + itoa(*attr.IntValue), true
-	case attr.BoolValue != nil:
-		if *attr.BoolValue {
-			return "btrue", true
-		}
-		return "bfalse", true
-	case attr.VersionValue != nil:
-		// Versions compare as written, like the scheduler does.
-		return "v" + *attr.VersionValue, true
-	case attr.IntValues != nil:
-		k := "I"
-		for _, n := range attr.IntValues {
-			k += itoa(n) + ","
-		}
-		return k, true
-	case attr.StringValues != nil:
-		return "S" + stringsKey(attr.StringValues), true
-	case attr.BoolValues != nil:
-		k := "B"
-		for _, b := range attr.BoolValues {
-			if b {
-				k += "t"
-			} else {
-				k += "f"
-			}
-		}
-		return k, true
-	case attr.VersionValues != nil:
-		return "V" + stringsKey(attr.VersionValues), true
-	}
-	return "", false
-}
-
 // lookupAttribute finds the attribute a constraint names: under its full
 // name, or under its id when the domain is the driver's.
 func lookupAttribute(attrs map[resource.QualifiedName]resource.DeviceAttribute, driver string, name resource.FullyQualifiedName) (resource.DeviceAttribute, bool) {
@@ -439,18 +312,7 @@ func lookupAttribute(attrs map[resource.QualifiedName]resource.DeviceAttribute, 
 	return attr, ok
 }
 
-// stringsKey encodes a list of strings unambiguously.
-func stringsKey(list []string) string {
-	k := ""
-	for _, s := range list {
-		k += itoa(int64(len(s))) + ":" + s
-	}
-	return k
-}
-
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // maskMemory hands out the masks that live for one call only (those of
 // matchingFirst, and the per-slice tables of every call's masks), which

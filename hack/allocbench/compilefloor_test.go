@@ -71,15 +71,10 @@ func BenchmarkCompileFloor(b *testing.B) {
 }
 
 // drakitCompiler compiles a selector the way drakit's Allocator compiles
-// one for the features: with the zero Features (1.31's allocator) in 1.31's
-// environment of stored expressions, otherwise in the environment of
-// stored expressions of the release drakit follows, without the cost
-// estimate.
-func drakitCompiler(f allocator.Features) func(string) error {
+// one, whatever the features: in the environment of stored expressions
+// of the release drakit follows, without the cost estimate.
+func drakitCompiler(allocator.Features) func(string) error {
 	opts := drakitcel.Options{Stored: true, SkipCostEstimate: true}
-	if f == (allocator.Features{}) {
-		opts = drakitcel.Options{Release: 31, Stored: true}
-	}
 	return func(e string) error {
 		_, err := drakitcel.Compile(e, opts)
 		return err
@@ -152,11 +147,8 @@ func firstOperationSelectors(sc BenchScenario, inv *Inventory) ([]string, error)
 // simpleSelectors counts the expressions a drakit Allocator with the
 // features judges without compiling them (cel.Options.FastPath): those a
 // fast-path Compile leaves uncompiled.
-func simpleSelectors(f allocator.Features, exprs []string) int {
+func simpleSelectors(_ allocator.Features, exprs []string) int {
 	opts := drakitcel.Options{Stored: true, FastPath: true}
-	if f == (allocator.Features{}) {
-		opts.Release = 31
-	}
 	n := 0
 	for _, e := range exprs {
 		if p, err := drakitcel.Compile(e, opts); err == nil && !p.Compiled() {

@@ -48,11 +48,11 @@ func enrichWithFeatures(rng *rand.Rand, sc *diffScenario) {
 	f.ConsumableCapacity = rng.Intn(4) != 0
 	f.DeviceBindingAndStatus = rng.Intn(3) == 0
 	if f == (allocator.Features{}) {
-		// drakit reads the zero Features as 1.31's allocator, not as a
-		// 1.37 scheduler with every gate off, which cannot exist: 1.37
-		// locks DRAPrioritizedList (and DRAAdminAccess) on. Without this,
-		// about one seed in 4,000 (6461) compared 1.31's admin access
-		// with upstream's refusal.
+		// A 1.37 scheduler with every gate off cannot exist: 1.37 locks
+		// DRAPrioritizedList (and DRAAdminAccess) on. (When drakit read
+		// the zero Features as 1.31's allocator, about one seed in 4,000,
+		// 6461, compared 1.31's admin access with upstream's refusal;
+		// the scenarios are kept as they were.)
 		f.PrioritizedList = true
 	}
 	sc.inv.Features = f

@@ -41,8 +41,8 @@ type knownDifference struct {
 // All request no device matches), admin-holds-in-call (1.31 let a
 // non-admin request of the call take a device an adminAccess request
 // took) and incomplete-pool (1.31 allocated ExactCount requests from
-// incomplete pools). drakit keeps those 1.31 rules only with the zero
-// Features, which no scenario uses.
+// incomplete pools). drakit no longer keeps those 1.31 rules: its zero
+// Features has every gate off under the rules of v0.37.2.
 //
 // Since the hub has v1's shape, the generator's device without `basic`
 // (which 1.31 cannot select, and which the translation to v1 used to leave

@@ -6,11 +6,11 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// TestCompatibilityGroups137: with CompatibilityGroups, the devices on one
+// TestCompatibilityGroups: with CompatibilityGroups, the devices on one
 // counter set (allocated before or in the call) must share a group, and a
 // device that names none goes only with others that name none, as
 // upstream's experimental allocator has it.
-func TestCompatibilityGroups137(t *testing.T) {
+func TestCompatibilityGroups(t *testing.T) {
 	n1 := node("n1")
 	on := withFeatures(func(f *Features) { f.CompatibilityGroups = true })
 	// parts are devices of pool "p" that consume 1Gi of "mem" each and
@@ -37,7 +37,7 @@ func TestCompatibilityGroups137(t *testing.T) {
 	inUse := func(device string) []*resource.ResourceClaim {
 		return []*resource.ResourceClaim{allocated("old", "gpu.example.com/p/"+device)}
 	}
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:   "devices that share a group",
 			slices: []*resource.ResourceSlice{counterSlice("counters", "8Gi"), parts(g("a"), g("b"), g("b", "a"))},
@@ -101,6 +101,6 @@ func TestCompatibilityGroups137(t *testing.T) {
 	for _, c := range cases {
 		c.features = on
 		c.classes = []*resource.DeviceClass{gpuClass}
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/drakit/drakit/apis/resource/cel"
 )
 
-// What the 1.32+ features say about single devices: node selection per
+// What the gated features say about single devices: node selection per
 // device, taints and tolerations, capacity requests and their request
 // policies. The search itself (counters, shares) is in solve.go and
 // counters.go.

@@ -6,12 +6,12 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// TestDerivedAttributes137: with DerivedAttributes, a request's derived
+// TestDerivedAttributes: with DerivedAttributes, a request's derived
 // attribute gives the value that constraints compare for its devices, in
 // place of the device's attribute of that name, as upstream's experimental
 // allocator does; it is evaluated only where a constraint needs it, and
 // an expression that fails or does not compile fails the claim.
-func TestDerivedAttributes137(t *testing.T) {
+func TestDerivedAttributes(t *testing.T) {
 	n1 := node("n1")
 	derivedOn := withFeatures(func(f *Features) { f.DerivedAttributes = true })
 	listsToo := withFeatures(func(f *Features) { f.DerivedAttributes, f.ListTypeAttributes = true, true })
@@ -27,7 +27,7 @@ func TestDerivedAttributes137(t *testing.T) {
 		})
 	}
 	const index = `device.attributes["gpu.example.com"].index`
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:   "matchAttribute on a derived attribute",
 			slices: gpuSlice(8),
@@ -117,6 +117,6 @@ func TestDerivedAttributes137(t *testing.T) {
 			c.features = derivedOn
 		}
 		c.classes = []*resource.DeviceClass{gpuClass}
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 }

@@ -11,24 +11,38 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// finish137 builds the allocation of a claim the search allocated, as
-// upstream v0.37.2 writes it: results request by request (an alternative
-// as "request/alternative"), with adminAccess, the request's tolerations,
-// the device's binding conditions, and a shareID (see shareID) and the consumed
-// capacity for each share of a multi-allocation device; each class's
-// configuration once, naming every request that uses the class, then the
-// claim's configuration that names a request or the chosen alternative,
-// a configuration that covers every request naming none; and the node
-// selector.
-func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
-	f := a.features
-	// Most claims get one or two devices: the allocation, its results,
-	// the shares' IDs and a node-local node selector then take one
-	// allocation instead of four or more.
-	var alloc *resource.AllocationResult
-	var shareIDs []types.UID
-	var local *nodeLocal
-	switch p.taken {
+// buildAllocation builds the allocation of a claim the search allocated
+// (the results stage), as upstream v0.37.2 writes it: results request by
+// request (an alternative as "request/alternative", appendResults); each
+// class's configuration once, naming every request that uses the class,
+// then the claim's configuration that names a request or the chosen
+// alternative, a configuration that covers every request naming none
+// (appendClassConfig, appendClaimConfig); and the node selector
+// (createNodeSelector).
+func (a *Allocator) buildAllocation(v *view, node *corev1.Node, p *claimPlan) (*resource.AllocationResult, *ClaimError) {
+	alloc, shareIDs, local := newAllocation(p.taken)
+	concrete := make([]*requestPlan, 0, len(p.requests))
+	for _, top := range p.requests {
+		r := top.concrete()
+		concrete = append(concrete, r)
+		a.appendResults(v, alloc, shareIDs, r)
+	}
+	appendClassConfig(alloc, concrete)
+	appendClaimConfig(alloc, p.claim, concrete)
+	ns, err := createNodeSelector(v, node, p, concrete, local)
+	if err != nil {
+		return nil, err
+	}
+	alloc.NodeSelector = ns
+	return alloc, nil
+}
+
+// newAllocation makes an allocation for taken devices. Most claims get
+// one or two devices: the allocation, its results, the shares' IDs and a
+// node-local node selector then take one allocation instead of four or
+// more.
+func newAllocation(taken int) (alloc *resource.AllocationResult, shareIDs []types.UID, local *nodeLocal) {
+	switch taken {
 	case 1:
 		one := &struct {
 			alloc   resource.AllocationResult
@@ -49,64 +63,72 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 		alloc.Devices.Results = two.results[:0:2]
 	default:
 		alloc = &resource.AllocationResult{}
-		alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, p.taken)
+		alloc.Devices.Results = make([]resource.DeviceRequestAllocationResult, 0, taken)
 	}
-	concrete := make([]*requestPlan, 0, len(p.requests))
+	return alloc, shareIDs, local
+}
+
+// appendResults appends the results of a request the search allocated:
+// one per chosen device, with adminAccess, the request's tolerations, the
+// device's binding conditions and the slice's skipNodeOperations as the
+// features say, and for a share of a multi-allocation device its shareID
+// and consumed capacity.
+func (a *Allocator) appendResults(v *view, alloc *resource.AllocationResult, shareIDs []types.UID, r *requestPlan) {
+	f := a.features
 	var tolerations []resource.DeviceToleration
-	for _, top := range p.requests {
-		r := top.concrete()
-		concrete = append(concrete, r)
-		for k, dev := range r.chosen {
-			i := int(r.chosenIndex[k])
-			e := v.slices[dev.slice]
-			d := &e.devices[dev.device]
-			// Filled in place: a result is big, and copying it in costs
-			// a write barrier per pointer.
-			index := len(alloc.Devices.Results)
-			alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{})
-			res := &alloc.Devices.Results[index]
-			res.Request, res.Driver, res.Pool, res.Device = r.resultName, e.driver, e.pool, d.Name
-			if r.admin && f.AdminAccess {
-				res.AdminAccess = ptrTo(true)
+	for k, dev := range r.chosen {
+		i := int(r.chosenIndex[k])
+		e := v.slices[dev.slice]
+		d := &e.devices[dev.device]
+		// Filled in place: a result is big, and copying it in costs a
+		// write barrier per pointer.
+		index := len(alloc.Devices.Results)
+		alloc.Devices.Results = append(alloc.Devices.Results, resource.DeviceRequestAllocationResult{})
+		res := &alloc.Devices.Results[index]
+		res.Request, res.Driver, res.Pool, res.Device = r.resultName, e.driver, e.pool, d.Name
+		if r.admin && f.AdminAccess {
+			res.AdminAccess = ptrTo(true)
+		}
+		if n := len(r.spec.tolerations); n > 0 {
+			// The request's results share one allocation for their
+			// copies of its tolerations.
+			if k == 0 {
+				tolerations = make([]resource.DeviceToleration, n*len(r.chosen))
 			}
-			if n := len(r.spec.tolerations); n > 0 {
-				// The request's results share one allocation for
-				// their copies of its tolerations.
-				if k == 0 {
-					tolerations = make([]resource.DeviceToleration, n*len(r.chosen))
-				}
-				res.Tolerations = tolerations[k*n : (k+1)*n : (k+1)*n]
-				for j := range r.spec.tolerations {
-					r.spec.tolerations[j].DeepCopyInto(&res.Tolerations[j])
-				}
+			res.Tolerations = tolerations[k*n : (k+1)*n : (k+1)*n]
+			for j := range r.spec.tolerations {
+				r.spec.tolerations[j].DeepCopyInto(&res.Tolerations[j])
 			}
-			if f.DeviceBindingAndStatus {
-				res.BindingConditions = slices.Clone(d.BindingConditions)
-				res.BindingFailureConditions = slices.Clone(d.BindingFailureConditions)
+		}
+		if f.DeviceBindingAndStatus {
+			res.BindingConditions = slices.Clone(d.BindingConditions)
+			res.BindingFailureConditions = slices.Clone(d.BindingFailureConditions)
+		}
+		if f.experimental() {
+			res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
+		}
+		if r.isMulti(i) {
+			share := a.shareID(r.plan.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, index, a.sharesAt(e, int(dev.device)))
+			if index < len(shareIDs) {
+				shareIDs[index] = share
+				res.ShareID = &shareIDs[index]
+			} else {
+				res.ShareID = &share
 			}
-			if f.experimental() {
-				res.SkipNodeOperations = slices.Clone(e.obj.Spec.SkipNodeOperations)
-			}
-			if r.isMulti(i) {
-				share := a.shareID(p.claim, r.resultName, DeviceID{e.driver, e.pool, d.Name}, index, a.sharesAt(e, int(dev.device)))
-				if index < len(shareIDs) {
-					shareIDs[index] = share
-					res.ShareID = &shareIDs[index]
-				} else {
-					res.ShareID = &share
-				}
-				if len(r.needOf(i)) > 0 {
-					res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(r.needOf(i)))
-					for name, q := range r.needOf(i) {
-						res.ConsumedCapacity[name] = q.DeepCopy()
-					}
+			if need := r.needOf(i); len(need) > 0 {
+				res.ConsumedCapacity = make(map[resource.QualifiedName]apiresource.Quantity, len(need))
+				for name, q := range need {
+					res.ConsumedCapacity[name] = q.DeepCopy()
 				}
 			}
 		}
 	}
-	// Class configuration, each class once: spans[k] are the entries of
-	// the class of concrete[k] (found among the requests before it; a
-	// claim has few).
+}
+
+// appendClassConfig appends each class's configuration once, naming every
+// request that uses the class: spans[k] are the entries of the class of
+// concrete[k] (found among the requests before it; a claim has few).
+func appendClassConfig(alloc *resource.AllocationResult, concrete []*requestPlan) {
 	var spanMem [4][2]int
 	spans := spanMem[:0]
 	for k, r := range concrete {
@@ -134,10 +156,19 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 		}
 		spans = append(spans, [2]int{start, len(alloc.Devices.Config)})
 	}
-	for _, cfg := range p.claim.Spec.Devices.Config {
+}
+
+// appendClaimConfig appends the claim's configuration that names a
+// request or the chosen alternative, or none; then a configuration that
+// covers every request names none.
+func appendClaimConfig(alloc *resource.AllocationResult, claim *resource.ResourceClaim, concrete []*requestPlan) {
+	names := func(cfg []string, r *requestPlan) bool {
+		return slices.Contains(cfg, r.parentName) || slices.Contains(cfg, r.resultName)
+	}
+	for _, cfg := range claim.Spec.Devices.Config {
 		keep := len(cfg.Requests) == 0
 		for _, r := range concrete {
-			keep = keep || slices.Contains(cfg.Requests, r.parentName) || slices.Contains(cfg.Requests, r.resultName)
+			keep = keep || names(cfg.Requests, r)
 		}
 		if keep {
 			alloc.Devices.Config = append(alloc.Devices.Config, resource.DeviceAllocationConfiguration{
@@ -154,21 +185,15 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 		}
 		all := true
 		for _, r := range concrete {
-			all = all && (slices.Contains(cfg.Requests, r.parentName) || slices.Contains(cfg.Requests, r.resultName))
+			all = all && names(cfg.Requests, r)
 		}
 		if all {
 			cfg.Requests = nil
 		}
 	}
-	ns, err := nodeSelector137(v, node, p, concrete, local)
-	if err != nil {
-		return nil, err
-	}
-	alloc.NodeSelector = ns
-	return alloc, nil
 }
 
-// nodeSelector137 says where the devices can be used: on the node, as soon
+// createNodeSelector says where the devices can be used: on the node, as soon
 // as one device is node-local (its slice's nodeName, or its own with
 // perDeviceNodeSelection) or bindsToNode; else on the nodes that all node
 // selectors of the devices (the slice's, or the device's own) admit, their
@@ -177,7 +202,7 @@ func (a *Allocator) finish137(v *view, node *corev1.Node, p *claimPlan) (*resour
 // createNodeSelector does; a selector with several terms met before that
 // fails the claim (see severalTerms).
 // local, when not nil, is the memory for a node-local selector.
-func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan, local *nodeLocal) (*corev1.NodeSelector, *ClaimError) {
+func createNodeSelector(v *view, node *corev1.Node, p *claimPlan, requests []*requestPlan, local *nodeLocal) (*corev1.NodeSelector, *ClaimError) {
 	var term corev1.NodeSelectorTerm
 	for _, r := range requests {
 		for _, dev := range r.chosen {
@@ -214,7 +239,7 @@ func nodeSelector137(v *view, node *corev1.Node, p *claimPlan, requests []*reque
 
 // nodeLocal is the memory of the node selector of a node-local
 // allocation: the node by name. Its parts share one allocation (and
-// finish137 puts that into the allocation's), which a scheduler would
+// newAllocation puts that into the allocation's), which a scheduler would
 // otherwise pay four times for every claim it allocates.
 type nodeLocal struct {
 	sel   corev1.NodeSelector

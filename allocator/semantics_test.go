@@ -3,6 +3,7 @@ package allocator
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func counterSlice(name, size string) *resource.ResourceSlice {
 func partitions(name string, amounts ...string) *resource.ResourceSlice {
 	var devices []resource.Device
 	for i, a := range amounts {
-		d := dev("part" + itoa(int64(i)))
+		d := dev("part" + strconv.Itoa(i))
 		d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "mem", Counters: map[string]resource.Counter{"size": {Value: qty(a)}}}}
 		devices = append(devices, d)
 	}
@@ -90,7 +91,7 @@ func bandwidth(amount string) func(*resource.ExactDeviceRequest) {
 	}
 }
 
-type case137 struct {
+type semanticsCase struct {
 	name     string
 	features *Features
 	node     *corev1.Node
@@ -105,9 +106,9 @@ type case137 struct {
 	check func(t *testing.T, allocs []*resource.AllocationResult)
 }
 
-func TestSemantics137(t *testing.T) {
+func TestSemantics(t *testing.T) {
 	n1 := node("n1")
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:    "firstAvailable takes the first alternative that any device serves",
 			classes: []*resource.DeviceClass{gpuClass},
@@ -425,11 +426,11 @@ func TestSemantics137(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 }
 
-func run137(t *testing.T, c case137, n1 *corev1.Node) {
+func runSemantics(t *testing.T, c semanticsCase, n1 *corev1.Node) {
 	nd := c.node
 	if nd == nil {
 		nd = n1

@@ -8,12 +8,12 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// TestListConstraints137: with ListTypeAttributes, constraints compare
+// TestListConstraints: with ListTypeAttributes, constraints compare
 // values as sets (single values are sets of one), as upstream's
 // experimental allocator does: matchAttribute needs one element that every
 // device has, distinctAttribute pairwise disjoint sets; devices are tried
 // in order, so the first devices that fit win.
-func TestListConstraints137(t *testing.T) {
+func TestListConstraints(t *testing.T) {
 	n1 := node("n1")
 	lists := withFeatures(func(f *Features) { f.ListTypeAttributes = true })
 	const links = "gpu.example.com/links"
@@ -37,7 +37,7 @@ func TestListConstraints137(t *testing.T) {
 		}
 		return out
 	}
-	cases := []case137{
+	cases := []semanticsCase{
 		{
 			name:   "match: lists that share an element",
 			slices: []*resource.ResourceSlice{devs([]int64{1, 2}, []int64{3}, []int64{2, 3})},
@@ -108,6 +108,6 @@ func TestListConstraints137(t *testing.T) {
 	for _, c := range cases {
 		c.features = lists
 		c.classes = []*resource.DeviceClass{gpuClass}
-		t.Run(c.name, func(t *testing.T) { run137(t, c, n1) })
+		t.Run(c.name, func(t *testing.T) { runSemantics(t, c, n1) })
 	}
 }
