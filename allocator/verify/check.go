@@ -144,17 +144,12 @@ func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error
 	return true, nil
 }
 
-// celOptions are the environment the allocation was made in: 1.31's of
-// stored expressions for the zero Features, else that of the release
-// drakit follows for the stored expressions the scheduler finds (with
-// device.allowMultipleAllocations, and list attributes in the input with
+// celOptions are the environment the allocation was made in: that of the
+// release drakit follows for the stored expressions the scheduler finds
+// (device.allowMultipleAllocations, and list attributes in the input with
 // ListTypeAttributes).
 func (c *Checker) celOptions() cel.Options {
-	f := c.inv.Features
-	if f.legacy() {
-		return cel.Options{Release: 31, Stored: true}
-	}
-	return cel.Options{Stored: true, Gates: features.Defaults().With(features.DRAListTypeAttributes, f.ListTypeAttributes)}
+	return cel.Options{Stored: true, Gates: features.Defaults().With(features.DRAListTypeAttributes, c.inv.Features.ListTypeAttributes)}
 }
 
 // input is what an expression sees of a device.
@@ -173,7 +168,7 @@ func (c *Checker) input(d device) *cel.Input {
 // selected, not even by an All request.
 func (c *Checker) selectable(d device) bool {
 	f := c.inv.Features
-	return f.legacy() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
+	return f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
 }
 
 // Check verifies one claim's allocation. Every problem is reported. The

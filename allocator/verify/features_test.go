@@ -281,8 +281,8 @@ func TestCheckerFeatureRules(t *testing.T) {
 		alloc  *resource.AllocationResult
 		errors []string
 	}{
-		// The selector environment: 1.37's stored expressions with any
-		// feature, 1.31's with none.
+		// The selector environment: stored expressions of the release
+		// drakit follows, whatever the features.
 		{name: "device.allowMultipleAllocations in a class selector", inv: sharedClass,
 			claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic", share("a", "1")))},
 		{name: "device.allowMultipleAllocations is false for other devices", inv: sharedClass,
@@ -291,10 +291,10 @@ func TestCheckerFeatureRules(t *testing.T) {
 			sharedClass(inv)
 			inv.Features = Features{PrioritizedList: true}
 		}, claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic"))},
-		{name: "device.allowMultipleAllocations does not compile in 1.31", inv: func(inv *Inventory) {
+		{name: "device.allowMultipleAllocations with every feature off", inv: func(inv *Inventory) {
 			sharedClass(inv)
 			inv.Features = Features{}
-		}, claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic")), errors: []string{"undefined field 'allowMultipleAllocations'"}},
+		}, claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic"))},
 		{name: "list attribute with ListTypeAttributes", inv: tags(true), claim: featureClaim(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0"))},
 		{name: "list attribute left out without ListTypeAttributes", inv: tags(false), claim: featureClaim(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0")),
 			errors: []string{"does not pass the selectors of class tagged"}},
@@ -310,9 +310,8 @@ func TestCheckerFeatureRules(t *testing.T) {
 			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
 		{name: "All with DeviceBindingAndStatus", inv: withBindNuma,
 			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"), result("r", "bind", bound))},
-		{name: "1.31 knows no binding conditions", inv: func(inv *Inventory) { withBindNuma(inv); inv.Features = Features{} },
-			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
-			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
+		{name: "every feature off leaves out devices with binding conditions", inv: func(inv *Inventory) { withBindNuma(inv); inv.Features = Features{} },
+			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			inv := featureInventory()

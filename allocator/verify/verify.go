@@ -40,7 +40,8 @@ type Inventory struct {
 	// applies them with the DRADeviceTaintRules gate).
 	TaintRules []*resource.DeviceTaintRule
 	// Features are the rules beyond 1.31's that the allocation followed;
-	// the zero value checks Kubernetes 1.31's.
+	// the zero value has every one off (the rules of the release drakit
+	// follows with every gate off, as the allocator's zero Features).
 	Features Features
 	// Node is the node the allocation is for; nil for none.
 	Node *corev1.Node
@@ -67,13 +68,12 @@ type Features struct {
 	ConsumableCapacity bool
 	// DeviceBindingAndStatus: results carry the devices' binding
 	// conditions, and bindsToNode narrows the node selector to the node.
-	// Off (with any other feature on), devices with binding conditions
+	// Off, devices with binding conditions
 	// are not selectable, also not for All requests: upstream's
 	// isSelectable leaves them out.
 	DeviceBindingAndStatus bool
 	// PrioritizedList changes no check (firstAvailable alternatives are
-	// always checked); it is here so that an allocation made with only
-	// this feature is judged by the current rules (not legacy).
+	// always checked); it is here to mirror the allocator's features.
 	PrioritizedList bool
 	// ListTypeAttributes: selectors see list-valued attributes; off, the
 	// environment of the release followed leaves them out of
@@ -88,15 +88,6 @@ type Features struct {
 	// compatibility group, or all name none.
 	CompatibilityGroups bool
 }
-
-// legacy reports whether the allocation followed Kubernetes 1.31's rules,
-// which drakit's allocator (and so this judge) applies to the zero
-// Features. With any feature on it follows the scheduler of the release
-// drakit follows: selectors are compiled in that release's environment of
-// stored expressions (device.allowMultipleAllocations; list attributes
-// with ListTypeAttributes), and devices with binding conditions need
-// DeviceBindingAndStatus.
-func (f Features) legacy() bool { return f == Features{} }
 
 type device struct {
 	slice *resource.ResourceSlice
