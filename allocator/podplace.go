@@ -1,0 +1,304 @@
+package allocator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/drakit/drakit/allocator/internal/nodefit"
+	"github.com/drakit/drakit/allocator/internal/podclaims"
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// podPlacer runs the scheduler's loop over the pods.
+type podPlacer struct {
+	a       *Allocator
+	nodes   []*corev1.Node
+	pods    []*corev1.Pod
+	results []PodResult
+	explain bool
+
+	claims    []*claimState          // given, then made, in order
+	byName    map[string]*claimState // by "namespace/name"
+	byOwner   map[types.UID][]*claimState
+	templates map[string]templateEntry // by "namespace/name"
+	classes   podclaims.Classes
+	made      int
+
+	// signatures are the kinds of pods seen: pods of one kind fail on
+	// the same nodes, and nodes only fill up during placement, so a node
+	// that failed a kind stays failed for it (see podSignature).
+	signatures map[string]*signatureState
+	// holders are, by node, the claims allocated there, for explaining
+	// why devices are taken (only with explain).
+	holders map[string][]string
+}
+
+type claimState struct {
+	hub     *resource.ResourceClaim // with its allocation once it has one
+	version string
+	given   int // index in the input's claims; -1 for a made claim
+	node    string
+	result  Result
+	// made claims only: the pod's status entry.
+	podClaimName string
+	// extended is set for a claim for extended resources, mappings
+	// are then the pod's status entries for it.
+	extended bool
+	mappings []corev1.ContainerExtendedResourceRequest
+	// copied is set once hub is the placer's own copy, which it may
+	// change (the given claims are shared with the Allocator).
+	copied bool
+}
+
+type templateEntry struct {
+	t       *resource.ResourceClaimTemplate
+	version string
+}
+
+// signatureState is what is known of one kind of pod: the nodes before
+// cursor cannot run it, for the reasons counted in failure.
+type signatureState struct {
+	cursor  int
+	failure *PodFailure
+}
+
+func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts PodOptions) (*podPlacer, error) {
+	p := &podPlacer{
+		pods: split.pods, results: make([]PodResult, len(split.pods)), explain: podOpts.Explain,
+		byName: map[string]*claimState{}, byOwner: map[types.UID][]*claimState{},
+		templates: map[string]templateEntry{}, classes: podclaims.NewClasses(in.classes),
+		signatures: map[string]*signatureState{}, holders: map[string][]string{},
+	}
+	for _, n := range opts.Nodes {
+		if n != nil {
+			p.nodes = append(p.nodes, n)
+		}
+	}
+	var held []*resource.ResourceClaim
+	for i, c := range in.claims {
+		cs := &claimState{hub: c, version: in.versions[i], given: i}
+		if c.Status.Allocation != nil {
+			held = append(held, c)
+			cs.result = Result{Claim: c, Allocation: c.Status.Allocation, AlreadyAllocated: true}
+			cs.node = allocationNode(c.Status.Allocation)
+			p.hold(cs)
+		}
+		p.addClaim(cs)
+	}
+	for i, t := range split.templates {
+		p.templates[t.Namespace+"/"+t.Name] = templateEntry{t: t, version: split.templateVersions[i]}
+	}
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: Joint, Features: opts.Features, DeviceTaintRules: in.taintRules})
+	if err != nil {
+		return nil, err
+	}
+	p.a = a
+	return p, nil
+}
+
+func (p *podPlacer) addClaim(cs *claimState) {
+	p.claims = append(p.claims, cs)
+	p.byName[claimName(cs.hub)] = cs
+	for _, o := range cs.hub.OwnerReferences {
+		if o.Controller != nil && *o.Controller && o.Kind == "Pod" {
+			p.byOwner[o.UID] = append(p.byOwner[o.UID], cs)
+		}
+	}
+}
+
+// hold records the claim as holding devices on its node, for explain.
+func (p *podPlacer) hold(cs *claimState) {
+	if p.explain && cs.node != "" {
+		p.holders[cs.node] = append(p.holders[cs.node], claimName(cs.hub))
+	}
+}
+
+// allocationNode is the node an allocation is bound to, when its node
+// selector names exactly one node by name (node-local devices).
+func allocationNode(a *resource.AllocationResult) string {
+	if a == nil || a.NodeSelector == nil || len(a.NodeSelector.NodeSelectorTerms) != 1 {
+		return ""
+	}
+	t := a.NodeSelector.NodeSelectorTerms[0]
+	if len(t.MatchFields) == 1 && len(t.MatchExpressions) == 0 {
+		f := t.MatchFields[0]
+		if f.Key == "metadata.name" && f.Operator == corev1.NodeSelectorOpIn && len(f.Values) == 1 {
+			return f.Values[0]
+		}
+	}
+	return ""
+}
+
+// placeAll places the bound pods' claims, then the pending pods in queue
+// order.
+func (p *podPlacer) placeAll(ctx context.Context) error {
+	var pending []*corev1.Pod
+	var pendingIdx []int
+	for i, pod := range p.pods {
+		p.results[i] = PodResult{Name: pod.Namespace + "/" + pod.Name, Pod: pod}
+		if pod.Spec.NodeName != "" {
+			p.results[i].Bound, p.results[i].Node = true, pod.Spec.NodeName
+			if err := p.place(ctx, i); err != nil {
+				return err
+			}
+			continue
+		}
+		pending = append(pending, pod)
+		pendingIdx = append(pendingIdx, i)
+	}
+	for _, k := range podclaims.QueueOrder(pending) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.place(ctx, pendingIdx[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// podCall is what placing one pod needs: its claims, split into those
+// that hold an allocation (which constrain the node) and those to
+// allocate, and its extended resources.
+type podCall struct {
+	pod       *corev1.Pod
+	filter    *nodefit.Filter
+	held      []*claimState
+	heldNodes []*nodeaffinity.NodeSelector
+	toAlloc   []*claimState
+	extended  *podclaims.Extended
+	extClaims map[string]*claimState // by the resources viaDRA
+	// entryOf names the pod's resourceClaims entry of each claim.
+	entryOf map[string]string
+}
+
+// place tries the pod on the nodes, from where its kind left off.
+func (p *podPlacer) place(ctx context.Context, i int) error {
+	res := &p.results[i]
+	call, waiting := p.resolve(res.Pod)
+	for _, cs := range append(append([]*claimState(nil), call.held...), call.toAlloc...) {
+		res.Claims = append(res.Claims, claimName(cs.hub))
+	}
+	p.recordMade(res, call)
+	if waiting != "" {
+		res.Waiting = waiting
+		return nil
+	}
+	if res.Bound && len(call.toAlloc) == 0 && call.extended == nil {
+		return nil
+	}
+	sig := p.signature(call)
+	for ; sig.cursor < len(p.nodes); sig.cursor++ {
+		node := p.nodes[sig.cursor]
+		why, results, claims, err := p.tryNode(ctx, call, node)
+		if err != nil {
+			return err
+		}
+		if why == nil {
+			p.commit(res, call, node, claims, results)
+			return nil
+		}
+		sig.failure.add(why, sig.cursor, p.explain)
+	}
+	res.Failure = sig.failure
+	return nil
+}
+
+// tryNode checks the node filters and allocates the pod's claims on the
+// node; why is nil when the pod fits.
+func (p *podPlacer) tryNode(ctx context.Context, call *podCall, node *corev1.Node) (*failureKey, []Result, []*claimState, error) {
+	if why := call.filter.Check(node); why != "" {
+		return &failureKey{text: why}, nil, nil, nil
+	}
+	for k, sel := range call.heldNodes {
+		if sel != nil && !sel.Match(node) {
+			return &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entryOf[claimName(call.held[k].hub)])}, nil, nil, nil
+		}
+	}
+	claims := call.toAlloc
+	if call.extended != nil {
+		viaDRA, unfit := call.extended.ForNode(node)
+		if unfit != "" {
+			return &failureKey{text: "node lacks extended resource " + string(unfit)}, nil, nil, nil
+		}
+		if len(viaDRA) > 0 {
+			claims = append(claims[:len(claims):len(claims)], p.extendedClaim(call, viaDRA))
+		}
+	}
+	if len(claims) == 0 {
+		return nil, nil, nil, nil
+	}
+	hubs := make([]*resource.ResourceClaim, len(claims))
+	for k, cs := range claims {
+		hubs[k] = cs.hub
+	}
+	results, err := p.a.AllocateOn(ctx, node, hubs)
+	if err != nil {
+		return nil, nil, nil, stopped(err, node, hubs)
+	}
+	for k, r := range results {
+		if r.Err != nil && !IsReason(r.Err, ReasonOtherClaimFailed) {
+			return claimFailure(r.Err, call.entryOf[claimName(claims[k].hub)], len(claims[k].hub.Spec.Devices.Requests)), nil, nil, nil
+		}
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			return claimFailure(r.Err, "", 0), nil, nil, nil
+		}
+	}
+	return nil, results, claims, nil
+}
+
+// signature finds the state of the pod's kind: what the node filters
+// look at, the specs of the claims to allocate, the claims that hold an
+// allocation, and the extended resources. Pods made from one template
+// share it.
+func (p *podPlacer) signature(call *podCall) *signatureState {
+	var specs []*resource.ResourceClaimSpec
+	for _, cs := range call.toAlloc {
+		specs = append(specs, &cs.hub.Spec)
+	}
+	var held []string
+	for _, cs := range call.held {
+		held = append(held, claimName(cs.hub))
+	}
+	var ext any
+	if call.extended != nil {
+		ext = call.pod.Spec.Containers
+		if len(call.pod.Spec.InitContainers) > 0 {
+			ext = []any{call.pod.Spec.InitContainers, call.pod.Spec.Containers, call.pod.Spec.Overhead}
+		}
+	}
+	key, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod), specs, held, ext})
+	if err != nil {
+		// Unreachable for API types; a pod of its own kind is correct,
+		// only slower.
+		key = []byte(call.pod.Namespace + "/" + call.pod.Name)
+	}
+	sig := p.signatures[string(key)]
+	if sig == nil {
+		sig = &signatureState{failure: &PodFailure{Nodes: len(p.nodes)}}
+		p.signatures[string(key)] = sig
+	}
+	return sig
+}
+
+// recordMade names the claims made from templates in the pod's status,
+// as the resourceclaim controller does whether or not the pod is placed.
+func (p *podPlacer) recordMade(res *PodResult, call *podCall) {
+	copied := false
+	for _, cs := range call.toAlloc {
+		if cs.given >= 0 || cs.podClaimName == "" || !podclaims.OwnedBy(cs.hub, res.Pod) {
+			continue
+		}
+		if !copied {
+			res.Pod, copied = res.Pod.DeepCopy(), true
+		}
+		setClaimStatus(res.Pod, cs.podClaimName, cs.hub.Name)
+	}
+}
