@@ -32,10 +32,10 @@ type PodReason struct {
 	Text string
 	// Count is how many nodes gave it.
 	Count int
-	// Asks and MostMatch are, for not enough devices, what the request
+	// Asks and MostFree are, for not enough devices, what the request
 	// asks for and the most devices that matched and were free on one of
 	// these nodes; 0 when unknown.
-	Asks, MostMatch int
+	Asks, MostFree int
 	// Example is the allocator's full explanation on the first of these
 	// nodes.
 	Example string
@@ -49,7 +49,7 @@ type PodReason struct {
 func (r *PodReason) String() string {
 	s := fmt.Sprintf("%d %s", r.Count, r.Text)
 	if r.Asks > 0 {
-		s += fmt.Sprintf(" (asks %d, at most %d free)", r.Asks, r.MostMatch)
+		s += fmt.Sprintf(" (asks %d, at most %d free)", r.Asks, r.MostFree)
 	}
 	return s
 }
@@ -90,7 +90,7 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 	r.Count++
 	if k.asks > 0 {
 		r.Asks = k.asks
-		r.MostMatch = max(r.MostMatch, k.got)
+		r.MostFree = max(r.MostFree, k.got)
 	}
 	if keepNodes {
 		r.Nodes = append(r.Nodes, node)

@@ -209,6 +209,9 @@ func reserveFor(c *resource.ResourceClaim, pod *corev1.Pod) {
 // placement writes the claims back in their versions.
 func (p *podPlacer) placement() (*Placement, error) {
 	out := &Placement{Pods: p.results, Made: p.made, Nodes: p.nodes}
+	if p.explain {
+		out.Holders = p.holders
+	}
 	for _, cs := range p.claims {
 		r := ObjectResult{Name: claimName(cs.hub), Version: cs.version, Result: cs.result, Node: cs.node}
 		if cs.hub.Status.Allocation == nil {

@@ -35,8 +35,13 @@ type Placement struct {
 	Claims []ObjectResult
 	// Made counts the claims made.
 	Made int
-	// Nodes is the number of nodes pods were placed on (the nodes given).
+	// Nodes are the nodes pods were placed on (the nodes given, without
+	// nil); PodReason.Nodes index them.
 	Nodes []*corev1.Node
+	// Holders are, with PodOptions.Explain, the claims allocated on each
+	// node by name (those whose allocation names the node), in the order
+	// they were allocated: who holds the devices of a full node.
+	Holders map[string][]string
 }
 
 // PodResult is what became of one pod.
