@@ -125,4 +125,3 @@ func sampledUpstream(b *testing.B, c *Cluster, sample int) time.Duration {
 	b.ReportMetric(float64(cmp.sampled), "sampled-pods")
 	return cmp.spent * time.Duration(len(c.Pods)) / time.Duration(max(cmp.sampled, 1))
 }
-
