@@ -21,7 +21,6 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
-	"github.com/drakit/drakit/conversion"
 )
 
 type allocateOptions struct {
@@ -297,84 +296,6 @@ func (o *allocateOptions) run(s Streams) error {
 		return errFailed
 	}
 	return nil
-}
-
-// read collects the inventory and the claims.
-func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inventory, error) {
-	inv := &inventory{skipped: map[string]int{}}
-	nodeNames := map[string]bool{}
-	reader := &objects.Reader{Strict: o.strict, Report: rep.report}
-	for _, in := range inputs {
-		rc, err := in.open(s.In)
-		if err != nil {
-			rep.fail(err)
-			continue
-		}
-		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
-			if obj.Typed == nil {
-				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Pod" {
-					o.readPod(obj, inv, rep)
-					return nil
-				}
-				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Node" {
-					node := &corev1.Node{}
-					warnings, e := obj.Doc.Decode(obj.JSON, node, o.strict, obj.At)
-					for _, w := range warnings {
-						w.Object = obj.Name()
-						rep.report(w, true)
-					}
-					if e != nil {
-						e.Object = obj.Name()
-						rep.report(e, false)
-						return nil
-					}
-					if nodeNames[node.Name] {
-						rep.report(obj.Errorf("a second Node named %q", node.Name), false)
-						return nil
-					}
-					nodeNames[node.Name] = true
-					inv.nodes = append(inv.nodes, node)
-					return nil
-				}
-				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
-				return nil
-			}
-			// Converting tells the kinds apart (ResourceClass is a
-			// DeviceClass) and finds every object that cannot be
-			// converted, not only the first; AllocateObjects converts
-			// again.
-			hub, err := conversion.ToHub(obj.Typed)
-			if err != nil {
-				rep.report(obj.Errorf("%v", err), false)
-				return nil
-			}
-			switch h := hub.(type) {
-			case *resource.DeviceClass:
-			case *resource.ResourceSlice:
-				inv.slices = append(inv.slices, h)
-			case *resource.ResourceClaim:
-				inv.claims = append(inv.claims, &claimEntry{obj: obj, version: obj.GVK.Version})
-			case *resource.ResourceClaimTemplate:
-				inv.templates = append(inv.templates, obj)
-				return nil
-			case *resource.DeviceTaintRule:
-				// The allocator takes the rules in hub form, next to
-				// the objects.
-				inv.taintRules = append(inv.taintRules, h)
-				return nil
-			default:
-				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
-				return nil
-			}
-			inv.objects = append(inv.objects, obj.Typed)
-			return nil
-		})
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return inv, nil
 }
 
 // allocateObjects is allocator.AllocateObjects; tests replace it.

@@ -25,28 +25,17 @@ type podEntry struct {
 	result allocator.PodResult
 }
 
-// readPod decodes a core/v1 Pod document.
-func (o *allocateOptions) readPod(obj *objects.Object, inv *inventory, rep *reporter) {
-	pod := &corev1.Pod{}
-	warnings, e := obj.Doc.Decode(obj.JSON, pod, o.strict, obj.At)
-	for _, w := range warnings {
-		w.Object = obj.Name()
-		rep.report(w, true)
-	}
-	if e != nil {
-		e.Object = obj.Name()
-		rep.report(e, false)
-		return
-	}
+// takePod adds a decoded Pod, refusing a second one of the same name.
+func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inventory, rep *reporter) {
 	if inv.podNames == nil {
 		inv.podNames = map[string]bool{}
 	}
-	if key := pod.Namespace + "/" + pod.Name; inv.podNames[key] {
+	key := pod.Namespace + "/" + pod.Name
+	if inv.podNames[key] {
 		rep.report(obj.Errorf("a second Pod named %s", key), false)
 		return
-	} else {
-		inv.podNames[key] = true
 	}
+	inv.podNames[key] = true
 	pod.APIVersion, pod.Kind = "v1", "Pod"
 	inv.pods = append(inv.pods, &podEntry{obj: obj, pod: pod})
 }
