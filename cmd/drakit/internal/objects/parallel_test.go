@@ -63,4 +63,3 @@ func TestEachParallelIsEach(t *testing.T) {
 		}
 	}
 }
-
