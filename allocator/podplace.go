@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -16,7 +19,12 @@ import (
 
 // podPlacer runs the scheduler's loop over the pods.
 type podPlacer struct {
-	a       *Allocator
+	// workers are Allocators over the same inventory with the same
+	// commits, one per goroutine that tries nodes (tryBatch).
+	workers []*Allocator
+	// mu guards what goroutines trying nodes make: the claims for
+	// extended resources.
+	mu      sync.Mutex
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
 	results []PodResult
@@ -93,11 +101,17 @@ func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts P
 	for i, t := range split.templates {
 		p.templates[t.Namespace+"/"+t.Name] = templateEntry{t: t, version: split.templateVersions[i]}
 	}
-	a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: Joint, Features: opts.Features, DeviceTaintRules: in.taintRules})
-	if err != nil {
-		return nil, err
+	workers := podOpts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	p.a = a
+	for range workers {
+		a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: Joint, Features: opts.Features, DeviceTaintRules: in.taintRules})
+		if err != nil {
+			return nil, err
+		}
+		p.workers = append(p.workers, a)
+	}
 	return p, nil
 }
 
@@ -177,6 +191,15 @@ type podCall struct {
 	entryOf map[string]string
 }
 
+// entry names the pod's resourceClaims entry of a claim, "extended
+// resources" for the claim made for those.
+func (c *podCall) entry(cs *claimState) string {
+	if cs.extended {
+		return "extended resources"
+	}
+	return c.entryOf[claimName(cs.hub)]
+}
+
 // place tries the pod on the nodes, from where its kind left off.
 func (p *podPlacer) place(ctx context.Context, i int) error {
 	res := &p.results[i]
@@ -193,31 +216,110 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 		return nil
 	}
 	sig := p.signature(call)
-	for ; sig.cursor < len(p.nodes); sig.cursor++ {
-		node := p.nodes[sig.cursor]
-		why, results, claims, err := p.tryNode(ctx, call, node)
-		if err != nil {
-			return err
-		}
-		if why == nil {
-			p.commit(res, call, node, claims, results)
-			return nil
-		}
-		sig.failure.add(why, sig.cursor, p.explain)
+	fit, err := p.scan(ctx, call, sig)
+	if err != nil {
+		return err
 	}
-	res.Failure = sig.failure
+	if fit == nil {
+		res.Failure = sig.failure
+		return nil
+	}
+	p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
 	return nil
+}
+
+// maxBatch bounds how many nodes scan tries at once: enough to keep the
+// workers busy, few enough that little is tried beyond the first fit.
+const maxBatch = 64
+
+// scan tries the nodes from where the pod's kind left off, in order,
+// until one fits (the kind's cursor then points at it) or none is left.
+// The first batch is one node, where most pods of a kind fit; batches
+// double while nodes fail, and a batch is spread over the workers, each
+// with its own Allocator over the same inventory and commits, as the
+// scheduler filters nodes in parallel. The answer is that of trying the
+// nodes one by one: the first fitting node in order wins, and the
+// failures of the nodes before it are counted in order.
+func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState) (*nodeOutcome, error) {
+	batch := 1
+	for sig.cursor < len(p.nodes) {
+		outs := p.tryBatch(ctx, call, sig.cursor, min(batch, len(p.nodes)-sig.cursor))
+		for k := range outs {
+			o := &outs[k]
+			if o.err != nil {
+				return nil, o.err
+			}
+			if o.why == nil {
+				sig.cursor += k
+				return o, nil
+			}
+			sig.failure.add(o.why, sig.cursor+k, p.explain)
+		}
+		sig.cursor += len(outs)
+		batch = min(2*batch, maxBatch)
+	}
+	return nil, nil
+}
+
+// nodeOutcome is what trying one node gave.
+type nodeOutcome struct {
+	why     *failureKey
+	results []Result
+	claims  []*claimState
+	err     error
+}
+
+// tryBatch tries n nodes from first, spread over the workers; it returns
+// the outcomes up to the first fitting node (or an error), in order.
+func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) []nodeOutcome {
+	outs := make([]nodeOutcome, n)
+	try := func(w, k int) {
+		o := &outs[k]
+		o.why, o.results, o.claims, o.err = p.tryNode(ctx, p.workers[w], call, p.nodes[first+k])
+	}
+	if n == 1 || len(p.workers) == 1 {
+		for k := range outs {
+			if try(0, k); outs[k].why == nil || outs[k].err != nil {
+				return outs[:k+1]
+			}
+		}
+		return outs
+	}
+	// stop is the lowest index that fitted or failed hard so far: the
+	// nodes after it need not be tried.
+	var stop atomic.Int64
+	stop.Store(int64(n))
+	var wg sync.WaitGroup
+	for w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < n && int64(k) < stop.Load(); k += len(p.workers) {
+				if try(w, k); outs[k].why == nil || outs[k].err != nil {
+					for cur := stop.Load(); int64(k) < cur && !stop.CompareAndSwap(cur, int64(k)); cur = stop.Load() {
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	end := int(stop.Load())
+	if end < n {
+		return outs[:end+1]
+	}
+	return outs
 }
 
 // tryNode checks the node filters and allocates the pod's claims on the
 // node; why is nil when the pod fits.
-func (p *podPlacer) tryNode(ctx context.Context, call *podCall, node *corev1.Node) (*failureKey, []Result, []*claimState, error) {
+func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, node *corev1.Node) (*failureKey, []Result, []*claimState, error) {
 	if why := call.filter.Check(node); why != "" {
 		return &failureKey{text: why}, nil, nil, nil
 	}
 	for k, sel := range call.heldNodes {
 		if sel != nil && !sel.Match(node) {
-			return &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entryOf[claimName(call.held[k].hub)])}, nil, nil, nil
+			return &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entry(call.held[k]))}, nil, nil, nil
 		}
 	}
 	claims := call.toAlloc
@@ -237,13 +339,13 @@ func (p *podPlacer) tryNode(ctx context.Context, call *podCall, node *corev1.Nod
 	for k, cs := range claims {
 		hubs[k] = cs.hub
 	}
-	results, err := p.a.AllocateOn(ctx, node, hubs)
+	results, err := a.AllocateOn(ctx, node, hubs)
 	if err != nil {
 		return nil, nil, nil, stopped(err, node, hubs)
 	}
 	for k, r := range results {
 		if r.Err != nil && !IsReason(r.Err, ReasonOtherClaimFailed) {
-			return claimFailure(r.Err, call.entryOf[claimName(claims[k].hub)], len(claims[k].hub.Spec.Devices.Requests)), nil, nil, nil
+			return claimFailure(r.Err, call.entry(claims[k]), len(claims[k].hub.Spec.Devices.Requests)), nil, nil, nil
 		}
 	}
 	for _, r := range results {

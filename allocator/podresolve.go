@@ -130,6 +130,8 @@ func (p *podPlacer) extendedClaimOf(pod *corev1.Pod) *claimState {
 // through DRA; one per set of resources, made on first use and kept out
 // of the list of claims until the pod is placed with it.
 func (p *podPlacer) extendedClaim(call *podCall, viaDRA []corev1.ResourceName) *claimState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	names := make([]string, len(viaDRA))
 	for k, n := range viaDRA {
 		names[k] = string(n)
@@ -147,7 +149,6 @@ func (p *podPlacer) extendedClaim(call *podCall, viaDRA []corev1.ResourceName) *
 		call.extClaims = map[string]*claimState{}
 	}
 	call.extClaims[key] = cs
-	call.entryOf[claimName(claim)] = "extended resources"
 	cs.mappings = mappings
 	return cs
 }
@@ -156,7 +157,9 @@ func (p *podPlacer) extendedClaim(call *podCall, viaDRA []corev1.ResourceName) *
 // (and list the pod as a consumer), the pod gets the node and the names
 // of the claims made for it.
 func (p *podPlacer) commit(res *PodResult, call *podCall, node *corev1.Node, claims []*claimState, results []Result) {
-	p.a.Commit(results)
+	for _, a := range p.workers {
+		a.Commit(results)
+	}
 	pod := res.Pod.DeepCopy()
 	pod.Spec.NodeName = node.Name
 	res.Node = node.Name

@@ -23,6 +23,10 @@ type PodOptions struct {
 	// Explain keeps, per reason a pod cannot be placed, the nodes that
 	// gave it (Reason.Nodes); without it only the counts are kept.
 	Explain bool
+	// Workers is how many nodes are tried at the same time, each by an
+	// Allocator of its own; 0 means one per CPU (GOMAXPROCS). The
+	// placement is the same for any number.
+	Workers int
 }
 
 // Placement is what PlacePods made of the input.

@@ -2,12 +2,14 @@ package allocator
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 func smallNodes() []*corev1.Node {
@@ -107,5 +109,79 @@ func TestPlacePodsDeterministicNames(t *testing.T) {
 	}
 	if r := podByName(b, "late").Failure.Reasons[0]; len(r.Nodes) != 1 {
 		t.Errorf("explain keeps nodes: %+v", r)
+	}
+}
+
+// A synthetic cluster big enough for batches of several nodes: pods of a
+// few kinds, several of which fit nowhere and fail on every node.
+func workersCluster(t *testing.T) ([]runtime.Object, []*corev1.Node) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+`)
+	var nodes []*corev1.Node
+	for i := 0; i < 40; i++ {
+		zone := fmt.Sprintf("z%d", i%3)
+		nodes = append(nodes, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("n%02d", i), Labels: map[string]string{"zone": zone}}})
+		fmt.Fprintf(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: n%02d}\nspec:\n  driver: gpu.example.com\n  nodeName: n%02d\n  pool: {name: n%02d, resourceSliceCount: 1}\n  devices:\n", i, i, i)
+		for d := 0; d < 1+i%4; d++ {
+			fmt.Fprintf(&b, "  - {name: gpu-%d, attributes: {numa: {int: %d}}}\n", d, d%2)
+		}
+	}
+	for count := 1; count <= 5; count++ {
+		fmt.Fprintf(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t%d, namespace: ml}\nspec:\n  spec:\n    devices:\n      requests:\n      - {name: gpus, exactly: {deviceClassName: gpu, count: %d}}\n      constraints:\n      - {matchAttribute: gpu.example.com/numa}\n", count, count)
+	}
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%03d, namespace: ml, uid: u%03d}\nspec:\n", i, i)
+		if i%5 == 0 {
+			fmt.Fprintf(&b, "  nodeSelector: {zone: z%d}\n", i%3)
+		}
+		fmt.Fprintf(&b, "  containers: [{name: c, image: x}]\n  resourceClaims:\n  - {name: gpus, resourceClaimTemplateName: t%d}\n", 1+i%5)
+	}
+	return decodeAll(t, b.String(), false), nodes
+}
+
+// The placement and the reasons do not depend on the number of workers.
+func TestPlacePodsWorkersAgree(t *testing.T) {
+	objs, nodes := workersCluster(t)
+	describe := func(workers int) string {
+		p, err := PlacePods(context.Background(), objs, ObjectOptions{Nodes: nodes}, PodOptions{Workers: workers, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		placed := 0
+		for _, r := range p.Pods {
+			fmt.Fprintf(&b, "%s %s %v", r.Name, r.Node, r.Claims)
+			if r.Failure != nil {
+				fmt.Fprintf(&b, " %s", r.Failure.Line(r.Name))
+				for _, reason := range r.Failure.Reasons {
+					fmt.Fprintf(&b, " %v", reason.Nodes)
+				}
+			} else {
+				placed++
+			}
+			b.WriteString("\n")
+		}
+		for _, c := range p.Claims {
+			if c.Result.Allocation != nil {
+				fmt.Fprintf(&b, "%s %v\n", c.Name, c.Result.Allocation.Devices.Results)
+			}
+		}
+		if placed == 0 || placed == len(p.Pods) {
+			t.Fatalf("%d of %d pods placed: the cluster tests nothing", placed, len(p.Pods))
+		}
+		return b.String()
+	}
+	want := describe(1)
+	for _, w := range []int{2, 3, 8} {
+		if got := describe(w); got != want {
+			t.Errorf("%d workers differ from one:\n%s\nwant:\n%s", w, got, want)
+		}
 	}
 }
