@@ -69,7 +69,7 @@ func v1PathInVersion(version, kind, path string) string {
 // constraint), each keeps its own path, and the field appears under both.
 //
 // The validators here report the rules of both validations under v1's
-// paths (v1.go); v1beta1DeclarativePathsV1 moves the errors of the rules
+// paths (rules.go); v1beta1DeclarativePathsV1 moves the errors of the rules
 // below to v1beta1's paths. The rules are those of
 // k8s.io/kubernetes v1.37.2 pkg/apis/resource/v1beta1/zz_generated.validations.go
 // (Validate_DeviceRequest and Validate_BasicDevice with the types they
@@ -107,7 +107,7 @@ var requestRulesV1beta1 = []declarativeRuleV1beta1{
 	// allocationMode: +k8s:beta=+k8s:optional and the beta enum;
 	// validateDeviceAllocationMode's NotSupported is covered. The
 	// optional tag stops at an empty mode (a request without class keeps
-	// it empty, see TestVersionDefaultsBeforeConversion137), so that
+	// it empty, see TestVersionDefaultsBeforeConversion), so that
 	// NotSupported is the handwritten one, under v1's path.
 	ruleV1beta1(`allocationMode`, field.ErrorTypeNotSupported, "", func(e *field.Error) bool {
 		return fmt.Sprint(e.BadValue) != ""

@@ -139,11 +139,11 @@ func (c *checkerV1) validateDeviceClaimV1(claim *resourcev1.DeviceClaim, p *fiel
 	o := *opts
 	o.totalDerivedAttrCost = &total
 	o.constraintAttributes = gatherConstraintAttributesV1(claim.Constraints)
-	dvRequests, dvConstraints, dvConfig := true, true, true
+	requests, constraints, config := coveredByDeclarative, coveredByDeclarative, coveredByDeclarative
 	if o.old != nil {
-		dvRequests = !semanticEqual(claim.Requests, o.old.Requests)
-		dvConstraints = !semanticEqual(claim.Constraints, o.old.Constraints)
-		dvConfig = !semanticEqual(claim.Config, o.old.Config)
+		requests = coverageOf(claim.Requests, &o.old.Requests)
+		constraints = coverageOf(claim.Constraints, &o.old.Constraints)
+		config = coverageOf(claim.Config, &o.old.Config)
 	}
 	errs := validateSetV1(claim.Requests, V1DeviceRequestsMaxSize,
 		func(r resourcev1.DeviceRequest, rp *field.Path) field.ErrorList {
@@ -151,16 +151,16 @@ func (c *checkerV1) validateDeviceClaimV1(claim *resourcev1.DeviceClaim, p *fiel
 			if o.old != nil {
 				old = lookupNamedV1(o.old.Requests, r.Name, func(r *resourcev1.DeviceRequest) string { return r.Name })
 			}
-			return c.validateDeviceRequestV1(&r, old, rp, &o, dvRequests && (old == nil || !semanticEqual(r, *old)))
+			return c.validateDeviceRequestV1(&r, old, rp, &o, requests && coverageOf(r, old))
 		},
-		func(r resourcev1.DeviceRequest) string { return r.Name }, dvRequests, p.Child("requests"))
+		func(r resourcev1.DeviceRequest) string { return r.Name }, requests, p.Child("requests"))
 	errs = append(errs, validateSliceV1(claim.Constraints, V1DeviceConstraintsMaxSize,
 		func(con resourcev1.DeviceConstraint, cp *field.Path) field.ErrorList {
-			return c.validateDeviceConstraintV1(&con, cp, names, dvConstraints)
+			return c.validateDeviceConstraintV1(&con, cp, names, constraints)
 		}, p.Child("constraints"))...)
 	errs = append(errs, validateSliceV1(claim.Config, V1DeviceConfigMaxSize,
 		func(cfg resourcev1.DeviceClaimConfiguration, cp *field.Path) field.ErrorList {
-			return c.validateDeviceClaimConfigurationV1(&cfg, cp, names, o.stored, dvConfig)
+			return c.validateDeviceClaimConfigurationV1(&cfg, cp, names, o.stored, config)
 		}, p.Child("config"))...)
 	if total > V1DerivedAttributeCELMaxCost {
 		errs = append(errs, field.Forbidden(p, "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit"))
@@ -215,22 +215,22 @@ func gatherRequestNamesV1(claim *resourcev1.DeviceClaim) requestNamesV1 {
 // validateDeviceRequestV1: a request needs exactly one of exactly and
 // firstAvailable (an empty firstAvailable counts as unset). When both are
 // set only the union error is handwritten; the declarative validation
-// still checks both. old is the stored request of that name; dv says the
-// declarative validation looks at the request.
-func (c *checkerV1) validateDeviceRequestV1(r, old *resourcev1.DeviceRequest, p *field.Path, opts *deviceValidationOptionsV1, dv bool) field.ErrorList {
+// still checks both. old is the stored request of that name; declarative
+// says whether the declarative validation looks at the request.
+func (c *checkerV1) validateDeviceRequestV1(r, old *resourcev1.DeviceRequest, p *field.Path, opts *deviceValidationOptionsV1, declarative declarativeCoverage) field.ErrorList {
 	var oldExact *resourcev1.ExactDeviceRequest
 	var oldSubs []resourcev1.DeviceSubRequest
 	if old != nil {
 		oldExact, oldSubs = old.Exactly, old.FirstAvailable
 	}
-	dvExact := dv && (old == nil || !semanticEqual(r.Exactly, oldExact))
-	dvSubs := dv && (old == nil || !semanticEqual(r.FirstAvailable, oldSubs))
-	sub := func(s *resourcev1.DeviceSubRequest) (*resourcev1.DeviceSubRequest, bool) {
+	exact := declarative.ifChanged(old == nil || !semanticEqual(r.Exactly, oldExact))
+	subs := declarative.ifChanged(old == nil || !semanticEqual(r.FirstAvailable, oldSubs))
+	sub := func(s *resourcev1.DeviceSubRequest) (*resourcev1.DeviceSubRequest, declarativeCoverage) {
 		if old == nil {
-			return nil, dvSubs
+			return nil, subs
 		}
 		o := lookupNamedV1(oldSubs, s.Name, func(s *resourcev1.DeviceSubRequest) string { return s.Name })
-		return o, dvSubs && (o == nil || !semanticEqual(*s, *o))
+		return o, subs && coverageOf(*s, o)
 	}
 
 	errs := dnsLabel(r.Name, p.Child("name"))
@@ -240,54 +240,54 @@ func (c *checkerV1) validateDeviceRequestV1(r, old *resourcev1.DeviceRequest, p 
 		errs = append(errs, field.Required(p, "exactly one of `exactly` or `firstAvailable` is required"))
 	case hasFirstAvailable && hasExactly:
 		errs = append(errs, field.Invalid(p, nil, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set"))
-		if dvExact {
+		if exact {
 			errs = append(errs, c.declarativeExactDeviceRequestV1(r.Exactly, p.Child("exactly"))...)
 		}
-		if dvSubs {
+		if subs {
 			errs = append(errs, validateSetV1(r.FirstAvailable, V1FirstAvailableMaxSize, func(s resourcev1.DeviceSubRequest, sp *field.Path) field.ErrorList {
-				if _, dv := sub(&s); !dv {
+				if _, coverage := sub(&s); !coverage {
 					return nil
 				}
 				return c.declarativeDeviceSubRequestV1(&s, sp)
-			}, func(s resourcev1.DeviceSubRequest) string { return s.Name }, true, p.Child("firstAvailable"))...)
+			}, func(s resourcev1.DeviceSubRequest) string { return s.Name }, coveredByDeclarative, p.Child("firstAvailable"))...)
 		}
 	case hasFirstAvailable:
 		errs = append(errs, validateSetV1(r.FirstAvailable, V1FirstAvailableMaxSize,
 			func(s resourcev1.DeviceSubRequest, sp *field.Path) field.ErrorList {
-				o, dv := sub(&s)
-				return c.validateDeviceSubRequestV1(&s, o, sp, opts, r.Name, dv)
+				o, coverage := sub(&s)
+				return c.validateDeviceSubRequestV1(&s, o, sp, opts, r.Name, coverage)
 			},
-			func(s resourcev1.DeviceSubRequest) string { return s.Name }, dvSubs, p.Child("firstAvailable"))...)
+			func(s resourcev1.DeviceSubRequest) string { return s.Name }, subs, p.Child("firstAvailable"))...)
 	default:
-		errs = append(errs, c.validateExactDeviceRequestV1(r.Exactly, oldExact, p.Child("exactly"), opts, r.Name, dvExact)...)
+		errs = append(errs, c.validateExactDeviceRequestV1(r.Exactly, oldExact, p.Child("exactly"), opts, r.Name, exact)...)
 	}
 	return errs
 }
 
-func (c *checkerV1) validateDeviceSubRequestV1(s, old *resourcev1.DeviceSubRequest, p *field.Path, opts *deviceValidationOptionsV1, parent string, dv bool) field.ErrorList {
+func (c *checkerV1) validateDeviceSubRequestV1(s, old *resourcev1.DeviceSubRequest, p *field.Path, opts *deviceValidationOptionsV1, parent string, declarative declarativeCoverage) field.ErrorList {
 	errs := dnsLabel(s.Name, p.Child("name"))
-	errs = append(errs, validateDeviceClassV1(s.DeviceClassName, p.Child("deviceClassName"), dv)...)
+	errs = append(errs, validateDeviceClassV1(s.DeviceClassName, p.Child("deviceClassName"), declarative)...)
 	errs = append(errs, c.validateSelectorSliceV1(s.Selectors, p.Child("selectors"), opts)...)
 	errs = append(errs, c.validateDeviceDerivedAttributesV1(s.DerivedAttributes, p.Child("derivedAttributes"), opts, parent+"/"+s.Name)...)
 	errs = append(errs, validateDeviceAllocationModeV1(s.AllocationMode, s.Count, p.Child("allocationMode"), p.Child("count"))...)
 	for i := range s.Tolerations {
 		errs = append(errs, validateDeviceTolerationV1(&s.Tolerations[i], p.Child("tolerations").Index(i))...)
 	}
-	if dv && (old == nil || !semanticEqual(s.DerivedAttributes, old.DerivedAttributes)) {
+	if declarative.ifChanged(old == nil || !semanticEqual(s.DerivedAttributes, old.DerivedAttributes)) {
 		errs = append(errs, declarativeDerivedAttributesV1(s.DerivedAttributes, p.Child("derivedAttributes"))...)
 	}
 	return errs
 }
 
-func (c *checkerV1) validateExactDeviceRequestV1(r, old *resourcev1.ExactDeviceRequest, p *field.Path, opts *deviceValidationOptionsV1, name string, dv bool) field.ErrorList {
-	errs := validateDeviceClassV1(r.DeviceClassName, p.Child("deviceClassName"), false)
+func (c *checkerV1) validateExactDeviceRequestV1(r, old *resourcev1.ExactDeviceRequest, p *field.Path, opts *deviceValidationOptionsV1, name string, declarative declarativeCoverage) field.ErrorList {
+	errs := validateDeviceClassV1(r.DeviceClassName, p.Child("deviceClassName"), handwrittenOnly)
 	errs = append(errs, c.validateSelectorSliceV1(r.Selectors, p.Child("selectors"), opts)...)
 	errs = append(errs, c.validateDeviceDerivedAttributesV1(r.DerivedAttributes, p.Child("derivedAttributes"), opts, name)...)
 	errs = append(errs, validateDeviceAllocationModeV1(r.AllocationMode, r.Count, p.Child("allocationMode"), p.Child("count"))...)
 	for i := range r.Tolerations {
 		errs = append(errs, validateDeviceTolerationV1(&r.Tolerations[i], p.Child("tolerations").Index(i))...)
 	}
-	if dv && (old == nil || !semanticEqual(r.DerivedAttributes, old.DerivedAttributes)) {
+	if declarative.ifChanged(old == nil || !semanticEqual(r.DerivedAttributes, old.DerivedAttributes)) {
 		errs = append(errs, declarativeDerivedAttributesV1(r.DerivedAttributes, p.Child("derivedAttributes"))...)
 	}
 	return errs
@@ -313,12 +313,12 @@ func validateDeviceAllocationModeV1(mode resourcev1.DeviceAllocationMode, count 
 }
 
 // validateDeviceClassV1 checks a reference to a DeviceClass. The
-// declarative validation covers it in sub-requests only (dv).
-func validateDeviceClassV1(name string, p *field.Path, dv bool) field.ErrorList {
+// declarative validation covers it in sub-requests only.
+func validateDeviceClassV1(name string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	return longNameV1(name, p, dv)
+	return longNameV1(name, p, declarative)
 }
 
 func (c *checkerV1) validateSelectorSliceV1(selectors []resourcev1.DeviceSelector, p *field.Path, opts *deviceValidationOptionsV1) field.ErrorList {
@@ -404,7 +404,8 @@ func isAttributeUsedByConstraintV1(attr, ref string, constraintAttributes map[st
 func (c *checkerV1) validateDeviceDerivedAttributesV1(attrs []resourcev1.DeviceDerivedAttribute, p *field.Path, opts *deviceValidationOptionsV1, ref string) field.ErrorList {
 	return validateSetV1(attrs, -1, func(a resourcev1.DeviceDerivedAttribute, ap *field.Path) field.ErrorList {
 		return c.validateDeviceDerivedAttributeV1(&a, ap, opts, ref)
-	}, func(a resourcev1.DeviceDerivedAttribute) string { return string(a.Name) }, false, p)
+	}, func(a resourcev1.DeviceDerivedAttribute) string { return string(a.Name) }, handwrittenOnly, p)
+
 }
 
 func (c *checkerV1) validateDeviceDerivedAttributeV1(a *resourcev1.DeviceDerivedAttribute, p *field.Path, opts *deviceValidationOptionsV1, ref string) field.ErrorList {
@@ -421,18 +422,18 @@ func (c *checkerV1) validateDeviceDerivedAttributeV1(a *resourcev1.DeviceDerived
 // validateDeviceConstraintV1 checks matchAttribute if set, else
 // distinctAttribute; with neither, Required is reported on the constraint
 // when DRAConsumableCapacity is enabled and on matchAttribute otherwise.
-// With dv, the declarative format of distinctAttribute is checked even
-// next to a matchAttribute.
-func (c *checkerV1) validateDeviceConstraintV1(con *resourcev1.DeviceConstraint, p *field.Path, names requestNamesV1, dv bool) field.ErrorList {
-	errs := c.requestNameRefsV1(con.Requests, names, dv, p.Child("requests"))
+// Where the declarative validation looks at the constraint, it checks the
+// format of distinctAttribute even next to a matchAttribute.
+func (c *checkerV1) validateDeviceConstraintV1(con *resourcev1.DeviceConstraint, p *field.Path, names requestNamesV1, declarative declarativeCoverage) field.ErrorList {
+	errs := c.requestNameRefsV1(con.Requests, names, declarative, p.Child("requests"))
 	switch {
 	case con.MatchAttribute != nil:
-		errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.MatchAttribute), p.Child("matchAttribute"), dv)...)
-		if dv && con.DistinctAttribute != nil {
-			errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.DistinctAttribute), p.Child("distinctAttribute"), true)...)
+		errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.MatchAttribute), p.Child("matchAttribute"), declarative)...)
+		if declarative && con.DistinctAttribute != nil {
+			errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.DistinctAttribute), p.Child("distinctAttribute"), coveredByDeclarative)...)
 		}
 	case con.DistinctAttribute != nil:
-		errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.DistinctAttribute), p.Child("distinctAttribute"), dv)...)
+		errs = append(errs, c.validateFullyQualifiedNameV1(string(*con.DistinctAttribute), p.Child("distinctAttribute"), declarative)...)
 	case c.enabled(features.DRAConsumableCapacity):
 		// 1.37's message, although nothing is set.
 		errs = append(errs, field.Required(p, `exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set`))
@@ -442,17 +443,17 @@ func (c *checkerV1) validateDeviceConstraintV1(con *resourcev1.DeviceConstraint,
 	return errs
 }
 
-func (c *checkerV1) validateDeviceClaimConfigurationV1(cfg *resourcev1.DeviceClaimConfiguration, p *field.Path, names requestNamesV1, stored, dv bool) field.ErrorList {
-	errs := c.requestNameRefsV1(cfg.Requests, names, dv, p.Child("requests"))
-	return append(errs, c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, p, stored, dv)...)
+func (c *checkerV1) validateDeviceClaimConfigurationV1(cfg *resourcev1.DeviceClaimConfiguration, p *field.Path, names requestNamesV1, stored bool, declarative declarativeCoverage) field.ErrorList {
+	errs := c.requestNameRefsV1(cfg.Requests, names, declarative, p.Child("requests"))
+	return append(errs, c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, p, stored, declarative)...)
 }
 
 // requestNameRefsV1 checks a requests list of a constraint or a
 // configuration: at most V1DeviceRequestsMaxSize unique references.
-func (c *checkerV1) requestNameRefsV1(refs []string, names requestNamesV1, dv bool, p *field.Path) field.ErrorList {
+func (c *checkerV1) requestNameRefsV1(refs []string, names requestNamesV1, declarative declarativeCoverage, p *field.Path) field.ErrorList {
 	return validateSetV1(refs, V1DeviceRequestsMaxSize, func(ref string, rp *field.Path) field.ErrorList {
 		return validateRequestNameRefV1(ref, rp, names)
-	}, self[string], dv, p)
+	}, self[string], declarative, p)
 }
 
 // validateRequestNameRefV1: a reference is "request" or
@@ -474,13 +475,14 @@ func validateRequestNameRefV1(ref string, p *field.Path, names requestNamesV1) f
 }
 
 // validateDeviceConfigurationV1 includes validateOpaqueConfiguration. The
-// driver's errors are the declarative ones when dv.
-func (c *checkerV1) validateDeviceConfigurationV1(cfg *resourcev1.DeviceConfiguration, p *field.Path, stored, dv bool) field.ErrorList {
+// driver's errors are the declarative ones where the declarative
+// validation looks at the configuration.
+func (c *checkerV1) validateDeviceConfigurationV1(cfg *resourcev1.DeviceConfiguration, p *field.Path, stored bool, declarative declarativeCoverage) field.ErrorList {
 	if cfg.Opaque == nil {
 		return field.ErrorList{field.Required(p.Child("opaque"), "")}
 	}
 	op := p.Child("opaque")
-	errs := c.validateDriverNameV1(cfg.Opaque.Driver, op.Child("driver"), dv)
+	errs := c.validateDriverNameV1(cfg.Opaque.Driver, op.Child("driver"), declarative)
 	return append(errs, validateRawExtensionV1(cfg.Opaque.Parameters, op.Child("parameters"), stored, V1OpaqueParametersMaxLength)...)
 }
 
@@ -527,7 +529,7 @@ func (c *checkerV1) declarativeExactDeviceRequestV1(r *resourcev1.ExactDeviceReq
 // sub-request, which also needs a device class name.
 func (c *checkerV1) declarativeDeviceSubRequestV1(s *resourcev1.DeviceSubRequest, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, validateDeviceClassV1(s.DeviceClassName, p.Child("deviceClassName"), true)...)
+	errs = append(errs, validateDeviceClassV1(s.DeviceClassName, p.Child("deviceClassName"), coveredByDeclarative)...)
 	errs = append(errs, declarativeRequestCommonV1(len(s.Selectors), s.AllocationMode, s.Tolerations, p)...)
 	return append(errs, declarativeDerivedAttributesV1(s.DerivedAttributes, p.Child("derivedAttributes"))...)
 }
@@ -538,7 +540,7 @@ func declarativeRequestCommonV1(selectors int, mode resourcev1.DeviceAllocationM
 		errs = append(errs, field.TooMany(p.Child("selectors"), selectors, V1DeviceSelectorsMaxSize).WithOrigin("maxItems"))
 	}
 	if mode != "" {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("allocationMode"), &mode, nil, v1AllocationModeSet, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("allocationMode"), &mode, nil, v1AllocationModeSet, nil)...)
 	}
 	for i := range tolerations {
 		errs = append(errs, declarativeTolerationV1(&tolerations[i], p.Child("tolerations").Index(i))...)
@@ -549,15 +551,15 @@ func declarativeRequestCommonV1(selectors int, mode resourcev1.DeviceAllocationM
 func declarativeTolerationV1(t *resourcev1.DeviceToleration, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if t.Key != "" {
-		errs = append(errs, validate.LabelKey(dvContext, dvOp, p.Child("key"), &t.Key, nil)...)
+		errs = append(errs, validate.LabelKey(declarativeCtx, declarativeOp, p.Child("key"), &t.Key, nil)...)
 	}
 	if t.Operator == "" {
 		errs = append(errs, field.Required(p.Child("operator"), ""))
 	} else {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("operator"), &t.Operator, nil, v1TolerationOpSet, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("operator"), &t.Operator, nil, v1TolerationOpSet, nil)...)
 	}
 	if t.Effect != "" {
-		errs = append(errs, validate.Enum(dvContext, dvOp, p.Child("effect"), &t.Effect, nil, v1TaintEffects, nil)...)
+		errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Child("effect"), &t.Effect, nil, v1TaintEffects, nil)...)
 	}
 	return errs
 }
@@ -575,7 +577,7 @@ func declarativeDerivedAttributesV1(attrs []resourcev1.DeviceDerivedAttribute, p
 		if name := attrs[i].Name; name == "" {
 			errs = append(errs, field.Required(ap.Child("name"), ""))
 		} else {
-			errs = append(errs, validate.ResourceFullyQualifiedName(dvContext, dvOp, ap.Child("name"), &name, nil)...)
+			errs = append(errs, validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, ap.Child("name"), &name, nil)...)
 		}
 		if attrs[i].Expression == "" {
 			errs = append(errs, field.Required(ap.Child("expression"), ""))

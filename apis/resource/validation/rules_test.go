@@ -89,7 +89,7 @@ func testEnvV1(gates gatesV1) (envV1, *fakeCELV1) {
 // tables test the validation alone, as upstream's validation tests do
 // whatever the gates: a field a case sets reaches the rules. The strategy
 // around them (drop, then validate) is tested through the registry in
-// drop137_validate_test.go.
+// dropvalidate_test.go.
 func (r rulesV1Set) withoutDrops() rulesV1Set {
 	r.claim.drop, r.claim.dropStatus = nil, nil
 	r.template.drop = nil

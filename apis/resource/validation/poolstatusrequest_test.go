@@ -10,17 +10,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// rpsr137 is a valid ResourcePoolStatusRequest as stored, without status.
-func rpsr137() *v1alpha3.ResourcePoolStatusRequest {
+// storedPoolStatusRequest is a valid ResourcePoolStatusRequest as stored, without status.
+func storedPoolStatusRequest() *v1alpha3.ResourcePoolStatusRequest {
 	return &v1alpha3.ResourcePoolStatusRequest{
 		ObjectMeta: metav1.ObjectMeta{Name: "r", ResourceVersion: "1"},
 		Spec:       v1alpha3.ResourcePoolStatusRequestSpec{Driver: "gpu.example.com", PoolName: ptr("node-1"), Limit: ptr(int32(10))},
 	}
 }
 
-// rpsrStatus137 is rpsr137 with a full valid status, changed by f.
-func rpsrStatus137(f func(st *v1alpha3.ResourcePoolStatusRequestStatus)) *v1alpha3.ResourcePoolStatusRequest {
-	r := rpsr137()
+// poolStatusRequestWithStatus is storedPoolStatusRequest with a full valid status, changed by f.
+func poolStatusRequestWithStatus(f func(st *v1alpha3.ResourcePoolStatusRequestStatus)) *v1alpha3.ResourcePoolStatusRequest {
+	r := storedPoolStatusRequest()
 	qty := func(s string) *apiresource.Quantity { q := apiresource.MustParse(s); return &q }
 	r.Status = &v1alpha3.ResourcePoolStatusRequestStatus{
 		PoolCount: ptr(int32(1)),
@@ -46,16 +46,17 @@ func rpsrStatus137(f func(st *v1alpha3.ResourcePoolStatusRequestStatus)) *v1alph
 	return r
 }
 
-// TestResourcePoolStatusRequestStatus137: the declared rules of a first
+// TestResourcePoolStatusRequestStatus: the declared rules of a first
 // status (ga-facts 7.1 and 7.7), each with the value at its limit passing
-// and one beyond it refused.
-func TestResourcePoolStatusRequestStatus137(t *testing.T) {
+// and one beyond it refused. It is a table of cases, longer than 80 lines
+// for that reason: each case reads on its own.
+func TestResourcePoolStatusRequestStatus(t *testing.T) {
 	pool := func(f func(p *v1alpha3.PoolStatus)) *v1alpha3.ResourcePoolStatusRequest {
-		return rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { f(&st.Pools[0]) })
+		return poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { f(&st.Pools[0]) })
 	}
 	const p0 = "status.pools[0]"
 	pools := func(n int) *v1alpha3.ResourcePoolStatusRequest {
-		return rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
+		return poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
 			for i := 1; i < n; i++ {
 				p := st.Pools[0]
 				p.PoolName = fmt.Sprintf("node-%d", i+1)
@@ -64,7 +65,7 @@ func TestResourcePoolStatusRequestStatus137(t *testing.T) {
 		})
 	}
 	conditions := func(n int) *v1alpha3.ResourcePoolStatusRequest {
-		return rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
+		return poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
 			for i := 1; i < n; i++ {
 				c := st.Conditions[0]
 				c.Type = fmt.Sprintf("Type%d", i)
@@ -92,13 +93,13 @@ func TestResourcePoolStatusRequestStatus137(t *testing.T) {
 		})
 	}
 	status := func(name string, obj *v1alpha3.ResourcePoolStatusRequest, want ...string) ruleCase {
-		return ruleCase{name: name, op: opStatus, obj: obj, old: rpsr137(), want: want}
+		return ruleCase{name: name, op: opStatus, obj: obj, old: storedPoolStatusRequest(), want: want}
 	}
 	runCases(t, []ruleCase{
-		status("valid", rpsrStatus137(nil)),
-		status("minimal", rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.Pools, st.Conditions = nil, nil })),
-		status("poolCount required", rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = nil }), "Required status.poolCount"),
-		status("poolCount negative", rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(-1)) }), "Invalid status.poolCount"),
+		status("valid", poolStatusRequestWithStatus(nil)),
+		status("minimal", poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.Pools, st.Conditions = nil, nil })),
+		status("poolCount required", poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = nil }), "Required status.poolCount"),
+		status("poolCount negative", poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(-1)) }), "Invalid status.poolCount"),
 		status("pools at the limit", pools(ResourcePoolStatusRequestMaxPools)),
 		status("too many pools: entries not checked", func() *v1alpha3.ResourcePoolStatusRequest {
 			r := pools(ResourcePoolStatusRequestMaxPools + 1)
@@ -107,7 +108,7 @@ func TestResourcePoolStatusRequestStatus137(t *testing.T) {
 		}(), "TooMany status.pools"),
 		status("conditions at the limit", conditions(ResourcePoolStatusRequestMaxConditions)),
 		status("too many conditions", conditions(ResourcePoolStatusRequestMaxConditions+1), "TooMany status.conditions"),
-		status("condition content (metav1)", rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.Conditions[0].Reason = "not a reason" }),
+		status("condition content (metav1)", poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.Conditions[0].Reason = "not a reason" }),
 			"Invalid status.conditions[0].reason"),
 		status("driver required", pool(func(p *v1alpha3.PoolStatus) { p.Driver = "" }), "Required "+p0+".driver"),
 		status("driver format", pool(func(p *v1alpha3.PoolStatus) { p.Driver = "gpu_example" }), "Invalid "+p0+".driver"),
@@ -145,19 +146,19 @@ func TestResourcePoolStatusRequestStatus137(t *testing.T) {
 		}), "Required "+p0+".shareableSummary.capacity[0].name", "Required "+p0+".shareableSummary.capacity[0].total",
 			"Required "+p0+".shareableSummary.capacity[0].consumed", "Required "+p0+".shareableSummary.capacity[0].available"),
 		// Once written, the status is compared, not validated again.
-		{name: "a written status is not validated again", op: opStatus, old: rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
+		{name: "a written status is not validated again", op: opStatus, old: poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) {
 			st.PoolCount = ptr(int32(-1))
-		}), obj: rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(-1)) })},
-		{name: "a written status is immutable", op: opStatus, old: rpsrStatus137(nil),
-			obj: rpsrStatus137(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(2)) }), want: []string{"Invalid status"}},
+		}), obj: poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(-1)) })},
+		{name: "a written status is immutable", op: opStatus, old: poolStatusRequestWithStatus(nil),
+			obj: poolStatusRequestWithStatus(func(st *v1alpha3.ResourcePoolStatusRequestStatus) { st.PoolCount = ptr(int32(2)) }), want: []string{"Invalid status"}},
 	})
 }
 
-// TestResourcePoolStatusRequestSpec137: the declared spec rules of a
+// TestResourcePoolStatusRequestSpec: the declared spec rules of a
 // create, each with a passing value at its limit.
-func TestResourcePoolStatusRequestSpec137(t *testing.T) {
+func TestResourcePoolStatusRequestSpec(t *testing.T) {
 	spec := func(f func(s *v1alpha3.ResourcePoolStatusRequestSpec)) *v1alpha3.ResourcePoolStatusRequest {
-		r := rpsr137()
+		r := storedPoolStatusRequest()
 		r.ResourceVersion = ""
 		f(&r.Spec)
 		return r
@@ -178,8 +179,12 @@ func TestResourcePoolStatusRequestSpec137(t *testing.T) {
 			want: []string{"Invalid spec.poolName"}},
 		{name: "driver too long", obj: spec(func(s *v1alpha3.ResourcePoolStatusRequestSpec) { s.Driver = strings.Repeat("a", DriverNameMaxLength+1) }),
 			want: []string{"TooLong spec.driver"}},
-		{name: "update: spec immutable", op: opUpdate, old: rpsr137(),
-			obj:  func() *v1alpha3.ResourcePoolStatusRequest { r := rpsr137(); r.Spec.Limit = ptr(int32(20)); return r }(),
+		{name: "update: spec immutable", op: opUpdate, old: storedPoolStatusRequest(),
+			obj: func() *v1alpha3.ResourcePoolStatusRequest {
+				r := storedPoolStatusRequest()
+				r.Spec.Limit = ptr(int32(20))
+				return r
+			}(),
 			want: []string{"Invalid spec"}},
 	})
 }

@@ -209,6 +209,9 @@ func TestV1alpha2Claims(t *testing.T) {
 	})
 }
 
+// TestV1alpha2ResourceClaimStatus checks the 1.30 status rules of a claim.
+// It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1alpha2ResourceClaimStatus(t *testing.T) {
 	handles := func(n int) []v1alpha2.ResourceHandle {
 		out := make([]v1alpha2.ResourceHandle, n)

@@ -147,6 +147,9 @@ func a3Slice(muts ...func(*v1alpha3.ResourceSlice)) *v1alpha3.ResourceSlice {
 	return s
 }
 
+// TestV1alpha3ResourceClaim checks the 1.31 claim rules, create and update.
+// It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1alpha3ResourceClaim(t *testing.T) {
 	withRequests := func(rs ...v1alpha3.DeviceRequest) func(*v1alpha3.ResourceClaim) {
 		return func(c *v1alpha3.ResourceClaim) { c.Spec.Devices = v1alpha3.DeviceClaim{Requests: rs} }
@@ -271,6 +274,9 @@ func make32Selectors(n int) []v1alpha3.DeviceSelector {
 	return out
 }
 
+// TestV1alpha3ResourceClaimStatus checks the 1.31 status rules of a claim.
+// It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1alpha3ResourceClaimStatus(t *testing.T) {
 	runCases(t, []ruleCase{
 		{name: "allocate and reserve", op: opStatus, old: a3Claim(), obj: a3Allocated()},
@@ -452,6 +458,8 @@ func TestV1alpha3PodSchedulingContext(t *testing.T) {
 	})
 }
 
+// TestV1alpha3ResourceSlice checks the 1.31 slice rules. It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1alpha3ResourceSlice(t *testing.T) {
 	devices := func(n int) []v1alpha3.Device {
 		out := make([]v1alpha3.Device, n)

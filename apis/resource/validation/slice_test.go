@@ -203,6 +203,9 @@ func TestV1SliceAttributes(t *testing.T) {
 	runV1Cases(t, cases)
 }
 
+// TestV1SliceCapacity checks device capacities and their request
+// policies. It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1SliceCapacity(t *testing.T) {
 	policy := func(f func(p *resourcev1.CapacityRequestPolicy)) *resourcev1.ResourceSlice {
 		return devWith(func(d *resourcev1.Device) {

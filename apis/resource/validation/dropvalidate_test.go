@@ -111,6 +111,8 @@ type dropCase struct {
 	keptOnUpdate string
 }
 
+// dropCases has one case per gated field, through the registry. It is a
+// table, longer than 80 lines for that reason: each case reads on its own.
 func dropCases() []dropCase {
 	badToleration := []resourcev1.DeviceToleration{{Key: "k", Operator: "Sometimes"}}
 	share := types.UID("not-a-uuid")
@@ -245,12 +247,12 @@ func validateWithWarnings(op operation, obj, old runtime.Object, opts Options) (
 	return ValidateObjectStatusUpdateWithWarnings(obj, old, opts)
 }
 
-// TestValidateDropsGatedFields137: for every field of ga-facts section 6,
+// TestValidateDropsGatedFields: for every field of ga-facts section 6,
 // with its gate on the field is validated and nothing is dropped; with the
 // gate off it is dropped with a warning naming the field and the gate, and
 // its bad value is not reported; on an update whose stored object uses the
 // field it is kept although the gate is off.
-func TestValidateDropsGatedFields137(t *testing.T) {
+func TestValidateDropsGatedFields(t *testing.T) {
 	for _, tc := range dropCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			errPath := tc.errPath
@@ -275,7 +277,7 @@ func TestValidateDropsGatedFields137(t *testing.T) {
 			errs, warnings = validateWithWarnings(tc.op, tc.obj, tc.before, off)
 			want := DropWarning{Path: tc.path, Gates: wantGates}.String()
 			if len(warnings) != 1 || warnings[0].String() != want {
-				t.Errorf("gate off: warnings %q, want [%q]", lines137(warnings), want)
+				t.Errorf("gate off: warnings %q, want [%q]", warningLines(warnings), want)
 			}
 			if bad := errorsUnder(errs, errPath); len(bad) > 0 {
 				t.Errorf("gate off: the dropped field was validated: %v", bad)
@@ -335,20 +337,20 @@ func TestDropCasesCoverEveryGatedField(t *testing.T) {
 // attribute has only a list value loses the value and is then refused for
 // an attribute without one: the server's answer, which the warning
 // explains.
-func TestListAttributeDroppedLeavesNoValue137(t *testing.T) {
+func TestListAttributeDroppedLeavesNoValue(t *testing.T) {
 	s := dropDevice(func(d *resourcev1.Device) {
 		d.Attributes = map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"lanes": {IntValues: []int64{1, 2}}}
 	})
 	errs, warnings := ValidateObjectWithWarnings(s, Options{})
-	if want := line137("spec.devices[0].attributes[lanes].ints", features.DRAListTypeAttributes); len(warnings) != 1 || warnings[0].String() != want {
-		t.Errorf("warnings %q, want [%q]", lines137(warnings), want)
+	if want := warningLine("spec.devices[0].attributes[lanes].ints", features.DRAListTypeAttributes); len(warnings) != 1 || warnings[0].String() != want {
+		t.Errorf("warnings %q, want [%q]", warningLines(warnings), want)
 	}
 	expectErrors(t, errs, "Invalid spec.devices[0].attributes[lanes]")
 }
 
 // A v1beta1 object is validated in its v1 form; its warnings name the
 // fields where v1beta1 has them. v1beta2 has v1's paths.
-func TestDropWarningsInTheObjectsVersion137(t *testing.T) {
+func TestDropWarningsInTheObjectsVersion(t *testing.T) {
 	off := Options{FeatureGates: gatesOff(t, features.DRADeviceTaints, features.DRAAdminAccess)}
 	meta := metav1.ObjectMeta{Name: "c", Namespace: "team-a"}
 	tol := []v1beta1.DeviceToleration{{Key: "k", Operator: v1beta1.DeviceTolerationOpExists}}
@@ -361,33 +363,33 @@ func TestDropWarningsInTheObjectsVersion137(t *testing.T) {
 			{Name: "a", DeviceClassName: "gpu", AdminAccess: ptr(true), Tolerations: tol},
 			{Name: "b", FirstAvailable: []v1beta1.DeviceSubRequest{{Name: "s", DeviceClassName: "gpu", Tolerations: tol}}},
 		}}}}, []string{
-			line137("spec.devices.requests[0].tolerations", features.DRADeviceTaints),
-			line137("spec.devices.requests[1].firstAvailable[0].tolerations", features.DRADeviceTaints),
-			line137("spec.devices.requests[0].adminAccess", features.DRAAdminAccess),
+			warningLine("spec.devices.requests[0].tolerations", features.DRADeviceTaints),
+			warningLine("spec.devices.requests[1].firstAvailable[0].tolerations", features.DRADeviceTaints),
+			warningLine("spec.devices.requests[0].adminAccess", features.DRAAdminAccess),
 		}},
 		{"v1beta1 template", &v1beta1.ResourceClaimTemplate{ObjectMeta: meta, Spec: v1beta1.ResourceClaimTemplateSpec{Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: []v1beta1.DeviceRequest{
 			{Name: "a", DeviceClassName: "gpu", Tolerations: tol},
-		}}}}}, []string{line137("spec.spec.devices.requests[0].tolerations", features.DRADeviceTaints)}},
+		}}}}}, []string{warningLine("spec.spec.devices.requests[0].tolerations", features.DRADeviceTaints)}},
 		{"v1beta1 slice", &v1beta1.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: "s"}, Spec: v1beta1.ResourceSliceSpec{
 			Driver: "gpu.example.com", Pool: v1beta1.ResourcePool{Name: "p", ResourceSliceCount: 1}, NodeName: "node-a",
 			Devices: []v1beta1.Device{{Name: "d0", Basic: &v1beta1.BasicDevice{Taints: []v1beta1.DeviceTaint{{Key: "k", Effect: v1beta1.DeviceTaintEffectNoSchedule}}}}},
-		}}, []string{line137("spec.devices[0].basic.taints", features.DRADeviceTaints)}},
+		}}, []string{warningLine("spec.devices[0].basic.taints", features.DRADeviceTaints)}},
 		{"v1beta2 claim", &v1beta2.ResourceClaim{ObjectMeta: meta, Spec: v1beta2.ResourceClaimSpec{Devices: v1beta2.DeviceClaim{Requests: []v1beta2.DeviceRequest{
 			{Name: "a", Exactly: &v1beta2.ExactDeviceRequest{DeviceClassName: "gpu", Tolerations: []v1beta2.DeviceToleration{{Key: "k", Operator: v1beta2.DeviceTolerationOpExists}}}},
-		}}}}, []string{line137("spec.devices.requests[0].exactly.tolerations", features.DRADeviceTaints)}},
+		}}}}, []string{warningLine("spec.devices.requests[0].exactly.tolerations", features.DRADeviceTaints)}},
 		{"v1 List", &resourcev1.ResourceSliceList{Items: []resourcev1.ResourceSlice{
 			*dropSlice(nil),
 			*dropDevice(func(d *resourcev1.Device) {
 				d.Taints = []resourcev1.DeviceTaint{{Key: "k", Effect: resourcev1.DeviceTaintEffectNoSchedule}}
 			}),
-		}}, []string{line137("items[1].spec.devices[0].taints", features.DRADeviceTaints)}},
+		}}, []string{warningLine("items[1].spec.devices[0].taints", features.DRADeviceTaints)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			errs, warnings := ValidateObjectWithWarnings(tc.obj, off)
 			if len(errs) != 0 {
 				t.Errorf("errors: %v", errs)
 			}
-			expectWarnings137(t, warnings, tc.want)
+			expectWarnings(t, warnings, tc.want)
 		})
 	}
 }
@@ -415,7 +417,7 @@ func TestV1PathInVersion(t *testing.T) {
 // DeviceTaintRules and ResourcePoolStatusRequests (main resource and
 // status), as their storage refuses it before validating; allowed for the
 // v1alpha3 and v1beta2 DeviceTaintRules and the other kinds.
-func TestUpdateWithoutResourceVersion137(t *testing.T) {
+func TestUpdateWithoutResourceVersion(t *testing.T) {
 	taint := resourcev1.DeviceTaint{Key: "k", Effect: resourcev1.DeviceTaintEffectNoSchedule, TimeAdded: &added1}
 	v1rule := &resourcev1.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "r", ResourceVersion: "4"}, Spec: resourcev1.DeviceTaintRuleSpec{Taint: taint}}
 	b2rule := &v1beta2.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "r", ResourceVersion: "4"}, Spec: v1beta2.DeviceTaintRuleSpec{Taint: v1beta2.DeviceTaint{Key: "k", Effect: v1beta2.DeviceTaintEffectNoSchedule, TimeAdded: &added1}}}
@@ -464,7 +466,7 @@ func TestUpdateWithoutResourceVersion137(t *testing.T) {
 
 // A namespace the caller does not know skips the admin-access rule; a
 // failed lookup is an internal error, as on the server.
-func TestAdminAccessNamespaceUnknown137(t *testing.T) {
+func TestAdminAccessNamespaceUnknown(t *testing.T) {
 	claim := dropClaim(func(c *resourcev1.ResourceClaim) { c.Spec.Devices.Requests[0].Exactly.AdminAccess = ptr(true) })
 	for _, tc := range []struct {
 		name   string

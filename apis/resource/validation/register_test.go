@@ -91,7 +91,7 @@ func TestResourcePoolStatusRequestV1alpha3(t *testing.T) {
 // which the server then refuses too. v1beta2 keeps v1's defaults, which
 // give the same request ExactCount. The stored object of an update is
 // defaulted the same way (else an unchanged spec would look changed).
-func TestVersionDefaultsBeforeConversion137(t *testing.T) {
+func TestVersionDefaultsBeforeConversion(t *testing.T) {
 	meta := metav1.ObjectMeta{Name: "c", Namespace: "default", ResourceVersion: "1"}
 	b1Claim := func(reqs ...v1beta1.DeviceRequest) *v1beta1.ResourceClaim {
 		return &v1beta1.ResourceClaim{ObjectMeta: meta, Spec: v1beta1.ResourceClaimSpec{Devices: v1beta1.DeviceClaim{Requests: reqs}}}

@@ -123,6 +123,9 @@ func TestV1alpha1ResourceClaim(t *testing.T) {
 	})
 }
 
+// TestV1alpha1ResourceClaimStatus checks the 1.26 status rules of a claim.
+// It is a table of cases, longer than 80 lines for that reason: each
+// case reads on its own.
 func TestV1alpha1ResourceClaimStatus(t *testing.T) {
 	deleting := func(c *v1alpha1.ResourceClaim) { c.DeletionTimestamp = &deletedAt }
 	runCases(t, []ruleCase{

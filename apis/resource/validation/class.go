@@ -40,12 +40,12 @@ func (c *checkerV1) validateDeviceClassSpecV1(spec, old *resourcev1.DeviceClassS
 	}, p.Child("selectors"))
 	configStored := old != nil && semanticEqual(spec.Config, old.Config)
 	errs = append(errs, validateSliceV1(spec.Config, V1DeviceConfigMaxSize, func(cfg resourcev1.DeviceClassConfiguration, cp *field.Path) field.ErrorList {
-		return c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, cp, configStored, !configStored)
+		return c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, cp, configStored, declarativeCoverage(!configStored))
 	}, p.Child("config"))...)
 	if name := spec.ExtendedResourceName; name != nil && !isExtendedResourceNameV1(*name) {
 		ep := p.Child("extendedResourceName")
 		if old == nil || old.ExtendedResourceName == nil || *old.ExtendedResourceName != *name {
-			errs = append(errs, validate.ExtendedResourceName(dvContext, dvOp, ep, name, nil)...)
+			errs = append(errs, validate.ExtendedResourceName(declarativeCtx, declarativeOp, ep, name, nil)...)
 		} else {
 			errs = append(errs, field.Invalid(ep, *name, "must be a valid extended resource name").WithOrigin("format=k8s-extended-resource-name"))
 		}
@@ -86,7 +86,7 @@ func (c *checkerV1) validateDeviceTaintRuleSpecV1(spec, old *resourcev1.DeviceTa
 	if s := spec.DeviceSelector; s != nil {
 		sp := p.Child("deviceSelector")
 		if s.Driver != nil {
-			errs = append(errs, c.validateDriverNameV1(*s.Driver, sp.Child("driver"), false)...)
+			errs = append(errs, c.validateDriverNameV1(*s.Driver, sp.Child("driver"), handwrittenOnly)...)
 		}
 		if s.Pool != nil {
 			errs = append(errs, validatePoolNameV1(*s.Pool, sp.Child("pool"))...)

@@ -23,11 +23,12 @@ import (
 	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
-// The rules of Kubernetes 1.37 for the v1 kinds. Every function here (and
-// in v1_*.go) carries the name of the 1.37 function of
-// pkg/apis/resource/validation whose rules it applies, with the suffix V1
-// (compared with k8s.io/kubernetes v1.37.2), as the package documentation
-// describes for the alpha versions.
+// The live rules: those of Kubernetes 1.37 for the v1 kinds. Every
+// function here (and in claim.go, claimstatus.go, class.go and slice.go)
+// carries the name of the 1.37 function of pkg/apis/resource/validation
+// whose rules it applies, with the suffix V1 (compared with
+// k8s.io/kubernetes v1.37.2), as the package documentation describes for
+// the alpha versions.
 //
 // 1.37 validates twice. The handwritten validation (the functions named
 // after upstream's) runs first; then the declarative validation generated
@@ -55,8 +56,8 @@ import (
 //     request with both exactly and firstAvailable, devices of a slice
 //     with too many devices, taints beyond their limit);
 //   - the declarative validation skips fields an update leaves unchanged
-//     ("ratcheting"); a "dv" parameter says whether it looks at the part
-//     being validated.
+//     ("ratcheting"); a declarativeCoverage parameter says whether it
+//     looks at the part being validated.
 //
 // Alpha declarative rules (+k8s:alpha) are not enforced by 1.37 and are not
 // applied. Registry behaviour that produces validation errors (the
@@ -162,116 +163,142 @@ type rulesV1Set struct {
 	taintRule rules[*resourcev1.DeviceTaintRule]
 }
 
-// rulesV1 returns the 1.37 rules of the v1 kinds with env. They are not
-// registered here: register needs v1 in the catalogue and the scheme.
+// rulesV1 returns the 1.37 rules of the v1 kinds with env, one function per
+// registry strategy of 1.37. They are not registered here: register needs
+// v1 in the catalogue and the scheme.
 func rulesV1(env envV1) rulesV1Set {
 	return rulesV1Set{
-		claim: rules[*resourcev1.ResourceClaim]{
-			namespaced:         true,
-			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.ResourceClaim) { drakitv1.SetObjectDefaults_ResourceClaim(o) },
-			prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
-			prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
-			prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
-			drop: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
-				return DropDisabledResourceClaimFieldsV1(o, old, env.on(c).env.gates)
-			},
-			dropStatus: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
-				return DropDisabledResourceClaimStatusFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceClaim) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminV1(o.Spec.Devices.Requests, o.Namespace)
-				return append(errs, v.ValidateResourceClaimV1(o)...)
-			},
-			// 1.37 validates a claim update only as an update: the spec is
-			// immutable and not validated again.
-			update: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
-				return env.on(c).ValidateResourceClaimUpdateV1(o, old)
-			},
-			status: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminStatusV1(allocationResultsV1(o), allocationResultsV1(old), o.Namespace)
-				return append(errs, v.ValidateResourceClaimStatusUpdateV1(o, old)...)
-			},
+		claim:     claimRulesV1(env),
+		template:  templateRulesV1(env),
+		class:     classRulesV1(env),
+		slice:     sliceRulesV1(env),
+		taintRule: taintRuleRulesV1(env),
+	}
+}
+
+// claimRulesV1 is the ResourceClaim strategy (main resource and status).
+func claimRulesV1(env envV1) rules[*resourcev1.ResourceClaim] {
+	return rules[*resourcev1.ResourceClaim]{
+		namespaced:         true,
+		resetMetaForStatus: true,
+		defaults:           func(o *resourcev1.ResourceClaim) { drakitv1.SetObjectDefaults_ResourceClaim(o) },
+		prepareCreate:      func(o *resourcev1.ResourceClaim) { o.Status = resourcev1.ResourceClaimStatus{} },
+		prepareUpdate:      func(o, old *resourcev1.ResourceClaim) { o.Status = old.Status },
+		prepareStatus:      func(o, old *resourcev1.ResourceClaim) { o.Spec = old.Spec },
+		drop: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+			return DropDisabledResourceClaimFieldsV1(o, old, env.on(c).env.gates)
 		},
-		template: rules[*resourcev1.ResourceClaimTemplate]{
-			namespaced: true,
-			defaults:   func(o *resourcev1.ResourceClaimTemplate) { drakitv1.SetObjectDefaults_ResourceClaimTemplate(o) },
-			drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
-				return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceClaimTemplate) field.ErrorList {
-				v := env.on(c)
-				errs := v.authorizedForAdminV1(o.Spec.Spec.Devices.Requests, o.Namespace)
-				return append(errs, v.ValidateResourceClaimTemplateV1(o)...)
-			},
-			// The template strategy validates an update as a create too
-			// (the whole spec, its CEL as new expressions) and then as an
-			// update.
-			update: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) field.ErrorList {
-				v := env.on(c)
-				errs := v.validateResourceClaimTemplateV1(o, &old.Spec)
-				return append(errs, v.ValidateResourceClaimTemplateUpdateV1(o, old)...)
-			},
+		dropStatus: func(c *checker, o, old *resourcev1.ResourceClaim) []DropWarning {
+			return DropDisabledResourceClaimStatusFieldsV1(o, old, env.on(c).env.gates)
 		},
-		class: rules[*resourcev1.DeviceClass]{
-			prepareCreate: func(o *resourcev1.DeviceClass) { o.Generation = 1 },
-			prepareUpdate: func(o, old *resourcev1.DeviceClass) {
-				if !semanticEqual(o.Spec, old.Spec) {
-					o.Generation = old.Generation + 1
-				}
-			},
-			drop: func(c *checker, o, old *resourcev1.DeviceClass) []DropWarning {
-				return DropDisabledDeviceClassFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.DeviceClass) field.ErrorList {
-				return env.on(c).ValidateDeviceClassV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.DeviceClass) field.ErrorList {
-				return env.on(c).ValidateDeviceClassUpdateV1(o, old)
-			},
+		create: func(c *checker, o *resourcev1.ResourceClaim) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminV1(o.Spec.Devices.Requests, o.Namespace)
+			return append(errs, v.ValidateResourceClaimV1(o)...)
 		},
-		slice: rules[*resourcev1.ResourceSlice]{
-			defaults:      func(o *resourcev1.ResourceSlice) { drakitv1.SetObjectDefaults_ResourceSlice(o) },
-			prepareCreate: func(o *resourcev1.ResourceSlice) { o.Generation = 1 },
-			prepareUpdate: func(o, old *resourcev1.ResourceSlice) {
-				if !semanticEqual(o.Spec, old.Spec) {
-					o.Generation = old.Generation + 1
-				}
-			},
-			drop: func(c *checker, o, old *resourcev1.ResourceSlice) []DropWarning {
-				return DropDisabledResourceSliceFieldsV1(o, old, env.on(c).env.gates)
-			},
-			create: func(c *checker, o *resourcev1.ResourceSlice) field.ErrorList {
-				return env.on(c).ValidateResourceSliceV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.ResourceSlice) field.ErrorList {
-				return env.on(c).ValidateResourceSliceUpdateV1(o, old)
-			},
+		// 1.37 validates a claim update only as an update: the spec is
+		// immutable and not validated again.
+		update: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
+			return env.on(c).ValidateResourceClaimUpdateV1(o, old)
 		},
-		taintRule: rules[*resourcev1.DeviceTaintRule]{
-			resetMetaForStatus: true,
-			defaults:           func(o *resourcev1.DeviceTaintRule) { drakitv1.SetObjectDefaults_DeviceTaintRule(o) },
-			prepareCreate: func(o *resourcev1.DeviceTaintRule) {
-				o.Status = resourcev1.DeviceTaintRuleStatus{}
-				o.Generation = 1
-			},
-			prepareUpdate: prepareDeviceTaintRuleUpdateV1,
-			// The v1 storage refuses an update without resourceVersion;
-			// the one that serves v1alpha3 and v1beta2 keeps their
-			// historic unconditional updates.
-			unconditionalUpdate: func(version string) bool { return version == "v1alpha3" || version == "v1beta2" },
-			prepareStatus:       func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
-			create: func(c *checker, o *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleV1(o)
-			},
-			update: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleUpdateV1(o, old)
-			},
-			status: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
-				return env.on(c).ValidateDeviceTaintRuleStatusUpdateV1(o, old)
-			},
+		status: func(c *checker, o, old *resourcev1.ResourceClaim) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminStatusV1(allocationResultsV1(o), allocationResultsV1(old), o.Namespace)
+			return append(errs, v.ValidateResourceClaimStatusUpdateV1(o, old)...)
+		},
+	}
+}
+
+// templateRulesV1 is the ResourceClaimTemplate strategy.
+func templateRulesV1(env envV1) rules[*resourcev1.ResourceClaimTemplate] {
+	return rules[*resourcev1.ResourceClaimTemplate]{
+		namespaced: true,
+		defaults:   func(o *resourcev1.ResourceClaimTemplate) { drakitv1.SetObjectDefaults_ResourceClaimTemplate(o) },
+		drop: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) []DropWarning {
+			return DropDisabledResourceClaimTemplateFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.ResourceClaimTemplate) field.ErrorList {
+			v := env.on(c)
+			errs := v.authorizedForAdminV1(o.Spec.Spec.Devices.Requests, o.Namespace)
+			return append(errs, v.ValidateResourceClaimTemplateV1(o)...)
+		},
+		// The template strategy validates an update as a create too
+		// (the whole spec, its CEL as new expressions) and then as an
+		// update.
+		update: func(c *checker, o, old *resourcev1.ResourceClaimTemplate) field.ErrorList {
+			v := env.on(c)
+			errs := v.validateResourceClaimTemplateV1(o, &old.Spec)
+			return append(errs, v.ValidateResourceClaimTemplateUpdateV1(o, old)...)
+		},
+	}
+}
+
+// classRulesV1 is the DeviceClass strategy.
+func classRulesV1(env envV1) rules[*resourcev1.DeviceClass] {
+	return rules[*resourcev1.DeviceClass]{
+		prepareCreate: func(o *resourcev1.DeviceClass) { o.Generation = 1 },
+		prepareUpdate: func(o, old *resourcev1.DeviceClass) {
+			if !semanticEqual(o.Spec, old.Spec) {
+				o.Generation = old.Generation + 1
+			}
+		},
+		drop: func(c *checker, o, old *resourcev1.DeviceClass) []DropWarning {
+			return DropDisabledDeviceClassFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.DeviceClass) field.ErrorList {
+			return env.on(c).ValidateDeviceClassV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.DeviceClass) field.ErrorList {
+			return env.on(c).ValidateDeviceClassUpdateV1(o, old)
+		},
+	}
+}
+
+// sliceRulesV1 is the ResourceSlice strategy.
+func sliceRulesV1(env envV1) rules[*resourcev1.ResourceSlice] {
+	return rules[*resourcev1.ResourceSlice]{
+		defaults:      func(o *resourcev1.ResourceSlice) { drakitv1.SetObjectDefaults_ResourceSlice(o) },
+		prepareCreate: func(o *resourcev1.ResourceSlice) { o.Generation = 1 },
+		prepareUpdate: func(o, old *resourcev1.ResourceSlice) {
+			if !semanticEqual(o.Spec, old.Spec) {
+				o.Generation = old.Generation + 1
+			}
+		},
+		drop: func(c *checker, o, old *resourcev1.ResourceSlice) []DropWarning {
+			return DropDisabledResourceSliceFieldsV1(o, old, env.on(c).env.gates)
+		},
+		create: func(c *checker, o *resourcev1.ResourceSlice) field.ErrorList {
+			return env.on(c).ValidateResourceSliceV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.ResourceSlice) field.ErrorList {
+			return env.on(c).ValidateResourceSliceUpdateV1(o, old)
+		},
+	}
+}
+
+// taintRuleRulesV1 is the DeviceTaintRule strategy (main resource and status).
+func taintRuleRulesV1(env envV1) rules[*resourcev1.DeviceTaintRule] {
+	return rules[*resourcev1.DeviceTaintRule]{
+		resetMetaForStatus: true,
+		defaults:           func(o *resourcev1.DeviceTaintRule) { drakitv1.SetObjectDefaults_DeviceTaintRule(o) },
+		prepareCreate: func(o *resourcev1.DeviceTaintRule) {
+			o.Status = resourcev1.DeviceTaintRuleStatus{}
+			o.Generation = 1
+		},
+		prepareUpdate: prepareDeviceTaintRuleUpdateV1,
+		// The v1 storage refuses an update without resourceVersion;
+		// the one that serves v1alpha3 and v1beta2 keeps their
+		// historic unconditional updates.
+		unconditionalUpdate: func(version string) bool { return version == "v1alpha3" || version == "v1beta2" },
+		prepareStatus:       func(o, old *resourcev1.DeviceTaintRule) { o.Spec = old.Spec },
+		create: func(c *checker, o *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleV1(o)
+		},
+		update: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleUpdateV1(o, old)
+		},
+		status: func(c *checker, o, old *resourcev1.DeviceTaintRule) field.ErrorList {
+			return env.on(c).ValidateDeviceTaintRuleStatusUpdateV1(o, old)
 		},
 	}
 }
@@ -368,12 +395,44 @@ func (c *checkerV1) adminNamespaceV1(namespace string, p *field.Path) field.Erro
 // ---------------------------------------------------------------------------
 // Lists and maps (1.37 forms).
 
-// declarative rules run as a create: the update-only rules (immutability,
-// ratcheting) are applied by the callers.
+// The context and operation of the declarative rules (the validate
+// functions of k8s.io/apimachinery), which run as a create: the
+// update-only rules (immutability, ratcheting) are applied by the callers.
 var (
-	dvContext = context.Background()
-	dvOp      = apioperation.Operation{Type: apioperation.Create}
+	declarativeCtx = context.Background()
+	declarativeOp  = apioperation.Operation{Type: apioperation.Create}
 )
+
+// declarativeCoverage says whether 1.37's declarative validation looks at
+// the part of the object a rule checks. The handwritten validation always
+// runs; the declarative one checks a part that a +k8s: tag covers and that
+// the write creates or changes (it skips what an update leaves unchanged).
+// Where it does, its rules that have no handwritten counterpart run too,
+// and where both report the same error upstream keeps the declarative one
+// (MarkCoveredByDeclarative), so the rules report that wording instead.
+type declarativeCoverage bool
+
+const (
+	// handwrittenOnly: no tag covers the part, or an update leaves it as
+	// it was.
+	handwrittenOnly declarativeCoverage = false
+	// coveredByDeclarative: a tag covers the part and the write creates or
+	// changes it.
+	coveredByDeclarative declarativeCoverage = true
+)
+
+// ifChanged narrows the coverage of a part to one of its items (or
+// fields): the declarative validation skips the item unless it is new or
+// changed as well.
+func (d declarativeCoverage) ifChanged(changed bool) declarativeCoverage {
+	return d && declarativeCoverage(changed)
+}
+
+// coverageOf is the coverage of a part, by whether the write creates
+// (old nil) or changes it.
+func coverageOf[T any](v T, old *T) declarativeCoverage {
+	return declarativeCoverage(old == nil || !semanticEqual(v, *old))
+}
 
 // validateSliceV1 is 1.37's validateSlice: a list longer than max (max < 0:
 // no limit) is TooMany and its entries are not validated; otherwise every
@@ -390,10 +449,10 @@ func validateSliceV1[T any](items []T, max int, item func(T, *field.Path) field.
 }
 
 // validateSetV1 is 1.37's validateSet: validateSliceV1, then a Duplicate
-// for every entry whose key repeats an earlier one. dupItem says the
-// declarative uniqueness check reports the duplicate, which names the
-// whole entry; the handwritten one names the key.
-func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, dupItem bool, p *field.Path) field.ErrorList {
+// for every entry whose key repeats an earlier one. Where the declarative
+// validation looks at the list, its uniqueness check reports the
+// duplicate, naming the whole entry; the handwritten one names the key.
+func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.Path) field.ErrorList, key func(T) K, declarative declarativeCoverage, p *field.Path) field.ErrorList {
 	if max >= 0 && len(items) > max {
 		return field.ErrorList{field.TooMany(p, len(items), max).WithOrigin("maxItems")}
 	}
@@ -401,10 +460,10 @@ func validateSetV1[T any, K comparable](items []T, max int, item func(T, *field.
 	for i := range items {
 		errs = append(errs, item(items[i], p.Index(i))...)
 	}
-	return append(errs, duplicatesV1(items, key, dupItem, p)...)
+	return append(errs, duplicatesV1(items, key, declarative, p)...)
 }
 
-func duplicatesV1[T any, K comparable](items []T, key func(T) K, dupItem bool, p *field.Path) field.ErrorList {
+func duplicatesV1[T any, K comparable](items []T, key func(T) K, declarative declarativeCoverage, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	seen := make(map[K]bool, len(items))
 	for i := range items {
@@ -414,7 +473,7 @@ func duplicatesV1[T any, K comparable](items []T, key func(T) K, dupItem bool, p
 			continue
 		}
 		var value any = k
-		if dupItem {
+		if declarative {
 			value = items[i]
 		}
 		errs = append(errs, field.Duplicate(p.Index(i), value))
@@ -461,10 +520,10 @@ func truncateIfTooLongV1(s string, max int) string {
 // validateDriverNameV1 is 1.37's driver-name rule (the CSI driver-name
 // rule): an empty name is Required and nothing else, a name over
 // DriverNameMaxLength bytes TooLong, and the lower-cased name must be a DNS
-// subdomain. With dv the declarative validation has the same rule and its
-// wording is reported: the length in characters and the "caseless"
-// subdomain message. Quirk: upper-case letters pass; Strict rejects them.
-func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, dv bool) field.ErrorList {
+// subdomain. Where the declarative validation looks at the name, it has
+// the same rule and its wording is reported: the length in characters and
+// the "caseless" subdomain message. Quirk: upper-case letters pass; Strict rejects them.
+func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if value == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
@@ -472,14 +531,14 @@ func (c *checkerV1) validateDriverNameV1(value string, p *field.Path, dv bool) f
 	if len(value) > DriverNameMaxLength {
 		// The declarative check counts characters; a name that is too long
 		// only in bytes keeps the handwritten error.
-		if dv && utf8.RuneCountInString(value) > DriverNameMaxLength {
-			errs = append(errs, validate.MaxLength(dvContext, dvOp, p, &value, nil, DriverNameMaxLength)...)
+		if declarative && utf8.RuneCountInString(value) > DriverNameMaxLength {
+			errs = append(errs, validate.MaxLength(declarativeCtx, declarativeOp, p, &value, nil, DriverNameMaxLength)...)
 		} else {
 			errs = append(errs, field.TooLong(p, "", DriverNameMaxLength))
 		}
 	}
-	if dv {
-		errs = append(errs, validate.LongNameCaseless(dvContext, dvOp, p, &value, nil)...)
+	if declarative {
+		errs = append(errs, validate.LongNameCaseless(declarativeCtx, declarativeOp, p, &value, nil)...)
 	} else {
 		for _, msg := range c.lowerSubdomainMessages(value) {
 			errs = append(errs, field.Invalid(p, value, msg))
@@ -534,16 +593,17 @@ func declarativePoolNameV1(name string, p *field.Path) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	return validate.ResourcePoolName(dvContext, dvOp, p, &name, nil)
+	return validate.ResourcePoolName(declarativeCtx, declarativeOp, p, &name, nil)
 }
 
 // validateUIDV1 checks a shareID: 36 characters, lower-case hexadecimal in
 // 8-4-4-4-12 groups. Every use is covered by the declarative format
-// k8s-uuid, whose message 1.37 reports when dv; otherwise the handwritten
-// message names what github.com/google/uuid's Validate found.
-func validateUIDV1(uid string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
-		return validate.UUID(dvContext, dvOp, p, &uid, nil)
+// k8s-uuid, whose message 1.37 reports where the declarative validation
+// looks at the ID; otherwise the handwritten message names what
+// github.com/google/uuid's Validate found.
+func validateUIDV1(uid string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
+		return validate.UUID(declarativeCtx, declarativeOp, p, &uid, nil)
 	}
 	if err := uuidProblemV1(uid); err != "" {
 		return field.ErrorList{field.Invalid(p, uid, "error validating uid: "+err).WithOrigin("format=k8s-uuid")}
@@ -608,7 +668,7 @@ func (c *checkerV1) validateQualifiedNameV1(name string, p *field.Path) field.Er
 		if parts[0] == "" {
 			errs = append(errs, field.Invalid(p, "", "the domain must not be empty"))
 		} else {
-			errs = append(errs, c.validateDriverNameV1(parts[0], p, false)...)
+			errs = append(errs, c.validateDriverNameV1(parts[0], p, handwrittenOnly)...)
 		}
 		if parts[1] == "" {
 			errs = append(errs, field.Invalid(p, "", "the name must not be empty"))
@@ -631,15 +691,16 @@ func (c *checkerV1) strictSlashesV1(name string, p *field.Path) field.ErrorList 
 }
 
 // validateFullyQualifiedNameV1 checks matchAttribute and distinctAttribute:
-// a qualified name that must have a domain. With dv the declarative format
-// k8s-resource-fully-qualified-name is reported instead (1.37 covers the
-// handwritten check with it): it checks the domain as a case-sensitive DNS
-// subdomain (so "Example.com/x" is Invalid) and words the empty parts
-// "prefix must not be empty" and "name must not be empty".
-func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, dv bool) field.ErrorList {
+// a qualified name that must have a domain. Where the declarative
+// validation looks at it, its format k8s-resource-fully-qualified-name is
+// reported instead (1.37 covers the handwritten check with it): it checks
+// the domain as a case-sensitive DNS subdomain (so "Example.com/x" is
+// Invalid) and words the empty parts "prefix must not be empty" and "name
+// must not be empty".
+func (c *checkerV1) validateFullyQualifiedNameV1(name string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
-	if dv {
-		errs = validate.ResourceFullyQualifiedName(dvContext, dvOp, p, &name, nil)
+	if declarative {
+		errs = validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, p, &name, nil)
 		return append(errs, c.strictSlashesV1(name, p)...)
 	}
 	errs = c.validateQualifiedNameV1(name, p)
@@ -662,19 +723,19 @@ func validateCIdentifierV1(id string, p *field.Path) field.ErrorList {
 }
 
 // shortNameV1 checks a DNS label. Where 1.37's declarative format
-// k8s-short-name covers the check (dv), its wording is reported: a label
-// that is too long "may be no more than 63 bytes", not characters.
-func shortNameV1(value string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
-		return validate.ShortName(dvContext, dvOp, p, &value, nil)
+// k8s-short-name covers the check, its wording is reported: a label that
+// is too long "may be no more than 63 bytes", not characters.
+func shortNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
+		return validate.ShortName(declarativeCtx, declarativeOp, p, &value, nil)
 	}
 	return dnsLabel(value, p)
 }
 
 // longNameV1 is shortNameV1 for DNS subdomains (format k8s-long-name).
-func longNameV1(value string, p *field.Path, dv bool) field.ErrorList {
-	if dv {
-		return validate.LongName(dvContext, dvOp, p, &value, nil)
+func longNameV1(value string, p *field.Path, declarative declarativeCoverage) field.ErrorList {
+	if declarative {
+		return validate.LongName(declarativeCtx, declarativeOp, p, &value, nil)
 	}
 	return dnsSubdomain(value, p)
 }

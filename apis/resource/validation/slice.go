@@ -40,7 +40,7 @@ func (c *checkerV1) ValidateResourceSliceUpdateV1(s, old *resourcev1.ResourceSli
 // declarative rules of devices (declarativeDeviceV1), each only when the
 // field is new or changed.
 func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSliceSpec, p *field.Path) field.ErrorList {
-	errs := c.validateDriverNameV1(spec.Driver, p.Child("driver"), false)
+	errs := c.validateDriverNameV1(spec.Driver, p.Child("driver"), handwrittenOnly)
 	errs = append(errs, validateResourcePoolV1(&spec.Pool, p.Child("pool"))...)
 	if old != nil {
 		errs = append(errs, immutable(spec.Pool.Name, old.Pool.Name, p.Child("pool", "name"))...)
@@ -48,6 +48,39 @@ func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSl
 		errs = append(errs, immutable(spec.NodeName, old.NodeName, p.Child("nodeName"))...)
 	}
 
+	errs = append(errs, sliceNodeSelectionV1(spec, p)...)
+
+	if spec.SharedCounters != nil && spec.Devices != nil {
+		errs = append(errs, field.Invalid(p, "", "only one of `sharedCounters` or `devices` is allowed"))
+	}
+
+	errs = append(errs, c.sliceDevicesV1(spec, old, p.Child("devices"))...)
+	errs = append(errs, sharedCounterSetsV1(spec, old, p.Child("sharedCounters"))...)
+
+	if spec.PartitionTypeAttribute != nil {
+		errs = append(errs, validatePartitionTypeAttributeV1(spec, p)...)
+		if old == nil || old.PartitionTypeAttribute == nil || *old.PartitionTypeAttribute != *spec.PartitionTypeAttribute {
+			errs = append(errs, c.declarativePartitionTypeAttributeV1(string(*spec.PartitionTypeAttribute), p.Child("partitionTypeAttribute"))...)
+		}
+	}
+
+	sp := p.Child("skipNodeOperations")
+	errs = append(errs, validateSkipNodeOperationsV1(spec.SkipNodeOperations, sp)...)
+	if old == nil || !semanticEqual(spec.SkipNodeOperations, old.SkipNodeOperations) {
+		var oldOps []resourcev1.SkipNodeOperation
+		if old != nil {
+			oldOps = old.SkipNodeOperations
+		}
+		errs = append(errs, declarativeSkipNodeOperationsV1(spec.SkipNodeOperations, oldOps, sp)...)
+	}
+	return errs
+}
+
+// sliceNodeSelectionV1 is the part of validateResourceSliceSpec that
+// checks where the slice's devices are: exactly one of nodeName,
+// nodeSelector, allNodes and perDeviceNodeSelection, each valid.
+func sliceNodeSelectionV1(spec *resourcev1.ResourceSliceSpec, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	var set []string
 	if spec.NodeName != nil {
 		if *spec.NodeName != "" {
@@ -86,57 +119,45 @@ func (c *checkerV1) validateResourceSliceSpecV1(spec, old *resourcev1.ResourceSl
 	default:
 		errs = append(errs, field.Invalid(p, fmt.Sprintf("{%s}", strings.Join(set, ", ")), oneOf+", but multiple fields are set"))
 	}
+	return errs
+}
 
-	if spec.SharedCounters != nil && spec.Devices != nil {
-		errs = append(errs, field.Invalid(p, "", "only one of `sharedCounters` or `devices` is allowed"))
-	}
-
+// sliceDevicesV1 is the part of validateResourceSliceSpec that checks
+// spec.devices (dp): their number, each device, and, for a slice with too
+// many devices, the declarative rules of each.
+func (c *checkerV1) sliceDevicesV1(spec, old *resourcev1.ResourceSliceSpec, dp *field.Path) field.ErrorList {
 	maxDevices := V1SliceMaxDevices
 	if haveDeviceTaintsV1(spec) || haveConsumesCountersV1(spec) || haveListAttributesV1(spec) {
 		maxDevices = V1SliceMaxDevicesWithAdvancedFeatures
 	}
-	dvDevices := old == nil || !semanticEqual(spec.Devices, old.Devices)
-	dp := p.Child("devices")
-	errs = append(errs, validateSetV1(spec.Devices, maxDevices, func(d resourcev1.Device, ip *field.Path) field.ErrorList {
-		return c.validateDeviceV1(&d, lookupDeviceV1(old, d.Name), ip, spec.PerDeviceNodeSelection, dvDevices)
-	}, func(d resourcev1.Device) string { return d.Name }, false, dp)...)
-	if len(spec.Devices) > maxDevices && dvDevices {
+	devices := declarativeCoverage(old == nil || !semanticEqual(spec.Devices, old.Devices))
+	errs := validateSetV1(spec.Devices, maxDevices, func(d resourcev1.Device, ip *field.Path) field.ErrorList {
+		return c.validateDeviceV1(&d, lookupDeviceV1(old, d.Name), ip, spec.PerDeviceNodeSelection, devices)
+	}, func(d resourcev1.Device) string { return d.Name }, handwrittenOnly, dp)
+	if len(spec.Devices) > maxDevices && devices {
 		// The declarative validation has no limit of its own and checks
 		// the devices the handwritten validation skipped.
 		for i := range spec.Devices {
 			errs = append(errs, c.declarativeDeviceV1(&spec.Devices[i], dp.Index(i))...)
 		}
 	}
+	return errs
+}
 
+// sharedCounterSetsV1 is the part of validateResourceSliceSpec that checks
+// spec.sharedCounters (p).
+func sharedCounterSetsV1(spec, old *resourcev1.ResourceSliceSpec, p *field.Path) field.ErrorList {
 	// The declarative validation skips the counter sets an update left
 	// unchanged (matched by name), and in a changed one what did not
 	// change.
-	dvCounters := old == nil || !semanticEqual(spec.SharedCounters, old.SharedCounters)
-	errs = append(errs, validateSetV1(spec.SharedCounters, V1SliceMaxCounterSets, func(cs resourcev1.CounterSet, cp *field.Path) field.ErrorList {
+	counters := declarativeCoverage(old == nil || !semanticEqual(spec.SharedCounters, old.SharedCounters))
+	return validateSetV1(spec.SharedCounters, V1SliceMaxCounterSets, func(cs resourcev1.CounterSet, cp *field.Path) field.ErrorList {
 		var o *resourcev1.CounterSet
 		if old != nil {
 			o = lookupNamedV1(old.SharedCounters, cs.Name, func(cs *resourcev1.CounterSet) string { return cs.Name })
 		}
-		return validateCounterSetV1(&cs, o, cp, dvCounters && (o == nil || !semanticEqual(cs, *o)))
-	}, func(cs resourcev1.CounterSet) string { return cs.Name }, dvCounters, p.Child("sharedCounters"))...)
-
-	if spec.PartitionTypeAttribute != nil {
-		errs = append(errs, validatePartitionTypeAttributeV1(spec, p)...)
-		if old == nil || old.PartitionTypeAttribute == nil || *old.PartitionTypeAttribute != *spec.PartitionTypeAttribute {
-			errs = append(errs, c.declarativePartitionTypeAttributeV1(string(*spec.PartitionTypeAttribute), p.Child("partitionTypeAttribute"))...)
-		}
-	}
-
-	sp := p.Child("skipNodeOperations")
-	errs = append(errs, validateSkipNodeOperationsV1(spec.SkipNodeOperations, sp)...)
-	if old == nil || !semanticEqual(spec.SkipNodeOperations, old.SkipNodeOperations) {
-		var oldOps []resourcev1.SkipNodeOperation
-		if old != nil {
-			oldOps = old.SkipNodeOperations
-		}
-		errs = append(errs, declarativeSkipNodeOperationsV1(spec.SkipNodeOperations, oldOps, sp)...)
-	}
-	return errs
+		return validateCounterSetV1(&cs, o, cp, counters && coverageOf(cs, o))
+	}, func(cs resourcev1.CounterSet) string { return cs.Name }, counters, p)
 }
 
 // declarativePartitionTypeAttributeV1: Forbidden while
@@ -147,7 +168,7 @@ func (c *checkerV1) declarativePartitionTypeAttributeV1(name string, p *field.Pa
 	if !c.enabled(features.DRAPartitionableDevicesType) {
 		return field.ErrorList{field.Forbidden(p, "")}
 	}
-	return append(validate.ResourceFullyQualifiedName(dvContext, dvOp, p, &name, nil), c.strictSlashesV1(name, p)...)
+	return append(validate.ResourceFullyQualifiedName(declarativeCtx, declarativeOp, p, &name, nil), c.strictSlashesV1(name, p)...)
 }
 
 // validatePartitionTypeAttributeV1: the slice must have devices that
@@ -255,41 +276,43 @@ func lookupDeviceV1(spec *resourcev1.ResourceSliceSpec, name string) *resourcev1
 
 // validateCounterSetV1: a name (DNS label) and at least one counter, at
 // most V1SliceMaxCountersPerCounterSet, named by DNS labels. Counter values
-// are any quantity. old is the stored set of that name; dv says the
-// declarative validation looks at the set, whose errors it then reports
-// for a new name and for new counter names.
-func validateCounterSetV1(cs, old *resourcev1.CounterSet, p *field.Path, dv bool) field.ErrorList {
+// are any quantity. old is the stored set of that name; declarative says
+// whether the declarative validation looks at the set, whose errors it
+// then reports for a new name and for new counter names.
+func validateCounterSetV1(cs, old *resourcev1.CounterSet, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	if cs.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
 	} else {
-		errs = append(errs, shortNameV1(cs.Name, p.Child("name"), dv && old == nil)...)
+		errs = append(errs, shortNameV1(cs.Name, p.Child("name"), declarative && old == nil)...)
 	}
 	var oldCounters map[string]resourcev1.Counter
 	if old != nil {
 		oldCounters = old.Counters
 	}
-	return append(errs, countersV1(cs.Counters, oldCounters, V1SliceMaxCountersPerCounterSet, p.Child("counters"), dv)...)
+	return append(errs, countersV1(cs.Counters, oldCounters, V1SliceMaxCountersPerCounterSet, p.Child("counters"), declarative)...)
 }
 
 // countersV1 is the counters rule of counter sets and of counter
 // consumption: required, at most max, names DNS labels (on the map's
-// path). With dv the declarative validation checks the names the stored
-// counters (old) do not have, even where the handwritten one stops at too
-// many counters.
-func countersV1(counters, old map[string]resourcev1.Counter, max int, p *field.Path, dv bool) field.ErrorList {
+// path). Where the declarative validation looks at the counters, it
+// checks the names the stored counters (old) do not have, even where the
+// handwritten one stops at too many counters.
+func countersV1(counters, old map[string]resourcev1.Counter, max int, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	if len(counters) == 0 {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	dv = dv && (old == nil || !semanticEqual(counters, old))
-	isNew := func(name string) bool { _, stored := old[name]; return dv && !stored }
+	declarative = declarative.ifChanged(old == nil || !semanticEqual(counters, old))
+	// The declarative validation looks at the names the stored counters
+	// do not have.
+	nameCoverage := func(name string) declarativeCoverage { _, stored := old[name]; return declarative.ifChanged(!stored) }
 	errs := validateMapV1(counters, max, DNSLabelMaxLength, func(name string, p *field.Path) field.ErrorList {
-		return shortNameV1(name, p, isNew(name))
+		return shortNameV1(name, p, nameCoverage(name))
 	}, nil, p)
 	if len(counters) > max {
 		for _, name := range sortedKeys(counters) {
-			if isNew(name) {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, p, &name, nil)...)
+			if nameCoverage(name) {
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, p, &name, nil)...)
 			}
 		}
 	}
@@ -308,9 +331,9 @@ func validateResourcePoolV1(pool *resourcev1.ResourcePool, p *field.Path) field.
 }
 
 // validateDeviceV1 validates a device of a slice; old is the stored device
-// of that name on an update, dv says the declarative validation looks at
-// the devices (they changed).
-func (c *checkerV1) validateDeviceV1(d *resourcev1.Device, old *resourcev1.Device, p *field.Path, perDeviceNodeSelection *bool, dv bool) field.ErrorList {
+// of that name on an update, declarative says whether the declarative
+// validation looks at the devices (they are new or changed).
+func (c *checkerV1) validateDeviceV1(d *resourcev1.Device, old *resourcev1.Device, p *field.Path, perDeviceNodeSelection *bool, declarative declarativeCoverage) field.ErrorList {
 	multi := d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
 	errs := dnsLabel(d.Name, p.Child("name"))
 	if n := len(d.Attributes) + len(d.Capacity); n > V1MaxAttributesAndCapacities {
@@ -324,7 +347,7 @@ func (c *checkerV1) validateDeviceV1(d *resourcev1.Device, old *resourcev1.Devic
 	for _, name := range sortedKeys(d.Attributes) {
 		a := d.Attributes[name]
 		short := ap.Key(truncateIfTooLongV1(string(name), v1AttributeAndCapacityKeyTruncation))
-		errs = append(errs, validateDeviceAttributeV1(&a, short, ap.Key(string(name)), dv)...)
+		errs = append(errs, validateDeviceAttributeV1(&a, short, ap.Key(string(name)), declarative)...)
 	}
 	if old == nil || !semanticEqual(old.Capacity, d.Capacity) {
 		capacity := validateSingleAllocatableDeviceCapacityV1
@@ -338,17 +361,17 @@ func (c *checkerV1) validateDeviceV1(d *resourcev1.Device, old *resourcev1.Devic
 		errs = append(errs, validateSliceV1(d.Taints, V1DeviceTaintsMaxLength, func(t resourcev1.DeviceTaint, ip *field.Path) field.ErrorList {
 			return validateDeviceTaintV1(&t, nil, ip)
 		}, tp)...)
-		if dv && len(d.Taints) > V1DeviceTaintsMaxLength {
+		if declarative && len(d.Taints) > V1DeviceTaintsMaxLength {
 			errs = append(errs, declarativeTaintsV1(d.Taints, tp)...)
 		}
-	} else if dv {
+	} else if declarative {
 		errs = append(errs, declarativeTaintsV1(d.Taints, tp)...)
 	}
 	errs = append(errs, validateSetV1(d.ConsumesCounters, V1SliceMaxDeviceCounterConsumptionsPerDevice,
 		func(cc resourcev1.DeviceCounterConsumption, cp *field.Path) field.ErrorList {
-			return validateDeviceCounterConsumptionV1(&cc, cp, dv)
+			return validateDeviceCounterConsumptionV1(&cc, cp, declarative)
 		},
-		func(cc resourcev1.DeviceCounterConsumption) string { return cc.CounterSet }, dv, p.Child("consumesCounters"))...)
+		func(cc resourcev1.DeviceCounterConsumption) string { return cc.CounterSet }, declarative, p.Child("consumesCounters"))...)
 
 	if perDeviceNodeSelection != nil && *perDeviceNodeSelection {
 		const oneOf = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec"
@@ -384,7 +407,7 @@ func (c *checkerV1) validateDeviceV1(d *resourcev1.Device, old *resourcev1.Devic
 	}
 
 	errs = append(errs, validateDeviceBindingParametersV1(d.BindingConditions, d.BindingFailureConditions, p)...)
-	return append(errs, validateNodeAllocatableResourcesV1(d.NodeAllocatableResources, d.Capacity, p.Child("nodeAllocatableResources"), dv)...)
+	return append(errs, validateNodeAllocatableResourcesV1(d.NodeAllocatableResources, d.Capacity, p.Child("nodeAllocatableResources"), declarative)...)
 }
 
 func (c *checkerV1) qualifiedNameKeyV1(name resourcev1.QualifiedName, p *field.Path) field.ErrorList {
@@ -406,17 +429,19 @@ func (c *checkerV1) declarativeDeviceV1(d *resourcev1.Device, p *field.Path) fie
 			if cc.CounterSet == "" {
 				errs = append(errs, field.Required(ip.Child("counterSet"), ""))
 			} else {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, ip.Child("counterSet"), &cc.CounterSet, nil)...)
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, ip.Child("counterSet"), &cc.CounterSet, nil)...)
 			}
 			if len(cc.Counters) == 0 {
 				errs = append(errs, field.Required(ip.Child("counters"), ""))
 			}
 			for _, name := range sortedKeys(cc.Counters) {
-				errs = append(errs, validate.ShortName(dvContext, dvOp, ip.Child("counters"), &name, nil)...)
+				errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, ip.Child("counters"), &name, nil)...)
 			}
 			return append(errs, declarativeCompatibilityGroupsV1(cc.CompatibilityGroups, ip.Child("compatibilityGroups"))...)
 		},
-		func(cc resourcev1.DeviceCounterConsumption) string { return cc.CounterSet }, true, cp)...)
+		func(cc resourcev1.DeviceCounterConsumption) string { return cc.CounterSet }, coveredByDeclarative,
+
+		cp)...)
 	errs = append(errs, declarativeTaintsV1(d.Taints, p.Child("taints"))...)
 	if n := len(d.BindingConditions); n > V1BindingConditionsMaxSize {
 		errs = append(errs, field.TooMany(p.Child("bindingConditions"), n, V1BindingConditionsMaxSize).WithOrigin("maxItems"))
@@ -442,7 +467,7 @@ func declarativeTaintsV1(taints []resourcev1.DeviceTaint, p *field.Path) field.E
 		if taints[i].Effect == "" {
 			errs = append(errs, field.Required(ep, ""))
 		} else {
-			errs = append(errs, validate.Enum(dvContext, dvOp, ep, &taints[i].Effect, nil, v1TaintEffects, nil)...)
+			errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, ep, &taints[i].Effect, nil, v1TaintEffects, nil)...)
 		}
 	}
 	return errs
@@ -450,9 +475,9 @@ func declarativeTaintsV1(taints []resourcev1.DeviceTaint, p *field.Path) field.E
 
 // validateNodeAllocatableResourcesV1: each key a node-allocatable
 // resource (cpu, memory, hugepages-*), each entry with a mapping or an
-// overhead. With dv, the declarative union of the mapping
-// (declarativeNodeAllocatableMappingV1).
-func validateNodeAllocatableResourcesV1(resources map[corev1.ResourceName]resourcev1.NodeAllocatableResource, capacity map[resourcev1.QualifiedName]resourcev1.DeviceCapacity, p *field.Path, dv bool) field.ErrorList {
+// overhead. Where the declarative validation looks at the device, also the
+// declarative union of the mapping (declarativeNodeAllocatableMappingV1).
+func validateNodeAllocatableResourcesV1(resources map[corev1.ResourceName]resourcev1.NodeAllocatableResource, capacity map[resourcev1.QualifiedName]resourcev1.DeviceCapacity, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	for _, name := range sortedKeys(resources) {
 		r := resources[name]
@@ -465,7 +490,7 @@ func validateNodeAllocatableResourcesV1(resources map[corev1.ResourceName]resour
 		}
 		if r.Mapping != nil {
 			errs = append(errs, validateNodeAllocatableMappingV1(r.Mapping, capacity, kp.Child("mapping"))...)
-			if dv {
+			if declarative {
 				errs = append(errs, declarativeNodeAllocatableMappingV1(r.Mapping, kp.Child("mapping"))...)
 			}
 		}
@@ -512,7 +537,7 @@ var v1NodeAllocatableMappingUnion = validate.NewUnionMembership(validate.NewUnio
 // declarativeNodeAllocatableMappingV1: exactly one of capacityKey and
 // deviceMultiplier.
 func declarativeNodeAllocatableMappingV1(m *resourcev1.NodeAllocatableMapping, p *field.Path) field.ErrorList {
-	return validate.Union(dvContext, dvOp, p, m, nil, v1NodeAllocatableMappingUnion,
+	return validate.Union(declarativeCtx, declarativeOp, p, m, nil, v1NodeAllocatableMappingUnion,
 		func(m *resourcev1.NodeAllocatableMapping) bool { return m != nil && m.CapacityKey != nil },
 		func(m *resourcev1.NodeAllocatableMapping) bool { return m != nil && m.DeviceMultiplier != nil })
 }
@@ -550,16 +575,16 @@ func numEntriesDeviceAttributeV1(d *resourcev1.Device) int {
 
 // validateDeviceCounterConsumptionV1: a counterSet (DNS label) and at least
 // one counter, at most V1SliceMaxCountersPerDeviceCounterConsumption. With
-// dv, the declarative rules of compatibilityGroups.
-func validateDeviceCounterConsumptionV1(cc *resourcev1.DeviceCounterConsumption, p *field.Path, dv bool) field.ErrorList {
+// declarative, the declarative rules of compatibilityGroups.
+func validateDeviceCounterConsumptionV1(cc *resourcev1.DeviceCounterConsumption, p *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	if cc.CounterSet == "" {
 		errs = append(errs, field.Required(p.Child("counterSet"), ""))
 	} else {
-		errs = append(errs, shortNameV1(cc.CounterSet, p.Child("counterSet"), dv)...)
+		errs = append(errs, shortNameV1(cc.CounterSet, p.Child("counterSet"), declarative)...)
 	}
-	errs = append(errs, countersV1(cc.Counters, nil, V1SliceMaxCountersPerDeviceCounterConsumption, p.Child("counters"), dv)...)
-	if dv {
+	errs = append(errs, countersV1(cc.Counters, nil, V1SliceMaxCountersPerDeviceCounterConsumption, p.Child("counters"), declarative)...)
+	if declarative {
 		errs = append(errs, declarativeCompatibilityGroupsV1(cc.CompatibilityGroups, p.Child("compatibilityGroups"))...)
 	}
 	return errs
@@ -574,9 +599,9 @@ func declarativeCompatibilityGroupsV1(groups []string, p *field.Path) field.Erro
 	}
 	var errs field.ErrorList
 	for i := range groups {
-		errs = append(errs, validate.ShortName(dvContext, dvOp, p.Index(i), &groups[i], nil)...)
+		errs = append(errs, validate.ShortName(declarativeCtx, declarativeOp, p.Index(i), &groups[i], nil)...)
 	}
-	return append(errs, duplicatesV1(groups, self[string], true, p)...)
+	return append(errs, duplicatesV1(groups, self[string], coveredByDeclarative, p)...)
 }
 
 // attributeUnionDetailV1 is the message of the handwritten "exactly one
@@ -591,7 +616,7 @@ var v1AttributeUnion = validate.NewUnionMembership(
 // declarativeAttributeUnionV1 is the declarative union of an attribute's
 // values, where an empty list counts as unset.
 func declarativeAttributeUnionV1(a *resourcev1.DeviceAttribute, p *field.Path) field.ErrorList {
-	return validate.Union(dvContext, dvOp, p, a, nil, v1AttributeUnion,
+	return validate.Union(declarativeCtx, declarativeOp, p, a, nil, v1AttributeUnion,
 		func(a *resourcev1.DeviceAttribute) bool { return a.IntValue != nil },
 		func(a *resourcev1.DeviceAttribute) bool { return a.BoolValue != nil },
 		func(a *resourcev1.DeviceAttribute) bool { return a.StringValue != nil },
@@ -606,14 +631,15 @@ func declarativeAttributeUnionV1(a *resourcev1.DeviceAttribute, p *field.Path) f
 // their list items) at most V1AttributeValueMaxLength bytes, versions
 // semver; a list, if present, not empty. p has the attribute's name
 // shortened as 1.37's handwritten validation does, keyPath the whole name.
-// With dv, the declarative union (which lists the members) reports the
-// "exactly one" rule on keyPath and replaces the handwritten error, unless
-// the paths differ (a long name), when both are reported. The union counts
-// an empty list as unset where the handwritten rule counts it as set, so
+// Where the declarative validation looks at the device, its union (which
+// lists the members) reports the "exactly one" rule on keyPath and
+// replaces the handwritten error, unless the paths differ (a long name),
+// when both are reported. The union counts an empty list as unset where
+// the handwritten rule counts it as set, so
 // `ints: []` alone is an error of both kinds and `int: 1, ints: []` keeps
 // the handwritten one. (Over protobuf, or JSON encoded with omitempty, an
 // empty list arrives as no list at all.)
-func validateDeviceAttributeV1(a *resourcev1.DeviceAttribute, p, keyPath *field.Path, dv bool) field.ErrorList {
+func validateDeviceAttributeV1(a *resourcev1.DeviceAttribute, p, keyPath *field.Path, declarative declarativeCoverage) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
 	if a.BoolValue != nil {
@@ -651,7 +677,7 @@ func validateDeviceAttributeV1(a *resourcev1.DeviceAttribute, p, keyPath *field.
 	}
 
 	var union field.ErrorList
-	if dv {
+	if declarative {
 		union = declarativeAttributeUnionV1(a, keyPath)
 	}
 	if len(union) == 0 || keyPath.String() != p.String() {
@@ -747,7 +773,7 @@ func (c *checkerV1) validateRequestPolicyValidValuesV1(def, max apiresource.Quan
 			return field.ErrorList{field.Invalid(vp, v.String(), fmt.Sprintf("option is larger than capacity value: %s", max.String()))}
 		}
 		return nil
-	}, key, false, p)...)
+	}, key, handwrittenOnly, p)...)
 	if !foundDefault {
 		errs = append(errs, field.Invalid(p, def.String(), "default value is not valid according to the requestPolicy"))
 	}

@@ -34,7 +34,9 @@ func expectSome(t *testing.T, errs field.ErrorList, want, absent []string) {
 
 // The rules 1.37 checks declaratively on a v1beta1 object are reported
 // under v1beta1's paths, the handwritten-only ones under v1's, and a field
-// that both check with different rules under both.
+// that both check with different rules under both. Its subtests are
+// independent, one per rule, and longer than 80 lines together for that
+// reason.
 func TestV1beta1DeclarativePaths(t *testing.T) {
 	meta := metav1.ObjectMeta{Name: "c", Namespace: "default", ResourceVersion: "1"}
 	derived := Options{FeatureGates: features.Defaults().With(features.DRADerivedAttributes, true)}

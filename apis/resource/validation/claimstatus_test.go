@@ -247,12 +247,12 @@ func TestV1ClaimStatusDeviceShareID(t *testing.T) {
 		strings.Replace(shareID1, "-", "+", 1):            "error validating uid: invalid UUID format",
 		strings.Replace(shareID1, "a", "g", 1):            "error validating uid: invalid UUID format",
 	} {
-		errs := validateUIDV1(share, field.NewPath("shareID"), false)
+		errs := validateUIDV1(share, field.NewPath("shareID"), handwrittenOnly)
 		if len(errs) != 1 || !strings.Contains(errs[0].Detail, want) {
 			t.Errorf("%q: got %v, want %q", share, errs, want)
 		}
 	}
-	if errs := validateUIDV1(shareID1, field.NewPath("shareID"), false); len(errs) != 0 {
+	if errs := validateUIDV1(shareID1, field.NewPath("shareID"), handwrittenOnly); len(errs) != 0 {
 		t.Errorf("valid shareID: %v", errs)
 	}
 }

@@ -33,7 +33,7 @@ func (c *checkerV1) validateResourceClaimStatusUpdateV1(st, old *resourcev1.Reso
 			return validateResourceClaimUserReference(r.Resource, r.Name, string(r.UID), rp)
 		},
 		func(r resourcev1.ResourceClaimConsumerReference) string { return string(r.UID) },
-		!semanticEqual(st.ReservedFor, old.ReservedFor), p.Child("reservedFor"))
+		coverageOf(st.ReservedFor, &old.ReservedFor), p.Child("reservedFor"))
 
 	allocated := map[sharedDeviceIDV1]bool{}
 	if st.Allocation != nil {
@@ -43,16 +43,16 @@ func (c *checkerV1) validateResourceClaimStatusUpdateV1(st, old *resourcev1.Reso
 	}
 	// The declarative validation looks at entries that are new (by
 	// driver, pool, device and shareID) when the list changed.
-	devicesChanged := !semanticEqual(st.Devices, old.Devices)
+	devices := coverageOf(st.Devices, &old.Devices)
 	stored := map[sharedDeviceIDV1]bool{}
 	for _, d := range old.Devices {
 		stored[makeSharedDeviceIDV1(d.Driver, d.Pool, d.Device, d.ShareID)] = true
 	}
 	errs = append(errs, validateSetV1(st.Devices, -1, func(d resourcev1.AllocatedDeviceStatus, dp *field.Path) field.ErrorList {
-		return c.validateDeviceStatusV1(&d, dp, allocated, devicesChanged && !stored[makeSharedDeviceIDV1(d.Driver, d.Pool, d.Device, d.ShareID)])
+		return c.validateDeviceStatusV1(&d, dp, allocated, devices.ifChanged(!stored[makeSharedDeviceIDV1(d.Driver, d.Pool, d.Device, d.ShareID)]))
 	}, func(d resourcev1.AllocatedDeviceStatus) sharedDeviceIDV1 {
 		return makeSharedDeviceIDV1(d.Driver, d.Pool, d.Device, d.ShareID)
-	}, devicesChanged, p.Child("devices"))...)
+	}, devices, p.Child("devices"))...)
 
 	now := claimState[resourcev1.ResourceClaimConsumerReference]{allocated: st.Allocation != nil, reservedFor: st.ReservedFor}
 	before := claimState[resourcev1.ResourceClaimConsumerReference]{allocated: old.Allocation != nil, reservedFor: old.ReservedFor}
@@ -95,14 +95,14 @@ func (d sharedDeviceIDV1) String() string {
 // MarshalJSON renders the ID as its string in error messages.
 func (d sharedDeviceIDV1) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 
-// validateDeviceStatusV1 checks one status.devices entry; dv says the
-// declarative validation looks at it (a new entry).
-func (c *checkerV1) validateDeviceStatusV1(d *resourcev1.AllocatedDeviceStatus, p *field.Path, allocated map[sharedDeviceIDV1]bool, dv bool) field.ErrorList {
-	errs := c.validateDriverNameV1(d.Driver, p.Child("driver"), false)
+// validateDeviceStatusV1 checks one status.devices entry; declarative says
+// whether the declarative validation looks at it (a new entry).
+func (c *checkerV1) validateDeviceStatusV1(d *resourcev1.AllocatedDeviceStatus, p *field.Path, allocated map[sharedDeviceIDV1]bool, declarative declarativeCoverage) field.ErrorList {
+	errs := c.validateDriverNameV1(d.Driver, p.Child("driver"), handwrittenOnly)
 	errs = append(errs, validatePoolNameV1(d.Pool, p.Child("pool"))...)
 	errs = append(errs, dnsLabel(d.Device, p.Child("device"))...)
 	if d.ShareID != nil {
-		errs = append(errs, validateUIDV1(*d.ShareID, p.Child("shareID"), dv)...)
+		errs = append(errs, validateUIDV1(*d.ShareID, p.Child("shareID"), declarative)...)
 	}
 	if id := makeSharedDeviceIDV1(d.Driver, d.Pool, d.Device, d.ShareID); !allocated[id] {
 		errs = append(errs, field.Invalid(p, id, "must be an allocated device in the claim"))
@@ -133,7 +133,7 @@ func validateNetworkDeviceDataV1(n *resourcev1.NetworkDeviceData, p *field.Path)
 	}
 	return append(errs, validateSetV1(n.IPs, V1NetworkDeviceDataMaxIPs, func(ip string, ipp *field.Path) field.ErrorList {
 		return validation.IsValidInterfaceAddress(ipp, ip)
-	}, self[string], false, p.Child("ips"))...)
+	}, self[string], handwrittenOnly, p.Child("ips"))...)
 }
 
 // validateAllocationResultV1 validates a new allocation.
@@ -159,7 +159,7 @@ func (c *checkerV1) validateDeviceAllocationResultV1(a *resourcev1.DeviceAllocat
 // declarative (declarativeSkipNodeOperationsV1).
 func (c *checkerV1) validateDeviceRequestAllocationResultV1(r *resourcev1.DeviceRequestAllocationResult, p *field.Path, names requestNamesV1) field.ErrorList {
 	errs := validateRequestNameRefV1(r.Request, p.Child("request"), names)
-	errs = append(errs, c.validateDriverNameV1(r.Driver, p.Child("driver"), true)...)
+	errs = append(errs, c.validateDriverNameV1(r.Driver, p.Child("driver"), coveredByDeclarative)...)
 	errs = append(errs, declarativePoolNameV1(r.Pool, p.Child("pool"))...)
 	errs = append(errs, dnsLabel(r.Device, p.Child("device"))...)
 	errs = append(errs, validateDeviceBindingParametersV1(r.BindingConditions, r.BindingFailureConditions, p)...)
@@ -167,7 +167,7 @@ func (c *checkerV1) validateDeviceRequestAllocationResultV1(r *resourcev1.Device
 		errs = append(errs, validateDeviceTolerationV1(&r.Tolerations[i], p.Child("tolerations").Index(i))...)
 	}
 	if r.ShareID != nil {
-		errs = append(errs, validateUIDV1(string(*r.ShareID), p.Child("shareID"), true)...)
+		errs = append(errs, validateUIDV1(string(*r.ShareID), p.Child("shareID"), coveredByDeclarative)...)
 	}
 	errs = append(errs, validateSkipNodeOperationsV1(r.SkipNodeOperations, p.Child("skipNodeOperations"))...)
 	return append(errs, declarativeSkipNodeOperationsV1(r.SkipNodeOperations, nil, p.Child("skipNodeOperations"))...)
@@ -175,8 +175,8 @@ func (c *checkerV1) validateDeviceRequestAllocationResultV1(r *resourcev1.Device
 
 func (c *checkerV1) validateDeviceAllocationConfigurationV1(cfg *resourcev1.DeviceAllocationConfiguration, p *field.Path, names requestNamesV1, stored bool) field.ErrorList {
 	errs := validateAllocationConfigSourceV1(cfg.Source, p.Child("source"))
-	errs = append(errs, c.requestNameRefsV1(cfg.Requests, names, true, p.Child("requests"))...)
-	return append(errs, c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, p, stored, true)...)
+	errs = append(errs, c.requestNameRefsV1(cfg.Requests, names, coveredByDeclarative, p.Child("requests"))...)
+	return append(errs, c.validateDeviceConfigurationV1(&cfg.DeviceConfiguration, p, stored, coveredByDeclarative)...)
 }
 
 func validateAllocationConfigSourceV1(source resourcev1.AllocationConfigSource, p *field.Path) field.ErrorList {
@@ -204,11 +204,11 @@ func validateSkipNodeOperationsV1(ops []resourcev1.SkipNodeOperation, p *field.P
 // NodePrepareResources, NodeUnprepareResources; on an update, values the
 // stored list (old) already has are not checked again.
 func declarativeSkipNodeOperationsV1(ops, old []resourcev1.SkipNodeOperation, p *field.Path) field.ErrorList {
-	errs := duplicatesV1(ops, self[resourcev1.SkipNodeOperation], true, p)
+	errs := duplicatesV1(ops, self[resourcev1.SkipNodeOperation], coveredByDeclarative, p)
 	stored := sets.New(old...)
 	for i := range ops {
 		if !stored.Has(ops[i]) {
-			errs = append(errs, validate.Enum(dvContext, dvOp, p.Index(i), &ops[i], nil, v1SkipNodeOperations, nil)...)
+			errs = append(errs, validate.Enum(declarativeCtx, declarativeOp, p.Index(i), &ops[i], nil, v1SkipNodeOperations, nil)...)
 		}
 	}
 	return errs
@@ -221,7 +221,7 @@ func validateDeviceBindingParametersV1(conditions, failureConditions []string, p
 	cp, fp := p.Child("bindingConditions"), p.Child("bindingFailureConditions")
 	errs := validateSliceV1(conditions, V1BindingConditionsMaxSize, metav1validation.ValidateLabelName, cp)
 	errs = append(errs, validateSliceV1(failureConditions, V1BindingFailureConditionsMaxSize, metav1validation.ValidateLabelName, fp)...)
-	errs = append(errs, duplicatesV1(conditions, self[string], false, cp)...)
+	errs = append(errs, duplicatesV1(conditions, self[string], handwrittenOnly, cp)...)
 	inConditions := sets.New(conditions...)
 	seen := sets.New[string]()
 	for i, cond := range failureConditions {

@@ -10,10 +10,10 @@ import (
 	"github.com/drakit/drakit/apis/resource/catalogue"
 )
 
-// Golden cases of validate with the 1.37 rules: feature gates, Namespaces,
+// Golden cases of validate with the live rules: feature gates, Namespaces,
 // --as-version resource.k8s.io/v1. They run with TestGolden's harness
 // (go test ./cmd/drakit/app -run TestGolden -update rewrites them too).
-var validate137Cases = []goldenCase{
+var validateGateCases = []goldenCase{
 	{name: "validate-v1-gates", args: []string{"validate", "-f", inputFile("v1-gates.yaml")}},
 	{name: "validate-v1-gates-on", args: []string{"validate", "-f", inputFile("v1-gates.yaml"), "--feature-gates", "DRADerivedAttributes=true,DRAListTypeAttributes=true"}},
 	{name: "validate-v1-gates-json", args: []string{"validate", "-f", inputFile("v1-gates.yaml"), "-o", "json"}},
@@ -30,7 +30,7 @@ var validate137Cases = []goldenCase{
 	{name: "help-validate", args: []string{"validate", "--help"}},
 }
 
-func TestGoldenValidate137(t *testing.T) { testGoldenCases(t, validate137Cases) }
+func TestGoldenValidateGates(t *testing.T) { testGoldenCases(t, validateGateCases) }
 
 // Warnings alone leave the exit code at 0 and go to standard error, one
 // line per dropped field, naming the field and the gate.
