@@ -13,6 +13,32 @@ import (
 	"github.com/drakit/drakit/conversion"
 )
 
+// Pod placement (PlacePods) follows kube-scheduler 1.37's DRA plugin and
+// the resourceclaim controller; where it deliberately differs:
+//
+//   - the queue orders pods of equal priority by creation time; the
+//     scheduler by the time a pod entered its queue, which for an export
+//     is not known (for pods created one after the other it is the same);
+//   - there is no preemption, no nominated node, no retry: a pod that
+//     fits nowhere stays unplaceable, and nothing it could displace is
+//     released;
+//   - nodes are tried in the order given and the first that fits takes the
+//     pod, as if every node scored the same; the scheduler scores the
+//     feasible nodes (and, in large clusters, looks at a share of them);
+//   - only the node filters named in nodefit are applied (NotSimulated
+//     lists the others);
+//   - a pod with spec.nodeName whose claims are not allocated gets them
+//     allocated on its node, before the pending pods (the kubelet would
+//     not start it; the scheduler never sees it);
+//   - a claim made for extended resources in an earlier cycle is used when
+//     it is allocated; one that is not is ignored and a new one made (the
+//     scheduler deletes it and tries again later);
+//   - the reasons of a kind of pod are counted when a node is first tried
+//     for that kind (nodes only fill up, so a failure stays one, but its
+//     numbers may be those of an earlier, emptier node);
+//   - the 256 consumers a claim may list in status.reservedFor are not
+//     checked.
+
 // NotSimulated names the filters of kube-scheduler that PlacePods does not
 // apply: a placement says where DRA and the node filters let a pod run,
 // not that it fits there.
