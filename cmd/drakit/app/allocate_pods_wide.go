@@ -32,16 +32,7 @@ func printPodTable(w *bufio.Writer, inv *inventory, placed *allocator.Placement)
 				continue
 			}
 			for _, d := range c.Result.Allocation.AllocatedDevices() {
-				share := ""
-				if d.ShareID != nil {
-					share = string(*d.ShareID)
-				}
-				admin := ""
-				if d.AdminAccess != nil && *d.AdminAccess {
-					admin = "true"
-				}
-				writeRow(tw, r.Name, r.Node, status, name, c.Version, d.Request, d.Driver, d.Pool, d.Device,
-					share, formatCapacity(d.ConsumedCapacity), formatTolerations(d.Tolerations), strings.Join(d.BindingConditions, ","), admin)
+				writeRow(tw, append([]string{r.Name, r.Node, status, name, c.Version, d.Request, d.Driver, d.Pool, d.Device}, resultCells(d)...)...)
 				rows++
 			}
 		}
