@@ -185,3 +185,36 @@ func TestPlacePodsWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+// AllocateObjects takes pods too: its results are the claims, given and
+// made, with their allocations.
+func TestAllocateObjectsWithPods(t *testing.T) {
+	text, err := os.ReadFile("testdata/pods-small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := AllocateObjects(context.Background(), decodeAll(t, string(text), false), ObjectOptions{Nodes: smallNodes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	allocated := 0
+	for _, r := range results {
+		names = append(names, r.Name)
+		if r.Err == nil && r.Result.Allocation != nil {
+			allocated++
+		}
+	}
+	if len(results) != 4 || names[0] != "ml/shared" || allocated != 3 {
+		t.Errorf("results %v, %d allocated; want the shared claim (allocated), two made from the template (one allocated) and the claim for ext (allocated)", names, allocated)
+	}
+}
+
+// A pod that cannot be read is an error naming it.
+func TestPlacePodsRejectsBadPod(t *testing.T) {
+	objs := decodeAll(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: bad, namespace: ml}\nspec: {bogus: 1}", false)
+	_, err := PlacePods(context.Background(), objs, ObjectOptions{}, PodOptions{})
+	if err == nil || !strings.Contains(err.Error(), `Pod "bad"`) || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("error %v", err)
+	}
+}
