@@ -290,11 +290,15 @@ func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) [
 	var stop atomic.Int64
 	stop.Store(int64(n))
 	var wg sync.WaitGroup
+	// Each worker takes the nodes whose index in p.nodes is its own
+	// modulo the number of workers, in every batch: an Allocator then
+	// prepares (and evaluates selectors on) only its share of the nodes.
+	nw := len(p.workers)
 	for w := range p.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := w; k < n && int64(k) < stop.Load(); k += len(p.workers) {
+			for k := (w - first%nw + nw) % nw; k < n && int64(k) < stop.Load(); k += nw {
 				if try(w, k); outs[k].why == nil || outs[k].err != nil {
 					for cur := stop.Load(); int64(k) < cur && !stop.CompareAndSwap(cur, int64(k)); cur = stop.Load() {
 					}
