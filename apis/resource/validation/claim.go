@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
@@ -351,9 +352,9 @@ func (c *checkerV1) validateCELExpressionV1(expression string, p *field.Path, op
 	if c.env.compileCEL == nil {
 		return nil
 	}
-	cost, err := c.env.compileCEL(expression, celOptionsV1{DerivedAttribute: derivedAttribute, Gates: c.env.gates})
+	cost, err := c.env.compileCEL(expression, drakitcel.Options{DerivedAttribute: derivedAttribute, Gates: c.env.gates})
 	if err != nil {
-		return field.ErrorList{celErrorV1(err, expression, p)}
+		return field.ErrorList{celFieldError(err, expression, p)}
 	}
 	if derivedAttribute {
 		var errs field.ErrorList
@@ -369,22 +370,6 @@ func (c *checkerV1) validateCELExpressionV1(expression string, p *field.Path, op
 		return field.ErrorList{field.Forbidden(p, "too complex, exceeds cost limit")}
 	}
 	return nil
-}
-
-// celErrorV1 is 1.37's convertCELErrorToValidationError for the error the
-// compiler reported.
-func celErrorV1(err *field.Error, expression string, p *field.Path) *field.Error {
-	switch err.Type {
-	case field.ErrorTypeRequired:
-		return field.Required(p, err.Detail)
-	case field.ErrorTypeInvalid:
-		return field.Invalid(p, expression, err.Detail)
-	case field.ErrorTypeInternal:
-		e := *err
-		e.Field = p.String()
-		return &e
-	}
-	return field.InternalError(p, fmt.Errorf("unsupported error type: %s", err.Error()))
 }
 
 // isAttributeUsedByConstraintV1 reports whether a constraint for all

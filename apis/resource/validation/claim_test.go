@@ -418,7 +418,7 @@ func TestV1RealCEL(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env := envV1{compileCEL: compileCEL137V1}
+			env := envV1{compileCEL: compileWithCEL}
 			expectErrors(t, validateV1(env, opCreate, tc.obj, nil, Options{}), tc.want...)
 		})
 	}

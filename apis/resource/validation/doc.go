@@ -103,7 +103,7 @@
 //	poolstatusrequest.go  live: the declarative rules of a ResourcePoolStatusRequest status
 //	paths.go              live: v1beta1 errors under v1beta1's paths
 //	drop.go               live: the fields dropped while their gate is off (dropclaim.go, dropslice.go)
-//	cel.go                compiling selectors with the release's environment
+//	cel.go                the one way into CEL for every release's rules (compileCEL)
 //
 // # What the server does before it validates
 //

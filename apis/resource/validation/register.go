@@ -27,7 +27,7 @@ import (
 // runs on the versioned object and reports v1beta1's own paths where they
 // differ; hack/e2e measures where that shows.)
 func init() {
-	rulesV1(envV1{compileCEL: compileCEL137V1, fromOptions: true}).register()
+	rulesV1(envV1{compileCEL: compileWithCEL, fromOptions: true}).register()
 
 	// v1beta1's defaults differ from v1's (a request without
 	// deviceClassName keeps an empty allocationMode), so v1beta1 objects

@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/features"
 	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
@@ -85,47 +84,13 @@ import (
 // registry drops them (DropDisabledFieldsV1, wired in as the rules' drop
 // and dropStatus), not rejected here.
 
-// celOptionsV1 is how 1.37 compiles one expression: as a device selector or
-// (DerivedAttribute) as a derived attribute, in the environment the gates
-// select.
-type celOptionsV1 struct {
-	DerivedAttribute bool
-	Gates            features.Gates
-}
-
-// compileCELV1 compiles a new expression with 1.37's environment and
-// returns its estimated maximum cost; the caller checks length and cost
-// limits. An expression that does not compile returns the error 1.37
-// reports for it (Required, Invalid or InternalError with the compiler's
-// detail); the caller fills in the path and, for Invalid, the expression
-// as the value. compileCEL137V1 is the one of package apis/resource/cel.
-type compileCELV1 func(expression string, opts celOptionsV1) (maxCost uint64, err *field.Error)
-
-// compileCEL137V1 compiles with drakitcel.CompileSelector137. Its cost
-// verdict is left to the caller, which also counts a derived attribute's
-// cost towards its claim's total.
-func compileCEL137V1(expression string, opts celOptionsV1) (uint64, *field.Error) {
-	p, err := drakitcel.CompileSelector137(expression, drakitcel.Options137{Gates: opts.Gates, DerivedAttribute: opts.DerivedAttribute})
-	if err == nil {
-		return p.MaxCost(), nil
-	}
-	var e *drakitcel.Error137
-	if !errors.As(err, &e) {
-		return 0, field.InternalError(nil, err)
-	}
-	if e.Type == field.ErrorTypeForbidden {
-		return e.MaxCost, nil
-	}
-	return 0, e.FieldError(nil)
-}
-
 // envV1 is what the 1.37 rules need beyond the objects: the feature gates
 // (the zero value is the 1.37 defaults), the CEL compiler (nil: only the
 // length of expressions is checked) and the namespace lookup of the
 // admin-access rule (nil: not checked).
 type envV1 struct {
 	gates      features.Gates
-	compileCEL compileCELV1
+	compileCEL compileCEL
 	// namespaceLabels returns the labels of a namespace, for the
 	// admin-access rule of claims and templates; an error is reported as
 	// an InternalError, as the registry does when it cannot get the

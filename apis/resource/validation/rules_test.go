@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
@@ -37,7 +38,7 @@ func (g gatesV1) gates() features.Gates {
 // celCallV1 records one compilation by fakeCELV1.
 type celCallV1 struct {
 	expression string
-	opts       celOptionsV1
+	opts       drakitcel.Options
 }
 
 // fakeCELV1 stands in for the 1.37 compiler: an expression containing
@@ -46,7 +47,7 @@ type celCallV1 struct {
 // costs N, anything else 1. It records every call.
 type fakeCELV1 struct{ calls []celCallV1 }
 
-func (f *fakeCELV1) compile(expression string, opts celOptionsV1) (uint64, *field.Error) {
+func (f *fakeCELV1) compile(expression string, opts drakitcel.Options) (uint64, *field.Error) {
 	f.calls = append(f.calls, celCallV1{expression, opts})
 	switch {
 	case strings.Contains(expression, "required"):

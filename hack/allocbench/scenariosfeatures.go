@@ -17,7 +17,7 @@ import (
 // it uses in its inventory, and each operation checks the answer, so that
 // a fast wrong answer fails the benchmark.
 
-func scenarios137() []BenchScenario {
+func featureScenarios() []BenchScenario {
 	return []BenchScenario{
 		prioritizedImpossibleFirst(),
 		partitionableGPUs(),

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	resourcev1 "k8s.io/api/resource/v1"
+	hub "github.com/drakit/drakit/apis/resource"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
@@ -16,9 +16,9 @@ import (
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
-// gateCombos137 are the four combinations of the two gates that shape the
+// gateCombos are the four combinations of the two gates that shape the
 // environment.
-var gateCombos137 = []struct {
+var gateCombos = []struct {
 	name       string
 	gates      features.Gates
 	consumable bool
@@ -31,22 +31,22 @@ var gateCombos137 = []struct {
 }
 
 func TestDeviceVariantFor(t *testing.T) {
-	want := []deviceVariant137{deviceVariant131, deviceVariant134ConsumableCapacity, deviceVariant136ListTypeAttributes, deviceVariant136Both}
-	for i, c := range gateCombos137 {
+	want := []int{variantPlain, variantMultipleAllocations, variantListAttributes, variantBoth}
+	for i, c := range gateCombos {
 		if got := deviceVariantFor(c.gates); got != want[i] {
-			t.Errorf("%s: variant %s, want %s", c.name, got, want[i])
+			t.Errorf("%s: variant %d, want %d", c.name, got, want[i])
 		}
 	}
 	// The 1.37 defaults have consumable capacity but no list attributes.
-	if got := deviceVariantFor(features.Defaults()); got != deviceVariant134ConsumableCapacity {
-		t.Errorf("defaults: variant %s", got)
+	if got := deviceVariantFor(features.Defaults()); got != variantMultipleAllocations {
+		t.Errorf("defaults: variant %d", got)
 	}
 }
 
-// TestCompile137 checks what compiles in which environment: for each
+// TestCompile checks what compiles in which environment: for each
 // expression, whether it compiles as a new expression under each gate
 // combination (stored expressions ignore the gates and get everything).
-func TestCompile137(t *testing.T) {
+func TestCompile(t *testing.T) {
 	type need int
 	const (
 		always need = iota
@@ -89,7 +89,7 @@ func TestCompile137(t *testing.T) {
 		{expr: `device.allowMultipleAllocations.size()`, new: never, err: ""},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				want := tc.stored
 				if !stored {
@@ -105,7 +105,7 @@ func TestCompile137(t *testing.T) {
 					}
 				}
 				name := fmt.Sprintf("%s/%s/stored=%t", tc.expr, c.name, stored)
-				p, err := CompileSelector137(tc.expr, Options137{Gates: c.gates, Stored: stored})
+				p, err := Compile(tc.expr, Options{Gates: c.gates, Stored: stored})
 				if want {
 					if err != nil {
 						t.Errorf("%s: %v", name, err)
@@ -118,9 +118,9 @@ func TestCompile137(t *testing.T) {
 					t.Errorf("%s: compiled", name)
 					continue
 				}
-				var e *Error137
+				var e *Error
 				if !errors.As(err, &e) || e.Type != field.ErrorTypeInvalid || e.Expression != tc.expr {
-					t.Errorf("%s: error %#v, want an Invalid *Error137", name, err)
+					t.Errorf("%s: error %#v, want an Invalid *Error", name, err)
 				}
 				if !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("%s: error %q does not contain %q", name, err, tc.err)
@@ -130,30 +130,30 @@ func TestCompile137(t *testing.T) {
 	}
 }
 
-func TestCompileError137Messages(t *testing.T) {
-	_, err := CompileSelector137(`device.allowMultipleAllocations`, Options137{Gates: gateCombos137[0].gates})
+func TestCompileErrorMessages(t *testing.T) {
+	_, err := Compile(`device.allowMultipleAllocations`, Options{Gates: gateCombos[0].gates})
 	want := "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want it to start with %q", err, want)
 	}
-	fe := err.(*Error137).FieldError(field.NewPath("spec", "selectors").Index(0).Child("cel", "expression"))
+	fe := err.(*Error).FieldError(field.NewPath("spec", "selectors").Index(0).Child("cel", "expression"))
 	if fe.Type != field.ErrorTypeInvalid || fe.Field != "spec.selectors[0].cel.expression" || fe.BadValue != `device.allowMultipleAllocations` || fe.Detail != err.Error() {
 		t.Errorf("field error %#v", fe)
 	}
 }
 
-func TestLength137(t *testing.T) {
+func TestLength(t *testing.T) {
 	path := field.NewPath("spec", "devices", "requests").Index(0).Child("exactly", "selectors").Index(0).Child("cel", "expression")
 	// 10,240 bytes compile.
-	ok := "true" + strings.Repeat(" ", SelectorMaxLength137-4)
-	if _, err := CompileSelector137(ok, Options137{}); err != nil {
+	ok := "true" + strings.Repeat(" ", SelectorMaxLength-4)
+	if _, err := Compile(ok, Options{}); err != nil {
 		t.Fatalf("%d bytes: %v", len(ok), err)
 	}
 	// 10,241 bytes are refused before compiling: an expression that would
 	// not compile either reports only the length.
-	for _, expr := range []string{ok + " ", strings.Repeat("?", SelectorMaxLength137+1)} {
-		_, err := CompileSelector137(expr, Options137{})
-		var e *Error137
+	for _, expr := range []string{ok + " ", strings.Repeat("?", SelectorMaxLength+1)} {
+		_, err := Compile(expr, Options{})
+		var e *Error
 		if !errors.As(err, &e) || e.Type != field.ErrorTypeTooLong {
 			t.Fatalf("%d bytes: error %v", len(expr), err)
 		}
@@ -165,24 +165,24 @@ func TestLength137(t *testing.T) {
 			t.Errorf("field error %q, want %q", got, want)
 		}
 		// Derived attributes have the same limit.
-		if _, err := CompileSelector137(expr, Options137{DerivedAttribute: true}); !errors.As(err, &e) || e.Type != field.ErrorTypeTooLong {
+		if _, err := Compile(expr, Options{DerivedAttribute: true}); !errors.As(err, &e) || e.Type != field.ErrorTypeTooLong {
 			t.Errorf("derived: error %v", err)
 		}
 	}
 	// Stored expressions are not length-checked.
-	if _, err := CompileSelector137(ok+" ", Options137{Stored: true}); err != nil {
+	if _, err := Compile(ok+" ", Options{Stored: true}); err != nil {
 		t.Errorf("stored: %v", err)
 	}
 }
 
-// expensive137 is estimated at 85,555,551 (from the API server's tests of
+// expensive is estimated at 85,555,551 (from the API server's tests of
 // the cost limit).
-const expensive137 = `[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))`
+const expensive = `[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))`
 
-func TestCostLimit137(t *testing.T) {
+func TestCostLimitFollowed(t *testing.T) {
 	for _, derived := range []bool{false, true} {
-		_, err := CompileSelector137(expensive137, Options137{DerivedAttribute: derived})
-		var e *Error137
+		_, err := Compile(expensive, Options{DerivedAttribute: derived})
+		var e *Error
 		if !errors.As(err, &e) || e.Type != field.ErrorTypeForbidden || e.Detail != "too complex, exceeds cost limit" || e.MaxCost != 85555551 {
 			t.Fatalf("derived=%t: error %#v", derived, err)
 		}
@@ -194,24 +194,24 @@ func TestCostLimit137(t *testing.T) {
 
 	// A stored expression compiles whatever its cost; evaluating it hits
 	// the runtime limit.
-	p, err := CompileSelector137(expensive137, Options137{Stored: true})
+	p, err := Compile(expensive, Options{Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.MaxCost() != 85555551 {
 		t.Errorf("MaxCost %d", p.MaxCost())
 	}
-	_, err = p.Matches(context.Background(), NewInput137(Device137{Driver: "dra.example.com"}))
+	_, err = p.Matches(context.Background(), NewInput("dra.example.com", nil))
 	if err == nil || !strings.Contains(err.Error(), "actual cost limit exceeded") {
 		t.Errorf("evaluation error %v", err)
 	}
 
 	// A lower runtime limit.
-	p, err = CompileSelector137(`device.attributes["dra.example.com"].exists_one(x, x == "a")`, Options137{CostLimit: 3})
+	p, err = Compile(`device.attributes["dra.example.com"].exists_one(x, x == "a")`, Options{CostLimit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := NewInput137(Device137{Driver: "dra.example.com", Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{
+	in := NewInput("dra.example.com", &hub.Device{Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
 		"a": {BoolValue: ptr.To(true)}, "b": {BoolValue: ptr.To(true)}, "c": {BoolValue: ptr.To(true)},
 	}})
 	if _, err := p.Matches(context.Background(), in); err == nil || !strings.Contains(err.Error(), "actual cost limit exceeded") {
@@ -219,10 +219,10 @@ func TestCostLimit137(t *testing.T) {
 	}
 }
 
-// TestEstimatedCost137 pins the estimated costs of expressions whose cost
+// TestEstimatedCost pins the estimated costs of expressions whose cost
 // the API server's own tests pin, under every gate combination and both
 // environments.
-func TestEstimatedCost137(t *testing.T) {
+func TestEstimatedCost(t *testing.T) {
 	tests := []struct {
 		expr  string
 		cost  uint64
@@ -257,22 +257,22 @@ device.attributes["dra.example.com"]["int"] > 0 &&
 device.attributes["dra.example.com"]["string"] == "fish" &&
 device.attributes["dra.example.com"]["version"].isGreaterThan(semver("0.0.1"))
 `, 52, ""},
-		{expensive137, 85555551, ""},
+		{expensive, 85555551, ""},
 		{`device.allowMultipleAllocations == true`, 3, "consumable"},
 		{`device.attributes["dra.example.com"].names.exists(x, x > 0)`, 5 + (3+3)*64, "lists"},
 		{`device.attributes["dra.example.com"].names.includes("a")`, 4 + 64, "lists"},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				if !stored && (tc.needs == "consumable" && !c.consumable || tc.needs == "lists" && !c.lists) {
 					continue
 				}
-				p, err := CompileSelector137(tc.expr, Options137{Gates: c.gates, Stored: true})
+				p, err := Compile(tc.expr, Options{Gates: c.gates, Stored: true})
 				if !stored {
-					p, err = CompileSelector137(tc.expr, Options137{Gates: c.gates})
+					p, err = Compile(tc.expr, Options{Gates: c.gates})
 				}
-				if tc.cost > SelectorMaxCost137 && !stored {
+				if tc.cost > SelectorMaxCost && !stored {
 					if err == nil {
 						t.Errorf("%s/%s: compiled", tc.expr, c.name)
 					}
@@ -290,7 +290,7 @@ device.attributes["dra.example.com"]["version"].isGreaterThan(semver("0.0.1"))
 	}
 }
 
-func TestDerivedAttributeCompile137(t *testing.T) {
+func TestDerivedAttributeCompile(t *testing.T) {
 	tests := []struct {
 		expr   string
 		ok     bool // as a new expression without list attributes
@@ -313,7 +313,7 @@ func TestDerivedAttributeCompile137(t *testing.T) {
 		{`[1.5]`, false, false, ""},
 	}
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
 				want := tc.ok
 				if c.lists || stored {
@@ -324,9 +324,9 @@ func TestDerivedAttributeCompile137(t *testing.T) {
 					want = false
 				}
 				name := fmt.Sprintf("%s/%s/stored=%t", tc.expr, c.name, stored)
-				p, err := CompileSelector137(tc.expr, Options137{Gates: c.gates, Stored: stored, DerivedAttribute: true})
+				p, err := Compile(tc.expr, Options{Gates: c.gates, Stored: stored, DerivedAttribute: true})
 				if !want {
-					var e *Error137
+					var e *Error
 					if !errors.As(err, &e) || e.Type != field.ErrorTypeInvalid {
 						t.Errorf("%s: error %v", name, err)
 						continue
@@ -358,10 +358,9 @@ func TestDerivedAttributeCompile137(t *testing.T) {
 	}
 }
 
-func testDevice137() Device137 {
-	return Device137{
-		Driver: "dra.example.com",
-		Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{
+func followedDevice() *hub.Device {
+	return &hub.Device{
+		Attributes: map[hub.QualifiedName]hub.DeviceAttribute{
 			"model":                    {StringValue: ptr.To("a100")},
 			"cores":                    {IntValue: ptr.To(int64(64))},
 			"healthy":                  {BoolValue: ptr.To(true)},
@@ -374,7 +373,7 @@ func testDevice137() Device137 {
 			"shadowed":                 {StringValue: ptr.To("unqualified")},
 			"dra.example.com/shadowed": {StringValue: ptr.To("qualified")},
 		},
-		Capacity: map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{
+		Capacity: map[hub.QualifiedName]hub.DeviceCapacity{
 			"memory":                    {Value: resource.MustParse("40Gi")},
 			"other.example.com/slices":  {Value: resource.MustParse("7")},
 			"dra.example.com/bandwidth": {Value: resource.MustParse("100M")},
@@ -382,12 +381,15 @@ func testDevice137() Device137 {
 	}
 }
 
-func TestMatches137(t *testing.T) {
+func TestMatches(t *testing.T) {
 	tests := []struct {
 		expr  string
 		match bool
 		err   string
 		lists bool // needs DRAListTypeAttributes as a new expression
+		// listAttr reads a list attribute, which the input holds only
+		// with DRAListTypeAttributes.
+		listAttr bool
 	}{
 		// Default domain: names without a domain belong to the driver.
 		{expr: `device.attributes["dra.example.com"].model == "a100"`, match: true},
@@ -410,27 +412,27 @@ func TestMatches137(t *testing.T) {
 		{expr: `device.attributes["dra.example.com"].nope`, err: "no such key: nope"},
 		{expr: `device.attributes["dra.example.com"].model`, err: "CEL result of type string could not be converted to bool"},
 		// Lists.
-		{expr: `device.attributes["dra.example.com"].ids.exists(i, i == 2)`, match: true, lists: true},
-		{expr: `device.attributes["dra.example.com"].names.includes("y")`, match: true, lists: true},
+		{expr: `device.attributes["dra.example.com"].ids.exists(i, i == 2)`, match: true, lists: true, listAttr: true},
+		{expr: `device.attributes["dra.example.com"].names.includes("y")`, match: true, lists: true, listAttr: true},
 		{expr: `device.attributes["dra.example.com"].model.includes("a100")`, match: true, lists: true},
-		{expr: `device.attributes["dra.example.com"].flags.all(f, !f)`, match: true, lists: true},
-		{expr: `device.attributes["dra.example.com"].versions.exists(v, v.isGreaterThan(semver("1.5.0")))`, match: true, lists: true},
-		{expr: `device.attributes["dra.example.com"].ids.size() == 3`, match: true},
-		{expr: `device.attributes["dra.example.com"].names`, err: "CEL result of type list could not be converted to bool"},
+		{expr: `device.attributes["dra.example.com"].flags.all(f, !f)`, match: true, lists: true, listAttr: true},
+		{expr: `device.attributes["dra.example.com"].versions.exists(v, v.isGreaterThan(semver("1.5.0")))`, match: true, lists: true, listAttr: true},
+		{expr: `device.attributes["dra.example.com"].ids.size() == 3`, match: true, listAttr: true},
+		{expr: `device.attributes["dra.example.com"].names`, err: "CEL result of type list could not be converted to bool", listAttr: true},
 		{expr: `device.attributes["dra.example.com"].cores.exists(x, x > 0)`, err: "expected iterable type", lists: true},
 		// The guard against quantities that would never finish parsing.
 		{expr: `quantity("1E2147483648").isInteger()`, err: "1E2147483648"},
 	}
-	in := NewInput137(testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	ctx := context.Background()
 	for _, tc := range tests {
-		for _, c := range gateCombos137 {
+		for _, c := range gateCombos {
 			for _, stored := range []bool{false, true} {
-				if tc.lists && !c.lists && !stored {
+				if (tc.lists && !c.lists && !stored) || (tc.listAttr && !c.lists) {
 					continue
 				}
 				name := fmt.Sprintf("%s/%s/stored=%t", tc.expr, c.name, stored)
-				p, err := CompileSelector137(tc.expr, Options137{Gates: c.gates, Stored: stored})
+				p, err := Compile(tc.expr, Options{Gates: c.gates, Stored: stored})
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue
@@ -452,75 +454,98 @@ func TestMatches137(t *testing.T) {
 	}
 }
 
-func TestAllowMultipleAllocations137(t *testing.T) {
-	p, err := CompileSelector137(`device.allowMultipleAllocations`, Options137{Gates: features.Defaults()})
+// TestListAttributesNeedTheGate: without DRAListTypeAttributes the input
+// leaves list attributes out (a scalar beside a list too), as upstream's
+// compiler does, also for stored expressions, which can name them.
+func TestListAttributesNeedTheGate(t *testing.T) {
+	dev := followedDevice()
+	dev.Attributes["both"] = hub.DeviceAttribute{IntValue: ptr.To(int64(1)), IntValues: []int64{1}}
+	for _, c := range gateCombos {
+		for _, expr := range []string{`device.attributes["dra.example.com"].ids.size() == 3`, `device.attributes["dra.example.com"].both == [1]`} {
+			p, err := Compile(expr, Options{Gates: c.gates, Stored: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Matches(context.Background(), NewInput("dra.example.com", dev))
+			if c.lists && (err != nil || !got) {
+				t.Errorf("%s/%s: %t, %v", expr, c.name, got, err)
+			}
+			if !c.lists && (err == nil || !strings.Contains(err.Error(), "no such key")) {
+				t.Errorf("%s/%s: error %v, want no such key", expr, c.name, err)
+			}
+		}
+	}
+}
+
+func TestAllowMultipleAllocations(t *testing.T) {
+	p, err := Compile(`device.allowMultipleAllocations`, Options{Gates: features.Defaults()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range []*bool{nil, ptr.To(false), ptr.To(true)} {
-		got, err := p.Matches(context.Background(), NewInput137(Device137{Driver: "d", AllowMultipleAllocations: v}))
+		got, err := p.Matches(context.Background(), NewInput("d", &hub.Device{AllowMultipleAllocations: v}))
 		if err != nil || got != (v != nil && *v) {
 			t.Errorf("%v: %t, %v", v, got, err)
 		}
 	}
 }
 
-func TestUnusableAttribute137(t *testing.T) {
-	p, err := CompileSelector137(`true`, Options137{})
+func TestUnusableAttribute(t *testing.T) {
+	p, err := Compile(`true`, Options{Gates: features.Defaults().With(features.DRAListTypeAttributes, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, attr := range []resourcev1.DeviceAttribute{
+	for _, attr := range []hub.DeviceAttribute{
 		{VersionValue: ptr.To("1.0")},
 		{VersionValues: []string{"1.0.0", "v2"}},
 		{},
 	} {
-		in := NewInput137(Device137{Driver: "d", Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"bad": attr}})
+		in := NewInput("d", &hub.Device{Attributes: map[hub.QualifiedName]hub.DeviceAttribute{"bad": attr}})
 		if _, err := p.Matches(context.Background(), in); err == nil || !strings.HasPrefix(err.Error(), "attribute bad: ") {
 			t.Errorf("%+v: error %v", attr, err)
 		}
 	}
 }
 
-func TestDeviceFromV1(t *testing.T) {
-	d := &resourcev1.Device{
+func TestInputFromHubDevice(t *testing.T) {
+	d := &hub.Device{
 		Name:                     "gpu-0",
 		AllowMultipleAllocations: ptr.To(true),
-		Attributes:               map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"model": {StringValue: ptr.To("x")}},
-		Capacity:                 map[resourcev1.QualifiedName]resourcev1.DeviceCapacity{"mem": {Value: resource.MustParse("1Gi")}},
+		Attributes:               map[hub.QualifiedName]hub.DeviceAttribute{"model": {StringValue: ptr.To("x")}},
+		Capacity:                 map[hub.QualifiedName]hub.DeviceCapacity{"mem": {Value: resource.MustParse("1Gi")}},
 	}
-	p, err := CompileSelector137(`device.allowMultipleAllocations && device.attributes["gpu.example.com"].model == "x" && device.capacity["gpu.example.com"].mem.isGreaterThan(quantity("1Mi")) && device.driver == "gpu.example.com"`, Options137{})
+	p, err := Compile(`device.allowMultipleAllocations && device.attributes["gpu.example.com"].model == "x" && device.capacity["gpu.example.com"].mem.isGreaterThan(quantity("1Mi")) && device.driver == "gpu.example.com"`, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := p.Matches(context.Background(), NewInput137(DeviceFromV1("gpu.example.com", d))); !ok || err != nil {
+	if ok, err := p.Matches(context.Background(), NewInput("gpu.example.com", d)); !ok || err != nil {
 		t.Errorf("%t, %v", ok, err)
 	}
 }
 
-func TestDerive137(t *testing.T) {
-	lists := gateCombos137[3].gates
+func TestDerive(t *testing.T) {
+	lists := gateCombos[3].gates
 	tests := []struct {
 		expr string
-		want resourcev1.DeviceAttribute
+		want hub.DeviceAttribute
 		err  string
 	}{
-		{expr: `device.attributes["dra.example.com"].model`, want: resourcev1.DeviceAttribute{StringValue: ptr.To("a100")}},
-		{expr: `device.attributes["dra.example.com"].cores * 2`, want: resourcev1.DeviceAttribute{IntValue: ptr.To(int64(128))}},
-		{expr: `device.attributes["dra.example.com"].healthy`, want: resourcev1.DeviceAttribute{BoolValue: ptr.To(true)}},
-		{expr: `device.attributes["dra.example.com"].driverVersion`, want: resourcev1.DeviceAttribute{VersionValue: ptr.To("1.2.3")}},
-		{expr: `semver("v1.2", true)`, want: resourcev1.DeviceAttribute{VersionValue: ptr.To("1.2.0")}},
-		{expr: `device.attributes["dra.example.com"].ids.map(x, x * 10)`, want: resourcev1.DeviceAttribute{IntValues: []int64{10, 20, 30}}},
-		{expr: `device.attributes["dra.example.com"].names`, want: resourcev1.DeviceAttribute{StringValues: []string{"x", "y"}}},
-		{expr: `device.attributes["dra.example.com"].flags`, want: resourcev1.DeviceAttribute{BoolValues: []bool{false}}},
-		{expr: `device.attributes["dra.example.com"].versions`, want: resourcev1.DeviceAttribute{VersionValues: []string{"1.0.0", "2.0.0"}}},
-		{expr: `device.attributes["dra.example.com"].ids.filter(x, x > 5)`, want: resourcev1.DeviceAttribute{StringValues: []string{}}},
+		{expr: `device.attributes["dra.example.com"].model`, want: hub.DeviceAttribute{StringValue: ptr.To("a100")}},
+		{expr: `device.attributes["dra.example.com"].cores * 2`, want: hub.DeviceAttribute{IntValue: ptr.To(int64(128))}},
+		{expr: `device.attributes["dra.example.com"].healthy`, want: hub.DeviceAttribute{BoolValue: ptr.To(true)}},
+		{expr: `device.attributes["dra.example.com"].driverVersion`, want: hub.DeviceAttribute{VersionValue: ptr.To("1.2.3")}},
+		{expr: `semver("v1.2", true)`, want: hub.DeviceAttribute{VersionValue: ptr.To("1.2.0")}},
+		{expr: `device.attributes["dra.example.com"].ids.map(x, x * 10)`, want: hub.DeviceAttribute{IntValues: []int64{10, 20, 30}}},
+		{expr: `device.attributes["dra.example.com"].names`, want: hub.DeviceAttribute{StringValues: []string{"x", "y"}}},
+		{expr: `device.attributes["dra.example.com"].flags`, want: hub.DeviceAttribute{BoolValues: []bool{false}}},
+		{expr: `device.attributes["dra.example.com"].versions`, want: hub.DeviceAttribute{VersionValues: []string{"1.0.0", "2.0.0"}}},
+		{expr: `device.attributes["dra.example.com"].ids.filter(x, x > 5)`, want: hub.DeviceAttribute{StringValues: []string{}}},
 		{expr: `[dyn(1), dyn("a")]`, err: "expected list element at index 1 to be int"},
 		{expr: `device.capacity["dra.example.com"].memory == quantity("1") ? 1 : device.attributes["x"].y`, err: "no such key: y"},
 	}
-	in := NewInput137(testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	for _, tc := range tests {
-		p, err := CompileSelector137(tc.expr, Options137{Gates: lists, DerivedAttribute: true})
+		p, err := Compile(tc.expr, Options{Gates: lists, DerivedAttribute: true})
 		if err != nil {
 			t.Errorf("%s: %v", tc.expr, err)
 			continue
@@ -545,7 +570,7 @@ func TestDerive137(t *testing.T) {
 	}
 }
 
-func attrString(a resourcev1.DeviceAttribute) string {
+func attrString(a hub.DeviceAttribute) string {
 	var parts []string
 	if a.IntValue != nil {
 		parts = append(parts, fmt.Sprintf("int=%d", *a.IntValue))
@@ -574,16 +599,16 @@ func attrString(a resourcev1.DeviceAttribute) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-func TestCancel137(t *testing.T) {
-	p, err := CompileSelector137(`device.attributes["dra.example.com"].map(key, device.attributes["dra.example.com"][key] * 20).filter(e, e > 50).exists(e, e == 60)`, Options137{Stored: true})
+func TestCancel(t *testing.T) {
+	p, err := Compile(`device.attributes["dra.example.com"].map(key, device.attributes["dra.example.com"][key] * 20).filter(e, e > 50).exists(e, e == 60)`, Options{Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	attrs := map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
+	attrs := map[hub.QualifiedName]hub.DeviceAttribute{}
 	for i := range int64(1000) {
-		attrs[resourcev1.QualifiedName(fmt.Sprintf("attr%d", i))] = resourcev1.DeviceAttribute{IntValue: ptr.To(i)}
+		attrs[hub.QualifiedName(fmt.Sprintf("attr%d", i))] = hub.DeviceAttribute{IntValue: ptr.To(i)}
 	}
-	in := NewInput137(Device137{Driver: "dra.example.com", Attributes: attrs})
+	in := NewInput("dra.example.com", &hub.Device{Attributes: attrs})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := p.Matches(ctx, in); !errors.Is(err, context.Canceled) {
@@ -594,12 +619,12 @@ func TestCancel137(t *testing.T) {
 	}
 }
 
-func TestConcurrentMatches137(t *testing.T) {
-	p, err := CompileSelector137(`device.attributes["dra.example.com"].cores == 64`, Options137{})
+func TestConcurrentMatches(t *testing.T) {
+	p, err := Compile(`device.attributes["dra.example.com"].cores == 64`, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := NewInput137(testDevice137())
+	in := NewInput("dra.example.com", followedDevice())
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	resourcev1 "k8s.io/api/resource/v1"
+	hub "github.com/drakit/drakit/apis/resource"
 )
 
 // TestSkipCostEstimate shows that SkipCostEstimate leaves out the estimate
@@ -12,14 +12,14 @@ import (
 // expression is estimated (and refused when too complex) whatever it says.
 func TestSkipCostEstimate(t *testing.T) {
 	const expr = `device.attributes["gpu.example.com"].model.startsWith("h")`
-	estimated, err := CompileSelector137(expr, Options137{Stored: true})
+	estimated, err := Compile(expr, Options{Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if estimated.MaxCost() == 0 {
 		t.Fatalf("stored, estimated: MaxCost 0")
 	}
-	skipped, err := CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+	skipped, err := Compile(expr, Options{Stored: true, SkipCostEstimate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,11 +27,11 @@ func TestSkipCostEstimate(t *testing.T) {
 		t.Errorf("stored, SkipCostEstimate: MaxCost %d, want 0", skipped.MaxCost())
 	}
 	model := "h100"
-	in := NewInput137(Device137{Driver: "gpu.example.com", Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"model": {StringValue: &model}}})
+	in := NewInput("gpu.example.com", &hub.Device{Attributes: map[hub.QualifiedName]hub.DeviceAttribute{"model": {StringValue: &model}}})
 	if ok, err := skipped.Matches(context.Background(), in); err != nil || !ok {
 		t.Errorf("stored, SkipCostEstimate: Matches %t, %v; want true", ok, err)
 	}
-	fresh, err := CompileSelector137(expr, Options137{SkipCostEstimate: true})
+	fresh, err := Compile(expr, Options{SkipCostEstimate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

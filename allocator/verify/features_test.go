@@ -41,12 +41,12 @@ func allocOfRequest(request string, devices ...string) *resource.AllocationResul
 	return allocOf(rs...)
 }
 
-// inv137 is pool p of driver d on node n1: a counter set gpu0 (memory 8)
+// featureInventory is pool p of driver d on node n1: a counter set gpu0 (memory 8)
 // with the whole GPU "whole" (8) and two halves "h1", "h2" (4 each); a
 // tainted device "t" (NoSchedule k=v) and "none" (effect None); a shared
 // NIC "nic" (bandwidth 10, validRange min 1 max 9 step 2, default 1); "bind"
 // with binding conditions and bindsToNode; "n0", "n1" with numa 0.
-func inv137() *Inventory {
+func featureInventory() *Inventory {
 	counters := &resource.ResourceSlice{Spec: resource.ResourceSliceSpec{Driver: "d", Pool: resource.ResourcePool{Name: "p", ResourceSliceCount: 2}, NodeName: ptr("n1"),
 		SharedCounters: []resource.CounterSet{{Name: "gpu0", Counters: map[string]resource.Counter{"memory": {Value: q("8")}}}}}}
 	consume := func(name, mem string) resource.Device {
@@ -81,7 +81,7 @@ func inv137() *Inventory {
 	}
 }
 
-func claim137(reqs ...resource.DeviceRequest) *resource.ResourceClaim {
+func featureClaim(reqs ...resource.DeviceRequest) *resource.ResourceClaim {
 	return testobjects.Claim("c", reqs...)
 }
 
@@ -109,7 +109,7 @@ func firstAvailable(name string, subs ...resource.DeviceSubRequest) resource.Dev
 	return resource.DeviceRequest{Name: name, FirstAvailable: subs}
 }
 
-func TestChecker137(t *testing.T) {
+func TestCheckerFeatures(t *testing.T) {
 	tolerations := func(r *resource.DeviceRequestAllocationResult) {
 		r.Tolerations = []resource.DeviceToleration{tolerateK}
 	}
@@ -124,77 +124,77 @@ func TestChecker137(t *testing.T) {
 		errors  []string
 	}{
 		// Counters.
-		{name: "counters fit", claim: claim137(testobjects.Request("r", "any", testobjects.Count(2))), alloc: allocOf(result("r", "h1"), result("r", "h2"))},
-		{name: "counters over-consumed", claim: claim137(testobjects.Request("r", "any", testobjects.Count(2))), alloc: allocOf(result("r", "whole"), result("r", "h1")),
+		{name: "counters fit", claim: featureClaim(testobjects.Request("r", "any", testobjects.Count(2))), alloc: allocOf(result("r", "h1"), result("r", "h2"))},
+		{name: "counters over-consumed", claim: featureClaim(testobjects.Request("r", "any", testobjects.Count(2))), alloc: allocOf(result("r", "whole"), result("r", "h1")),
 			errors: []string{"counter set gpu0, counter memory: 12 consumed, 8 available"}},
 		{name: "counters of a device in use", inv: func(inv *Inventory) { inv.InUse = map[DeviceID]bool{{"d", "p", "whole"}: true} },
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "h1")), errors: []string{"12 consumed, 8 available"}},
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "h1")), errors: []string{"12 consumed, 8 available"}},
 		{name: "counters of an earlier allocation", inv: func(inv *Inventory) { inv.Allocations = []*resource.AllocationResult{allocOf(result("x", "h1"))} },
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "whole")), errors: []string{"12 consumed, 8 available"}},
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "whole")), errors: []string{"12 consumed, 8 available"}},
 		{name: "counters of an earlier claim of the call", earlier: []*resource.AllocationResult{allocOf(result("r", "h2"))},
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "whole")), errors: []string{"12 consumed, 8 available"}},
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "whole")), errors: []string{"12 consumed, 8 available"}},
 		// Taints and tolerations.
-		{name: "taint not tolerated", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "t")), errors: []string{"taint k=v:NoSchedule, which the request does not tolerate"}},
-		{name: "taint tolerated", claim: claim137(withTolerations(testobjects.Request("r", "any"), tolerateK)), alloc: allocOf(result("r", "t", tolerations))},
-		{name: "tolerations not copied", claim: claim137(withTolerations(testobjects.Request("r", "any"), tolerateK)), alloc: allocOf(result("r", "t")), errors: []string{"result tolerations [], the request has"}},
-		{name: "tolerations invented", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0", tolerations)), errors: []string{"result tolerations"}},
-		{name: "effect None does not block", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "none"))},
-		{name: "taints ignored", inv: func(inv *Inventory) { inv.Features.DeviceTaints = false }, claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "t"))},
+		{name: "taint not tolerated", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "t")), errors: []string{"taint k=v:NoSchedule, which the request does not tolerate"}},
+		{name: "taint tolerated", claim: featureClaim(withTolerations(testobjects.Request("r", "any"), tolerateK)), alloc: allocOf(result("r", "t", tolerations))},
+		{name: "tolerations not copied", claim: featureClaim(withTolerations(testobjects.Request("r", "any"), tolerateK)), alloc: allocOf(result("r", "t")), errors: []string{"result tolerations [], the request has"}},
+		{name: "tolerations invented", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0", tolerations)), errors: []string{"result tolerations"}},
+		{name: "effect None does not block", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "none"))},
+		{name: "taints ignored", inv: func(inv *Inventory) { inv.Features.DeviceTaints = false }, claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "t"))},
 		{name: "taint of a DeviceTaintRule", inv: func(inv *Inventory) {
 			inv.TaintRules = []*resource.DeviceTaintRule{{Spec: resource.DeviceTaintRuleSpec{DeviceSelector: &resource.DeviceTaintSelector{Pool: ptr("p"), Device: ptr("n0")},
 				Taint: resource.DeviceTaint{Key: "rule", Effect: resource.DeviceTaintEffectNoExecute}}}}
-		}, claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0")), errors: []string{"taint rule=:NoExecute"}},
+		}, claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0")), errors: []string{"taint rule=:NoExecute"}},
 		{name: "a DeviceTaintRule of another pool", inv: func(inv *Inventory) {
 			inv.TaintRules = []*resource.DeviceTaintRule{{Spec: resource.DeviceTaintRuleSpec{DeviceSelector: &resource.DeviceTaintSelector{Pool: ptr("other")},
 				Taint: resource.DeviceTaint{Key: "rule", Effect: resource.DeviceTaintEffectNoExecute}}}}
-		}, claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0"))},
+		}, claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0"))},
 		// Consumable capacity: 4 rounds up to 5 (min 1, step 2).
-		{name: "share", claim: claim137(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("a", "5")))},
-		{name: "share not rounded", claim: claim137(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("a", "4"))),
+		{name: "share", claim: featureClaim(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("a", "5")))},
+		{name: "share not rounded", claim: featureClaim(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("a", "4"))),
 			errors: []string{"consumedCapacity map[bandwidth:4], the request policy gives map[bandwidth:5]"}},
-		{name: "share default", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1")))},
-		{name: "share without shareID", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1"), func(r *resource.DeviceRequestAllocationResult) { r.ShareID = nil })),
+		{name: "share default", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1")))},
+		{name: "share without shareID", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1"), func(r *resource.DeviceRequestAllocationResult) { r.ShareID = nil })),
 			errors: []string{"no shareID"}},
 		{name: "shareID twice", earlier: []*resource.AllocationResult{allocOf(result("r", "nic", share("a", "1")))},
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1"))), errors: []string{"shareID a is already in use"}},
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "nic", share("a", "1"))), errors: []string{"shareID a is already in use"}},
 		{name: "shares over capacity", inv: func(inv *Inventory) {
 			inv.Allocations = []*resource.AllocationResult{allocOf(result("x", "nic", share("a", "7")))}
 		},
-			claim: claim137(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("b", "5"))),
+			claim: featureClaim(withCapacity(testobjects.Request("r", "any"), "bandwidth", "4")), alloc: allocOf(result("r", "nic", share("b", "5"))),
 			errors: []string{"capacity bandwidth: 12 consumed by its shares, 10 available"}},
-		{name: "share of a device without multiple allocations", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0", share("a", "1"))),
+		{name: "share of a device without multiple allocations", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0", share("a", "1"))),
 			errors: []string{"does not allow multiple allocations"}},
-		{name: "capacity the device lacks", claim: claim137(withCapacity(testobjects.Request("r", "any"), "memory", "1")), alloc: allocOf(result("r", "nic", share("a", "1"))),
+		{name: "capacity the device lacks", claim: featureClaim(withCapacity(testobjects.Request("r", "any"), "memory", "1")), alloc: allocOf(result("r", "nic", share("a", "1"))),
 			errors: []string{"requests capacity memory, which the device does not have"}},
-		{name: "capacity beyond the policy", claim: claim137(withCapacity(testobjects.Request("r", "any"), "bandwidth", "10")), alloc: allocOf(result("r", "nic", share("a", "11"))),
+		{name: "capacity beyond the policy", claim: featureClaim(withCapacity(testobjects.Request("r", "any"), "bandwidth", "10")), alloc: allocOf(result("r", "nic", share("a", "11"))),
 			errors: []string{"capacity bandwidth: 11 is not allowed"}},
-		{name: "All with capacity requests", claim: claim137(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
+		{name: "All with capacity requests", claim: featureClaim(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
 			alloc: allocOf(result("r", "nic", share("a", "5")))},
-		{name: "All with capacity requests misses a device", claim: claim137(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
+		{name: "All with capacity requests misses a device", claim: featureClaim(withCapacity(testobjects.Request("r", "any", testobjects.All()), "bandwidth", "4")),
 			alloc: allocOf(), errors: []string{"matching device d/p/nic not allocated", "0 devices, 1 match"}},
 		// Sub-requests.
-		{name: "alternative", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "big", DeviceClassName: "any", Count: 2}, resource.DeviceSubRequest{Name: "small", DeviceClassName: "any", Count: 1})),
+		{name: "alternative", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "big", DeviceClassName: "any", Count: 2}, resource.DeviceSubRequest{Name: "small", DeviceClassName: "any", Count: 1})),
 			alloc: allocOf(result("r/small", "n0"))},
-		{name: "alternative count", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "big", DeviceClassName: "any", Count: 2}, resource.DeviceSubRequest{Name: "small", DeviceClassName: "any", Count: 1})),
+		{name: "alternative count", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "big", DeviceClassName: "any", Count: 2}, resource.DeviceSubRequest{Name: "small", DeviceClassName: "any", Count: 1})),
 			alloc: allocOf(result("r/big", "n0")), errors: []string{"request r/big: 1 devices, asks for 2"}},
-		{name: "alternative unknown", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any"})),
+		{name: "alternative unknown", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any"})),
 			alloc: allocOf(result("r/b", "n0")), errors: []string{`result for unknown request "r/b"`, "request r: no alternative allocated"}},
-		{name: "two alternatives", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any"}, resource.DeviceSubRequest{Name: "b", DeviceClassName: "any"})),
+		{name: "two alternatives", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any"}, resource.DeviceSubRequest{Name: "b", DeviceClassName: "any"})),
 			alloc: allocOf(result("r/a", "n0"), result("r/b", "n1")), errors: []string{"results for several alternatives [r/a r/b]"}},
-		{name: "alternative's class", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "numa"})),
+		{name: "alternative's class", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "numa"})),
 			alloc: allocOf(result("r/a", "h1")), errors: []string{"does not pass the selectors of class numa"}},
-		{name: "alternative's tolerations", claim: claim137(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any", Tolerations: []resource.DeviceToleration{tolerateK}})),
+		{name: "alternative's tolerations", claim: featureClaim(firstAvailable("r", resource.DeviceSubRequest{Name: "a", DeviceClassName: "any", Tolerations: []resource.DeviceToleration{tolerateK}})),
 			alloc: allocOf(result("r/a", "t", tolerations))},
 		// Binding conditions and bindsToNode.
-		{name: "binding conditions", claim: claim137(testobjects.Request("r", "any")), alloc: func() *resource.AllocationResult {
+		{name: "binding conditions", claim: featureClaim(testobjects.Request("r", "any")), alloc: func() *resource.AllocationResult {
 			a := allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) {
 				r.Pool, r.BindingConditions, r.BindingFailureConditions = "e", []string{"ready"}, []string{"failed"}
 			}))
 			return a
 		}()},
-		{name: "binding conditions not copied", claim: claim137(testobjects.Request("r", "any")),
+		{name: "binding conditions not copied", claim: featureClaim(testobjects.Request("r", "any")),
 			alloc: allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "e" })), errors: []string{"binding conditions []/[], the device has [ready]/[failed]"}},
-		{name: "bindsToNode narrows to the node", claim: claim137(testobjects.Request("r", "any")), alloc: func() *resource.AllocationResult {
+		{name: "bindsToNode narrows to the node", claim: featureClaim(testobjects.Request("r", "any")), alloc: func() *resource.AllocationResult {
 			a := allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) {
 				r.Pool, r.BindingConditions, r.BindingFailureConditions = "e", []string{"ready"}, []string{"failed"}
 			}))
@@ -203,28 +203,28 @@ func TestChecker137(t *testing.T) {
 		}(), errors: []string{"want the node n1"}},
 		// Admin access.
 		{name: "admin on a device in use", inv: func(inv *Inventory) { inv.InUse = map[DeviceID]bool{{"d", "p", "n0"}: true} },
-			claim: claim137(testobjects.Request("r", "any", testobjects.Admin())), alloc: allocOf(result("r", "n0", admin))},
+			claim: featureClaim(testobjects.Request("r", "any", testobjects.Admin())), alloc: allocOf(result("r", "n0", admin))},
 		{name: "admin does not hold", earlier: []*resource.AllocationResult{allocOf(result("r", "n0", admin))},
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0"))},
-		{name: "admin flag missing", claim: claim137(testobjects.Request("r", "any", testobjects.Admin())), alloc: allocOf(result("r", "n0")),
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "n0"))},
+		{name: "admin flag missing", claim: featureClaim(testobjects.Request("r", "any", testobjects.Admin())), alloc: allocOf(result("r", "n0")),
 			errors: []string{"result says adminAccess false, the request true"}},
 		// distinctAttribute.
 		{name: "distinct", claim: func() *resource.ResourceClaim {
-			c := claim137(testobjects.Request("r", "numa", testobjects.Count(2)))
+			c := featureClaim(testobjects.Request("r", "numa", testobjects.Count(2)))
 			c.Spec.Devices.Constraints = []resource.DeviceConstraint{{DistinctAttribute: ptr(resource.FullyQualifiedName("d/numa"))}}
 			return c
 		}(), alloc: allocOf(result("r", "n0"), result("r", "n1")), errors: []string{"has the same d/numa as another device"}},
 		// Per-device node selection.
-		{name: "device for this node", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "here", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "pd" }))},
-		{name: "per-device node selection off", inv: func(inv *Inventory) { inv.Features.PartitionableDevices = false }, claim: claim137(testobjects.Request("r", "any")),
+		{name: "device for this node", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "here", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "pd" }))},
+		{name: "per-device node selection off", inv: func(inv *Inventory) { inv.Features.PartitionableDevices = false }, claim: featureClaim(testobjects.Request("r", "any")),
 			alloc: allocOf(result("r", "here", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "pd" })), errors: []string{"not a device the node reaches", "0 devices, asks for 1"}},
-		{name: "counters off", inv: func(inv *Inventory) { inv.Features.PartitionableDevices = false }, claim: claim137(testobjects.Request("r", "any", testobjects.Count(2))),
+		{name: "counters off", inv: func(inv *Inventory) { inv.Features.PartitionableDevices = false }, claim: featureClaim(testobjects.Request("r", "any", testobjects.Count(2))),
 			alloc: allocOf(result("r", "whole"), result("r", "h1"))},
-		{name: "device for another node", claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "there", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "pd" })),
+		{name: "device for another node", claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "there", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "pd" })),
 			errors: []string{"not a device the node reaches", "0 devices, asks for 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inv := inv137()
+			inv := featureInventory()
 			if tc.inv != nil {
 				tc.inv(inv)
 			}
@@ -251,11 +251,11 @@ func TestChecker137(t *testing.T) {
 	}
 }
 
-// TestChecker137Rules checks the rules that come with the 1.37 semantics
+// TestCheckerFeatureRules checks the rules that come with the 1.37 semantics
 // as a whole rather than with one feature: the selector environment and
 // which devices are selectable at all. Each wrong answer is one that the
 // checker accepted (or a right one it refused) before it knew the rule.
-func TestChecker137Rules(t *testing.T) {
+func TestCheckerFeatureRules(t *testing.T) {
 	withBindNuma := func(inv *Inventory) {
 		// "bind" (binding conditions, in pool e) becomes a numa device.
 		inv.Slices[2].Spec.Devices[0].Attributes = map[resource.QualifiedName]resource.DeviceAttribute{"numa": {IntValue: ptr(int64(0))}}
@@ -284,38 +284,38 @@ func TestChecker137Rules(t *testing.T) {
 		// The selector environment: 1.37's stored expressions with any
 		// feature, 1.31's with none.
 		{name: "device.allowMultipleAllocations in a class selector", inv: sharedClass,
-			claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic", share("a", "1")))},
+			claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic", share("a", "1")))},
 		{name: "device.allowMultipleAllocations is false for other devices", inv: sharedClass,
-			claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "n0")), errors: []string{"does not pass the selectors of class shared (<nil>)"}},
+			claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "n0")), errors: []string{"does not pass the selectors of class shared (<nil>)"}},
 		{name: "device.allowMultipleAllocations with only PrioritizedList", inv: func(inv *Inventory) {
 			sharedClass(inv)
 			inv.Features = Features{PrioritizedList: true}
-		}, claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic"))},
+		}, claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic"))},
 		{name: "device.allowMultipleAllocations does not compile in 1.31", inv: func(inv *Inventory) {
 			sharedClass(inv)
 			inv.Features = Features{}
-		}, claim: claim137(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic")), errors: []string{"undefined field 'allowMultipleAllocations'"}},
-		{name: "list attribute with ListTypeAttributes", inv: tags(true), claim: claim137(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0"))},
-		{name: "list attribute left out without ListTypeAttributes", inv: tags(false), claim: claim137(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0")),
+		}, claim: featureClaim(testobjects.Request("r", "shared")), alloc: allocOf(result("r", "nic")), errors: []string{"undefined field 'allowMultipleAllocations'"}},
+		{name: "list attribute with ListTypeAttributes", inv: tags(true), claim: featureClaim(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0"))},
+		{name: "list attribute left out without ListTypeAttributes", inv: tags(false), claim: featureClaim(testobjects.Request("r", "tagged")), alloc: allocOf(result("r", "n0")),
 			errors: []string{"does not pass the selectors of class tagged"}},
 		// Binding conditions: without DeviceBindingAndStatus such devices
 		// are not selectable (upstream's isSelectable), with it they are.
 		{name: "All without DeviceBindingAndStatus leaves out devices with binding conditions", inv: bindingOff,
-			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"))},
+			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"))},
 		{name: "a device with binding conditions without DeviceBindingAndStatus", inv: bindingOff,
-			claim: claim137(testobjects.Request("r", "any")), alloc: allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "e" })),
+			claim: featureClaim(testobjects.Request("r", "any")), alloc: allocOf(result("r", "bind", func(r *resource.DeviceRequestAllocationResult) { r.Pool = "e" })),
 			errors: []string{"device d/e/bind has binding conditions, which are not used without DeviceBindingAndStatus"}},
 		{name: "All with DeviceBindingAndStatus includes devices with binding conditions", inv: withBindNuma,
-			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
+			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
 			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
 		{name: "All with DeviceBindingAndStatus", inv: withBindNuma,
-			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"), result("r", "bind", bound))},
+			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1"), result("r", "bind", bound))},
 		{name: "1.31 knows no binding conditions", inv: func(inv *Inventory) { withBindNuma(inv); inv.Features = Features{} },
-			claim: claim137(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
+			claim: featureClaim(testobjects.Request("r", "numa", testobjects.All())), alloc: allocOf(result("r", "n0"), result("r", "n1")),
 			errors: []string{"matching device d/e/bind not allocated", "2 devices, 3 match"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inv := inv137()
+			inv := featureInventory()
 			tc.inv(inv)
 			errs := NewChecker(inv).Check(tc.claim, tc.alloc)
 			if len(errs) != len(tc.errors) {

@@ -12,7 +12,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// enrich137 layers the 1.32+ features on a scenario that generate built
+// enrichWithFeatures layers the 1.32+ features on a scenario that generate built
 // with 1.31's means, drawing further numbers from the same source (so the
 // 1.31 part of each seed's scenario stays what it was). One scenario in
 // four keeps the 1.31 features; the others switch each feature on at
@@ -36,7 +36,7 @@ import (
 // (DerivedAttributes), and enrichCompat compatibility groups
 // (CompatibilityGroups). The other alpha features (optional node
 // operations, fractional ranges) are not generated.
-func enrich137(rng *rand.Rand, sc *diffScenario) {
+func enrichWithFeatures(rng *rand.Rand, sc *diffScenario) {
 	if rng.Intn(4) == 0 {
 		return
 	}

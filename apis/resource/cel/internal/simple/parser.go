@@ -1,4 +1,4 @@
-package cel
+package simple
 
 import (
 	"regexp"
@@ -13,28 +13,19 @@ import (
 	"github.com/drakit/drakit/internal/quantityguard"
 )
 
-// A SimpleSelector is a device selector of a shape so plain that its result
-// can be worked out without cel-go: comparisons of device.driver,
+// A Selector is a device selector of a shape so plain that its result can
+// be worked out without cel-go: comparisons of device.driver,
 // device.allowMultipleAllocations, scalar attributes and a few library
 // calls on attributes and capacities with literals, joined by &&, || and
-// !. Compiling a selector in cel-go costs far more than an allocator's
-// first claim should (parsing, checking and planning the program), and
-// building the CEL input of every device even more; the selectors
-// DeviceClasses and claims use in practice are mostly of this shape.
-//
-// It is not a CEL implementation. ParseSimpleSelector recognizes a small
-// grammar and refuses everything else, and Match answers only when the real
-// evaluation would give that plain bool without an error; otherwise the
-// caller compiles the expression and asks cel-go, so that errors and their
-// messages stay cel-go's.
-type SimpleSelector struct {
+// !.
+type Selector struct {
 	expression string
 	legacy     bool
 	nodes      []simpleNode // nodes[0] is the root
 }
 
 // simpleNode is one node of the expression tree. Children are indexes
-// into SimpleSelector.nodes.
+// into Selector.nodes.
 type simpleNode struct {
 	kind     simpleKind
 	children []int32 // and, or: two or more; not: one
@@ -158,23 +149,24 @@ type simpleValue struct {
 	q    *apiresource.Quantity
 }
 
-// Limits beyond which ParseSimpleSelector declines or Match does not
+// Limits beyond which Parse declines or Match does not
 // answer, well inside what cel-go's parser accepts (its recursion limit,
 // its expression size limit) and what an evaluation may cost (a string
 // operation costs in proportion to the lengths).
 const (
 	simpleMaxLength = 4096
 	simpleMaxDepth  = 24
-	simpleMaxLeaves = 64
+	// MaxLeaves is the most comparisons a selector may have.
+	MaxLeaves       = 64
 	simpleMaxString = 128
 )
 
-// ParseSimpleSelector returns the simple form of a device selector, or false
-// when the expression is not of the simple grammar. legacy selects the 1.31
-// environment (CompileDeviceSelectorIn with StoredExpressions, whose device
-// has no allowMultipleAllocations); otherwise the 1.37 environment of
-// stored expressions (CompileSelector137 with Stored). Every expression it
-// accepts compiles in that environment. The grammar:
+// Parse returns the simple form of a device selector, or false when the
+// expression is not of the simple grammar. legacy selects 1.31's
+// environment of stored expressions (whose device has no
+// allowMultipleAllocations); otherwise that of the release drakit
+// follows. Every expression it accepts compiles in that environment. The
+// grammar:
 //
 //	expr    = and { "||" and }
 //	and     = rel { "&&" rel }
@@ -202,7 +194,7 @@ const (
 // must parse; identifiers are CEL identifiers that are not reserved words.
 // Comments, other literals (floats, uints, bytes, raw or triple-quoted
 // strings), other variables, fields, functions and operators are refused.
-func ParseSimpleSelector(expression string, legacy bool) (*SimpleSelector, bool) {
+func Parse(expression string, legacy bool) (*Selector, bool) {
 	if len(expression) > simpleMaxLength || !utf8.ValidString(expression) {
 		return nil, false
 	}
@@ -210,14 +202,14 @@ func ParseSimpleSelector(expression string, legacy bool) (*SimpleSelector, bool)
 	if !ok {
 		return nil, false
 	}
-	p := &simpleParser{toks: toks, legacy: legacy, s: &SimpleSelector{expression: expression, legacy: legacy}}
+	p := &simpleParser{toks: toks, legacy: legacy, s: &Selector{expression: expression, legacy: legacy}}
 	p.s.nodes = append(p.s.nodes, simpleNode{}) // room for the root
 	t, ok := p.expr(0)
 	if !ok || p.pos != len(p.toks) {
 		return nil, false
 	}
 	root, ok := p.asBool(t)
-	if !ok || p.leaves > simpleMaxLeaves {
+	if !ok || p.leaves > MaxLeaves {
 		return nil, false
 	}
 	p.s.nodes[0] = p.s.nodes[root]
@@ -225,111 +217,7 @@ func ParseSimpleSelector(expression string, legacy bool) (*SimpleSelector, bool)
 }
 
 // Expression is the source of the selector.
-func (s *SimpleSelector) Expression() string { return s.expression }
-
-// ---------------------------------------------------------------------------
-// Tokens.
-
-type tokKind uint8
-
-const (
-	tokIdent tokKind = iota
-	tokInt
-	tokString
-	tokPunct
-)
-
-type simpleToken struct {
-	kind tokKind
-	text string // ident, punctuation, the string's contents, the int's digits
-}
-
-// simpleTokens splits an expression into tokens; false for anything the
-// grammar has no token for.
-func simpleTokens(s string) ([]simpleToken, bool) {
-	var toks []simpleToken
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-			j := i + 1
-			for j < len(s) && isIdentByte(s[j]) {
-				j++
-			}
-			toks = append(toks, simpleToken{tokIdent, s[i:j]})
-			i = j
-		case '0' <= c && c <= '9':
-			j := i + 1
-			for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-				j++
-			}
-			// No octal-looking leading zeros, no hex, no uint suffix,
-			// no float, no digits glued to a name.
-			if j-i > 1 && c == '0' || j < len(s) && (isIdentByte(s[j]) || s[j] == '.') {
-				return nil, false
-			}
-			toks = append(toks, simpleToken{tokInt, s[i:j]})
-			i = j
-		case c == '"' || c == '\'':
-			j := i + 1
-			for j < len(s) && s[j] != c {
-				if s[j] == '\\' || s[j] == '\n' || s[j] == '\r' {
-					return nil, false
-				}
-				j++
-			}
-			if j >= len(s) || j-i-1 > simpleMaxString {
-				return nil, false
-			}
-			if j == i+1 && j+1 < len(s) && s[j+1] == c {
-				// """ or ''': a triple-quoted string.
-				return nil, false
-			}
-			toks = append(toks, simpleToken{tokString, s[i+1 : j]})
-			i = j + 1
-		default:
-			two := ""
-			if i+1 < len(s) {
-				two = s[i : i+2]
-			}
-			switch two {
-			case "&&", "||", "==", "!=", "<=", ">=":
-				toks = append(toks, simpleToken{tokPunct, two})
-				i += 2
-				continue
-			case "//":
-				return nil, false
-			}
-			switch c {
-			case '.', ',', '[', ']', '(', ')', '!', '<', '>', '-':
-				toks = append(toks, simpleToken{tokPunct, s[i : i+1]})
-				i++
-			default:
-				return nil, false
-			}
-		}
-	}
-	return toks, true
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-// celReserved are the words CEL does not allow as identifiers (the
-// language's keywords and the words it reserves).
-var celReserved = map[string]bool{
-	"as": true, "break": true, "const": true, "continue": true, "else": true,
-	"false": true, "for": true, "function": true, "if": true, "import": true,
-	"in": true, "let": true, "loop": true, "package": true, "namespace": true,
-	"null": true, "return": true, "true": true, "var": true, "void": true,
-	"while": true,
-}
-
-// ---------------------------------------------------------------------------
-// Parsing.
+func (s *Selector) Expression() string { return s.expression }
 
 // term is what a sub-expression turned out to be: a bool expression (a
 // node), an operand (with the call made on it) or a literal.
@@ -380,7 +268,7 @@ type simpleParser struct {
 	legacy   bool
 	leaves   int
 	bindings []binding
-	s        *SimpleSelector
+	s        *Selector
 }
 
 func (p *simpleParser) peek(text string) bool {
@@ -864,425 +752,4 @@ func (p *simpleParser) index() (string, bool) {
 		return "", false
 	}
 	return t.text, true
-}
-
-// ---------------------------------------------------------------------------
-// Matching.
-
-// SimpleDevice is what Match needs of a device. Keep one per device and
-// reuse it: it remembers whether the device's CEL input can be built at
-// all, which costs a look at every attribute, and the versions it parsed.
-type SimpleDevice struct {
-	driver string
-	device *resource.Device
-	// listAttributes: the 1.37 input offers list attributes
-	// (DRAListTypeAttributes) instead of leaving them out.
-	listAttributes bool
-
-	usableLegacy, usable137 usability
-	versions                []parsedVersion
-}
-
-type usability uint8
-
-const (
-	usabilityUnknown usability = iota
-	usabilityYes
-	usabilityNo
-)
-
-// parsedVersion is the parsed VersionValue of an attribute, found by the
-// pointer, which the attribute map's values share.
-type parsedVersion struct {
-	text *string
-	v    semver.Version
-	err  error
-}
-
-// NewSimpleDevice prepares a device of the given driver for Match.
-// listAttributes tells whether the 1.37 input of the device (Input137)
-// holds its list attributes (the allocator's DRAListTypeAttributes) or
-// leaves them out; the 1.31 input (Device) always leaves them out. The
-// device must not change afterwards.
-func NewSimpleDevice(driver string, device *resource.Device, listAttributes bool) SimpleDevice {
-	return SimpleDevice{driver: driver, device: device, listAttributes: listAttributes}
-}
-
-// Match evaluates the selector for a device. ok is false when the real
-// evaluation might not simply give a bool: a missing domain, attribute or
-// capacity, an attribute of another kind than the literal or the function
-// needs (or a list), a device whose CEL input cannot be built (an
-// attribute without a value, a version that does not parse, also in the
-// scalar of an attribute that has a list beside it, a capacity beyond the
-// quantity bound), a long string. The caller then evaluates the compiled expression, which gives
-// the same result or the error. Every leaf is looked at, whatever && and
-// || would skip, so that an error never goes unseen.
-func (s *SimpleSelector) Match(d *SimpleDevice) (match, ok bool) {
-	if !d.usable(s.legacy) {
-		return false, false
-	}
-	return s.eval(0, d)
-}
-
-func (s *SimpleSelector) eval(i int32, d *SimpleDevice) (match, ok bool) {
-	n := &s.nodes[i]
-	switch n.kind {
-	case simpleConst:
-		return n.literal.b, true
-	case simpleNot:
-		m, ok := s.eval(n.children[0], d)
-		return !m, ok
-	case simpleAnd, simpleOr:
-		result := n.kind == simpleAnd
-		for _, c := range n.children {
-			m, ok := s.eval(c, d)
-			if !ok {
-				return false, false
-			}
-			if n.kind == simpleAnd {
-				result = result && m
-			} else {
-				result = result || m
-			}
-		}
-		return result, true
-	}
-	return s.leaf(n, d)
-}
-
-func (s *SimpleSelector) leaf(n *simpleNode, d *SimpleDevice) (match, ok bool) {
-	v, ok := d.value(s.legacy, n.operand)
-	if !ok {
-		return false, false
-	}
-	if v, ok = applyCall(n, v); !ok {
-		return false, false
-	}
-	switch n.op {
-	case opTruth:
-		return v.b, v.kind == kindBool
-	case opIn:
-		if v.kind != n.list[0].kind {
-			return false, false
-		}
-		for _, l := range n.list {
-			if compareValues(v, l) == 0 {
-				return true, true
-			}
-		}
-		return false, true
-	}
-	if v.kind != n.literal.kind {
-		return false, false
-	}
-	c := compareValues(v, n.literal)
-	switch n.op {
-	case opEq:
-		return c == 0, true
-	case opNe:
-		return c != 0, true
-	case opLt:
-		return c < 0, true
-	case opLe:
-		return c <= 0, true
-	case opGt:
-		return c > 0, true
-	case opGe:
-		return c >= 0, true
-	}
-	return false, false
-}
-
-// applyCall is the result of the leaf's method on v, as the Kubernetes CEL
-// libraries and cel-go's strings compute it; false when v is not of the
-// kind the method needs.
-func applyCall(n *simpleNode, v simpleValue) (simpleValue, bool) {
-	switch n.call {
-	case callNone:
-		return v, true
-	case callMajor, callMinor, callPatch:
-		if v.kind != kindVersion {
-			return v, false
-		}
-		x := v.v.Major
-		if n.call == callMinor {
-			x = v.v.Minor
-		} else if n.call == callPatch {
-			x = v.v.Patch
-		}
-		return simpleValue{kind: kindInt, i: int64(x)}, true
-	case callCompareTo, callIsGreaterThan, callIsLessThan:
-		if v.kind != n.arg.kind {
-			return v, false
-		}
-		c := compareValues(v, n.arg)
-		switch n.call {
-		case callIsGreaterThan:
-			return simpleValue{kind: kindBool, b: c == 1}, true
-		case callIsLessThan:
-			return simpleValue{kind: kindBool, b: c == -1}, true
-		}
-		return simpleValue{kind: kindInt, i: int64(c)}, true
-	}
-	if v.kind != kindString {
-		return v, false
-	}
-	var b bool
-	switch n.call {
-	case callMatches:
-		b = n.re.MatchString(v.s)
-	case callStartsWith:
-		b = strings.HasPrefix(v.s, n.arg.s)
-	case callEndsWith:
-		b = strings.HasSuffix(v.s, n.arg.s)
-	case callContains:
-		b = strings.Contains(v.s, n.arg.s)
-	}
-	return simpleValue{kind: kindBool, b: b}, true
-}
-
-// compareValues orders two values of one kind as CEL and the libraries do:
-// ints by value, strings by their bytes, false before true, versions by
-// semver precedence, quantities by amount.
-func compareValues(a, b simpleValue) int {
-	switch a.kind {
-	case kindInt:
-		switch {
-		case a.i < b.i:
-			return -1
-		case a.i > b.i:
-			return 1
-		}
-		return 0
-	case kindString:
-		return strings.Compare(a.s, b.s)
-	case kindVersion:
-		return a.v.Compare(b.v)
-	case kindQuantity:
-		return a.q.Cmp(*b.q)
-	}
-	switch {
-	case a.b == b.b:
-		return 0
-	case !a.b:
-		return -1
-	}
-	return 1
-}
-
-// value is what the device's CEL input holds for the operand; false when
-// it holds nothing there, a list, or a string too long to be sure that
-// the evaluation stays within its cost limit.
-func (d *SimpleDevice) value(legacy bool, o simpleOperand) (simpleValue, bool) {
-	var v simpleValue
-	switch o.field {
-	case fieldDriver:
-		v = simpleValue{kind: kindString, s: d.driver}
-	case fieldMultiAlloc:
-		multi := d.device.AllowMultipleAllocations
-		v = simpleValue{kind: kindBool, b: multi != nil && *multi}
-	case fieldCapacity:
-		q, found := d.capacity(legacy, &o)
-		return simpleValue{kind: kindQuantity, q: q}, found
-	case fieldAttribute:
-		attr, found := d.attribute(legacy, &o)
-		if !found {
-			return v, false
-		}
-		var ok bool
-		if v, ok = d.scalarOf(attr); !ok {
-			return v, false
-		}
-	}
-	return v, v.kind != kindString || len(v.s) <= simpleMaxString
-}
-
-// scalarOf is the value CEL sees of an attribute the input holds as a
-// scalar: the first of IntValue, BoolValue, StringValue and VersionValue
-// that is set, as both inputs take them.
-func (d *SimpleDevice) scalarOf(attr *resource.DeviceAttribute) (simpleValue, bool) {
-	switch {
-	case attr.IntValue != nil:
-		return simpleValue{kind: kindInt, i: *attr.IntValue}, true
-	case attr.BoolValue != nil:
-		return simpleValue{kind: kindBool, b: *attr.BoolValue}, true
-	case attr.StringValue != nil:
-		return simpleValue{kind: kindString, s: *attr.StringValue}, true
-	case attr.VersionValue != nil:
-		v, err := d.parseVersion(attr.VersionValue)
-		return simpleValue{kind: kindVersion, v: v}, err == nil
-	}
-	return simpleValue{}, false
-}
-
-// parseVersion parses a VersionValue once.
-func (d *SimpleDevice) parseVersion(text *string) (semver.Version, error) {
-	for i := range d.versions {
-		if d.versions[i].text == text {
-			return d.versions[i].v, d.versions[i].err
-		}
-	}
-	v, err := semver.Parse(*text)
-	d.versions = append(d.versions, parsedVersion{text: text, v: v, err: err})
-	return v, err
-}
-
-// attribute finds the attribute the device's CEL input has under domain
-// and id; false when there is none, or when the input holds a list there.
-func (d *SimpleDevice) attribute(legacy bool, o *simpleOperand) (*resource.DeviceAttribute, bool) {
-	dev := d.device
-	q, hasQ := dev.Attributes[o.qualified]
-	var u resource.DeviceAttribute
-	hasU := false
-	if o.domain == d.driver {
-		u, hasU = dev.Attributes[o.unqualified]
-	}
-	if legacy {
-		// Device holds an attribute's scalar, leaving out attributes
-		// with only a list (and v1alpha2 null lists), and of the two
-		// spellings keeps the one that sorts later.
-		hasQ = hasQ && hasScalar(q) && !isNullList(dev, o.qualified)
-		hasU = hasU && hasScalar(u) && !isNullList(dev, o.unqualified)
-		switch {
-		case hasQ && hasU:
-			if o.qualified > o.unqualified {
-				return &q, true
-			}
-			return &u, true
-		case hasQ:
-			return &q, true
-		case hasU:
-			return &u, true
-		}
-		return nil, false
-	}
-	// Input137: the qualified name wins; lists are either left out (the
-	// allocator drops them) or list values, which Match does not judge.
-	if hasQ && isList(q) {
-		if d.listAttributes {
-			return nil, false
-		}
-		hasQ = false
-	}
-	if hasQ {
-		return &q, true
-	}
-	if hasU && isList(u) {
-		return nil, false
-	}
-	return &u, hasU
-}
-
-// capacity finds the quantity the device's CEL input has under domain and
-// id: of the two spellings of a name, Device keeps the one that sorts
-// later, Input137 the qualified one.
-func (d *SimpleDevice) capacity(legacy bool, o *simpleOperand) (*apiresource.Quantity, bool) {
-	dev := d.device
-	q, hasQ := dev.Capacity[o.qualified]
-	var u resource.DeviceCapacity
-	hasU := false
-	if o.domain == d.driver {
-		u, hasU = dev.Capacity[o.unqualified]
-	}
-	switch {
-	case hasQ && hasU && legacy && o.unqualified > o.qualified:
-		return &u.Value, true
-	case hasQ:
-		return &q.Value, true
-	case hasU:
-		return &u.Value, true
-	}
-	return nil, false
-}
-
-// usable reports whether the device's CEL input can be built: every
-// attribute it holds has a value CEL can represent and every capacity is
-// within the quantity bound. The 1.31 Device and the 1.37 Input137 fail
-// alike on an attribute without any value, on a version that does not
-// parse and on a capacity beyond the bound, each looking only at the
-// attributes it holds.
-func (d *SimpleDevice) usable(legacy bool) bool {
-	cache := &d.usable137
-	if legacy {
-		cache = &d.usableLegacy
-	}
-	if *cache == usabilityUnknown {
-		*cache = usabilityNo
-		if d.checkUsable(legacy) {
-			*cache = usabilityYes
-		}
-	}
-	return *cache == usabilityYes
-}
-
-func (d *SimpleDevice) checkUsable(legacy bool) bool {
-	if d.device == nil || strings.Contains(d.driver, "/") {
-		// No device, or a driver whose qualified names would split
-		// elsewhere: not worth reasoning about.
-		return false
-	}
-	for _, c := range d.device.Capacity {
-		// Both inputs refuse a capacity beyond the quantity bound.
-		if quantityguard.CheckQuantity(c.Value) != nil {
-			return false
-		}
-	}
-	for name, attr := range d.device.Attributes {
-		if legacy {
-			// Device: the scalar if there is one (a list beside it does
-			// not save a scalar that cannot be represented), else a list
-			// or a null list, which are left out.
-			if isNullList(d.device, name) {
-				continue
-			}
-			if hasScalar(attr) {
-				if !d.scalarUsable(attr) {
-					return false
-				}
-			} else if !isList(attr) {
-				return false
-			}
-			continue
-		}
-		// Input137: lists first, or none at all when the allocator
-		// drops them.
-		if isList(attr) {
-			if d.listAttributes && attr.IntValues == nil && attr.BoolValues == nil && attr.StringValues == nil && !versionsParse(attr.VersionValues) {
-				return false
-			}
-			continue
-		}
-		if !d.scalarUsable(attr) {
-			return false
-		}
-	}
-	return true
-}
-
-// hasScalar reports whether the attribute has a scalar value.
-func hasScalar(attr resource.DeviceAttribute) bool {
-	return attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil || attr.VersionValue != nil
-}
-
-// scalarUsable reports whether the attribute's scalar value, the first of
-// IntValue, BoolValue, StringValue and VersionValue that is set, can be
-// represented in CEL.
-func (d *SimpleDevice) scalarUsable(attr resource.DeviceAttribute) bool {
-	switch {
-	case attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil:
-		return true
-	case attr.VersionValue != nil:
-		_, err := d.parseVersion(attr.VersionValue)
-		return err == nil
-	}
-	return false
-}
-
-func versionsParse(versions []string) bool {
-	for _, v := range versions {
-		if _, err := semver.Parse(v); err != nil {
-			return false
-		}
-	}
-	return true
 }

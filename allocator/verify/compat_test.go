@@ -18,7 +18,7 @@ func TestCheckerCompatibilityGroups(t *testing.T) {
 			}
 		}
 	}
-	two := claim137(testobjects.Request("r", "any", testobjects.Count(2)))
+	two := featureClaim(testobjects.Request("r", "any", testobjects.Count(2)))
 	for _, tc := range []struct {
 		name   string
 		edit   func(*Inventory)
@@ -42,7 +42,7 @@ func TestCheckerCompatibilityGroups(t *testing.T) {
 		}, alloc: allocOf(result("r", "h1"), result("r", "h2"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inv := inv137()
+			inv := featureInventory()
 			inv.Features.CompatibilityGroups = true
 			tc.edit(inv)
 			if len(tc.before) > 0 {

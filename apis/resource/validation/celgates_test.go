@@ -8,7 +8,7 @@ import (
 	"github.com/drakit/drakit/apis/resource/features"
 )
 
-// TestV1CELGates137 goes through the registry with the real 1.37 compiler:
+// TestCELGates goes through the registry with the real 1.37 compiler:
 // which expressions a new selector or derived attribute may use depends on
 // DRAConsumableCapacity (device.allowMultipleAllocations) and
 // DRAListTypeAttributes (includes(), list values of derived attributes),
@@ -16,7 +16,7 @@ import (
 // only the stored environment (all of 1.37's libraries) knows passes an
 // update that leaves it alone but not a create or a change: new
 // expressions get the environment of compatibility version 1.36.
-func TestV1CELGates137(t *testing.T) {
+func TestCELGates(t *testing.T) {
 	defaults := features.Defaults() // DRAConsumableCapacity on, DRAListTypeAttributes off
 	noConsumable := defaults.With(features.DRAConsumableCapacity, false)
 	lists := defaults.With(features.DRAListTypeAttributes, true)
