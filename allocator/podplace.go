@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -29,6 +30,8 @@ type podPlacer struct {
 	pods    []*corev1.Pod
 	results []PodResult
 	explain bool
+	// podTimeout bounds each pod's search (PodOptions.PodTimeout).
+	podTimeout time.Duration
 
 	claims    []*claimState          // given, then made, in order
 	byName    map[string]*claimState // by "namespace/name"
@@ -216,6 +219,11 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 		return nil
 	}
 	sig := p.signature(call)
+	if p.podTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.podTimeout)
+		defer cancel()
+	}
 	fit, err := p.scan(ctx, call, sig)
 	if err != nil {
 		return err

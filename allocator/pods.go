@@ -3,6 +3,7 @@ package allocator
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -49,6 +50,11 @@ type PodOptions struct {
 	// Explain keeps, per reason a pod cannot be placed, the nodes that
 	// gave it (Reason.Nodes); without it only the counts are kept.
 	Explain bool
+	// PodTimeout, when positive, bounds the time spent on each pod (its
+	// search over the nodes): a search that outlasts it stops PlacePods
+	// with a *StoppedError naming the pod's claims. A whole cluster may
+	// take far longer than any one pod should.
+	PodTimeout time.Duration
 	// Workers is how many nodes are tried at the same time, each by an
 	// Allocator of its own; 0 means one per CPU (GOMAXPROCS). The
 	// placement is the same for any number.

@@ -2,10 +2,12 @@ package allocator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -216,5 +218,20 @@ func TestPlacePodsRejectsBadPod(t *testing.T) {
 	_, err := PlacePods(context.Background(), objs, ObjectOptions{}, PodOptions{})
 	if err == nil || !strings.Contains(err.Error(), `Pod "bad"`) || !strings.Contains(err.Error(), "bogus") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A context that has ended stops the placement with its error rather than
+// leaving pods unplaced as if no node fitted.
+func TestPlacePodsStopped(t *testing.T) {
+	text, err := os.ReadFile("testdata/pods-small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err = PlacePods(ctx, decodeAll(t, string(text), false), ObjectOptions{Nodes: smallNodes()}, PodOptions{PodTimeout: time.Hour})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -122,6 +122,7 @@ included) with their allocation (-o yaml|json), or one row per pod and
 device (-o wide). A pod that no node can run is explained on standard
 error in the scheduler's manner, nodes counted by reason:
   0/3 nodes can run ml/train-7: 2 not enough devices for claim gpus (asks 8, at most 4 free), 1 node selector
+With pods, --timeout bounds the search for each pod, not the whole run.
 --explain (-v) adds, per reason, the nodes and the claims holding the
 devices of the first of them; with -o json the explanations are JSON
 objects, one per line.

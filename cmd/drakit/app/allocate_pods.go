@@ -62,18 +62,18 @@ func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, form
 		}
 	}
 	features := o.features
-	ctx := context.Background()
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	placed, err := placePods(ctx, objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules}, allocator.PodOptions{Explain: o.explain})
+	// --timeout bounds each pod's search, not the whole cluster's.
+	placed, err := placePods(context.Background(), objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules},
+		allocator.PodOptions{Explain: o.explain, PodTimeout: o.timeout})
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			var stopped *allocator.StoppedError
-			errors.As(err, &stopped)
-			err = o.timeoutError(inv, stopped)
+		var stopped *allocator.StoppedError
+		if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
+			where := ""
+			if stopped.Node != nil {
+				where = " on node " + stopped.Node.Name
+			}
+			err = fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout",
+				strings.Join(stopped.Claims, ", "), where, o.timeout)
 		}
 		rep.fail(err)
 		return errFailed
