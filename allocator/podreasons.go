@@ -36,8 +36,9 @@ type PodReason struct {
 	// asks for and the most devices that matched and were free on one of
 	// these nodes; 0 when unknown.
 	Asks, MostFree int
-	// Example is the allocator's full explanation on the first of these
-	// nodes.
+	// Example is the allocator's explanation on the first of these nodes
+	// (the request and the reason, without the claim's name, which differs
+	// from pod to pod of a kind).
 	Example string
 	// Nodes are the indices (in Placement.Nodes) of the nodes, in order;
 	// kept only with PodOptions.Explain.
@@ -155,7 +156,16 @@ func claimFailure(err error, entry string, requests int) *failureKey {
 	if ce.Request != "" && requests > 1 {
 		what += " request " + ce.Request
 	}
-	k := &failureKey{example: ce.Error()}
+	// The example leaves out the claim's name: pods of one kind share
+	// their reasons, and the name would be that of the first pod's claim.
+	example := ce.Detail
+	if ce.Request != "" {
+		example = fmt.Sprintf("request %q: %s", ce.Request, ce.Detail)
+	}
+	if ce.Err != nil {
+		example += ": " + ce.Err.Error()
+	}
+	k := &failureKey{example: example}
 	switch ce.Reason {
 	case ReasonNotEnough:
 		k.text = "not enough devices for " + what
