@@ -120,11 +120,21 @@ type NodeFailure struct {
 // allocation count as allocated (their devices are in use) and come back
 // unchanged; every other claim is allocated, on ObjectOptions.Node or on
 // the first of ObjectOptions.Nodes that fits. The results are in the order
-// the claims appear in objs. Objects of other kinds (PodSchedulingContext,
-// templates, ...) are rejected, naming the object, so that nothing given is
-// silently ignored. The error return is for unusable input and a cancelled
-// context; claims that cannot be allocated get their error in the result.
+// the claims appear in objs. With core/v1 Pods among the objects, the
+// pods are placed as PlacePods does (templates may be given then) and the
+// results are Placement.Claims: the claims given, then those made.
+// Objects of other kinds (PodSchedulingContext, ...) are rejected, naming
+// the object, so that nothing given is silently ignored. The error return
+// is for unusable input and a cancelled context; claims that cannot be
+// allocated get their error in the result.
 func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOptions) ([]ObjectResult, error) {
+	if hasPods(objs) {
+		placed, err := PlacePods(ctx, objs, opts, PodOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return placed.Claims, nil
+	}
 	in, err := hubObjects(objs)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,12 @@
 #                                 listed known differences), the known
 #                                 differences' examples, and one run of each
 #                                 benchmark scenario
+#   hack/allocbench.sh pods       BenchmarkPods: a synthetic cluster of 5,000
+#                                 nodes x 8 GPUs and 10,000 pending pods,
+#                                 the drakit binary (`drakit allocate`, YAML
+#                                 included; wall time, peak RSS) beside
+#                                 upstream's allocator in the scheduler's
+#                                 loop (sampled, scaled to all pods)
 #   hack/allocbench.sh bench [re] the side-by-side benchmarks
 #                                 BenchmarkAllocate/<scenario>/{cold,warm}/
 #                                 {drakit,stable,incubating,experimental}
@@ -26,11 +32,17 @@
 # operation (upstream's search is exponential in the impossible scenarios);
 # ALLOCBENCH_DIFF_SCENARIOS / ALLOCBENCH_DIFF_SEED size and seed the
 # differential test (scenario i has seed ALLOCBENCH_DIFF_SEED+i);
+# ALLOCBENCH_PODS_NODES / ALLOCBENCH_PODS_PODS / ALLOCBENCH_PODS_SAMPLE size
+# BenchmarkPods; ALLOCBENCH_PODS_DIFF the clusters of TestPodsDifferential;
 # ALLOCBENCH_DIFF_IMPLS=all runs every implementation that supports a
 # scenario's features, not only the scheduler's; BENCHTIME is passed to
 # -benchtime.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/allocbench"
+
+if [ "${1:-}" = "pods" ]; then
+  exec go test -run '^$' -bench 'BenchmarkPods' -benchtime 1x -timeout 60m .
+fi
 
 if [ "${1:-}" = "bench" ]; then
   filter="${2:-.}"

@@ -21,7 +21,6 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
-	"github.com/drakit/drakit/conversion"
 )
 
 type allocateOptions struct {
@@ -32,6 +31,7 @@ type allocateOptions struct {
 	allOrNothing bool
 	featureGates string
 	timeout      time.Duration
+	explain      bool
 
 	// features are those of a scheduler with the gates of --feature-gates.
 	features allocator.Features
@@ -41,7 +41,7 @@ func newAllocateCommand(s Streams) *cobra.Command {
 	o := &allocateOptions{}
 	cmd := &cobra.Command{
 		Use:   "allocate -f FILENAME [--node NODE]",
-		Short: "Allocate claims from the devices of ResourceSlices, as the scheduler would",
+		Short: "Place pods and allocate claims from the devices of ResourceSlices, as the scheduler would",
 		Long: `Allocate ResourceClaims offline as the scheduler of Kubernetes 1.37 does,
 from the classes, ResourceSlices and DeviceTaintRules given with them.
 
@@ -72,7 +72,8 @@ The inputs hold, in any versions and any order:
     they select carry as if their slices did;
   - core/v1 Nodes, whose labels decide which network-attached slices
     (spec.nodeSelector) and devices a node reaches, and whose
-    status.declaredFeatures which slices with skipNodeOperations it may use.
+    status.declaredFeatures which slices with skipNodeOperations it may use;
+  - core/v1 Pods and ResourceClaimTemplates (any version): see Pods below.
 Documents of other kinds are skipped and counted.
 
 With --node the claims are allocated on that node (a Node document of that
@@ -97,6 +98,35 @@ on each node tried, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.
 
+Pods: with Pods in the input, drakit places them as the scheduler of
+Kubernetes 1.37 does for DRA. Pending pods (without spec.nodeName) are
+taken in the order of the scheduler's queue: higher priority first, then
+the older creation time, then input order; pods with spec.nodeName hold
+the devices of their claims. A pod's spec.resourceClaims name claims
+(resourceClaimName; a claim allocated for another pod is shared and the
+pod must go where that allocation is usable) or templates
+(resourceClaimTemplateName; the claim is made as the resourceclaim
+controller makes it, with a name derived from the pod and the entry so
+that every run gives the same names, unless status.resourceClaimStatuses
+names an existing claim). Container requests of an extended resource that
+a DeviceClass serves (spec.extendedResourceName or
+deviceclass.resource.kubernetes.io/<class>) get the claim the scheduler
+makes, on nodes that do not list the resource in status.allocatable. All
+claims of a pod are allocated together, on the first node (in the order
+above) that the pod may use: node name, node selector, required node
+affinity, taints with effect NoSchedule or NoExecute against the pod's
+tolerations, unschedulable nodes. Not simulated, so a placement is no
+promise: ` + allocator.NotSimulated + `.
+Output with pods: the pods with spec.nodeName and the claims (made ones
+included) with their allocation (-o yaml|json), or one row per pod and
+device (-o wide). A pod that no node can run is explained on standard
+error in the scheduler's manner, nodes counted by reason:
+  0/3 nodes can run ml/train-7: 2 not enough devices for claim gpus (asks 8, at most 4 free), 1 node selector
+With pods, --timeout bounds the search for each pod, not the whole run.
+--explain (-v) adds, per reason, the nodes and the claims holding the
+devices of the first of them; with -o json the explanations are JSON
+objects, one per line.
+
 The search gives up after --timeout (default 10s), naming the claims it
 was allocating, with exit code 1: a claim over many devices with
 constraints can need a search that does not end in practice.`,
@@ -109,6 +139,9 @@ constraints can need a search that does not end in practice.`,
   # On one node, all claims together (one pod)
   drakit allocate -f inventory.yaml -f pod-claims.yaml --node node-b --all-or-nothing
 
+  # Where would the example pods go, and why not?
+  drakit allocate -f examples/pods -o wide --explain
+
   # Claims from a 1.37 cluster, inventory as kubectl prints it
   kubectl get deviceclasses,resourceslices,devicetaintrules,resourceclaims,nodes -A -o yaml | drakit allocate -f -
 
@@ -119,13 +152,14 @@ constraints can need a search that does not end in practice.`,
 			return o.run(s)
 		},
 	}
-	o.files.add(cmd, "with claims, classes, slices, DeviceTaintRules and nodes")
+	o.files.add(cmd, "with pods, claims, templates, classes, slices, DeviceTaintRules and nodes")
 	cmd.Flags().StringVar(&o.node, "node", "", "allocate on this node (default: the first node that fits each claim)")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
+	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for pods that cannot be placed, name the nodes of each reason and the claims holding their devices")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
@@ -174,6 +208,11 @@ type inventory struct {
 	taintRules []*resource.DeviceTaintRule
 	nodes      []*corev1.Node
 	skipped    map[string]int
+	// pods and templates are used only when there are pods; without
+	// them templates are skipped and counted.
+	pods      []*podEntry
+	podNames  map[string]bool
+	templates []*objects.Object
 }
 
 func (o *allocateOptions) run(s Streams) error {
@@ -202,6 +241,12 @@ func (o *allocateOptions) run(s Streams) error {
 	if rep.errors > 0 {
 		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
 		return errFailed
+	}
+	if len(inv.pods) > 0 {
+		return o.runPods(s, inv, rep, format, gates)
+	}
+	for _, t := range inv.templates {
+		inv.skipped[t.Head.APIVersion+" "+t.Head.Kind]++
 	}
 	if len(inv.claims) == 0 {
 		// Not an error: an export of a namespace without claims is
@@ -252,77 +297,6 @@ func (o *allocateOptions) run(s Streams) error {
 		return errFailed
 	}
 	return nil
-}
-
-// read collects the inventory and the claims.
-func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inventory, error) {
-	inv := &inventory{skipped: map[string]int{}}
-	nodeNames := map[string]bool{}
-	reader := &objects.Reader{Strict: o.strict, Report: rep.report}
-	for _, in := range inputs {
-		rc, err := in.open(s.In)
-		if err != nil {
-			rep.fail(err)
-			continue
-		}
-		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
-			if obj.Typed == nil {
-				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Node" {
-					node := &corev1.Node{}
-					warnings, e := obj.Doc.Decode(obj.JSON, node, o.strict, obj.At)
-					for _, w := range warnings {
-						w.Object = obj.Name()
-						rep.report(w, true)
-					}
-					if e != nil {
-						e.Object = obj.Name()
-						rep.report(e, false)
-						return nil
-					}
-					if nodeNames[node.Name] {
-						rep.report(obj.Errorf("a second Node named %q", node.Name), false)
-						return nil
-					}
-					nodeNames[node.Name] = true
-					inv.nodes = append(inv.nodes, node)
-					return nil
-				}
-				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
-				return nil
-			}
-			// Converting tells the kinds apart (ResourceClass is a
-			// DeviceClass) and finds every object that cannot be
-			// converted, not only the first; AllocateObjects converts
-			// again.
-			hub, err := conversion.ToHub(obj.Typed)
-			if err != nil {
-				rep.report(obj.Errorf("%v", err), false)
-				return nil
-			}
-			switch h := hub.(type) {
-			case *resource.DeviceClass:
-			case *resource.ResourceSlice:
-				inv.slices = append(inv.slices, h)
-			case *resource.ResourceClaim:
-				inv.claims = append(inv.claims, &claimEntry{obj: obj, version: obj.GVK.Version})
-			case *resource.DeviceTaintRule:
-				// The allocator takes the rules in hub form, next to
-				// the objects.
-				inv.taintRules = append(inv.taintRules, h)
-				return nil
-			default:
-				inv.skipped[obj.Head.APIVersion+" "+obj.Head.Kind]++
-				return nil
-			}
-			inv.objects = append(inv.objects, obj.Typed)
-			return nil
-		})
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return inv, nil
 }
 
 // allocateObjects is allocator.AllocateObjects; tests replace it.

@@ -54,20 +54,26 @@ func printTable(w *bufio.Writer, inv *inventory) error {
 				writeRow(tw, name, c.version, "", "", "", "", node, status, "", "", "", "", "")
 			}
 			for _, r := range results {
-				share := ""
-				if r.ShareID != nil {
-					share = string(*r.ShareID)
-				}
-				admin := ""
-				if r.AdminAccess != nil && *r.AdminAccess {
-					admin = "true"
-				}
-				writeRow(tw, name, c.version, r.Request, r.Driver, r.Pool, r.Device, node, status,
-					share, formatCapacity(r.ConsumedCapacity), formatTolerations(r.Tolerations), strings.Join(r.BindingConditions, ","), admin)
+				cells := append([]string{name, c.version, r.Request, r.Driver, r.Pool, r.Device, node, status}, resultCells(r)...)
+				writeRow(tw, cells...)
 			}
 		}
 	}
 	return tw.Flush()
+}
+
+// resultCells are the table's cells of what a result records for a
+// device beyond its name: share ID, consumed capacity, tolerations,
+// binding conditions, admin access.
+func resultCells(r resource.DeviceRequestAllocationResult) []string {
+	share, admin := "", ""
+	if r.ShareID != nil {
+		share = string(*r.ShareID)
+	}
+	if r.AdminAccess != nil && *r.AdminAccess {
+		admin = "true"
+	}
+	return []string{share, formatCapacity(r.ConsumedCapacity), formatTolerations(r.Tolerations), strings.Join(r.BindingConditions, ","), admin}
 }
 
 // writeRow writes the cells separated by tabs, "-" for an empty cell.

@@ -1,0 +1,105 @@
+// Package nodefit applies to one pod the node filters of kube-scheduler
+// that decide, besides DRA, whether a pod may run on a node at all:
+// NodeUnschedulable, NodeName, TaintToleration and NodeAffinity (nodeSelector
+// and required node affinity), in the order of the scheduler's default
+// plugins, with the helpers the scheduler itself uses
+// (k8s.io/component-helpers). Filters that need more than the pod and the
+// node (resources fit, pod affinity, topology spread, volumes, ports) are
+// not here: see NotSimulated.
+package nodefit
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+	"k8s.io/klog/v2"
+
+	v1helper "k8s.io/component-helpers/scheduling/corev1"
+)
+
+// NotSimulated names the scheduler's filters that drakit does not apply,
+// so that nobody takes a placement for a promise.
+const NotSimulated = "resources fit (cpu, memory, pods, device-plugin resources), pod affinity and anti-affinity, topology spread, volumes, host ports"
+
+// Reasons in the words people read; the scheduler's own messages are
+// longer ("node(s) didn't match Pod's node affinity/selector").
+const (
+	ReasonUnschedulable = "unschedulable"
+	ReasonNodeName      = "node name"
+	ReasonNodeSelector  = "node selector"
+	ReasonNodeAffinity  = "node affinity"
+)
+
+// Filter holds what the filters need of one pod, parsed once.
+type Filter struct {
+	pod      *corev1.Pod
+	selector nodeaffinity.RequiredNodeAffinity
+	affinity nodeaffinity.RequiredNodeAffinity
+}
+
+// New prepares the filters for the pod.
+func New(pod *corev1.Pod) *Filter {
+	return &Filter{
+		pod:      pod,
+		selector: nodeaffinity.NewRequiredNodeAffinity(pod.Spec.NodeSelector, nil),
+		affinity: nodeaffinity.NewRequiredNodeAffinity(nil, pod.Spec.Affinity),
+	}
+}
+
+// Check returns "" when the pod may run on the node, else why not (the
+// first filter that rejects it, in the scheduler's order).
+func (f *Filter) Check(node *corev1.Node) string {
+	logger := klog.Background()
+	spec := &f.pod.Spec
+	if node.Spec.Unschedulable && !v1helper.TolerationsTolerateTaint(logger, spec.Tolerations,
+		&corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}, false) {
+		return ReasonUnschedulable
+	}
+	if spec.NodeName != "" && spec.NodeName != node.Name {
+		return ReasonNodeName
+	}
+	if taint, untolerated := v1helper.FindMatchingUntoleratedTaint(logger, node.Spec.Taints, spec.Tolerations, doNotSchedule, false); untolerated {
+		return "untolerated taint " + describeTaint(taint)
+	}
+	if ok, err := f.selector.Match(node); err != nil || !ok {
+		return ReasonNodeSelector
+	}
+	if ok, err := f.affinity.Match(node); err != nil {
+		return "invalid node affinity: " + err.Error()
+	} else if !ok {
+		return ReasonNodeAffinity
+	}
+	return ""
+}
+
+// doNotSchedule keeps the taints the TaintToleration filter looks at.
+func doNotSchedule(t *corev1.Taint) bool {
+	return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
+}
+
+func describeTaint(t corev1.Taint) string {
+	if t.Value == "" {
+		return fmt.Sprintf("%s:%s", t.Key, t.Effect)
+	}
+	return fmt.Sprintf("%s=%s:%s", t.Key, t.Value, t.Effect)
+}
+
+// Signature is what of the pod the filters look at, for callers that
+// cache per kind of pod: pods with equal signatures pass the same nodes.
+func Signature(pod *corev1.Pod) any {
+	return struct {
+		NodeName     string
+		NodeSelector map[string]string
+		Affinity     *corev1.NodeSelector
+		Tolerations  []corev1.Toleration
+	}{pod.Spec.NodeName, pod.Spec.NodeSelector, requiredAffinity(pod), pod.Spec.Tolerations}
+}
+
+func requiredAffinity(pod *corev1.Pod) *corev1.NodeSelector {
+	a := pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil {
+		return nil
+	}
+	return a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+}

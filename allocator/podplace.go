@@ -1,0 +1,418 @@
+package allocator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/drakit/drakit/allocator/internal/nodefit"
+	"github.com/drakit/drakit/allocator/internal/podclaims"
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// podPlacer runs the scheduler's loop over the pods.
+type podPlacer struct {
+	// workers are Allocators over the same inventory with the same
+	// commits, one per goroutine that tries nodes (tryBatch).
+	workers []*Allocator
+	// mu guards what goroutines trying nodes make: the claims for
+	// extended resources.
+	mu      sync.Mutex
+	nodes   []*corev1.Node
+	pods    []*corev1.Pod
+	results []PodResult
+	explain bool
+	// podTimeout bounds each pod's search (PodOptions.PodTimeout).
+	podTimeout time.Duration
+
+	claims    []*claimState          // given, then made, in order
+	byName    map[string]*claimState // by "namespace/name"
+	byOwner   map[types.UID][]*claimState
+	templates map[string]templateEntry // by "namespace/name"
+	classes   podclaims.Classes
+	made      int
+
+	// signatures are the kinds of pods seen: pods of one kind fail on
+	// the same nodes, and nodes only fill up during placement, so a node
+	// that failed a kind stays failed for it (see podSignature).
+	signatures map[string]*signatureState
+	// holders are, by node, the claims allocated there, for explaining
+	// why devices are taken (only with explain).
+	holders map[string][]string
+}
+
+type claimState struct {
+	hub     *resource.ResourceClaim // with its allocation once it has one
+	version string
+	given   int // index in the input's claims; -1 for a made claim
+	node    string
+	result  Result
+	// made claims only: the pod's status entry.
+	podClaimName string
+	// extended is set for a claim for extended resources, mappings
+	// are then the pod's status entries for it.
+	extended bool
+	mappings []corev1.ContainerExtendedResourceRequest
+	// copied is set once hub is the placer's own copy, which it may
+	// change (the given claims are shared with the Allocator).
+	copied bool
+}
+
+type templateEntry struct {
+	t       *resource.ResourceClaimTemplate
+	version string
+}
+
+// signatureState is what is known of one kind of pod: the nodes before
+// cursor cannot run it, for the reasons counted in failure.
+type signatureState struct {
+	cursor  int
+	failure *PodFailure
+}
+
+func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts PodOptions) (*podPlacer, error) {
+	p := &podPlacer{
+		pods: split.pods, results: make([]PodResult, len(split.pods)), explain: podOpts.Explain,
+		byName: map[string]*claimState{}, byOwner: map[types.UID][]*claimState{},
+		templates: map[string]templateEntry{}, classes: podclaims.NewClasses(in.classes),
+		signatures: map[string]*signatureState{}, holders: map[string][]string{},
+	}
+	for _, n := range opts.Nodes {
+		if n != nil {
+			p.nodes = append(p.nodes, n)
+		}
+	}
+	var held []*resource.ResourceClaim
+	for i, c := range in.claims {
+		cs := &claimState{hub: c, version: in.versions[i], given: i}
+		if c.Status.Allocation != nil {
+			held = append(held, c)
+			cs.result = Result{Claim: c, Allocation: c.Status.Allocation, AlreadyAllocated: true}
+			cs.node = allocationNode(c.Status.Allocation)
+			p.hold(cs)
+		}
+		p.addClaim(cs)
+	}
+	for i, t := range split.templates {
+		p.templates[t.Namespace+"/"+t.Name] = templateEntry{t: t, version: split.templateVersions[i]}
+	}
+	workers := podOpts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for range workers {
+		a, err := New(Options{Classes: in.classes, Slices: in.slices, AllocatedClaims: held, Mode: Joint, Features: opts.Features, DeviceTaintRules: in.taintRules})
+		if err != nil {
+			return nil, err
+		}
+		p.workers = append(p.workers, a)
+	}
+	return p, nil
+}
+
+func (p *podPlacer) addClaim(cs *claimState) {
+	p.claims = append(p.claims, cs)
+	p.byName[claimName(cs.hub)] = cs
+	for _, o := range cs.hub.OwnerReferences {
+		if o.Controller != nil && *o.Controller && o.Kind == "Pod" {
+			p.byOwner[o.UID] = append(p.byOwner[o.UID], cs)
+		}
+	}
+}
+
+// hold records the claim as holding devices on its node, for explain.
+func (p *podPlacer) hold(cs *claimState) {
+	if p.explain && cs.node != "" {
+		p.holders[cs.node] = append(p.holders[cs.node], claimName(cs.hub))
+	}
+}
+
+// allocationNode is the node an allocation is bound to, when its node
+// selector names exactly one node by name (node-local devices).
+func allocationNode(a *resource.AllocationResult) string {
+	if a == nil || a.NodeSelector == nil || len(a.NodeSelector.NodeSelectorTerms) != 1 {
+		return ""
+	}
+	t := a.NodeSelector.NodeSelectorTerms[0]
+	if len(t.MatchFields) == 1 && len(t.MatchExpressions) == 0 {
+		f := t.MatchFields[0]
+		if f.Key == "metadata.name" && f.Operator == corev1.NodeSelectorOpIn && len(f.Values) == 1 {
+			return f.Values[0]
+		}
+	}
+	return ""
+}
+
+// placeAll places the bound pods' claims, then the pending pods in queue
+// order.
+func (p *podPlacer) placeAll(ctx context.Context) error {
+	var pending []*corev1.Pod
+	var pendingIdx []int
+	for i, pod := range p.pods {
+		p.results[i] = PodResult{Name: pod.Namespace + "/" + pod.Name, Pod: pod}
+		if pod.Spec.NodeName != "" {
+			p.results[i].Bound, p.results[i].Node = true, pod.Spec.NodeName
+			if err := p.place(ctx, i); err != nil {
+				return err
+			}
+			continue
+		}
+		pending = append(pending, pod)
+		pendingIdx = append(pendingIdx, i)
+	}
+	for _, k := range podclaims.QueueOrder(pending) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := p.place(ctx, pendingIdx[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// podCall is what placing one pod needs: its claims, split into those
+// that hold an allocation (which constrain the node) and those to
+// allocate, and its extended resources.
+type podCall struct {
+	pod       *corev1.Pod
+	filter    *nodefit.Filter
+	held      []*claimState
+	heldNodes []*nodeaffinity.NodeSelector
+	toAlloc   []*claimState
+	extended  *podclaims.Extended
+	extClaims map[string]*claimState // by the resources viaDRA
+	// entryOf names the pod's resourceClaims entry of each claim.
+	entryOf map[string]string
+}
+
+// entry names the pod's resourceClaims entry of a claim, "extended
+// resources" for the claim made for those.
+func (c *podCall) entry(cs *claimState) string {
+	if cs.extended {
+		return "extended resources"
+	}
+	return c.entryOf[claimName(cs.hub)]
+}
+
+// place tries the pod on the nodes, from where its kind left off.
+func (p *podPlacer) place(ctx context.Context, i int) error {
+	res := &p.results[i]
+	call, waiting := p.resolve(res.Pod)
+	for _, cs := range append(append([]*claimState(nil), call.held...), call.toAlloc...) {
+		res.Claims = append(res.Claims, claimName(cs.hub))
+	}
+	p.recordMade(res, call)
+	if waiting != "" {
+		res.Waiting = waiting
+		return nil
+	}
+	if res.Bound && len(call.toAlloc) == 0 && call.extended == nil {
+		return nil
+	}
+	sig := p.signature(call)
+	if p.podTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.podTimeout)
+		defer cancel()
+	}
+	fit, err := p.scan(ctx, call, sig)
+	if err != nil {
+		return err
+	}
+	if fit == nil {
+		res.Failure = sig.failure
+		return nil
+	}
+	p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
+	return nil
+}
+
+// maxBatch bounds how many nodes scan tries at once: enough to keep the
+// workers busy, few enough that little is tried beyond the first fit.
+const maxBatch = 64
+
+// scan tries the nodes from where the pod's kind left off, in order,
+// until one fits (the kind's cursor then points at it) or none is left.
+// The first batch is one node, where most pods of a kind fit; batches
+// double while nodes fail, and a batch is spread over the workers, each
+// with its own Allocator over the same inventory and commits, as the
+// scheduler filters nodes in parallel. The answer is that of trying the
+// nodes one by one: the first fitting node in order wins, and the
+// failures of the nodes before it are counted in order.
+func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState) (*nodeOutcome, error) {
+	batch := 1
+	for sig.cursor < len(p.nodes) {
+		outs := p.tryBatch(ctx, call, sig.cursor, min(batch, len(p.nodes)-sig.cursor))
+		for k := range outs {
+			o := &outs[k]
+			if o.err != nil {
+				return nil, o.err
+			}
+			if o.why == nil {
+				sig.cursor += k
+				return o, nil
+			}
+			sig.failure.add(o.why, sig.cursor+k, p.explain)
+		}
+		sig.cursor += len(outs)
+		batch = min(2*batch, maxBatch)
+	}
+	return nil, nil
+}
+
+// nodeOutcome is what trying one node gave.
+type nodeOutcome struct {
+	why     *failureKey
+	results []Result
+	claims  []*claimState
+	err     error
+}
+
+// tryBatch tries n nodes from first, spread over the workers; it returns
+// the outcomes up to the first fitting node (or an error), in order.
+func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) []nodeOutcome {
+	outs := make([]nodeOutcome, n)
+	try := func(w, k int) {
+		o := &outs[k]
+		o.why, o.results, o.claims, o.err = p.tryNode(ctx, p.workers[w], call, p.nodes[first+k])
+	}
+	if n == 1 || len(p.workers) == 1 {
+		for k := range outs {
+			if try(0, k); outs[k].why == nil || outs[k].err != nil {
+				return outs[:k+1]
+			}
+		}
+		return outs
+	}
+	// stop is the lowest index that fitted or failed hard so far: the
+	// nodes after it need not be tried.
+	var stop atomic.Int64
+	stop.Store(int64(n))
+	var wg sync.WaitGroup
+	// Each worker takes the nodes whose index in p.nodes is its own
+	// modulo the number of workers, in every batch: an Allocator then
+	// prepares (and evaluates selectors on) only its share of the nodes.
+	nw := len(p.workers)
+	for w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := (w - first%nw + nw) % nw; k < n && int64(k) < stop.Load(); k += nw {
+				if try(w, k); outs[k].why == nil || outs[k].err != nil {
+					for cur := stop.Load(); int64(k) < cur && !stop.CompareAndSwap(cur, int64(k)); cur = stop.Load() {
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	end := int(stop.Load())
+	if end < n {
+		return outs[:end+1]
+	}
+	return outs
+}
+
+// tryNode checks the node filters and allocates the pod's claims on the
+// node; why is nil when the pod fits.
+func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, node *corev1.Node) (*failureKey, []Result, []*claimState, error) {
+	if why := call.filter.Check(node); why != "" {
+		return &failureKey{text: why}, nil, nil, nil
+	}
+	for k, sel := range call.heldNodes {
+		if sel != nil && !sel.Match(node) {
+			return &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entry(call.held[k]))}, nil, nil, nil
+		}
+	}
+	claims := call.toAlloc
+	if call.extended != nil {
+		viaDRA, unfit := call.extended.ForNode(node)
+		if unfit != "" {
+			return &failureKey{text: "node lacks extended resource " + string(unfit)}, nil, nil, nil
+		}
+		if len(viaDRA) > 0 {
+			claims = append(claims[:len(claims):len(claims)], p.extendedClaim(call, viaDRA))
+		}
+	}
+	if len(claims) == 0 {
+		return nil, nil, nil, nil
+	}
+	hubs := make([]*resource.ResourceClaim, len(claims))
+	for k, cs := range claims {
+		hubs[k] = cs.hub
+	}
+	results, err := a.AllocateOn(ctx, node, hubs)
+	if err != nil {
+		return nil, nil, nil, stopped(err, node, hubs)
+	}
+	for k, r := range results {
+		if r.Err != nil && !IsReason(r.Err, ReasonOtherClaimFailed) {
+			return claimFailure(r.Err, call.entry(claims[k]), len(claims[k].hub.Spec.Devices.Requests)), nil, nil, nil
+		}
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			return claimFailure(r.Err, "", 0), nil, nil, nil
+		}
+	}
+	return nil, results, claims, nil
+}
+
+// signature finds the state of the pod's kind: what the node filters
+// look at, the specs of the claims to allocate, the claims that hold an
+// allocation, and the extended resources. Pods made from one template
+// share it.
+func (p *podPlacer) signature(call *podCall) *signatureState {
+	var specs []*resource.ResourceClaimSpec
+	for _, cs := range call.toAlloc {
+		specs = append(specs, &cs.hub.Spec)
+	}
+	var held []string
+	for _, cs := range call.held {
+		held = append(held, claimName(cs.hub))
+	}
+	var ext any
+	if call.extended != nil {
+		ext = call.pod.Spec.Containers
+		if len(call.pod.Spec.InitContainers) > 0 {
+			ext = []any{call.pod.Spec.InitContainers, call.pod.Spec.Containers, call.pod.Spec.Overhead}
+		}
+	}
+	key, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod), specs, held, ext})
+	if err != nil {
+		// Unreachable for API types; a pod of its own kind is correct,
+		// only slower.
+		key = []byte(call.pod.Namespace + "/" + call.pod.Name)
+	}
+	sig := p.signatures[string(key)]
+	if sig == nil {
+		sig = &signatureState{failure: &PodFailure{Nodes: len(p.nodes)}}
+		p.signatures[string(key)] = sig
+	}
+	return sig
+}
+
+// recordMade names the claims made from templates in the pod's status,
+// as the resourceclaim controller does whether or not the pod is placed.
+func (p *podPlacer) recordMade(res *PodResult, call *podCall) {
+	copied := false
+	for _, cs := range call.toAlloc {
+		if cs.given >= 0 || cs.podClaimName == "" || !podclaims.OwnedBy(cs.hub, res.Pod) {
+			continue
+		}
+		if !copied {
+			res.Pod, copied = res.Pod.DeepCopy(), true
+		}
+		setClaimStatus(res.Pod, cs.podClaimName, cs.hub.Name)
+	}
+}

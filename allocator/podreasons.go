@@ -1,0 +1,187 @@
+package allocator
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ReasonNotPlaced is the error of a claim that only pods use and none of
+// them was placed: nothing allocated it.
+const ReasonNotPlaced Reason = "PodNotPlaced"
+
+// PodFailure says why no node can run a pod, in the manner of the
+// scheduler's "0/N nodes are available" message: the nodes counted by
+// reason, not listed one by one. Pods of one kind (see PlacePods) share
+// one PodFailure.
+type PodFailure struct {
+	// Nodes is the number of nodes tried.
+	Nodes int
+	// Reasons, most frequent first (then by text).
+	Reasons []*PodReason
+	byText  map[string]*PodReason
+}
+
+// PodReason is one reason and the nodes that gave it.
+type PodReason struct {
+	// Text is the reason in a few words: "node selector", "untolerated
+	// taint gpu=true:NoSchedule", "not enough devices for claim gpus".
+	Text string
+	// Count is how many nodes gave it.
+	Count int
+	// Asks and MostFree are, for not enough devices, what the request
+	// asks for and the most devices that matched and were free on one of
+	// these nodes; 0 when unknown.
+	Asks, MostFree int
+	// Example is the allocator's explanation on the first of these nodes
+	// (the request and the reason, without the claim's name, which differs
+	// from pod to pod of a kind).
+	Example string
+	// Nodes are the indices (in Placement.Nodes) of the nodes, in order;
+	// kept only with PodOptions.Explain.
+	Nodes []int
+}
+
+// String is the reason with its count and numbers:
+// "1612 not enough devices for claim gpus (asks 8, at most 7 free)".
+func (r *PodReason) String() string {
+	s := fmt.Sprintf("%d %s", r.Count, r.Text)
+	if r.Asks > 0 {
+		s += fmt.Sprintf(" (asks %d, at most %d free)", r.Asks, r.MostFree)
+	}
+	return s
+}
+
+// Line is the pod's reason line: "0/2000 nodes can run ml/train-7: 1612
+// not enough devices for claim gpus (asks 8, at most 7 free), 69 no
+// device matches claim gpus, 319 node selector".
+func (f *PodFailure) Line(pod string) string {
+	parts := make([]string, len(f.Reasons))
+	for i, r := range f.Reasons {
+		parts[i] = r.String()
+	}
+	line := fmt.Sprintf("0/%d nodes can run %s", f.Nodes, pod)
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	return line
+}
+
+// failureKey is why one node failed one pod.
+type failureKey struct {
+	text      string
+	asks, got int
+	example   string
+}
+
+// add counts the node (index) under the reason.
+func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
+	if f.byText == nil {
+		f.byText = map[string]*PodReason{}
+	}
+	r := f.byText[k.text]
+	if r == nil {
+		r = &PodReason{Text: k.text, Example: k.example}
+		f.byText[k.text] = r
+		f.Reasons = append(f.Reasons, r)
+	}
+	r.Count++
+	if k.asks > 0 {
+		r.Asks = k.asks
+		r.MostFree = max(r.MostFree, k.got)
+	}
+	if keepNodes {
+		r.Nodes = append(r.Nodes, node)
+	}
+	// Keep the order: most frequent first. Counts grow by one, so one
+	// step towards the front restores it.
+	for i := len(f.Reasons) - 1; i > 0; i-- {
+		if f.Reasons[i] == r {
+			for j := i; j > 0 && less(f.Reasons[j], f.Reasons[j-1]); j-- {
+				f.Reasons[j], f.Reasons[j-1] = f.Reasons[j-1], f.Reasons[j]
+			}
+			break
+		}
+	}
+}
+
+func less(a, b *PodReason) bool {
+	if a.Count != b.Count {
+		return a.Count > b.Count
+	}
+	return a.Text < b.Text
+}
+
+// sortReasons puts the reasons in their order (used after merging).
+func (f *PodFailure) sortReasons() {
+	sort.SliceStable(f.Reasons, func(i, j int) bool { return less(f.Reasons[i], f.Reasons[j]) })
+}
+
+// The numbers in the allocator's explanation of too few devices: "asks
+// for 8, 7 match, of which 3 are already allocated, 1 have a taint ...,
+// 1 cannot be used (...)"; what is left is what matched and was free.
+var (
+	asksPattern   = regexp.MustCompile(`asks for (\d+), (\d+) match`)
+	takenPatterns = []*regexp.Regexp{regexp.MustCompile(`of which (\d+) are already allocated`), regexp.MustCompile(`, (\d+) have a taint`), regexp.MustCompile(`, (\d+) cannot be used`)}
+)
+
+// asksAndFree reads the numbers; asks is 0 when the detail has none.
+func asksAndFree(detail string) (asks, free int) {
+	m := asksPattern.FindStringSubmatch(detail)
+	if m == nil {
+		return 0, 0
+	}
+	asks, _ = strconv.Atoi(m[1])
+	free, _ = strconv.Atoi(m[2])
+	for _, p := range takenPatterns {
+		if m := p.FindStringSubmatch(detail); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			free -= n
+		}
+	}
+	return asks, max(free, 0)
+}
+
+// claimFailure names a claim error by the pod's entry for the claim
+// (entry "" for a failure that names no claim of the pod).
+func claimFailure(err error, entry string, requests int) *failureKey {
+	var ce *ClaimError
+	if !errors.As(err, &ce) {
+		return &failureKey{text: err.Error(), example: err.Error()}
+	}
+	what := "claim " + entry
+	if ce.Request != "" && requests > 1 {
+		what += " request " + ce.Request
+	}
+	// The example leaves out the claim's name: pods of one kind share
+	// their reasons, and the name would be that of the first pod's claim.
+	example := ce.Detail
+	if ce.Request != "" {
+		example = fmt.Sprintf("request %q: %s", ce.Request, ce.Detail)
+	}
+	if ce.Err != nil {
+		example += ": " + ce.Err.Error()
+	}
+	k := &failureKey{example: example}
+	switch ce.Reason {
+	case ReasonNotEnough:
+		k.text = "not enough devices for " + what
+		k.asks, k.got = asksAndFree(ce.Detail)
+	case ReasonNoMatch:
+		k.text = "no device matches " + what
+	case ReasonConstraintUnsatisfiable:
+		k.text = "constraints of " + what + " cannot be met"
+	case ReasonDeviceTainted:
+		k.text = "untolerated device taint for " + what
+	case ReasonDeviceInUse:
+		k.text = "devices in use for " + what
+	case ReasonConflict:
+		k.text = what + " cannot be allocated together with the pod's other claims"
+	default:
+		k.text = what + ": " + string(ce.Reason)
+	}
+	return k
+}

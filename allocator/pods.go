@@ -1,0 +1,231 @@
+package allocator
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/drakit/drakit/allocator/internal/nodefit"
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/conversion"
+)
+
+// Pod placement (PlacePods) follows kube-scheduler 1.37's DRA plugin and
+// the resourceclaim controller; where it deliberately differs:
+//
+//   - the queue orders pods of equal priority by creation time; the
+//     scheduler by the time a pod entered its queue, which for an export
+//     is not known (for pods created one after the other it is the same);
+//   - there is no preemption, no nominated node, no retry: a pod that
+//     fits nowhere stays unplaceable, and nothing it could displace is
+//     released;
+//   - nodes are tried in the order given and the first that fits takes the
+//     pod, as if every node scored the same; the scheduler scores the
+//     feasible nodes (and, in large clusters, looks at a share of them);
+//   - only the node filters named in nodefit are applied (NotSimulated
+//     lists the others);
+//   - a pod with spec.nodeName whose claims are not allocated gets them
+//     allocated on its node, before the pending pods (the kubelet would
+//     not start it; the scheduler never sees it);
+//   - a claim made for extended resources in an earlier cycle is used when
+//     it is allocated; one that is not is ignored and a new one made (the
+//     scheduler deletes it and tries again later);
+//   - the reasons of a kind of pod are counted when a node is first tried
+//     for that kind (nodes only fill up, so a failure stays one, but its
+//     numbers may be those of an earlier, emptier node);
+//   - the 256 consumers a claim may list in status.reservedFor are not
+//     checked.
+
+// NotSimulated names the filters of kube-scheduler that PlacePods does not
+// apply: a placement says where DRA and the node filters let a pod run,
+// not that it fits there.
+const NotSimulated = nodefit.NotSimulated
+
+// PodOptions are the settings of PlacePods beyond ObjectOptions.
+type PodOptions struct {
+	// Explain keeps, per reason a pod cannot be placed, the nodes that
+	// gave it (Reason.Nodes); without it only the counts are kept.
+	Explain bool
+	// PodTimeout, when positive, bounds the time spent on each pod (its
+	// search over the nodes): a search that outlasts it stops PlacePods
+	// with a *StoppedError naming the pod's claims. A whole cluster may
+	// take far longer than any one pod should.
+	PodTimeout time.Duration
+	// Workers is how many nodes are tried at the same time, each by an
+	// Allocator of its own; 0 means one per CPU (GOMAXPROCS). The
+	// placement is the same for any number.
+	Workers int
+}
+
+// Placement is what PlacePods made of the input.
+type Placement struct {
+	// Pods are the pods in input order.
+	Pods []PodResult
+	// Claims are the claims given, in input order, then the claims made
+	// for pods (from templates and for extended resources), in the order
+	// they were made; each with its allocation, if it has one.
+	Claims []ObjectResult
+	// Made counts the claims made.
+	Made int
+	// Nodes are the nodes pods were placed on (the nodes given, without
+	// nil); PodReason.Nodes index them.
+	Nodes []*corev1.Node
+	// Holders are, with PodOptions.Explain, the claims allocated on each
+	// node by name (those whose allocation names the node), in the order
+	// they were allocated: who holds the devices of a full node.
+	Holders map[string][]string
+}
+
+// PodResult is what became of one pod.
+type PodResult struct {
+	// Name is the pod's "namespace/name".
+	Name string
+	// Pod is the pod as given; with spec.nodeName set when it was placed,
+	// and the names of the claims made for it in its status.
+	Pod *corev1.Pod
+	// Bound is set for a pod that came with spec.nodeName.
+	Bound bool
+	// Node is the node the pod runs on, when it has one.
+	Node string
+	// Claims are the claims the pod uses ("namespace/name"), in the order
+	// of spec.resourceClaims, then the claim for its extended resources.
+	Claims []string
+	// Waiting says why the pod was not tried: a claim or template it
+	// names is missing (the scheduler does not take such a pod from its
+	// queue).
+	Waiting string
+	// Failure says why no node can run the pod; nil when it was placed
+	// or not tried.
+	Failure *PodFailure
+}
+
+// PlacePods places pending pods (without spec.nodeName) on the nodes of
+// opts.Nodes, in the order of the scheduler's queue, as kube-scheduler
+// 1.37 does for DRA: each pod's claims (named, made from its templates
+// as the resourceclaim controller makes them, and the claim for extended
+// resources that DeviceClasses serve) are allocated together on the
+// first node, in the order given, that the node filters let the pod use
+// (see nodefit) and where they all fit. Pods with spec.nodeName hold
+// their claims' devices; their claims that are not allocated yet are
+// allocated on that node, before the pending pods. objs are what
+// AllocateObjects takes plus core/v1 Pods and ResourceClaimTemplates of
+// any version, typed or unstructured.
+func PlacePods(ctx context.Context, objs []runtime.Object, opts ObjectOptions, podOpts PodOptions) (*Placement, error) {
+	split, err := splitPodObjects(objs)
+	if err != nil {
+		return nil, err
+	}
+	in, err := hubObjects(split.rest)
+	if err != nil {
+		return nil, err
+	}
+	in.taintRules = append(in.taintRules, opts.DeviceTaintRules...)
+	p, err := newPodPlacer(in, split, opts, podOpts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.placeAll(ctx); err != nil {
+		return nil, err
+	}
+	return p.placement()
+}
+
+// podObjects are the pods and templates of the input, apart from what
+// hubObjects takes.
+type podObjects struct {
+	pods             []*corev1.Pod
+	templates        []*resource.ResourceClaimTemplate
+	templateVersions []string
+	rest             []runtime.Object
+}
+
+// hasPods reports whether the objects hold a Pod.
+func hasPods(objs []runtime.Object) bool {
+	for _, obj := range objs {
+		if isPod(obj) {
+			return true
+		}
+	}
+	return false
+}
+
+func isPod(obj runtime.Object) bool {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return true
+	case *unstructured.Unstructured:
+		gvk := o.GroupVersionKind()
+		return gvk.Group == "" && gvk.Version == "v1" && gvk.Kind == "Pod"
+	}
+	return false
+}
+
+func splitPodObjects(objs []runtime.Object) (*podObjects, error) {
+	out := &podObjects{}
+	for i, obj := range objs {
+		if isPod(obj) {
+			pod, err := typedPod(obj)
+			if err != nil {
+				return nil, fmt.Errorf("object %d (Pod %q): %w", i, nameOf(obj), err)
+			}
+			out.pods = append(out.pods, pod)
+			continue
+		}
+		if obj == nil {
+			out.rest = append(out.rest, obj)
+			continue
+		}
+		if gvk, _, err := kindOf(obj); err != nil || gvk.Kind != "ResourceClaimTemplate" {
+			// hubObjects takes it, or says what is wrong with it.
+			out.rest = append(out.rest, obj)
+			continue
+		}
+		t, version, err := hubTemplate(obj)
+		if err != nil {
+			return nil, fmt.Errorf("object %d (ResourceClaimTemplate %q): %w", i, nameOf(obj), err)
+		}
+		out.templates = append(out.templates, t)
+		out.templateVersions = append(out.templateVersions, version)
+	}
+	return out, nil
+}
+
+func typedPod(obj runtime.Object) (*corev1.Pod, error) {
+	if p, ok := obj.(*corev1.Pod); ok {
+		return p, nil
+	}
+	pod := &corev1.Pod{}
+	err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(obj.(*unstructured.Unstructured).Object, pod, true)
+	return pod, err
+}
+
+// hubTemplate converts a template of any version to the hub.
+func hubTemplate(obj runtime.Object) (*resource.ResourceClaimTemplate, string, error) {
+	gvk, isUnstructured, err := kindOf(obj)
+	if err != nil {
+		return nil, "", err
+	}
+	typed := obj
+	if isUnstructured {
+		if typed, err = conversion.Scheme.New(gvk); err != nil {
+			return nil, "", err
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(obj.(*unstructured.Unstructured).Object, typed, true); err != nil {
+			return nil, "", err
+		}
+		typed.GetObjectKind().SetGroupVersionKind(gvk)
+	}
+	hub, err := conversion.ToHub(typed)
+	if err != nil {
+		return nil, "", err
+	}
+	t, ok := hub.(*resource.ResourceClaimTemplate)
+	if !ok {
+		return nil, "", fmt.Errorf("converts to %T, not a ResourceClaimTemplate", hub)
+	}
+	return t, gvk.Version, nil
+}
