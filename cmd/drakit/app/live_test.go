@@ -2,11 +2,17 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster/clustertest"
@@ -123,5 +129,43 @@ func TestLive130(t *testing.T) {
 		{name: "live130-describe-claim", args: []string{"describe", "claim", "train-gpus"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc.name, runCapture(tc.args)) })
+	}
+}
+
+// TestLiveFailures: each failure is one line naming what and where, exit 1.
+func TestLiveFailures(t *testing.T) {
+	t.Run("forbidden", func(t *testing.T) {
+		f := withFakeCluster(t, "v1")
+		f.Kube.PrependReactor("list", "resourceslices", func(a clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "resource.k8s.io", Resource: "resourceslices"}, "", errors.New(`User "jane" cannot list resource "resourceslices" in API group "resource.k8s.io" at the cluster scope`))
+		})
+		expectFailure(t, []string{"get", "devices"}, `error: listing resourceslices (resource.k8s.io/v1) on the API server at https://fake:6443 (context fake): permission denied: resourceslices.resource.k8s.io is forbidden: User "jane" cannot list resource "resourceslices" in API group "resource.k8s.io" at the cluster scope; the ClusterRole in examples/rbac/drakit-reader.yaml grants everything drakit reads`)
+	})
+	t.Run("kind the release lacks", func(t *testing.T) {
+		withFakeCluster(t, "v1alpha1") // 1.26: no ResourceSlice
+		expectFailure(t, []string{"get", "devices"}, "error: listing resourceslices on the API server at https://fake:6443 (context fake): the cluster does not serve ResourceSlice: its release lacks the kind (it serves resource.k8s.io v1alpha1)")
+	})
+	t.Run("unreachable", func(t *testing.T) {
+		got := runCapture([]string{"get", "devices", "--server", "https://127.0.0.1:1", "--request-timeout", "5s"})
+		for _, want := range []string{"exit 1", "error: discovering the versions of resource.k8s.io on the API server at https://127.0.0.1:1: cannot reach the server:", "connection refused", "check --kubeconfig, --context or --server"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("lacks %q:\n%s", want, got)
+			}
+		}
+	})
+	t.Run("no kubeconfig", func(t *testing.T) {
+		got := runCapture([]string{"get", "devices", "--kubeconfig", "/nonexistent/config"})
+		if !strings.Contains(got, "exit 1") || !strings.Contains(got, "/nonexistent/config") {
+			t.Errorf("%s", got)
+		}
+	})
+}
+
+func expectFailure(t *testing.T, args []string, want string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(args, Streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	if code != ExitFailure || out.Len() != 0 || strings.TrimSpace(errOut.String()) != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out.String(), errOut.String(), want)
 	}
 }
