@@ -169,3 +169,26 @@ func expectFailure(t *testing.T, args []string, want string) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out.String(), errOut.String(), want)
 	}
 }
+
+// TestPluginName: installed as kubectl-dra, drakit names itself as kubectl
+// users call it, in help, examples and errors.
+func TestPluginName(t *testing.T) {
+	for argv0, want := range map[string]string{
+		"/usr/local/bin/kubectl-dra": "kubectl dra", "kubectl-dra.exe": "kubectl dra",
+		"kubectl-dra_kit": "kubectl dra-kit", "./drakit": "drakit", "/tmp/go-build/exe/app": "drakit",
+	} {
+		if got := displayName(argv0); got != want {
+			t.Errorf("displayName(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	code := RunAs("kubectl dra", []string{"describe", "pod", "--help"}, Streams{Out: &out, ErrOut: &errOut})
+	if code != 0 || !strings.Contains(out.String(), "  kubectl dra describe pod NAME [flags]") || !strings.Contains(out.String(), "  kubectl dra describe pod inference -n serving") {
+		t.Errorf("exit %d:\n%s", code, out.String())
+	}
+	out.Reset()
+	code = RunAs("kubectl dra", []string{"get"}, Streams{Out: &out, ErrOut: &errOut})
+	if code != ExitUsage || !strings.Contains(errOut.String(), "See 'kubectl dra get --help' for usage.") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+}
