@@ -131,7 +131,6 @@ type Allocator struct {
 
 	allocated inUseSet
 
-	compiled *cel.Cache
 	// selectorIDs numbers the selector expressions seen so far; the number
 	// indexes selectors and the per-slice selectorResults.
 	selectorIDs map[string]int
@@ -144,7 +143,7 @@ type Allocator struct {
 	// equal, sorted, each once. Single values are their own one element.
 	attributeElems map[int32][]int32
 	// derivedPrograms are the compiled expressions of derived attributes.
-	derivedPrograms map[string]*cel.Program137
+	derivedPrograms map[string]*cel.Program
 
 	stats Stats
 
@@ -255,10 +254,8 @@ type sliceEntry struct {
 	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
-	inputs          []*cel.Device             // selector inputs, built on demand
-	inputs137       []*cel.Input137           // the same with the 1.37 semantics
+	inputs          []cel.Input               // selector inputs, made on demand (input)
 	taints          *sliceTaints              // taintsIn
-	simple          []cel.SimpleDevice        // what simple selectors need, built on demand
 
 	// sharesOf are, per device, its shares allocated before the call, as
 	// of Allocator.sharesGen (sharesGen-1; sharedConsumption).
@@ -279,7 +276,6 @@ func New(opts Options) (*Allocator, error) {
 	a := &Allocator{
 		node:              opts.Node,
 		mode:              opts.Mode,
-		compiled:          cel.NewCache(cel.StoredExpressions),
 		selectorIDs:       map[string]int{},
 		attributeValueIDs: map[string]int32{},
 	}

@@ -8,12 +8,10 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // What the 1.32+ features say about single devices: node selection per
@@ -418,46 +416,25 @@ func declaresOptionalNodeOperations(node *corev1.Node) bool {
 	return false
 }
 
-// input137 is the selector input of a device in the 1.37 environment: the
-// device as v1 has it, with device.allowMultipleAllocations; list-valued
-// attributes only with ListTypeAttributes (upstream's CEL environment
-// leaves them out otherwise).
-func (a *Allocator) input137(e *sliceEntry, d int) (*cel.Input137, error) {
-	if e.inputs137 == nil {
-		e.inputs137 = make([]*cel.Input137, len(e.devices))
+// input is the CEL input of device d of the entry; the inputs of all the
+// entry's devices are made at once, when the first is needed. The
+// program's environment decides what it shows of the device (list
+// attributes only with ListTypeAttributes, as upstream's environment).
+func (a *Allocator) input(e *sliceEntry, d int) *cel.Input {
+	if e.inputs == nil {
+		e.inputs = cel.NewInputs(e.driver, e.devices)
 	}
-	if in := e.inputs137[d]; in != nil {
-		return in, nil
-	}
-	var v1 resourcev1.Device
-	if err := drakitv1.Convert_resource_Device_To_v1_Device(&e.devices[d], &v1, nil); err != nil {
-		return nil, fmt.Errorf("device %s: %w", e.devices[d].Name, err)
-	}
-	if !a.features.ListTypeAttributes && hasListAttribute(v1.Attributes) {
-		scalars := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(v1.Attributes))
-		for n, at := range v1.Attributes {
-			if !isList(at) {
-				scalars[n] = at
-			}
-		}
-		v1.Attributes = scalars
-	}
-	in := cel.NewInput137(cel.DeviceFromV1(e.driver, &v1))
-	e.inputs137[d] = in
-	return in, nil
+	return &e.inputs[d]
 }
 
-func isList(a resourcev1.DeviceAttribute) bool {
-	return a.IntValues != nil || a.BoolValues != nil || a.StringValues != nil || a.VersionValues != nil
-}
-
-func hasListAttribute(attrs map[resourcev1.QualifiedName]resourcev1.DeviceAttribute) bool {
-	for _, a := range attrs {
-		if isList(a) {
-			return true
-		}
+// releaseInputs drops the CEL variables the entry's inputs hold, which
+// are big compared with a device, keeping what the fast path learnt
+// about the devices; results are kept, so the variables are rarely
+// needed twice.
+func (e *sliceEntry) releaseInputs() {
+	for i := range e.inputs {
+		e.inputs[i].Release()
 	}
-	return false
 }
 
 // capacityNeeds remembers capacityNeed per device of a slice for one set

@@ -276,8 +276,8 @@
 // still. A selector of the plain shape classes and requests use
 // (comparisons of device.driver, allowMultipleAllocations, attributes and
 // a few semver, quantity and string functions with literals, joined by
-// &&, || and !, optionally in cel.bind; see cel.ParseSimpleSelector) is
-// not compiled until a device needs it: cel.SimpleSelector answers for a
+// &&, || and !, optionally in cel.bind; see cel.Options.FastPath) is
+// not compiled until a device needs it: the fast path answers for a
 // device whenever cel-go would give a plain bool, and the compiled
 // program takes over for any other device (a missing attribute, another
 // kind of value, an unusable attribute), so results and errors are

@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
 )
 
 // requestSpec is one exact request or one alternative (sub-request) of a
@@ -974,27 +972,22 @@ func (a *Allocator) derive(ctx context.Context, s *requestSpec, j int, e *sliceE
 	where := fmt.Sprintf("%s.derivedAttributes[%d] (%s)", s.fieldPath(), j, attr.Name)
 	program, ok := a.derivedPrograms[attr.Expression]
 	if !ok {
-		// Without the cost estimate, as the scheduler's cache compiles.
-		p, err := cel.CompileSelector137(attr.Expression, cel.Options137{Stored: true, DerivedAttribute: true, SkipCostEstimate: true})
+		opts := a.celOptions()
+		opts.DerivedAttribute = true
+		p, err := cel.Compile(attr.Expression, opts)
 		if err != nil {
 			return 0, &candidateFailure{reason: ReasonInvalidSelector, err: err,
 				detail: fmt.Sprintf("%s: expression %q does not compile", where, attr.Expression)}
 		}
 		if a.derivedPrograms == nil {
-			a.derivedPrograms = map[string]*cel.Program137{}
+			a.derivedPrograms = map[string]*cel.Program{}
 		}
 		a.derivedPrograms[attr.Expression], program = p, p
 	}
 	id := func() string { return fmt.Sprintf("%s/%s/%s", e.driver, e.pool, e.devices[d].Name) }
-	in, err := a.input137(e, d)
+	value, err := program.Derive(ctx, a.input(e, d))
 	if err == nil {
-		var v1 *resourcev1.DeviceAttribute
-		if v1, err = program.Derive(ctx, in); err == nil {
-			var value resource.DeviceAttribute
-			if err = drakitv1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err == nil {
-				return a.valueID(&value, kind, e, d), nil
-			}
-		}
+		return a.valueID(value, kind, e, d), nil
 	}
 	return 0, &candidateFailure{reason: ReasonCELRuntimeError, err: err,
 		detail: fmt.Sprintf("%s: expression %q failed on device %s", where, attr.Expression, id())}

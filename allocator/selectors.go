@@ -2,71 +2,68 @@ package allocator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/drakit/drakit/apis/resource/cel"
+	"github.com/drakit/drakit/apis/resource/features"
 )
 
-// selectorProgram is one selector expression: its simple form, if it has
-// one, and its compiled program, made when first needed.
+// selectorProgram is one selector expression and its program. A program
+// of the fast path's grammar is compiled with cel-go only when a device
+// needs that (cel.Options.FastPath).
 type selectorProgram struct {
 	expression string
-	// simple judges most devices without cel-go (cel.SimpleSelector);
-	// nil when the expression is not of the simple grammar.
-	simple *cel.SimpleSelector
-	// The program, once compiled: program for the 1.31 semantics
-	// (legacy), program137 otherwise.
-	program    *cel.DeviceProgram
-	program137 *cel.Program137
+	program    *cel.Program
 	// err is why a deferred compile failed.
 	err error
 }
 
 // selectorID gives an expression its index in the per-slice result tables.
-// An expression of the simple grammar is not compiled until a device needs
-// the real program (see evaluate); any other is compiled now. Compiled
-// programs belong to the Allocator, never to a package-level cache (only
-// the CEL environments are shared, as upstream's are): a fresh Allocator
-// pays for every compile as a fresh process would, which is what
-// hack/allocbench's cold benchmarks measure.
+// An expression of the fast path's grammar is not compiled until a device
+// needs the real program (see evaluate); any other is compiled now.
+// Compiled programs belong to the Allocator, never to a package-level
+// cache (only the CEL environments are shared, as upstream's are): a
+// fresh Allocator pays for every compile as a fresh process would, which
+// is what hack/allocbench's cold benchmarks measure.
 func (a *Allocator) selectorID(expression string) (int, error) {
 	if id, ok := a.selectorIDs[expression]; ok {
 		// A deferred compile that failed fails from now on as an
 		// immediate one would have.
 		return id, a.selectors[id].err
 	}
-	sel := selectorProgram{expression: expression}
-	if simple, ok := cel.ParseSimpleSelector(expression, a.legacy); ok {
-		sel.simple = simple
-	} else if err := a.compile(&sel); err != nil {
+	program, err := cel.Compile(expression, a.celOptions())
+	if err != nil {
 		return -1, err
 	}
+	if program.Compiled() {
+		a.stats.Compiled++
+	}
 	id := len(a.selectors)
-	a.selectors = append(a.selectors, sel)
+	a.selectors = append(a.selectors, selectorProgram{expression: expression, program: program})
 	a.selectorIDs[expression] = id
 	return id, nil
 }
 
-// compile compiles the selector's program in the environment of stored
-// expressions.
-func (a *Allocator) compile(sel *selectorProgram) error {
-	a.stats.Compiled++
-	if !a.legacy {
-		// Without the cost estimate, as the scheduler's selector cache
-		// compiles: no limit applies to a stored expression's estimate.
-		program, err := cel.CompileSelector137(sel.expression, cel.Options137{Stored: true, SkipCostEstimate: true})
-		if err != nil {
-			return err
-		}
-		sel.program137 = program
-		return nil
+// celOptions compile as the scheduler does the expressions it finds
+// stored: in the environment of the release drakit follows, with the
+// gates the features come from, and without the cost estimate, as the
+// scheduler's selector cache compiles (no limit applies to a stored
+// expression's estimate). The zero Features (legacy) compile in 1.31's.
+func (a *Allocator) celOptions() cel.Options {
+	if a.legacy {
+		return cel.Options{Release: 31, Stored: true, FastPath: true}
 	}
-	program, err := a.compiled.DeviceSelector(sel.expression)
-	if err != nil {
-		return err
-	}
-	sel.program = program
-	return nil
+	return cel.Options{Stored: true, SkipCostEstimate: true, Gates: celGates(a.features), FastPath: true}
+}
+
+// celGates are the gates of the features that shape the CEL environment
+// and its input: DRAConsumableCapacity (device.allowMultipleAllocations)
+// and DRAListTypeAttributes (list attributes in the input).
+func celGates(f Features) features.Gates {
+	return features.Defaults().
+		With(features.DRAConsumableCapacity, f.ConsumableCapacity).
+		With(features.DRAListTypeAttributes, f.ListTypeAttributes)
 }
 
 // evaluate makes sure the selector's result is known for the devices in mask.
@@ -84,12 +81,7 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 		e.results[id] = r
 	}
 	sel := &a.selectors[id]
-	if sel.simple != nil && e.simple == nil {
-		e.simple = make([]cel.SimpleDevice, len(e.devices))
-		for d := range e.devices {
-			e.simple[d] = cel.NewSimpleDevice(e.driver, &e.devices[d], a.features.ListTypeAttributes)
-		}
-	}
+	compiled := sel.program.Compiled()
 	for w := range mask {
 		todo := mask[w] &^ r.known[w]
 		for todo != 0 {
@@ -97,43 +89,16 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 			todo &^= 1 << uint(b)
 			d := w*64 + b
 			a.stats.Evaluations++
-			if sel.simple != nil {
-				if match, ok := sel.simple.Match(&e.simple[d]); ok {
-					if match {
-						r.match[w] |= 1 << uint(b)
-					}
-					r.known[w] |= 1 << uint(b)
-					continue
-				}
+			ok, err := sel.program.Matches(ctx, a.input(e, d))
+			if !compiled && sel.program.Compiled() {
+				compiled = true
+				a.stats.Compiled++
 			}
-			if sel.program == nil && sel.program137 == nil {
-				if sel.err == nil {
-					sel.err = a.compile(sel)
-				}
-				if sel.err != nil {
-					// Cannot happen for an expression
-					// ParseSimpleSelector accepts; selectorID reports
-					// the error from now on.
-					return fmt.Errorf("selector %q does not compile: %w", sel.expression, sel.err)
-				}
-			}
-			var ok bool
-			var err error
-			if sel.program != nil {
-				if e.inputs == nil {
-					e.inputs = make([]*cel.Device, len(e.devices))
-				}
-				in := e.inputs[d]
-				if in == nil {
-					in = cel.NewDevice(e.driver, &e.devices[d])
-					e.inputs[d] = in
-				}
-				ok, err = sel.program.Matches(ctx, in)
-			} else {
-				var in *cel.Input137
-				if in, err = a.input137(e, d); err == nil {
-					ok, err = sel.program137.Matches(ctx, in)
-				}
+			if err != nil && isCompileError(err) {
+				// Cannot happen for an expression of the fast path's
+				// grammar; selectorID reports the error from now on.
+				sel.err = err
+				return fmt.Errorf("selector %q does not compile: %w", sel.expression, err)
 			}
 			if err != nil {
 				if ctx.Err() != nil {
@@ -152,4 +117,12 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 		}
 	}
 	return nil
+}
+
+// isCompileError tells a deferred compile's failure (a *cel.Error) from an
+// evaluation's. Out of line, so that the target of errors.As is not
+// allocated for every evaluation.
+func isCompileError(err error) bool {
+	var compileErr *cel.Error
+	return errors.As(err, &compileErr)
 }

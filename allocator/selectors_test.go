@@ -47,7 +47,7 @@ func simpleClaims() []*resource.ResourceClaim {
 }
 
 // notSimple rewrites a selector into one that means the same (for a
-// selector that gives a bool) but that ParseSimpleSelector refuses, so
+// selector that gives a bool) but that the fast path's grammar refuses, so
 // that it goes through cel-go.
 func notSimple(expr string) string { return "(" + expr + ") == true" }
 
@@ -154,7 +154,7 @@ func TestSimpleSelectorsAreNotCompiled(t *testing.T) {
 			slowClasses, slowClaims := withoutSimple(classes, claims)
 			want, slowCompiled := allocateEach(t, fs.features, slowClasses, slices, slowClaims, rewrites(claims, classes))
 			if slowCompiled == 0 {
-				t.Fatal("the rewritten selectors were not compiled: notSimple no longer defeats ParseSimpleSelector")
+				t.Fatal("the rewritten selectors were not compiled: notSimple no longer defeats the fast path")
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("simple selectors:\n  %s\ncompiled:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))

@@ -239,14 +239,14 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		}
 		for k := range selectors {
 			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
-				e.inputs, e.inputs137 = nil, nil
+				e.releaseInputs()
 				return nil, nil, DeviceID{}, err
 			}
 			r := e.results[selectors[k].id]
 			for w := range mask {
 				if f := mask[w] & r.failed[w]; f != 0 {
 					d := int32(w*64 + trailingZeros(f))
-					e.inputs, e.inputs137 = nil, nil
+					e.releaseInputs()
 					return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 				}
 				mask[w] &= r.match[w]
@@ -256,7 +256,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		if partial {
 			// Not every device was judged: nothing to keep but the
 			// verdicts (e.results).
-			e.inputs, e.inputs137 = nil, nil
+			e.releaseInputs()
 			continue
 		}
 		if e.masks == nil {
@@ -265,7 +265,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		e.masks[key] = mask
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
-		e.inputs, e.inputs137 = nil, nil
+		e.releaseInputs()
 	}
 	return masks, nil, DeviceID{}, nil
 }
@@ -312,12 +312,12 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				ok := true
 				for k := range selectors {
 					if err := a.evaluate(ctx, e, selectors[k].id, one); err != nil {
-						e.inputs, e.inputs137 = nil, nil
+						e.releaseInputs()
 						return nil, nil, DeviceID{}, err
 					}
 					r := e.results[selectors[k].id]
 					if r.failed[w]&one[w] != 0 {
-						e.inputs, e.inputs137 = nil, nil
+						e.releaseInputs()
 						return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 					}
 					if r.match[w]&one[w] == 0 {
@@ -334,7 +334,7 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				}
 			}
 		}
-		e.inputs, e.inputs137 = nil, nil
+		e.releaseInputs()
 	}
 	return masks, nil, DeviceID{}, nil
 }

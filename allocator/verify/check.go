@@ -7,14 +7,13 @@ import (
 	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/internal/quantityguard"
 )
 
@@ -42,18 +41,18 @@ type Checker struct {
 	// the call, or allocated in it (adminAccess too: upstream reserves
 	// their counters for the call).
 	counting map[DeviceID]bool
-	// programs137 and inputs137 cache compiled selectors and selector
-	// inputs of the 1.37 environment (Features.semantics137).
-	programs137 map[string]*cel.Program137
-	derived137  map[string]*cel.Program137 // derived attributes' expressions
-	inputs137   map[DeviceID]*cel.Input137
+	// programs, derived and inputs cache compiled selectors, derived
+	// attributes' expressions and selector inputs.
+	programs map[string]*cel.Program
+	derived  map[string]*cel.Program
+	inputs   map[DeviceID]*cel.Input
 }
 
 // NewChecker prepares a checker for an inventory.
 func NewChecker(inv *Inventory) *Checker {
 	c := &Checker{inv: inv, visible: inv.visible(), pools: inv.newestSlices(), inUse: map[DeviceID]bool{}, taken: map[DeviceID]string{},
 		shares: map[DeviceID]map[types.UID]bool{}, consumed: map[DeviceID]map[resource.QualifiedName]apiresource.Quantity{}, counting: map[DeviceID]bool{},
-		programs137: map[string]*cel.Program137{}, derived137: map[string]*cel.Program137{}, inputs137: map[DeviceID]*cel.Input137{}}
+		programs: map[string]*cel.Program{}, derived: map[string]*cel.Program{}, inputs: map[DeviceID]*cel.Input{}}
 	if c.outOfBound = inventoryOutOfBound(inv); len(c.outOfBound) > 0 {
 		return c
 	}
@@ -124,70 +123,49 @@ func (c *Checker) class(name string) *resource.DeviceClass {
 }
 
 // matches evaluates selectors on a device in the environment the
-// allocation was made in: 1.31's, or with any feature 1.37's environment
-// of stored expressions, which the scheduler uses for the selectors of
-// classes and claims it finds stored.
+// allocation was made in (celOptions).
 func (c *Checker) matches(d device, sels []resource.DeviceSelector) (bool, error) {
 	for _, s := range sels {
 		if s.CEL == nil {
 			return false, fmt.Errorf("selector without CEL")
 		}
-		var ok bool
-		var err error
-		if c.inv.Features.semantics137() {
-			ok, err = c.matches137(d, s.CEL.Expression)
-		} else {
-			var p *cel.DeviceProgram
-			if p, err = cel.CompileDeviceSelectorIn(s.CEL.Expression, cel.StoredExpressions); err == nil {
-				ok, err = p.Matches(context.Background(), cel.NewDevice(d.slice.Spec.Driver, d.dev))
+		p, ok := c.programs[s.CEL.Expression]
+		if !ok {
+			var err error
+			if p, err = cel.Compile(s.CEL.Expression, c.celOptions()); err != nil {
+				return false, err
 			}
+			c.programs[s.CEL.Expression] = p
 		}
-		if err != nil || !ok {
+		if ok, err := p.Matches(context.Background(), c.input(d)); err != nil || !ok {
 			return false, err
 		}
 	}
 	return true, nil
 }
 
-func (c *Checker) matches137(d device, expression string) (bool, error) {
-	p, ok := c.programs137[expression]
-	if !ok {
-		var err error
-		if p, err = cel.CompileSelector137(expression, cel.Options137{Stored: true}); err != nil {
-			return false, err
-		}
-		c.programs137[expression] = p
+// celOptions are the environment the allocation was made in: 1.31's of
+// stored expressions for the zero Features, else that of the release
+// drakit follows for the stored expressions the scheduler finds (with
+// device.allowMultipleAllocations, and list attributes in the input with
+// ListTypeAttributes).
+func (c *Checker) celOptions() cel.Options {
+	f := c.inv.Features
+	if f.legacy() {
+		return cel.Options{Release: 31, Stored: true}
 	}
-	in, err := c.input137(d)
-	if err != nil {
-		return false, err
-	}
-	return p.Matches(context.Background(), in)
+	return cel.Options{Stored: true, Gates: features.Defaults().With(features.DRAListTypeAttributes, f.ListTypeAttributes)}
 }
 
-// input137 is what a 1.37 selector sees of a device: the device as v1 has
-// it, without its list-valued attributes unless ListTypeAttributes is on.
-func (c *Checker) input137(d device) (*cel.Input137, error) {
+// input is what an expression sees of a device.
+func (c *Checker) input(d device) *cel.Input {
 	id := DeviceID{d.slice.Spec.Driver, d.slice.Spec.Pool.Name, d.dev.Name}
-	if in, ok := c.inputs137[id]; ok {
-		return in, nil
+	in, ok := c.inputs[id]
+	if !ok {
+		in = cel.NewInput(id.Driver, d.dev)
+		c.inputs[id] = in
 	}
-	var v1 resourcev1.Device
-	if err := drakitv1.Convert_resource_Device_To_v1_Device(d.dev, &v1, nil); err != nil {
-		return nil, fmt.Errorf("device %s: %w", id, err)
-	}
-	if !c.inv.Features.ListTypeAttributes {
-		scalars := make(map[resourcev1.QualifiedName]resourcev1.DeviceAttribute, len(v1.Attributes))
-		for n, a := range v1.Attributes {
-			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
-				scalars[n] = a
-			}
-		}
-		v1.Attributes = scalars
-	}
-	in := cel.NewInput137(cel.DeviceFromV1(id.Driver, &v1))
-	c.inputs137[id] = in
-	return in, nil
+	return in
 }
 
 // selectable is upstream's rule that, with the 1.37 rules but without
@@ -195,225 +173,305 @@ func (c *Checker) input137(d device) (*cel.Input137, error) {
 // selected, not even by an All request.
 func (c *Checker) selectable(d device) bool {
 	f := c.inv.Features
-	return !f.semantics137() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
+	return f.legacy() || f.DeviceBindingAndStatus || len(d.dev.BindingConditions) == 0
 }
 
-// Check verifies one claim's allocation. Every problem is reported.
+// Check verifies one claim's allocation. Every problem is reported. The
+// stages: the quantities are within bound; each result is checked on its
+// own (checkResult); then what the results do together: shares within
+// capacity, the number of results, one alternative per request with its
+// count, constraints, counters and compatibility groups, the node
+// selector and the configuration.
 func (c *Checker) Check(claim *resource.ResourceClaim, alloc *resource.AllocationResult) []error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if alloc == nil {
 		return []error{fmt.Errorf("no allocation")}
 	}
 	if len(c.outOfBound) > 0 {
 		return c.outOfBound
 	}
-	for _, e := range append(quantityguard.CheckFields(&claim.Spec, field.NewPath("spec")), quantityguard.CheckFields(alloc, field.NewPath("status", "allocation"))...) {
-		errs = append(errs, e)
+	if errs := append(quantityguard.CheckFields(&claim.Spec, field.NewPath("spec")), quantityguard.CheckFields(alloc, field.NewPath("status", "allocation"))...); len(errs) > 0 {
+		out := make([]error, len(errs))
+		for i, e := range errs {
+			out[i] = e
+		}
+		return out
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	f := c.inv.Features
-	specs, alternatives, order := specsOf(claim)
-	for _, q := range specs {
-		if len(q.derived) > 0 && !f.DerivedAttributes {
-			bad("request %s: has derived attributes, but the DerivedAttributes feature is off", q.name)
-		}
-	}
-	got := map[string][]DeviceID{}
-	owners := map[DeviceID]string{} // unshared non-admin devices of this claim
-	nodeLocal := false
-	countersTouched := map[poolID]bool{}
-	type share struct {
-		id       DeviceID
-		uid      types.UID
-		consumed map[resource.QualifiedName]apiresource.Quantity
-	}
-	var newShares []share
-	for _, r := range alloc.Devices.Results {
-		id := DeviceID{r.Driver, r.Pool, r.Device}
-		q := specs[r.Request]
-		if q == nil {
-			bad("result for unknown request %q", r.Request)
-			continue
-		}
-		d, ok := c.visible[id]
-		if !ok {
-			bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
-			continue
-		}
-		if !c.selectable(d) {
-			bad("request %s: device %s has binding conditions, which are not used without DeviceBindingAndStatus", r.Request, id)
-		}
-		if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" || d.dev.NodeName != nil && *d.dev.NodeName != "" {
-			nodeLocal = true
-		}
-		if f.DeviceBindingAndStatus && d.dev.BindsToNode != nil && *d.dev.BindsToNode {
-			nodeLocal = true
-		}
-		shared := f.ConsumableCapacity && multi(d.dev)
-		if !shared {
-			for _, prev := range got[r.Request] {
-				if prev == id {
-					bad("request %s: device %s allocated twice", r.Request, id)
-				}
-			}
-		}
-		got[r.Request] = append(got[r.Request], id)
-		if class := c.class(q.class); class == nil {
-			bad("request %s: class %q does not exist", r.Request, q.class)
-		} else if ok, err := c.matches(d, class.Spec.Selectors); !ok {
-			bad("request %s: device %s does not pass the selectors of class %s (%v)", r.Request, id, class.Name, err)
-		}
-		if ok, err := c.matches(d, q.selectors); !ok {
-			bad("request %s: device %s does not pass the request's selectors (%v)", r.Request, id, err)
-		}
-		if gotAdmin := r.AdminAccess != nil && *r.AdminAccess; f.AdminAccess && gotAdmin != q.admin {
-			bad("request %s: result says adminAccess %v, the request %v", r.Request, gotAdmin, q.admin)
-		}
-		if !q.admin && !shared {
-			if owner, ok := owners[id]; ok && owner != r.Request {
-				bad("request %s: device %s is also allocated to request %s of the claim", r.Request, id, owner)
-			}
-			owners[id] = r.Request
-			if c.inUse[id] {
-				bad("request %s: device %s was already allocated", r.Request, id)
-			}
-			if owner, ok := c.taken[id]; ok {
-				bad("request %s: device %s is also allocated to %s", r.Request, id, owner)
-			}
-		}
-		// Taints and tolerations.
-		if f.DeviceTaints {
-			if !sameList(r.Tolerations, q.tolerations) {
-				bad("request %s: result tolerations %v, the request has %v", r.Request, r.Tolerations, q.tolerations)
-			}
-			for _, t := range c.inv.taintsOf(id.Driver, id.Pool, d.dev) {
-				if blocking(t) && !tolerated(q.tolerations, t) {
-					bad("request %s: device %s has the taint %s=%s:%s, which the request does not tolerate", r.Request, id, t.Key, t.Value, t.Effect)
-				}
-			}
-		}
-		// Binding conditions.
-		if f.DeviceBindingAndStatus && (!sameList(r.BindingConditions, d.dev.BindingConditions) || !sameList(r.BindingFailureConditions, d.dev.BindingFailureConditions)) {
-			bad("request %s: device %s: binding conditions %v/%v, the device has %v/%v", r.Request, id,
-				r.BindingConditions, r.BindingFailureConditions, d.dev.BindingConditions, d.dev.BindingFailureConditions)
-		}
-		// Capacity.
-		want, err := consumption(d.dev, q.capacity)
-		switch {
-		case !f.ConsumableCapacity:
-		case err != nil:
-			bad("request %s: device %s: %v", r.Request, id, err)
-		case shared:
-			switch {
-			case r.ShareID == nil:
-				bad("request %s: device %s allows multiple allocations but the result has no shareID", r.Request, id)
-			case c.shares[id][*r.ShareID]:
-				bad("request %s: device %s: shareID %s is already in use", r.Request, id, *r.ShareID)
-			}
-			if !sameQuantities(r.ConsumedCapacity, want) {
-				bad("request %s: device %s: consumedCapacity %s, the request policy gives %s", r.Request, id, quantities(r.ConsumedCapacity), quantities(want))
-			}
-			if r.ShareID != nil && !q.admin {
-				newShares = append(newShares, share{id, *r.ShareID, r.ConsumedCapacity})
-				c.addShare(id, *r.ShareID, r.ConsumedCapacity)
-			}
-		default:
-			if r.ShareID != nil || len(r.ConsumedCapacity) > 0 {
-				bad("request %s: device %s does not allow multiple allocations but the result has a shareID or consumedCapacity", r.Request, id)
-			}
-			if q.capacity != nil {
-				for n, v := range want {
-					if v.Cmp(d.dev.Capacity[n].Value) > 0 {
-						bad("request %s: device %s: capacity %s needs %s, the device has %s", r.Request, id, n, v.String(), capacityOf(d.dev, n).String())
-					}
-				}
-			}
-		}
-		if f.PartitionableDevices && consumesCounters(d.dev) {
-			c.counting[id] = true
-			countersTouched[poolID{id.Driver, id.Pool}] = true
-		}
-	}
-	// Shares within capacity, per device.
-	checkedShare := map[DeviceID]bool{}
-	for _, s := range newShares {
-		if checkedShare[s.id] {
-			continue
-		}
-		checkedShare[s.id] = true
-		d := c.visible[s.id]
-		for n, total := range c.consumed[s.id] {
-			if capa, ok := d.dev.Capacity[n]; ok && total.Cmp(capa.Value) > 0 {
-				bad("device %s: capacity %s: %s consumed by its shares, %s available", s.id, n, total.String(), capa.Value.String())
-			}
+	k := &claimCheck{Checker: c, claim: claim, alloc: alloc, got: map[string][]DeviceID{}, owners: map[DeviceID]string{}, countersTouched: map[poolID]bool{}}
+	k.specs, k.alternatives, k.order = specsOf(claim)
+	for _, q := range k.specs {
+		if len(q.derived) > 0 && !c.inv.Features.DerivedAttributes {
+			k.bad("request %s: has derived attributes, but the DerivedAttributes feature is off", q.name)
 		}
 	}
 	for _, r := range alloc.Devices.Results {
-		if q := specs[r.Request]; q != nil && !q.admin {
-			if d, ok := c.visible[DeviceID{r.Driver, r.Pool, r.Device}]; ok && !(f.ConsumableCapacity && multi(d.dev)) {
-				c.taken[DeviceID{r.Driver, r.Pool, r.Device}] = claim.Namespace + "/" + claim.Name + "/" + r.Request
-			}
-		}
+		k.checkResult(r)
 	}
+	k.checkShares()
+	k.markTaken()
 	if len(alloc.Devices.Results) > 32 {
-		bad("%d results, more than 32", len(alloc.Devices.Results))
+		k.bad("%d results, more than 32", len(alloc.Devices.Results))
 	}
-	// Counts, per request: one alternative used, with its count.
-	chosen := map[string]*reqSpec{}
-	for _, name := range order {
+	k.checkCounts()
+	c.checkConstraints(claim, alloc, k.specs, k.bad)
+	k.checkCounters()
+	k.checkNodeSelector()
+	c.checkConfig(claim, alloc, k.chosen, k.order, k.bad)
+	return k.errs
+}
+
+// claimCheck is what Check learns about one claim's allocation on the way.
+type claimCheck struct {
+	*Checker
+	claim *resource.ResourceClaim
+	alloc *resource.AllocationResult
+	errs  []error
+
+	specs        map[string]*reqSpec
+	alternatives map[string][]string
+	order        []string
+	// got are the devices of each request (or alternative).
+	got map[string][]DeviceID
+	// owners are the unshared non-admin devices of this claim.
+	owners map[DeviceID]string
+	// nodeLocal: a device is usable on the node only.
+	nodeLocal       bool
+	countersTouched map[poolID]bool
+	newShares       []newShare
+	// chosen is the alternative allocated for each request.
+	chosen map[string]*reqSpec
+}
+
+// newShare is one share of a multi-allocation device made by the claim.
+type newShare struct {
+	id       DeviceID
+	uid      types.UID
+	consumed map[resource.QualifiedName]apiresource.Quantity
+}
+
+func (k *claimCheck) bad(format string, args ...any) {
+	k.errs = append(k.errs, fmt.Errorf(format, args...))
+}
+
+// checkResult checks one result on its own: a known request, a device the
+// node reaches and may get, its class and selectors, admin access, no
+// device twice, taints, binding conditions and capacity.
+func (k *claimCheck) checkResult(r resource.DeviceRequestAllocationResult) {
+	f := k.inv.Features
+	id := DeviceID{r.Driver, r.Pool, r.Device}
+	q := k.specs[r.Request]
+	if q == nil {
+		k.bad("result for unknown request %q", r.Request)
+		return
+	}
+	d, ok := k.visible[id]
+	if !ok {
+		k.bad("request %s: device %s is not a device the node reaches in the newest generation of its pool", r.Request, id)
+		return
+	}
+	if !k.selectable(d) {
+		k.bad("request %s: device %s has binding conditions, which are not used without DeviceBindingAndStatus", r.Request, id)
+	}
+	if d.slice.Spec.NodeName != nil && *d.slice.Spec.NodeName != "" || d.dev.NodeName != nil && *d.dev.NodeName != "" {
+		k.nodeLocal = true
+	}
+	if f.DeviceBindingAndStatus && d.dev.BindsToNode != nil && *d.dev.BindsToNode {
+		k.nodeLocal = true
+	}
+	shared := f.ConsumableCapacity && multi(d.dev)
+	if !shared {
+		for _, prev := range k.got[r.Request] {
+			if prev == id {
+				k.bad("request %s: device %s allocated twice", r.Request, id)
+			}
+		}
+	}
+	k.got[r.Request] = append(k.got[r.Request], id)
+	if class := k.class(q.class); class == nil {
+		k.bad("request %s: class %q does not exist", r.Request, q.class)
+	} else if ok, err := k.matches(d, class.Spec.Selectors); !ok {
+		k.bad("request %s: device %s does not pass the selectors of class %s (%v)", r.Request, id, class.Name, err)
+	}
+	if ok, err := k.matches(d, q.selectors); !ok {
+		k.bad("request %s: device %s does not pass the request's selectors (%v)", r.Request, id, err)
+	}
+	if gotAdmin := r.AdminAccess != nil && *r.AdminAccess; f.AdminAccess && gotAdmin != q.admin {
+		k.bad("request %s: result says adminAccess %v, the request %v", r.Request, gotAdmin, q.admin)
+	}
+	if !q.admin && !shared {
+		k.checkOwner(r.Request, id)
+	}
+	if f.DeviceTaints {
+		k.checkTaints(r, q, d)
+	}
+	if f.DeviceBindingAndStatus && (!sameList(r.BindingConditions, d.dev.BindingConditions) || !sameList(r.BindingFailureConditions, d.dev.BindingFailureConditions)) {
+		k.bad("request %s: device %s: binding conditions %v/%v, the device has %v/%v", r.Request, id,
+			r.BindingConditions, r.BindingFailureConditions, d.dev.BindingConditions, d.dev.BindingFailureConditions)
+	}
+	if f.ConsumableCapacity {
+		k.checkCapacity(r, q, d, shared)
+	}
+	if f.PartitionableDevices && consumesCounters(d.dev) {
+		k.counting[id] = true
+		k.countersTouched[poolID{id.Driver, id.Pool}] = true
+	}
+}
+
+// checkOwner: an unshared non-admin device belongs to one request of the
+// call, and was free before it.
+func (k *claimCheck) checkOwner(request string, id DeviceID) {
+	if owner, ok := k.owners[id]; ok && owner != request {
+		k.bad("request %s: device %s is also allocated to request %s of the claim", request, id, owner)
+	}
+	k.owners[id] = request
+	if k.inUse[id] {
+		k.bad("request %s: device %s was already allocated", request, id)
+	}
+	if owner, ok := k.taken[id]; ok {
+		k.bad("request %s: device %s is also allocated to %s", request, id, owner)
+	}
+}
+
+// checkTaints: the result copies the request's tolerations, which
+// tolerate every taint of the device that blocks.
+func (k *claimCheck) checkTaints(r resource.DeviceRequestAllocationResult, q *reqSpec, d device) {
+	if !sameList(r.Tolerations, q.tolerations) {
+		k.bad("request %s: result tolerations %v, the request has %v", r.Request, r.Tolerations, q.tolerations)
+	}
+	for _, t := range k.inv.taintsOf(r.Driver, r.Pool, d.dev) {
+		if blocking(t) && !tolerated(q.tolerations, t) {
+			k.bad("request %s: device %s has the taint %s=%s:%s, which the request does not tolerate", r.Request, DeviceID{r.Driver, r.Pool, r.Device}, t.Key, t.Value, t.Effect)
+		}
+	}
+}
+
+// checkCapacity (ConsumableCapacity): a share of a multi-allocation device
+// has a new shareID and consumes what the request policy gives; any other
+// device has neither, and its capacity covers the request's.
+func (k *claimCheck) checkCapacity(r resource.DeviceRequestAllocationResult, q *reqSpec, d device, shared bool) {
+	id := DeviceID{r.Driver, r.Pool, r.Device}
+	want, err := consumption(d.dev, q.capacity)
+	switch {
+	case err != nil:
+		k.bad("request %s: device %s: %v", r.Request, id, err)
+	case shared:
+		switch {
+		case r.ShareID == nil:
+			k.bad("request %s: device %s allows multiple allocations but the result has no shareID", r.Request, id)
+		case k.shares[id][*r.ShareID]:
+			k.bad("request %s: device %s: shareID %s is already in use", r.Request, id, *r.ShareID)
+		}
+		if !sameQuantities(r.ConsumedCapacity, want) {
+			k.bad("request %s: device %s: consumedCapacity %s, the request policy gives %s", r.Request, id, quantities(r.ConsumedCapacity), quantities(want))
+		}
+		if r.ShareID != nil && !q.admin {
+			k.newShares = append(k.newShares, newShare{id, *r.ShareID, r.ConsumedCapacity})
+			k.addShare(id, *r.ShareID, r.ConsumedCapacity)
+		}
+	default:
+		if r.ShareID != nil || len(r.ConsumedCapacity) > 0 {
+			k.bad("request %s: device %s does not allow multiple allocations but the result has a shareID or consumedCapacity", r.Request, id)
+		}
+		if q.capacity != nil {
+			for n, v := range want {
+				if v.Cmp(d.dev.Capacity[n].Value) > 0 {
+					k.bad("request %s: device %s: capacity %s needs %s, the device has %s", r.Request, id, n, v.String(), capacityOf(d.dev, n).String())
+				}
+			}
+		}
+	}
+}
+
+// checkShares: the shares of each device, old and new, fit its capacity.
+func (k *claimCheck) checkShares() {
+	checked := map[DeviceID]bool{}
+	for _, s := range k.newShares {
+		if checked[s.id] {
+			continue
+		}
+		checked[s.id] = true
+		d := k.visible[s.id]
+		for n, total := range k.consumed[s.id] {
+			if capa, ok := d.dev.Capacity[n]; ok && total.Cmp(capa.Value) > 0 {
+				k.bad("device %s: capacity %s: %s consumed by its shares, %s available", s.id, n, total.String(), capa.Value.String())
+			}
+		}
+	}
+}
+
+// markTaken records the claim's unshared non-admin devices as taken for
+// the claims checked after it.
+func (k *claimCheck) markTaken() {
+	f := k.inv.Features
+	for _, r := range k.alloc.Devices.Results {
+		if q := k.specs[r.Request]; q != nil && !q.admin {
+			id := DeviceID{r.Driver, r.Pool, r.Device}
+			if d, ok := k.visible[id]; ok && !(f.ConsumableCapacity && multi(d.dev)) {
+				k.taken[id] = k.claim.Namespace + "/" + k.claim.Name + "/" + r.Request
+			}
+		}
+	}
+}
+
+// checkCounts: per request one alternative is used, with its count (or
+// every device, for All).
+func (k *claimCheck) checkCounts() {
+	k.chosen = map[string]*reqSpec{}
+	for _, name := range k.order {
 		var used []string
-		for _, alt := range alternatives[name] {
-			if len(got[alt]) > 0 {
+		for _, alt := range k.alternatives[name] {
+			if len(k.got[alt]) > 0 {
 				used = append(used, alt)
 			}
 		}
 		switch {
 		case len(used) > 1:
-			bad("request %s: results for several alternatives %v", name, used)
+			k.bad("request %s: results for several alternatives %v", name, used)
 			continue
 		case len(used) == 1:
-			chosen[name] = specs[used[0]]
-		case len(alternatives[name]) == 1 && alternatives[name][0] == name:
-			chosen[name] = specs[name] // an exact request without devices
+			k.chosen[name] = k.specs[used[0]]
+		case len(k.alternatives[name]) == 1 && k.alternatives[name][0] == name:
+			k.chosen[name] = k.specs[name] // an exact request without devices
 		default:
-			bad("request %s: no alternative allocated", name)
+			k.bad("request %s: no alternative allocated", name)
 			continue
 		}
-		q := chosen[name]
-		n := len(got[q.name])
+		q := k.chosen[name]
 		if q.mode == resource.DeviceAllocationModeAll {
-			c.checkAll(q, got[q.name], bad)
+			k.checkAll(q, k.got[q.name], k.bad)
 			continue
 		}
-		if int64(n) != q.countWanted() {
-			bad("request %s: %d devices, asks for %d", q.name, n, q.countWanted())
+		if n := len(k.got[q.name]); int64(n) != q.countWanted() {
+			k.bad("request %s: %d devices, asks for %d", q.name, n, q.countWanted())
 		}
 	}
-	c.checkConstraints(claim, alloc, specs, bad)
-	for k := range countersTouched {
-		for _, e := range c.overConsumedIn(k) {
-			errs = append(errs, e)
-		}
-		if f.CompatibilityGroups {
-			errs = append(errs, c.incompatibleIn(k)...)
+}
+
+// checkCounters: the counter sets of the pools the claim consumes from
+// are not over-consumed, and (CompatibilityGroups) their devices agree on
+// a group.
+func (k *claimCheck) checkCounters() {
+	for p := range k.countersTouched {
+		k.errs = append(k.errs, k.overConsumedIn(p)...)
+		if k.inv.Features.CompatibilityGroups {
+			k.errs = append(k.errs, k.incompatibleIn(p)...)
 		}
 	}
-	// Where the devices can be used.
+}
+
+// checkNodeSelector: where the devices can be used. A node-local device
+// pins the allocation to the node; otherwise the selector admits it.
+func (k *claimCheck) checkNodeSelector() {
+	node, sel := k.inv.Node, k.alloc.NodeSelector
 	switch {
-	case nodeLocal:
+	case k.nodeLocal:
 		want := &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{
-			Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{c.inv.Node.Name}}}}}}
-		if !reflect.DeepEqual(alloc.NodeSelector, want) {
-			bad("node selector %v, want the node %s", alloc.NodeSelector, c.inv.Node.Name)
+			Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{node.Name}}}}}}
+		if !reflect.DeepEqual(sel, want) {
+			k.bad("node selector %v, want the node %s", sel, node.Name)
 		}
-	case c.inv.Node != nil && alloc.NodeSelector != nil && !selectorMatches(alloc.NodeSelector, c.inv.Node):
-		bad("node selector %v does not admit node %s", alloc.NodeSelector, c.inv.Node.Name)
+	case node != nil && sel != nil && !selectorMatches(sel, node):
+		k.bad("node selector %v does not admit node %s", sel, node.Name)
 	}
-	c.checkConfig(claim, alloc, chosen, order, bad)
-	return errs
 }
 
 // checkAll: an All request gets every selectable device its class and
@@ -579,27 +637,21 @@ func (c *Checker) constraintValue(q *reqSpec, d device, name resource.FullyQuali
 		return lookup(d, name), nil
 	}
 	expr := q.derived[j].Expression
-	p, ok := c.derived137[expr]
+	p, ok := c.derived[expr]
 	if !ok {
+		opts := c.celOptions()
+		opts.DerivedAttribute = true
 		var err error
-		if p, err = cel.CompileSelector137(expr, cel.Options137{Stored: true, DerivedAttribute: true}); err != nil {
+		if p, err = cel.Compile(expr, opts); err != nil {
 			return nil, fmt.Errorf("derived attribute %s of request %s: %w", name, q.name, err)
 		}
-		c.derived137[expr] = p
+		c.derived[expr] = p
 	}
-	in, err := c.input137(d)
-	if err != nil {
-		return nil, err
-	}
-	v1, err := p.Derive(context.Background(), in)
+	value, err := p.Derive(context.Background(), c.input(d))
 	if err != nil {
 		return nil, fmt.Errorf("derived attribute %s of request %s: expression %q failed: %w", name, q.name, expr, err)
 	}
-	var value resource.DeviceAttribute
-	if err := drakitv1.Convert_v1_DeviceAttribute_To_resource_DeviceAttribute(v1, &value, nil); err != nil {
-		return nil, err
-	}
-	return &value, nil
+	return value, nil
 }
 
 // attributeElements are the elements of an attribute's value, each named

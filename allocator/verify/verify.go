@@ -73,7 +73,7 @@ type Features struct {
 	DeviceBindingAndStatus bool
 	// PrioritizedList changes no check (firstAvailable alternatives are
 	// always checked); it is here so that an allocation made with only
-	// this feature is judged by the 1.37 rules (semantics137).
+	// this feature is judged by the current rules (not legacy).
 	PrioritizedList bool
 	// ListTypeAttributes: selectors see list-valued attributes; off, the
 	// 1.37 environment leaves them out of device.attributes, as upstream's
@@ -88,13 +88,14 @@ type Features struct {
 	CompatibilityGroups bool
 }
 
-// semantics137 reports whether the allocation followed a 1.37 scheduler's
-// rules, which drakit's allocator (and so this judge) applies whenever any
-// feature is on: selectors are compiled in the 1.37 environment of stored
-// expressions (device.allowMultipleAllocations; list attributes with
-// ListTypeAttributes), and devices with binding conditions need
-// DeviceBindingAndStatus. The zero Features are Kubernetes 1.31's rules.
-func (f Features) semantics137() bool { return f != Features{} }
+// legacy reports whether the allocation followed Kubernetes 1.31's rules,
+// which drakit's allocator (and so this judge) applies to the zero
+// Features. With any feature on it follows the scheduler of the release
+// drakit follows: selectors are compiled in that release's environment of
+// stored expressions (device.allowMultipleAllocations; list attributes
+// with ListTypeAttributes), and devices with binding conditions need
+// DeviceBindingAndStatus.
+func (f Features) legacy() bool { return f == Features{} }
 
 type device struct {
 	slice *resource.ResourceSlice

@@ -29,7 +29,7 @@ import (
 // allocator that compiles every selector (in cel-heavy-512, tainted-half
 // and shared-nics the compile alone is 40% to 60% of upstream's cold
 // time). drakit's cold runs pay it only for selectors outside the simple
-// grammar (cel.ParseSimpleSelector): the drakit line's "simple" metric
+// grammar (cel.Options.FastPath): the drakit line's "simple" metric
 // counts the expressions that are not compiled at all in a cold run.
 func BenchmarkCompileFloor(b *testing.B) {
 	for _, sc := range BenchScenarios() {
@@ -71,18 +71,17 @@ func BenchmarkCompileFloor(b *testing.B) {
 }
 
 // drakitCompiler compiles a selector the way drakit's Allocator compiles
-// one for the features: with the zero Features (1.31's allocator) through
-// a fresh cel.Cache of stored expressions, otherwise in the 1.37
-// environment of stored expressions without the cost estimate.
+// one for the features: with the zero Features (1.31's allocator) in 1.31's
+// environment of stored expressions, otherwise in the environment of
+// stored expressions of the release drakit follows, without the cost
+// estimate.
 func drakitCompiler(f allocator.Features) func(string) error {
+	opts := drakitcel.Options{Stored: true, SkipCostEstimate: true}
 	if f == (allocator.Features{}) {
-		return func(e string) error {
-			_, err := drakitcel.NewCache(drakitcel.StoredExpressions).DeviceSelector(e)
-			return err
-		}
+		opts = drakitcel.Options{Release: 31, Stored: true}
 	}
 	return func(e string) error {
-		_, err := drakitcel.CompileSelector137(e, drakitcel.Options137{Stored: true, SkipCostEstimate: true})
+		_, err := drakitcel.Compile(e, opts)
 		return err
 	}
 }
@@ -151,11 +150,16 @@ func firstOperationSelectors(sc BenchScenario, inv *Inventory) ([]string, error)
 }
 
 // simpleSelectors counts the expressions a drakit Allocator with the
-// features judges without compiling them (cel.ParseSimpleSelector).
+// features judges without compiling them (cel.Options.FastPath): those a
+// fast-path Compile leaves uncompiled.
 func simpleSelectors(f allocator.Features, exprs []string) int {
+	opts := drakitcel.Options{Stored: true, FastPath: true}
+	if f == (allocator.Features{}) {
+		opts.Release = 31
+	}
 	n := 0
 	for _, e := range exprs {
-		if _, ok := drakitcel.ParseSimpleSelector(e, f == (allocator.Features{})); ok {
+		if p, err := drakitcel.Compile(e, opts); err == nil && !p.Compiled() {
 			n++
 		}
 	}

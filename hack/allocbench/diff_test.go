@@ -22,7 +22,7 @@ import (
 )
 
 // The differential test generates random inventories and claims
-// (generate_test.go, generate137_test.go), each with the allocator
+// (generate_test.go, enrich_test.go), each with the allocator
 // features it uses, allocates the claims together, as for one pod, with
 // drakit's allocator and with the upstream implementation a 1.37 scheduler
 // picks for those features (k8s.io/dynamic-resource-allocation v0.37.2;
@@ -44,7 +44,7 @@ import (
 // The 1.31-era part of each scenario stays as it was for v0.33.13 (built
 // as v1-shaped hub objects since the hub has v1's shape, see
 // generate_test.go); the 1.32+ features are layered on top with further
-// draws of the same random source (generate137_test.go): the differences
+// draws of the same random source (enrich_test.go): the differences
 // are listed, not generated away. drakit and upstream run every scenario
 // with its features (drakit_features.go, upstream_features.go), and both
 // results are judged by allocator/verify with the same features.

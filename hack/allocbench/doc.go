@@ -23,7 +23,7 @@
 //     shares, tolerations, counters), so a fast wrong answer fails, and so
 //     does a fast failure where success was expected.
 //   - TestDifferential allocates random scenarios, with the 1.32+ features
-//     layered on three in four (generate137_test.go), with drakit and the
+//     layered on three in four (enrich_test.go), with drakit and the
 //     implementation the scheduler picks (ALLOCBENCH_DIFF_IMPLS=all: every
 //     supporting one), verifies both results with allocator/verify, and
 //     requires them to agree on whether the claims can be allocated and,

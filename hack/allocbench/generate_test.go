@@ -15,7 +15,7 @@ import (
 // v0.33.13, building v1-shaped hub objects since the hub has v1's shape: it
 // draws the same numbers and builds the same scenarios, except that the
 // device it once wrote without `basic`, one in twenty, is now a device
-// without attributes; see randomDevices); enrich137 then layers the 1.32+
+// without attributes; see randomDevices); enrichWithFeatures then layers the 1.32+
 // features on it with further draws.
 
 // diffScenario is one random scenario.
@@ -181,7 +181,7 @@ func generate(rng *rand.Rand) *diffScenario {
 		}
 		sc.claims = append(sc.claims, claim)
 	}
-	enrich137(rng, sc)
+	enrichWithFeatures(rng, sc)
 	return sc
 }
 

@@ -49,7 +49,7 @@ func BenchScenarios() []BenchScenario {
 		out = append(out, impossibleCount(n))
 	}
 	out = append(out, impossibleMatchAttribute())
-	return append(out, scenarios137()...)
+	return append(out, featureScenarios()...)
 }
 
 func gpuDevices(n int) []resource.Device {

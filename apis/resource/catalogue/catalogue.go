@@ -356,3 +356,12 @@ func Find(name, version string) (Version, Kind, bool) {
 	}
 	return Version{}, Kind{}, false
 }
+
+// Release is the Kubernetes minor release 1.N that drakit follows: its
+// rules are those of the live code (validation of the served versions'
+// current shape, the allocator, the device selectors' CEL environment),
+// its feature gates those of apis/resource/features, and the k8s.io
+// modules drakit builds on are of that release. Only frozen rules (1.26,
+// 1.30, 1.31 validation) name another release. A test keeps the four in
+// agreement (TestFollowedReleaseAgrees).
+const Release = 37

@@ -14,7 +14,7 @@ import (
 // quantities at the edge of quantityguard's bound until the runtime cost
 // limit stops them (the worst one evaluation of a stored selector, which
 // no length limit applies to, can do), and the longest new 1.37 selector
-// of such comparisons (SelectorMaxLength137 bytes). Each op is one
+// of such comparisons (SelectorMaxLength bytes). Each op is one
 // evaluation on one device.
 func BenchmarkMaximalQuantitySelector(b *testing.B) {
 	for _, bound := range []struct{ name, largest string }{
@@ -38,7 +38,7 @@ func benchmarkMaximalQuantitySelector(b *testing.B, largest string) {
 	list := "[" + strings.Join(ints, ",") + "]"
 	compare := `device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("` + largest + `"))`
 	var long []string
-	for len(strings.Join(append(long, compare), " || ")) <= SelectorMaxLength137 {
+	for len(strings.Join(append(long, compare), " || ")) <= SelectorMaxLength {
 		long = append(long, compare)
 	}
 	for _, tc := range []struct {
@@ -50,11 +50,11 @@ func benchmarkMaximalQuantitySelector(b *testing.B, largest string) {
 		{"new-longest", strings.Join(long, " || "), false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			p, err := CompileSelector137(tc.expr, Options137{Stored: tc.stored, SkipCostEstimate: tc.stored})
+			p, err := Compile(tc.expr, Options{Stored: tc.stored, SkipCostEstimate: tc.stored})
 			if err != nil {
 				b.Fatal(err)
 			}
-			in := input137For("gpu.example.com", dev, false)
+			in := NewInput("gpu.example.com", dev)
 			for b.Loop() {
 				_, err := p.Matches(context.Background(), in)
 				if tc.stored && (err == nil || !strings.Contains(err.Error(), "cost limit")) {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 )
 
 // evalBoth evaluates expr on the device as the fast path (Match) and as
@@ -18,22 +19,21 @@ import (
 func evalBoth(t *testing.T, expr string, legacy, lists bool, driver string, dev *hub.Device) (match, answered, want bool, celErr error) {
 	t.Helper()
 	ctx := context.Background()
-	if s, ok := ParseSimpleSelector(expr, legacy); ok {
-		sd := NewSimpleDevice(driver, dev, lists)
-		match, answered = s.Match(&sd)
+	if s, ok := simple.Parse(expr, legacy); ok {
+		match, answered = simpleMatch(s, driver, dev, lists)
 	}
 	if legacy {
-		p, err := CompileDeviceSelectorIn(expr, StoredExpressions)
+		p, err := Compile(expr, Options{Release: 31, Stored: true})
 		if err != nil {
 			t.Fatalf("%s: %v", expr, err)
 		}
-		want, celErr = p.Matches(ctx, NewDevice(driver, dev))
+		want, celErr = p.Matches(ctx, NewInput(driver, dev))
 	} else {
-		p, err := CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+		p, err := Compile(expr, Options{Stored: true, SkipCostEstimate: true, Gates: listGates(lists)})
 		if err != nil {
 			t.Fatalf("%s: %v", expr, err)
 		}
-		want, celErr = p.Matches(ctx, input137For(driver, dev, lists))
+		want, celErr = p.Matches(ctx, NewInput(driver, dev))
 	}
 	return match, answered, want, celErr
 }
@@ -92,8 +92,8 @@ func TestHugeCapacity(t *testing.T) {
 			}
 		}
 	}
-	named := NewNamedResourcesInstance(dev)
-	p, err := CompileNamedResourcesSelectorIn(`attributes.quantity["memory"].isGreaterThan(quantity("1"))`, StoredExpressions)
+	named := NewInput("", dev)
+	p, err := Compile(`attributes.quantity["memory"].isGreaterThan(quantity("1"))`, Options{Release: 30, Stored: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestHugeQuantityLiteral(t *testing.T) {
 	for _, lit := range []string{"1e100000000", "1e2147483647", "1e2001", strings.Repeat("1", 1001)} {
 		sel := `device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("` + lit + `"))`
 		for _, legacy := range []bool{true, false} {
-			if _, ok := ParseSimpleSelector(sel, legacy); ok {
+			if _, ok := simple.Parse(sel, legacy); ok {
 				t.Errorf("%.40s (legacy %v): the fast path accepts a quantity beyond the bound", sel, legacy)
 			}
 			_, _, want, err := evalBoth(t, sel, legacy, false, driver, dev)

@@ -3,6 +3,7 @@ package cel
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -61,8 +63,8 @@ func hubDevice(entries ...entry) *resource.Device {
 
 // testDevice is a device of driver dra.example.com with attributes in its
 // own domain (some written with the domain, some without) and in another.
-func testDevice() *Device {
-	return NewDevice("dra.example.com", hubDevice(
+func testDevice() *Input {
+	return NewInput("dra.example.com", hubDevice(
 		intAttr("cores", 8),
 		boolAttr("dra.example.com/healthy", true),
 		strAttr("model", "a100"),
@@ -162,7 +164,7 @@ func TestDeviceSelectorEvaluation(t *testing.T) {
 		{expr: `device.attributes["dra.example.com"].model.matches("^a[0-9]+$")`, want: true},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
-			p, err := CompileDeviceSelector(tc.expr)
+			p, err := Compile(tc.expr, Options{Release: 31})
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
@@ -216,20 +218,21 @@ func TestDeviceSelectorCompileErrors(t *testing.T) {
 		{expr: `attributes.int["x"] == 1`, wantMsg: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'"},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
-			for _, env := range []EnvType{NewExpressions, StoredExpressions} {
-				p, err := CompileDeviceSelectorIn(tc.expr, env)
+			for _, stored := range []bool{false, true} {
+				env := fmt.Sprintf("stored=%t", stored)
+				p, err := Compile(tc.expr, Options{Release: 31, Stored: stored})
 				if err == nil {
 					t.Fatalf("%s: compiled, want error %q", env, tc.wantMsg)
 				}
 				if p != nil {
 					t.Errorf("%s: program returned together with an error", env)
 				}
-				var ce *CompileError
+				var ce *Error
 				if !errors.As(err, &ce) {
-					t.Fatalf("%s: error %T is not a *CompileError", env, err)
+					t.Fatalf("%s: error %T is not an *Error", env, err)
 				}
-				if ce.Expression != tc.expr || ce.Internal {
-					t.Errorf("%s: CompileError %+v", env, ce)
+				if ce.Expression != tc.expr || ce.Type != field.ErrorTypeInvalid {
+					t.Errorf("%s: Error %+v", env, ce)
 				}
 				if tc.exact && ce.Error() != tc.wantMsg || !strings.HasPrefix(ce.Error(), tc.wantMsg) {
 					t.Errorf("%s: message %q, want %q", env, ce.Error(), tc.wantMsg)
@@ -243,10 +246,10 @@ func TestFormatLibraryOnlyInStoredExpressions(t *testing.T) {
 	// The format library arrived in 1.31: the 1.31 API server accepts it
 	// in stored selectors only, as new ones are checked against 1.30.
 	const expr = `format.dns1123Label().validate("x").hasValue() == false && format.dns1123Label().validate("X").hasValue()`
-	if _, err := CompileDeviceSelector(expr); err == nil || !strings.HasPrefix(err.Error(), "compilation failed: ERROR: <input>:1:1: undeclared reference to 'format'") {
+	if _, err := Compile(expr, Options{Release: 31}); err == nil || !strings.HasPrefix(err.Error(), "compilation failed: ERROR: <input>:1:1: undeclared reference to 'format'") {
 		t.Fatalf("new expressions: %v", err)
 	}
-	p, err := CompileDeviceSelectorIn(expr, StoredExpressions)
+	p, err := Compile(expr, Options{Release: 31, Stored: true})
 	if err != nil {
 		t.Fatalf("stored expressions: %v", err)
 	}
@@ -254,7 +257,7 @@ func TestFormatLibraryOnlyInStoredExpressions(t *testing.T) {
 		t.Fatalf("got %v, %v", ok, err)
 	}
 	// 1.30 had no format library at all.
-	if _, err := CompileNamedResourcesSelectorIn(expr, StoredExpressions); err == nil {
+	if _, err := Compile(expr, Options{Release: 30, Stored: true}); err == nil {
 		t.Fatal("v1alpha2 stored expressions accepted the format library")
 	}
 }
@@ -274,22 +277,26 @@ func TestLibraryCallCosts(t *testing.T) {
 		}
 		return *det.ActualCost()
 	}
-	d, err := CompileDeviceSelector(expr)
+	d, err := Compile(expr, Options{Release: 31})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev := testDevice()
-	dev.once.Do(dev.build)
-	if got := cost(d.program, activation{deviceVar: dev.value}); got != 1 {
+	vars, err := testDevice().variables(d.shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cost(d.compiled.program, vars); got != 1 {
 		t.Errorf("v1alpha3 cost %d, want 1", got)
 	}
-	n, err := CompileNamedResourcesSelector(expr)
+	n, err := Compile(expr, Options{Release: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst := NewNamedResourcesInstance(nil)
-	inst.once.Do(inst.build)
-	if got := cost(n.program, inst.vars); got <= 1 {
+	vars, err = NewInput("", nil).variables(n.shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cost(n.compiled.program, vars); got <= 1 {
 		t.Errorf("v1alpha2 cost %d, want the library's cost of find", got)
 	}
 }
@@ -297,22 +304,22 @@ func TestLibraryCallCosts(t *testing.T) {
 func TestDeviceWithBadVersion(t *testing.T) {
 	// The API server accepts versions by a regular expression; a value the
 	// semver parser refuses makes every selector fail for the device.
-	d := NewDevice("d", hubDevice(verAttr("v", "01.2.3"), intAttr("w", 1)))
-	p, err := CompileDeviceSelector("true")
+	d := NewInput("d", hubDevice(verAttr("v", "01.2.3"), intAttr("w", 1)))
+	p, err := Compile("true", Options{Release: 31})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Matches(context.Background(), d); err == nil || !strings.Contains(err.Error(), "attribute v: parse semantic version") {
 		t.Fatalf("got %v", err)
 	}
-	empty := NewDevice("d", hubDevice(listAttr("x", resource.DeviceAttribute{})))
+	empty := NewInput("d", hubDevice(listAttr("x", resource.DeviceAttribute{})))
 	if _, err := p.Matches(context.Background(), empty); err == nil || !strings.Contains(err.Error(), "attribute x: unsupported attribute value") {
 		t.Fatalf("got %v", err)
 	}
 	// With several bad attributes, the one that sorts first is named,
 	// whatever order the map gives.
 	for i := 0; i < 20; i++ {
-		two := NewDevice("d", hubDevice(verAttr("b", "01.2.3"), listAttr("c", resource.DeviceAttribute{}), verAttr("a", "1.2"), verAttr("d", "x")))
+		two := NewInput("d", hubDevice(verAttr("b", "01.2.3"), listAttr("c", resource.DeviceAttribute{}), verAttr("a", "1.2"), verAttr("d", "x")))
 		if _, err := p.Matches(context.Background(), two); err == nil || !strings.HasPrefix(err.Error(), "attribute a: parse semantic version") {
 			t.Fatalf("got %v", err)
 		}
@@ -320,13 +327,13 @@ func TestDeviceWithBadVersion(t *testing.T) {
 	// A v1alpha2 list that was null is a list attribute, not a bad one.
 	null := hubDevice(listAttr("x", resource.DeviceAttribute{}), intAttr("y", 1))
 	null.NamedResources = &resource.NamedResourcesLayout{NullLists: []resource.QualifiedName{"x"}}
-	q, _ := CompileDeviceSelector(`!("x" in device.attributes["d"]) && device.attributes["d"].y == 1`)
-	if ok, err := q.Matches(context.Background(), NewDevice("d", null)); err != nil || !ok {
+	q, _ := Compile(`!("x" in device.attributes["d"]) && device.attributes["d"].y == 1`, Options{Release: 31})
+	if ok, err := q.Matches(context.Background(), NewInput("d", null)); err != nil || !ok {
 		t.Fatalf("got %v, %v", ok, err)
 	}
 	// No device at all: no attributes, no capacity.
-	q, _ = CompileDeviceSelector(`device.driver == "d" && device.attributes["d"].size() == 0 && device.capacity["d"].size() == 0`)
-	if ok, err := q.Matches(context.Background(), NewDevice("d", nil)); err != nil || !ok {
+	q, _ = Compile(`device.driver == "d" && device.attributes["d"].size() == 0 && device.capacity["d"].size() == 0`, Options{Release: 31})
+	if ok, err := q.Matches(context.Background(), NewInput("d", nil)); err != nil || !ok {
 		t.Fatalf("got %v, %v", ok, err)
 	}
 }
@@ -336,13 +343,13 @@ func TestLaterNameWins(t *testing.T) {
 	// rule, where a device's entries came in name order and the later one
 	// won), whatever order the maps give.
 	for i := 0; i < 20; i++ {
-		d := NewDevice("d.io", hubDevice(intAttr("d.io/x", 1), intAttr("x", 2), qty("d.io/m", "1"), qty("m", "2")))
-		p, _ := CompileDeviceSelector(`device.attributes["d.io"].x == 2 && device.capacity["d.io"].m == quantity("2")`)
+		d := NewInput("d.io", hubDevice(intAttr("d.io/x", 1), intAttr("x", 2), qty("d.io/m", "1"), qty("m", "2")))
+		p, _ := Compile(`device.attributes["d.io"].x == 2 && device.capacity["d.io"].m == quantity("2")`, Options{Release: 31})
 		if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
 			t.Fatalf("got %v, %v", ok, err)
 		}
-		d = NewDevice("z.io", hubDevice(intAttr("z.io/x", 1), intAttr("x", 2), qty("z.io/m", "1"), qty("m", "2")))
-		p, _ = CompileDeviceSelector(`device.attributes["z.io"].x == 1 && device.capacity["z.io"].m == quantity("1")`)
+		d = NewInput("z.io", hubDevice(intAttr("z.io/x", 1), intAttr("x", 2), qty("z.io/m", "1"), qty("m", "2")))
+		p, _ = Compile(`device.attributes["z.io"].x == 1 && device.capacity["z.io"].m == quantity("1")`, Options{Release: 31})
 		if ok, err := p.Matches(context.Background(), d); err != nil || !ok {
 			t.Fatalf("got %v, %v", ok, err)
 		}
@@ -350,7 +357,7 @@ func TestLaterNameWins(t *testing.T) {
 }
 
 func TestCancelledContext(t *testing.T) {
-	p, err := CompileDeviceSelector(`[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, x+y+z > 0)))`)
+	p, err := Compile(`[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, x+y+z > 0)))`, Options{Release: 31})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,10 +371,10 @@ func TestCancelledContext(t *testing.T) {
 func TestCostLimit(t *testing.T) {
 	// Nested comprehensions over a 1000-element list cost far more than the
 	// per-call limit.
-	p, err := CompileDeviceSelector(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9].map(a, [0,1,2,3,4,5,6,7,8,9].map(b, [0,1,2,3,4,5,6,7,8,9].map(c, a*100+b*10+c))).flatten().flatten(), l.all(x, l.all(y, x + y >= 0)))`)
+	p, err := Compile(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9].map(a, [0,1,2,3,4,5,6,7,8,9].map(b, [0,1,2,3,4,5,6,7,8,9].map(c, a*100+b*10+c))).flatten().flatten(), l.all(x, l.all(y, x + y >= 0)))`, Options{Release: 31})
 	if err != nil {
 		// flatten is not in the environment; fall back to a plain product.
-		p, err = CompileDeviceSelector(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9], l.all(a, l.all(b, l.all(c, l.all(d, a+b+c+d >= 0)))))`)
+		p, err = Compile(`cel.bind(l, [0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9], l.all(a, l.all(b, l.all(c, l.all(d, a+b+c+d >= 0)))))`, Options{Release: 31})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +385,7 @@ func TestCostLimit(t *testing.T) {
 }
 
 func TestNamedResourcesSelector(t *testing.T) {
-	inst := NewNamedResourcesInstance(hubDevice(
+	inst := NewInput("", hubDevice(
 		intAttr("cores", 8),
 		boolAttr("healthy", true),
 		strAttr("model", "a100"),
@@ -407,7 +414,7 @@ func TestNamedResourcesSelector(t *testing.T) {
 		{expr: `attributes.int["missing"] == 1`, wantErr: "no such key"},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
-			p, err := CompileNamedResourcesSelector(tc.expr)
+			p, err := Compile(tc.expr, Options{Release: 30})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -429,7 +436,7 @@ func TestNamedResourcesSelector(t *testing.T) {
 		`device.driver == "x"`:      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'device'",
 		`attributes.float["x"] > 1`: "compilation failed: ERROR: <input>:1:1: undeclared reference to 'attributes'",
 	} {
-		_, err := CompileNamedResourcesSelector(expr)
+		_, err := Compile(expr, Options{Release: 30})
 		if err == nil || !strings.HasPrefix(err.Error(), msg) {
 			t.Errorf("%s: got %v, want %q", expr, err, msg)
 		}
@@ -437,59 +444,24 @@ func TestNamedResourcesSelector(t *testing.T) {
 }
 
 func TestNamedResourcesBadVersion(t *testing.T) {
-	p, err := CompileNamedResourcesSelector("true")
+	p, err := Compile("true", Options{Release: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 20; i++ {
-		inst := NewNamedResourcesInstance(hubDevice(verAttr("b", "01.2.3"), verAttr("a", "1.2"), intAttr("c", 1)))
+		inst := NewInput("", hubDevice(verAttr("b", "01.2.3"), verAttr("a", "1.2"), intAttr("c", 1)))
 		if _, err := p.Matches(context.Background(), inst); err == nil || !strings.HasPrefix(err.Error(), `extract attributes with type version: attribute "a": parse semantic version`) {
 			t.Fatalf("got %v", err)
 		}
 	}
-	if ok, err := p.Matches(context.Background(), NewNamedResourcesInstance(nil)); err != nil || !ok {
+	if ok, err := p.Matches(context.Background(), NewInput("", nil)); err != nil || !ok {
 		t.Fatalf("nil device: %v, %v", ok, err)
 	}
 }
 
-func TestCache(t *testing.T) {
-	c := NewCache(StoredExpressions)
-	p1, err := c.DeviceSelector("true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p2, _ := c.DeviceSelector("true")
-	if p1 != p2 {
-		t.Error("the same expression was compiled twice")
-	}
-	_, err1 := c.DeviceSelector("1")
-	_, err2 := c.DeviceSelector("1")
-	if err1 == nil || err1 != err2 {
-		t.Errorf("compile errors are not cached: %v, %v", err1, err2)
-	}
-	if _, err := c.NamedResourcesSelector("true"); err != nil {
-		t.Fatal(err)
-	}
-	if c.Len() != 3 {
-		t.Errorf("Len = %d, want 3", c.Len())
-	}
-	var zero Cache
-	var wg sync.WaitGroup
-	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := zero.DeviceSelector(`device.driver == "x"`); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 func TestDeviceSharedAcrossGoroutines(t *testing.T) {
 	d := testDevice()
-	p, _ := CompileDeviceSelector(`device.attributes["dra.example.com"].cores == 8`)
+	p, _ := Compile(`device.attributes["dra.example.com"].cores == 8`, Options{Release: 31})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -504,7 +476,7 @@ func TestDeviceSharedAcrossGoroutines(t *testing.T) {
 }
 
 func BenchmarkMatches(b *testing.B) {
-	p, _ := CompileDeviceSelector(`device.driver == "dra.example.com" && device.attributes["dra.example.com"].cores >= 8 && device.capacity["dra.example.com"].memory.isGreaterThan(quantity("32Gi"))`)
+	p, _ := Compile(`device.driver == "dra.example.com" && device.attributes["dra.example.com"].cores >= 8 && device.capacity["dra.example.com"].memory.isGreaterThan(quantity("32Gi"))`, Options{Release: 31})
 	d := testDevice()
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -537,7 +509,7 @@ func TestNetworkLibraries(t *testing.T) {
 		{expr: `ip("::ffff:1.2.3.4").family() == 6`, wantErr: "IPv4-mapped IPv6 address"},
 	} {
 		t.Run(tc.expr, func(t *testing.T) {
-			p, err := CompileDeviceSelector(tc.expr)
+			p, err := Compile(tc.expr, Options{Release: 31})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -555,13 +527,13 @@ func TestNetworkLibraries(t *testing.T) {
 	}
 	// ip and cidr arrived in 1.30: the 1.30 API server accepts them only in
 	// stored named-resources selectors, the 1.31 server everywhere.
-	if _, err := CompileNamedResourcesSelector(`isIP("1.2.3.4")`); err == nil || !strings.Contains(err.Error(), "undeclared reference to 'isIP'") {
+	if _, err := Compile(`isIP("1.2.3.4")`, Options{Release: 30}); err == nil || !strings.Contains(err.Error(), "undeclared reference to 'isIP'") {
 		t.Errorf("1.30 new expressions: %v", err)
 	}
-	if _, err := CompileNamedResourcesSelectorIn(`isIP("1.2.3.4")`, StoredExpressions); err != nil {
+	if _, err := Compile(`isIP("1.2.3.4")`, Options{Release: 30, Stored: true}); err != nil {
 		t.Errorf("1.30 stored expressions: %v", err)
 	}
-	if _, err := CompileNamedResourcesSelector(`isURL("https://x")`); err != nil {
+	if _, err := Compile(`isURL("https://x")`, Options{Release: 30}); err != nil {
 		t.Errorf("url library in 1.30: %v", err)
 	}
 }

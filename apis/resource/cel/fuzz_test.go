@@ -9,13 +9,14 @@ import (
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
 )
 
 // fuzzDevicesPerInput is how many random devices each fuzzed expression
 // is matched against.
 const fuzzDevicesPerInput = 6
 
-// FuzzSimpleSelector: whatever ParseSimpleSelector accepts compiles in the
+// FuzzSimpleSelector: whatever simple.Parse accepts compiles in the
 // environment it was accepted for (1.31 when legacy, else 1.37 stored),
 // and on random devices (randomSimpleDevice from seed, with the quirks
 // that extra's bits add) Match either declines or gives cel-go's answer
@@ -34,17 +35,17 @@ func FuzzSimpleSelector(f *testing.F) {
 	}
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, expr string, legacy bool, seed int64, extra uint8) {
-		s, ok := ParseSimpleSelector(expr, legacy)
+		s, ok := simple.Parse(expr, legacy)
 		if !ok {
 			return
 		}
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(expr, StoredExpressions)
+			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+			progFollowed, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted %q (legacy %v), which does not compile: %v", expr, legacy, err)
@@ -54,16 +55,15 @@ func FuzzSimpleSelector(f *testing.F) {
 			td := randomSimpleDevice(rng, i)
 			addQuirks(td.dev, extra>>(i%4))
 			lists := !legacy && rng.Intn(2) == 0
-			sd := NewSimpleDevice(td.driver, td.dev, lists)
-			match, answered := s.Match(&sd)
+			match, answered := simpleMatch(s, td.driver, td.dev, lists)
 			if !answered {
 				continue
 			}
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, lists))
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil || want != match {
 				t.Fatalf("%q on %s (legacy %v, lists %v): Match says %v, cel-go %v, %v", expr, td, legacy, lists, match, want, err)

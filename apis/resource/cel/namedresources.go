@@ -1,57 +1,33 @@
 package cel
 
 import (
-	"context"
 	"fmt"
-	"sync"
 
 	"github.com/blang/semver/v4"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// NamedResourcesInstance is what a v1alpha2 (1.30) named-resources selector
-// sees of one instance: the variables attributes.quantity, attributes.bool,
-// attributes.int, attributes.intslice, attributes.string,
-// attributes.stringslice and attributes.version, each a map from attribute
-// name to the values of that type. It is built once and can be matched
-// against any number of programs, concurrently.
-//
-// It is built from a hub device: attributes.quantity from the Value of each
-// entry of its Capacity, the others from its Attributes (intslice from
-// IntValues, stringslice from StringValues, which a v1alpha2 instance
-// holds even when its list is empty). BoolValues and VersionValues have no
-// v1alpha2 type and are left out, as is an attribute without any value.
-type NamedResourcesInstance struct {
-	device *resource.Device
-
-	once sync.Once
-	vars activation
-	err  error
-}
-
-// NewNamedResourcesInstance prepares the selector input from a hub device.
-// It is not copied and must not change afterwards; nil stands for an
-// instance without attributes.
-func NewNamedResourcesInstance(device *resource.Device) *NamedResourcesInstance {
-	return &NamedResourcesInstance{device: device}
-}
-
-func (n *NamedResourcesInstance) build() {
+// namedResourcesVariables are the variables of a v1alpha2 (1.30)
+// namedResources selector: attributes.<type> for every value type, each a
+// map from attribute name to the values of that type (see Input).
+func namedResourcesVariables(dev *resource.Device) (interpreter.Activation, error) {
 	maps := map[string]map[ref.Val]ref.Val{}
 	for _, v := range namedValueTypes {
 		maps[v.name] = map[ref.Val]ref.Val{}
 	}
-	if dev := n.device; dev != nil {
+	if dev != nil {
 		for name, c := range dev.Capacity {
 			q := c.Value.DeepCopy()
 			maps[namedQuantity][types.String(name)] = apiservercel.Quantity{Quantity: &q}
 		}
 		// The error of the version that sorts first is reported, so that
 		// the message does not depend on map order.
+		var err error
 		var errName resource.QualifiedName
 		for qn, attr := range dev.Attributes {
 			name := types.String(qn)
@@ -67,10 +43,10 @@ func (n *NamedResourcesInstance) build() {
 			case attr.StringValues != nil:
 				maps[namedStringSlice][name] = types.NewStringList(types.DefaultTypeAdapter, append([]string(nil), attr.StringValues...))
 			case attr.VersionValue != nil:
-				v, err := semver.Parse(*attr.VersionValue)
-				if err != nil {
-					if n.err == nil || qn < errName {
-						n.err = fmt.Errorf("extract attributes with type %s: attribute %q: parse semantic version: %v", namedVersion, string(qn), err)
+				v, e := semver.Parse(*attr.VersionValue)
+				if e != nil {
+					if err == nil || qn < errName {
+						err = fmt.Errorf("extract attributes with type %s: attribute %q: parse semantic version: %v", namedVersion, string(qn), e)
 						errName = qn
 					}
 					continue
@@ -78,25 +54,26 @@ func (n *NamedResourcesInstance) build() {
 				maps[namedVersion][name] = apiservercel.Semver{Version: v}
 			}
 		}
-		if n.err != nil {
-			return
+		if err != nil {
+			return nil, err
 		}
 		if err := capacityError(dev.Capacity); err != nil {
-			n.err = fmt.Errorf("extract attributes with type %s: %w", namedQuantity, err)
-			return
+			return nil, fmt.Errorf("extract attributes with type %s: %w", namedQuantity, err)
 		}
 	}
-	n.vars = activation{}
+	vars := namedActivation{}
 	for typ, m := range maps {
-		n.vars[namedVarPrefix+typ] = types.NewRefValMap(types.DefaultTypeAdapter, m)
+		vars[namedVariablePrefix+typ] = types.NewRefValMap(types.DefaultTypeAdapter, m)
 	}
+	return vars, nil
 }
 
-// Matches evaluates the selector for an instance.
-func (p *NamedResourcesProgram) Matches(ctx context.Context, n *NamedResourcesInstance) (bool, error) {
-	n.once.Do(n.build)
-	if n.err != nil {
-		return false, n.err
-	}
-	return evalBool(ctx, p.program, n.vars)
+// namedActivation resolves the variables attributes.<type>.
+type namedActivation map[string]any
+
+func (a namedActivation) ResolveName(name string) (any, bool) {
+	v, ok := a[name]
+	return v, ok
 }
+
+func (a namedActivation) Parent() interpreter.Activation { return nil }

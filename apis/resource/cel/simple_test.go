@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	resourcev1 "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/utils/ptr"
 
 	hub "github.com/drakit/drakit/apis/resource"
-	drakitv1 "github.com/drakit/drakit/apis/resource/v1"
+	"github.com/drakit/drakit/apis/resource/cel/internal/simple"
+	"github.com/drakit/drakit/apis/resource/features"
 )
 
 func TestParseSimpleSelector(t *testing.T) {
@@ -52,33 +52,33 @@ func TestParseSimpleSelector(t *testing.T) {
 		`cel.bind(a, device.attributes["x"], cel.bind(a, device.attributes["y"], a.z == 1) && a["z"] == 2)`,
 	}
 	for _, e := range accepted {
-		if _, ok := ParseSimpleSelector(e, true); !ok {
+		if _, ok := simple.Parse(e, true); !ok {
 			t.Errorf("legacy: refused %s", e)
 		}
-		if _, ok := ParseSimpleSelector(e, false); !ok {
+		if _, ok := simple.Parse(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
 		}
-		if _, err := CompileDeviceSelectorIn(e, StoredExpressions); err != nil {
+		if _, err := Compile(e, Options{Release: 31, Stored: true}); err != nil {
 			t.Errorf("legacy: %s does not compile: %v", e, err)
 		}
-		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+		if _, err := Compile(e, Options{Stored: true, SkipCostEstimate: true}); err != nil {
 			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
-	only137 := []string{
+	onlyFollowed := []string{
 		`device.allowMultipleAllocations`,
 		`!device.allowMultipleAllocations`,
 		`device.allowMultipleAllocations == true`,
 		`device.driver == "a" && device.allowMultipleAllocations`,
 	}
-	for _, e := range only137 {
-		if _, ok := ParseSimpleSelector(e, true); ok {
+	for _, e := range onlyFollowed {
+		if _, ok := simple.Parse(e, true); ok {
 			t.Errorf("legacy: accepted %s", e)
 		}
-		if _, ok := ParseSimpleSelector(e, false); !ok {
+		if _, ok := simple.Parse(e, false); !ok {
 			t.Errorf("1.37: refused %s", e)
 		}
-		if _, err := CompileSelector137(e, Options137{Stored: true, SkipCostEstimate: true}); err != nil {
+		if _, err := Compile(e, Options{Stored: true, SkipCostEstimate: true}); err != nil {
 			t.Errorf("1.37: %s does not compile: %v", e, err)
 		}
 	}
@@ -162,22 +162,22 @@ func TestParseSimpleSelector(t *testing.T) {
 		"device.driver == \"\xff\"",                                // not UTF-8
 	}
 	for _, e := range refused {
-		if _, ok := ParseSimpleSelector(e, false); ok {
+		if _, ok := simple.Parse(e, false); ok {
 			t.Errorf("accepted %s", e)
 		}
-		if _, ok := ParseSimpleSelector(e, true); ok {
+		if _, ok := simple.Parse(e, true); ok {
 			t.Errorf("legacy: accepted %s", e)
 		}
 	}
 	var many []string
-	for i := 0; i <= simpleMaxLeaves; i++ {
+	for i := 0; i <= simple.MaxLeaves; i++ {
 		many = append(many, fmt.Sprintf(`device.attributes["a"].x == %d`, i))
 	}
-	if _, ok := ParseSimpleSelector(strings.Join(many, " || "), false); ok {
+	if _, ok := simple.Parse(strings.Join(many, " || "), false); ok {
 		t.Errorf("accepted %d leaves", len(many))
 	}
-	if _, ok := ParseSimpleSelector(strings.Join(many[:simpleMaxLeaves], " || "), false); !ok {
-		t.Errorf("refused %d leaves", simpleMaxLeaves)
+	if _, ok := simple.Parse(strings.Join(many[:simple.MaxLeaves], " || "), false); !ok {
+		t.Errorf("refused %d leaves", simple.MaxLeaves)
 	}
 }
 
@@ -241,13 +241,12 @@ func TestSimpleSelectorMatch(t *testing.T) {
 		{expr: `device.attributes["gpu.example.com"].cores.startsWith("6")`, ok: false},
 	}
 	for _, tc := range tests {
-		s, ok := ParseSimpleSelector(tc.expr, tc.legacy)
+		s, ok := simple.Parse(tc.expr, tc.legacy)
 		if !ok {
 			t.Errorf("%s: refused", tc.expr)
 			continue
 		}
-		d := NewSimpleDevice(driver, dev, tc.lists)
-		match, ok := s.Match(&d)
+		match, ok := simpleMatch(s, driver, dev, tc.lists)
 		if match != tc.match || ok != tc.ok {
 			t.Errorf("%s (legacy %v, lists %v): match %v ok %v, want %v %v", tc.expr, tc.legacy, tc.lists, match, ok, tc.match, tc.ok)
 		}
@@ -259,9 +258,8 @@ func TestSimpleSelectorMatch(t *testing.T) {
 		"version": {VersionValue: ptr.To("one")},
 	}}
 	for _, legacy := range []bool{false, true} {
-		s, _ := ParseSimpleSelector(`device.driver == "gpu.example.com"`, legacy)
-		d := NewSimpleDevice(driver, bad, false)
-		if _, ok := s.Match(&d); ok {
+		s, _ := simple.Parse(`device.driver == "gpu.example.com"`, legacy)
+		if _, ok := simpleMatch(s, driver, bad, false); ok {
 			t.Errorf("legacy %v: ok for a device with a bad version", legacy)
 		}
 	}
@@ -290,17 +288,17 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 		legacy := i%2 == 0
 		g := &exprGen{rng: rng, legacy: legacy}
 		expr := g.expr(0)
-		s, accepted := ParseSimpleSelector(expr, legacy)
+		s, accepted := simple.Parse(expr, legacy)
 		if !accepted {
 			t.Fatalf("refused generated expression %s", expr)
 		}
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(expr, StoredExpressions)
+			legacyProg, err = Compile(expr, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(expr, Options137{Stored: true, SkipCostEstimate: true})
+			progFollowed, err = compileStored(expr)
 		}
 		if err != nil {
 			t.Fatalf("accepted expression %s does not compile (legacy %v): %v", expr, legacy, err)
@@ -308,8 +306,7 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 		for j := 0; j < devicesPerExpr; j++ {
 			td := &devices[rng.Intn(len(devices))]
 			lists := !legacy && rng.Intn(2) == 0
-			sd := NewSimpleDevice(td.driver, td.dev, lists)
-			match, simpleOK := s.Match(&sd)
+			match, simpleOK := simpleMatch(s, td.driver, td.dev, lists)
 			if !simpleOK {
 				notOK++
 				continue
@@ -317,9 +314,9 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 			ok++
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, lists))
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, lists)
 			}
 			if err != nil {
 				t.Errorf("%s on %s (legacy %v, lists %v): Match says %v, cel-go fails: %v", expr, td, legacy, lists, match, err)
@@ -339,23 +336,42 @@ func TestSimpleSelectorDifferential(t *testing.T) {
 	}
 }
 
-// input137For is the allocator's 1.37 input of a hub device: its v1 form,
-// without list attributes unless lists.
-func input137For(driver string, dev *hub.Device, lists bool) *Input137 {
-	var v1 resourcev1.Device
-	if err := drakitv1.Convert_resource_Device_To_v1_Device(dev, &v1, nil); err != nil {
-		panic(err)
-	}
-	if !lists {
-		scalars := map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{}
-		for n, a := range v1.Attributes {
-			if a.IntValues == nil && a.BoolValues == nil && a.StringValues == nil && a.VersionValues == nil {
-				scalars[n] = a
-			}
+// simpleMatch is the fast path's answer for a device.
+func simpleMatch(s *simple.Selector, driver string, dev *hub.Device, lists bool) (match, ok bool) {
+	var d simple.Device
+	d.Init(driver, dev)
+	return s.Match(&d, lists)
+}
+
+// storedPrograms are an expression compiled as a stored one in the
+// environment of the release drakit follows, without and with
+// DRAListTypeAttributes, as the allocator compiles it.
+type storedPrograms [2]*Program
+
+func compileStored(expr string) (storedPrograms, error) {
+	var p storedPrograms
+	for i, lists := range []bool{false, true} {
+		var err error
+		if p[i], err = Compile(expr, Options{Stored: true, SkipCostEstimate: true, Gates: listGates(lists)}); err != nil {
+			return p, err
 		}
-		v1.Attributes = scalars
 	}
-	return NewInput137(DeviceFromV1(driver, &v1))
+	return p, nil
+}
+
+// listGates are the default gates with DRAListTypeAttributes as lists says.
+func listGates(lists bool) features.Gates {
+	return features.Defaults().With(features.DRAListTypeAttributes, lists)
+}
+
+// matches evaluates the program on the device, with or without its list
+// attributes.
+func (p storedPrograms) matches(ctx context.Context, driver string, dev *hub.Device, lists bool) (bool, error) {
+	i := 0
+	if lists {
+		i = 1
+	}
+	return p[i].Matches(ctx, NewInput(driver, dev))
 }
 
 type simpleTestDevice struct {
@@ -697,19 +713,19 @@ func TestSimpleSelectorMutations(t *testing.T) {
 			b[x], b[y] = b[y], b[x]
 		}
 		mutated := string(b)
-		s, ok := ParseSimpleSelector(mutated, legacy)
+		s, ok := simple.Parse(mutated, legacy)
 		if !ok {
 			refused++
 			continue
 		}
 		accepted++
-		var legacyProg *DeviceProgram
-		var prog137 *Program137
+		var legacyProg *Program
+		var progFollowed storedPrograms
 		var err error
 		if legacy {
-			legacyProg, err = CompileDeviceSelectorIn(mutated, StoredExpressions)
+			legacyProg, err = Compile(mutated, Options{Release: 31, Stored: true})
 		} else {
-			prog137, err = CompileSelector137(mutated, Options137{Stored: true, SkipCostEstimate: true})
+			progFollowed, err = compileStored(mutated)
 		}
 		if err != nil {
 			t.Errorf("accepted %q (legacy %v), which does not compile: %v", mutated, legacy, err)
@@ -717,16 +733,15 @@ func TestSimpleSelectorMutations(t *testing.T) {
 		}
 		for j := 0; j < 4; j++ {
 			td := &devices[rng.Intn(len(devices))]
-			sd := NewSimpleDevice(td.driver, td.dev, false)
-			match, answered := s.Match(&sd)
+			match, answered := simpleMatch(s, td.driver, td.dev, false)
 			if !answered {
 				continue
 			}
 			var want bool
 			if legacy {
-				want, err = legacyProg.Matches(ctx, NewDevice(td.driver, td.dev))
+				want, err = legacyProg.Matches(ctx, NewInput(td.driver, td.dev))
 			} else {
-				want, err = prog137.Matches(ctx, input137For(td.driver, td.dev, false))
+				want, err = progFollowed.matches(ctx, td.driver, td.dev, false)
 			}
 			if err != nil || want != match {
 				t.Errorf("%q on %s (legacy %v): Match says %v, cel-go %v, %v", mutated, td, legacy, match, want, err)
@@ -738,4 +753,42 @@ func TestSimpleSelectorMutations(t *testing.T) {
 		t.Fatalf("%d mutated expressions accepted, %d refused: too few of one kind to judge", accepted, refused)
 	}
 	t.Logf("%d mutated expressions accepted and checked, %d refused", accepted, refused)
+}
+
+// TestFastPathProgram: a fast-path program of the simple grammar is not
+// compiled until a device needs cel-go, answers as cel-go does then, and
+// stays compiled; an expression outside the grammar is compiled at once.
+func TestFastPathProgram(t *testing.T) {
+	opts := Options{Stored: true, SkipCostEstimate: true, FastPath: true}
+	p, err := Compile(`device.attributes["gpu.example.com"].model == "a100"`, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Compiled() {
+		t.Fatal("compiled although of the simple grammar")
+	}
+	ctx := context.Background()
+	model := hub.Device{Attributes: map[hub.QualifiedName]hub.DeviceAttribute{"model": {StringValue: ptr.To("a100")}}}
+	if ok, err := p.Matches(ctx, NewInput("gpu.example.com", &model)); !ok || err != nil {
+		t.Fatalf("%t, %v", ok, err)
+	}
+	if p.Compiled() {
+		t.Fatal("compiled for a device the fast path answers for")
+	}
+	if _, err := p.Matches(ctx, NewInput("gpu.example.com", &hub.Device{})); err == nil || !strings.Contains(err.Error(), "no such key: model") {
+		t.Fatalf("device without the attribute: %v", err)
+	}
+	if !p.Compiled() {
+		t.Fatal("not compiled after cel-go answered")
+	}
+	q, err := Compile(`device.attributes["gpu.example.com"].model.size() > 0`, opts)
+	if err != nil || !q.Compiled() {
+		t.Fatalf("outside the grammar: compiled %t, %v", q != nil && q.Compiled(), err)
+	}
+	// Without FastPath, or for new expressions, cel-go compiles at once.
+	for _, o := range []Options{{Stored: true}, {FastPath: true}} {
+		if r, err := Compile(`device.driver == "x"`, o); err != nil || !r.Compiled() {
+			t.Errorf("%+v: compiled %t, %v", o, r != nil && r.Compiled(), err)
+		}
+	}
 }

@@ -2,92 +2,95 @@ package validation
 
 import (
 	"errors"
-	"fmt"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 )
 
-// selectorCompiler type-checks CEL selectors in the environment of a
-// release. stored says the expression was already stored by the API server
-// and is unchanged by the update, which makes the release use its more
-// permissive "stored expressions" environment. The error is a
-// *drakitcel.CompileError for an expression that does not compile; any
-// other error is a failure of the compiler itself.
-type selectorCompiler interface {
-	// deviceSelector compiles a v1alpha3 (1.31) device selector.
-	deviceSelector(expression string, stored bool) error
-	// namedResourcesSelector compiles a v1alpha2 (1.30) namedResources selector.
-	namedResourcesSelector(expression string, stored bool) error
+// compileCEL is validation's one way into CEL, for every release's rules:
+// it compiles an expression as the server of opts.Release does and
+// returns its estimated cost, or the error the server reports for it,
+// without a path (celFieldError places it). An estimated cost above the
+// limit is not an error here: the caller decides, as it also counts a
+// derived attribute's cost towards its claim's total. compileWithCEL is
+// the one of package apis/resource/cel; tests replace it to observe which
+// environment each expression is compiled in.
+type compileCEL func(expression string, opts drakitcel.Options) (maxCost uint64, err *field.Error)
+
+// compileWithCEL compiles with drakitcel.Compile.
+func compileWithCEL(expression string, opts drakitcel.Options) (uint64, *field.Error) {
+	p, err := drakitcel.Compile(expression, opts)
+	if err == nil {
+		return p.MaxCost(), nil
+	}
+	var e *drakitcel.Error
+	if !errors.As(err, &e) {
+		return 0, field.InternalError(nil, err)
+	}
+	if e.Type == field.ErrorTypeForbidden {
+		return e.MaxCost, nil
+	}
+	return 0, e.FieldError(nil)
 }
 
-// releaseCEL compiles with the environments of package
-// apis/resource/cel, remembering outcomes for the duration of one
+// rememberCEL remembers compile's outcomes for the duration of one
 // validation (a List or a class often repeats the same expression).
-type releaseCEL struct {
-	seen map[celKey]error
-}
-
-type celKey struct {
-	named      bool
-	stored     bool
-	expression string
-}
-
-func newReleaseCEL() *releaseCEL { return &releaseCEL{seen: map[celKey]error{}} }
-
-// newSelectorCompiler makes the compiler for one validation; tests replace
-// it to observe which environment each expression is compiled in.
-var newSelectorCompiler = func() selectorCompiler { return newReleaseCEL() }
-
-func envType(stored bool) drakitcel.EnvType {
-	if stored {
-		return drakitcel.StoredExpressions
+func rememberCEL(compile compileCEL) compileCEL {
+	type key struct {
+		expression string
+		opts       drakitcel.Options
 	}
-	return drakitcel.NewExpressions
+	type outcome struct {
+		cost uint64
+		err  *field.Error
+	}
+	seen := map[key]outcome{}
+	return func(expression string, opts drakitcel.Options) (uint64, *field.Error) {
+		k := key{expression, opts}
+		if o, ok := seen[k]; ok {
+			return o.cost, o.err
+		}
+		cost, err := compile(expression, opts)
+		seen[k] = outcome{cost, err}
+		return cost, err
+	}
 }
 
-func (r *releaseCEL) deviceSelector(expression string, stored bool) error {
-	k := celKey{false, stored, expression}
-	if err, ok := r.seen[k]; ok {
-		return err
-	}
-	_, err := drakitcel.CompileDeviceSelectorIn(expression, envType(stored))
-	r.seen[k] = err
-	return err
-}
+// newCELCompiler makes the compiler of one validation by the frozen
+// releases' rules; tests replace it. The live rules take theirs from
+// envV1.compileCEL.
+var newCELCompiler = func() compileCEL { return rememberCEL(compileWithCEL) }
 
-func (r *releaseCEL) namedResourcesSelector(expression string, stored bool) error {
-	k := celKey{true, stored, expression}
-	if err, ok := r.seen[k]; ok {
-		return err
+// celFieldError is the error reported at p for the compiler's error, as
+// the API server's convertCELErrorToValidationError makes it: Required at
+// p, Invalid at p with the expression as the value, an internal error as
+// it is at p.
+func celFieldError(err *field.Error, expression string, p *field.Path) *field.Error {
+	switch err.Type {
+	case field.ErrorTypeRequired:
+		return field.Required(p, err.Detail)
+	case field.ErrorTypeInvalid:
+		return field.Invalid(p, expression, err.Detail)
+	case field.ErrorTypeInternal:
+		e := *err
+		e.Field = p.String()
+		return &e
 	}
-	_, err := drakitcel.CompileNamedResourcesSelectorIn(expression, envType(stored))
-	r.seen[k] = err
-	return err
-}
-
-// celError turns a compiler error into the field error the release
-// reports: Invalid with the compiler's message for an expression that does
-// not compile, InternalError for anything else.
-func celError(err error, expression string, p *field.Path) *field.Error {
-	var ce *drakitcel.CompileError
-	if errors.As(err, &ce) && !ce.Internal {
-		return field.Invalid(p, expression, ce.Message)
-	}
-	return field.InternalError(p, fmt.Errorf("compiling the CEL expression: %w", err))
+	return field.InternalError(p, errors.New("unsupported error type: "+err.Error()))
 }
 
 // deviceSelectorExpression checks a v1alpha3 selector expression (1.31's
-// validateCELSelector). An empty expression is not special: it fails to
-// compile (Invalid).
+// validateCELSelector). stored says the expression was already stored by
+// the API server and is unchanged by the update, which makes the release
+// use its more permissive "stored expressions" environment. An empty
+// expression is not special: it fails to compile (Invalid).
 func (c *checker) deviceSelectorExpression(expression string, stored bool, p *field.Path) field.ErrorList {
 	if c.cel == nil {
 		return nil
 	}
-	if err := c.cel.deviceSelector(expression, stored); err != nil {
-		return field.ErrorList{celError(err, expression, p)}
+	if _, err := c.cel(expression, drakitcel.Options{Release: 31, Stored: stored}); err != nil {
+		return field.ErrorList{celFieldError(err, expression, p)}
 	}
 	return nil
 }
@@ -102,8 +105,8 @@ func (c *checker) namedResourcesSelectorExpression(expression string, stored boo
 	if c.cel == nil {
 		return nil
 	}
-	if err := c.cel.namedResourcesSelector(expression, stored); err != nil {
-		return field.ErrorList{celError(err, expression, p)}
+	if _, err := c.cel(expression, drakitcel.Options{Release: 30, Stored: stored}); err != nil {
+		return field.ErrorList{celFieldError(err, expression, p)}
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	drakitcel "github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
@@ -62,33 +64,30 @@ type fakeCEL struct {
 	calls []string
 }
 
-func (f *fakeCEL) compile(expr string, stored bool) error {
+func (f *fakeCEL) compile(expr string, opts drakitcel.Options) (uint64, *field.Error) {
 	f.mu.Lock()
 	env := "new"
-	if stored {
+	if opts.Stored {
 		env = "stored"
 	}
 	f.calls = append(f.calls, env+":"+expr)
 	f.mu.Unlock()
 	switch {
-	case strings.HasPrefix(expr, "bad"), strings.HasPrefix(expr, "newonly") && !stored:
-		return &drakitcel.CompileError{Expression: expr, Message: "compilation failed"}
+	case strings.HasPrefix(expr, "bad"), strings.HasPrefix(expr, "newonly") && !opts.Stored:
+		return 0, field.Invalid(nil, nil, "compilation failed")
 	case strings.HasPrefix(expr, "broken"):
-		return errors.New("environment failed")
+		return 0, field.InternalError(nil, errors.New("environment failed"))
 	}
-	return nil
+	return 1, nil
 }
 
-func (f *fakeCEL) deviceSelector(expr string, stored bool) error { return f.compile(expr, stored) }
-func (f *fakeCEL) namedResourcesSelector(expr string, stored bool) error {
-	return f.compile(expr, stored)
-}
-
+// withFakeCEL makes the frozen rules compile with a fake, without
+// remembering outcomes, so that every compilation is seen.
 func withFakeCEL(t *testing.T) *fakeCEL {
 	f := &fakeCEL{}
-	prev := newSelectorCompiler
-	newSelectorCompiler = func() selectorCompiler { return f }
-	t.Cleanup(func() { newSelectorCompiler = prev })
+	prev := newCELCompiler
+	newCELCompiler = func() compileCEL { return f.compile }
+	t.Cleanup(func() { newCELCompiler = prev })
 	return f
 }
 
@@ -153,5 +152,25 @@ func TestStoredExpressions(t *testing.T) {
 				t.Errorf("compiled %q, want %q", f.calls, tc.wantCalls)
 			}
 		})
+	}
+}
+
+// TestRememberCEL: one validation compiles each expression once per
+// environment, and remembers failures too.
+func TestRememberCEL(t *testing.T) {
+	f := &fakeCEL{}
+	compile := rememberCEL(f.compile)
+	for range 2 {
+		for _, expr := range []string{"e", "bad"} {
+			for _, stored := range []bool{false, true} {
+				compile(expr, drakitcel.Options{Release: 31, Stored: stored})
+			}
+		}
+	}
+	if _, err := compile("bad", drakitcel.Options{Release: 31}); err == nil || err.Type != field.ErrorTypeInvalid {
+		t.Errorf("remembered failure: %v", err)
+	}
+	if want := "new:e stored:e new:bad stored:bad"; strings.Join(f.calls, " ") != want {
+		t.Errorf("compiled %q, want %q", f.calls, want)
 	}
 }

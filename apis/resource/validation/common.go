@@ -27,7 +27,7 @@ type release string
 type checker struct {
 	opts    Options
 	release release
-	cel     selectorCompiler
+	cel     compileCEL
 	// subdomainMessages remembers the DNS-subdomain verdict per driver
 	// name: a ResourceSlice repeats the same domain in thousands of
 	// attribute names.

@@ -250,55 +250,8 @@ func TestCorpusV1Era(t *testing.T) {
 			seen[id] = true
 			t.Run(id, func(t *testing.T) {
 				c := readCorpusCase(t, path)
-				if c.Requires != "" && !opts.FeatureGates.Enabled(features.Name(c.Requires)) {
-					t.Fatalf("%s needs feature gate %s, which %s does not enable: the case cannot be recorded", path, c.Requires, corpus.GatesFile)
-				}
-				ns := corpusNamespace
-				if c.Namespace == corpus.AdminAccessNamespace {
-					ns = corpusAdminAccessNamespace
-				}
-				rv := "1"
-				if c.OmitResourceVersion {
-					rv = ""
-				}
-				obj := decodeCorpusObject(t, path, c.Data)
-				gvk := obj.GetObjectKind().GroupVersionKind()
-				if gvk.Version != version {
-					t.Fatalf("%s: apiVersion %s in the %s directory", path, gvk.Version, dir)
-				}
-				if v, k, ok := catalogue.Find(gvk.Kind, version); !ok || v.RulesOf(k) != corpus.GatesRelease {
-					t.Fatalf("%s: %s %s does not have the rules of 1.%d; it belongs in another directory", path, version, gvk.Kind, corpus.GatesRelease)
-				}
-				var errs field.ErrorList
-				switch c.Operation {
-				case corpus.OperationCreate:
-					placeCorpusObject(t, obj, ns, "")
-					errs = ValidateObject(obj, opts)
-				case corpus.OperationUpdate, corpus.OperationStatus:
-					oldPath, old := readCorpusOld(t, c)
-					placeCorpusObject(t, old, ns, "")
-					checkReachableWith(t, oldPath, old, c.Operation, opts)
-					placeCorpusObject(t, old, ns, "1")
-					placeCorpusObject(t, obj, ns, rv)
-					if c.Operation == corpus.OperationUpdate {
-						errs = ValidateObjectUpdate(obj, old, opts)
-					} else {
-						errs = ValidateObjectStatusUpdate(obj, old, opts)
-					}
-				}
-				want := c.Expect
-				got := reasons(errs)
-				same := strings.Join(got, "\n") == strings.Join(want, "\n")
-				switch {
-				case listed && same:
-					t.Errorf("%s lists %s (%s), but drakit now gives the server's answer %q; remove the entry", corpus.DriftFile, id, d.Reason, got)
-				case listed && strings.Join(got, "\n") != strings.Join(d.Drakit, "\n"):
-					t.Errorf("%s lists drakit's answer to %s as %q (%s), but drakit answers %q (server: %q)", corpus.DriftFile, id, d.Drakit, d.Reason, got, want)
-				case listed:
-					t.Logf("known drift (%s):\n server: %q\n drakit: %q", d.Reason, want, got)
-				case !same:
-					t.Errorf("%s: drakit differs from kube-apiserver 1.37.2, and %s does not list it:\n drakit: %q\n server: %q\nerrors: %v", path, corpus.DriftFile, got, want, errs)
-				}
+				errs := validateCorpusCaseV1Era(t, c, path, dir, version, opts)
+				compareWithServer(t, id, path, reasons(errs), c.Expect, errs, d, listed)
 			})
 		}
 	}
@@ -309,6 +262,65 @@ func TestCorpusV1Era(t *testing.T) {
 	}
 	if total < 150 {
 		t.Errorf("the v1-era corpus has %d cases; at least 150 are required", total)
+	}
+}
+
+// validateCorpusCaseV1Era validates the case c read from path, in the
+// directory dir of version, as it was recorded against the server.
+func validateCorpusCaseV1Era(t *testing.T, c *corpus.Case, path, dir, version string, opts Options) field.ErrorList {
+	t.Helper()
+	if c.Requires != "" && !opts.FeatureGates.Enabled(features.Name(c.Requires)) {
+		t.Fatalf("%s needs feature gate %s, which %s does not enable: the case cannot be recorded", path, c.Requires, corpus.GatesFile)
+	}
+	ns := corpusNamespace
+	if c.Namespace == corpus.AdminAccessNamespace {
+		ns = corpusAdminAccessNamespace
+	}
+	rv := "1"
+	if c.OmitResourceVersion {
+		rv = ""
+	}
+	obj := decodeCorpusObject(t, path, c.Data)
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	if gvk.Version != version {
+		t.Fatalf("%s: apiVersion %s in the %s directory", path, gvk.Version, dir)
+	}
+	if v, k, ok := catalogue.Find(gvk.Kind, version); !ok || v.RulesOf(k) != corpus.GatesRelease {
+		t.Fatalf("%s: %s %s does not have the rules of 1.%d; it belongs in another directory", path, version, gvk.Kind, corpus.GatesRelease)
+	}
+	switch c.Operation {
+	case corpus.OperationCreate:
+		placeCorpusObject(t, obj, ns, "")
+		return ValidateObject(obj, opts)
+	case corpus.OperationUpdate, corpus.OperationStatus:
+		oldPath, old := readCorpusOld(t, c)
+		placeCorpusObject(t, old, ns, "")
+		checkReachableWith(t, oldPath, old, c.Operation, opts)
+		placeCorpusObject(t, old, ns, "1")
+		placeCorpusObject(t, obj, ns, rv)
+		if c.Operation == corpus.OperationUpdate {
+			return ValidateObjectUpdate(obj, old, opts)
+		}
+		return ValidateObjectStatusUpdate(obj, old, opts)
+	}
+	return nil
+}
+
+// compareWithServer checks drakit's answer got to the case id against the
+// server's, want: they agree, or the drift file lists the difference (d,
+// listed) with drakit's answer as it is.
+func compareWithServer(t *testing.T, id, path string, got, want []string, errs field.ErrorList, d corpus.Drift, listed bool) {
+	t.Helper()
+	same := strings.Join(got, "\n") == strings.Join(want, "\n")
+	switch {
+	case listed && same:
+		t.Errorf("%s lists %s (%s), but drakit now gives the server's answer %q; remove the entry", corpus.DriftFile, id, d.Reason, got)
+	case listed && strings.Join(got, "\n") != strings.Join(d.Drakit, "\n"):
+		t.Errorf("%s lists drakit's answer to %s as %q (%s), but drakit answers %q (server: %q)", corpus.DriftFile, id, d.Drakit, d.Reason, got, want)
+	case listed:
+		t.Logf("known drift (%s):\n server: %q\n drakit: %q", d.Reason, want, got)
+	case !same:
+		t.Errorf("%s: drakit differs from kube-apiserver 1.37.2, and %s does not list it:\n drakit: %q\n server: %q\nerrors: %v", path, corpus.DriftFile, got, want, errs)
 	}
 }
 

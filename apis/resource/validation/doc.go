@@ -1,6 +1,7 @@
 // Package validation checks resource.k8s.io objects the way the API server
 // of the release that serves their version does (the catalogue's Rules of
-// each version and kind decide which release):
+// each version and kind decide which release; TestDocTableFollowsTheCatalogue
+// keeps this table in step with it):
 //
 //	v1alpha1  Kubernetes 1.26
 //	v1alpha2  Kubernetes 1.30 (with structured parameters)
@@ -30,11 +31,13 @@
 //
 // The rules are named after the functions of Kubernetes'
 // pkg/apis/resource/validation whose rules they apply, in the release whose
-// rules apply to the version (compared with v1.26.15, v1.30.14 and
-// v1.31.14), so that each can be read next to its counterpart:
+// rules apply to the version (compared with v1.26.15, v1.30.14, v1.31.14
+// and, for the live rules, v1.37.2), so that each can be read next to its
+// counterpart:
 //
-//   - A function in v1alpha1.go, v1alpha2.go or v1alpha3.go has the name of
-//     the function of that version's release, with the version as a suffix:
+//   - A function of the frozen rules, in rules126.go (v1alpha1), rules130.go
+//     (v1alpha2) or rules131.go (v1alpha3), has the name of the function of
+//     that version's release, with the version as a suffix:
 //     validateDeviceRequestV1alpha3 applies 1.31's validateDeviceRequest,
 //     ValidateClaimV1alpha1 1.26's ValidateClaim. Upstream's exported names
 //     keep their capital letter: they are methods of the unexported
@@ -42,6 +45,23 @@
 //     ValidateResourceClaimParameters and validateResourceClaimParameters
 //     (1.30) stay apart. The v1alpha2 namedResources rules are named after
 //     1.30's pkg/apis/resource/structured/namedresources/validation.
+//   - A function of the live rules (the release drakit follows; see "The
+//     rules of 1.37" below), in rules.go, claim.go, claimstatus.go,
+//     class.go and slice.go, has the name of the function of that release
+//     with the suffix V1, the version of the objects it checks (the
+//     release's other versions are converted to v1 first):
+//     validateDeviceRequestV1 applies 1.37's validateDeviceRequest. A rule
+//     that only the declarative validation has starts with "declarative"
+//     (declarativeTaintsV1); a declarativeCoverage parameter
+//     (handwrittenOnly or coveredByDeclarative) says whether the
+//     declarative validation looks at the part a rule checks, and so
+//     whose wording is reported.
+//   - The fields dropped while their feature gate is off (drop.go,
+//     dropclaim.go, dropslice.go) follow the release's registry
+//     strategies: one dropDisabledDRA<Feature>Fields and one
+//     dra<Feature>FeatureInUse per gate, with upstream's names and order,
+//     as methods of a type named after the upstream package
+//     (resourceSliceDrops for pkg/registry/resource/resourceslice).
 //   - A function in common.go has no suffix: its rule is the same in every
 //     release that uses it, and it has the upstream name where there is one
 //     (validateSliceIsASet: 1.26 and 1.30; validateSlice and validateSet:
@@ -55,10 +75,35 @@
 //     selectors, DNS names), a part several rules share
 //     (exactlyOneModelV1alpha2, requestNameRefsV1alpha3), or a check of
 //     Options.Strict.
-//   - Each file's init shows how the server combines the rules: an update
-//     of the main resource runs the create validation of the new object and
-//     then the update validation (ValidateClaimV1alpha1, then
-//     ValidateClaimUpdateV1alpha1), as the release's registry strategies do.
+//   - Each frozen file's init, and the live rules' claimRulesV1,
+//     sliceRulesV1 and so on (one per registry strategy), show how the
+//     server combines the rules: an update of the main resource runs the
+//     create validation of the new object and then the update validation
+//     (ValidateClaimV1alpha1, then ValidateClaimUpdateV1alpha1), as the
+//     release's registry strategies do.
+//
+// # Files
+//
+// Files are named by their role. Only the frozen rules, which no later
+// release changes, carry their release; the live rules carry none, so that
+// following a new release means editing them, not renaming or copying:
+//
+//	validate.go           entry points, Options, the registry; what the server does before it validates
+//	common.go, errors.go  rules and error wording shared by the releases
+//	limits.go             every limit, by name
+//	rules126.go           frozen: the rules of 1.26 (v1alpha1)
+//	rules130.go           frozen: the rules of 1.30 (v1alpha2)
+//	rules131.go           frozen: the rules of 1.31 (v1alpha3)
+//	rules.go              live: the environment (gates, CEL, namespaces), names, lists, one rules function per strategy
+//	claim.go              live: ResourceClaim and ResourceClaimTemplate specs
+//	claimstatus.go        live: the ResourceClaim status
+//	class.go              live: DeviceClass and DeviceTaintRule
+//	slice.go              live: ResourceSlice
+//	register.go           live: the other versions' kinds, checked as v1; ResourcePoolStatusRequest
+//	poolstatusrequest.go  live: the declarative rules of a ResourcePoolStatusRequest status
+//	paths.go              live: v1beta1 errors under v1beta1's paths
+//	drop.go               live: the fields dropped while their gate is off (dropclaim.go, dropslice.go)
+//	cel.go                the one way into CEL for every release's rules (compileCEL)
 //
 // # What the server does before it validates
 //
@@ -107,7 +152,7 @@
 // # The rules of 1.37
 //
 // The kinds checked with the rules of 1.37 (v1beta1, v1beta2, v1 and
-// v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) follow v1.go's
+// v1alpha3's DeviceTaintRule and ResourcePoolStatusRequest) follow rules.go's
 // description; what the 1.37 registry does around the rules:
 //
 //   - The feature gates are Options.FeatureGates (zero: the 1.37
@@ -142,10 +187,10 @@
 //     rather than spec.devices[i].taints). A field that a declarative
 //     and a handwritten rule both refuse appears under both paths (a
 //     derived attribute's name without a domain that no constraint
-//     uses). paths137.go lists these rules and where upstream has them.
+//     uses). paths.go lists these rules and where upstream has them.
 //   - Lists over their maximum are TooMany ("must have at most N items").
 //   - A ResourcePoolStatusRequest's spec and status rules are declarative
-//     (rpsr137.go) except for the metadata and the status conditions; the
+//     (poolstatusrequest.go) except for the metadata and the status conditions; the
 //     spec is immutable, and the status is validated when first written
 //     and immutable afterwards.
 //

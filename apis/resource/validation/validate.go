@@ -239,7 +239,7 @@ func itemPointers[T any](items []T) []*T {
 // run prepares the copies as the API server prepares a request and then
 // validates them. version is the version the client sent obj in.
 func (r rules[T]) run(obj, old T, op operation, opts Options, rel release, version string) (field.ErrorList, []DropWarning) {
-	c := &checker{opts: opts, release: rel, cel: newSelectorCompiler()}
+	c := &checker{opts: opts, release: rel, cel: newCELCompiler()}
 	if errs := outOfBoundQuantities(obj, old, op); len(errs) > 0 {
 		// The rules compare quantities (ranges, capacities, old with new),
 		// which beyond the bound could take unbounded time: refuse first.

@@ -1,0 +1,154 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drakit/drakit/apis/resource/catalogue"
+)
+
+// Golden cases of validate with the live rules: feature gates, Namespaces,
+// --as-version resource.k8s.io/v1. They run with TestGolden's harness
+// (go test ./cmd/drakit/app -run TestGolden -update rewrites them too).
+var validateGateCases = []goldenCase{
+	{name: "validate-v1-gates", args: []string{"validate", "-f", inputFile("v1-gates.yaml")}},
+	{name: "validate-v1-gates-on", args: []string{"validate", "-f", inputFile("v1-gates.yaml"), "--feature-gates", "DRADerivedAttributes=true,DRAListTypeAttributes=true"}},
+	{name: "validate-v1-gates-json", args: []string{"validate", "-f", inputFile("v1-gates.yaml"), "-o", "json"}},
+	{name: "validate-v1beta1-paths", args: []string{"validate", "-f", inputFile("v1-gates.yaml"), "--feature-gates", "DRADeviceTaints=false,DRADeviceTaintRules=false,AllAlpha=true"}},
+	{name: "validate-examples-v1-gates-off", args: []string{"validate", "-f", "examples/v1", "--feature-gates", "DRADeviceTaints=false,DRADeviceTaintRules=false,DRAPartitionableDevices=false"}},
+	{name: "validate-namespaces", args: []string{"validate", "-f", inputFile("namespaces.yaml")}},
+	{name: "validate-namespaces-json", args: []string{"validate", "-f", inputFile("namespaces.yaml"), "-o", "json"}},
+	{name: "validate-as-v1", args: []string{"validate", "-f", "examples/v1alpha2", "--as-version", "resource.k8s.io/v1"}},
+	{name: "validate-as-v1-gates", args: []string{"validate", "-f", "examples/v1alpha1", "-R", "-f", inputFile("v1-gates.yaml"), "--as-version", "resource.k8s.io/v1", "--feature-gates", "DRADeviceTaints=false,DRADeviceTaintRules=false"}},
+	{name: "validate-broken-v1", args: []string{"validate", "-f", "examples/broken/v1", "-R"}},
+	{name: "usage-feature-gates-value", args: []string{"validate", "-f", "examples/v1", "--feature-gates", "DRADeviceTaints=maybe"}},
+	{name: "usage-feature-gates-locked", args: []string{"validate", "-f", "examples/v1", "--feature-gates", "DRAAdminAccess=false"}},
+	{name: "usage-feature-gates-dependency", args: []string{"validate", "-f", "examples/v1", "--feature-gates", "DRADeviceTaints=false"}},
+	{name: "help-validate", args: []string{"validate", "--help"}},
+}
+
+func TestGoldenValidateGates(t *testing.T) { testGoldenCases(t, validateGateCases) }
+
+// Warnings alone leave the exit code at 0 and go to standard error, one
+// line per dropped field, naming the field and the gate.
+func TestValidateGateWarningsKeepExitCode(t *testing.T) {
+	in := []byte(`apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: team-a}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        tolerations: [{key: example.com/k, operator: Exists}]
+`)
+	code, stdout, stderr := runDrakit([]string{"validate", "-f", "-", "--feature-gates", "DRADeviceTaints=false,DRADeviceTaintRules=false"}, in)
+	if code != ExitOK {
+		t.Errorf("exit code %d, want 0: %s%s", code, stdout, stderr)
+	}
+	want := `<stdin>:1: document 1: ResourceClaim.resource.k8s.io "c": warning: spec.devices.requests[0].exactly.tolerations would be dropped: feature gate DRADeviceTaints is off` + "\n"
+	if stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	if !strings.Contains(stdout, "1 field would be dropped") {
+		t.Errorf("the summary does not count the dropped field: %q", stdout)
+	}
+	// The same gates on: nothing dropped, nothing said.
+	code, _, stderr = runDrakit([]string{"validate", "-f", "-"}, in)
+	if code != ExitOK || stderr != "" {
+		t.Errorf("default gates: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// The admin-access rule with the labels of the input's Namespaces: the
+// labelled namespace passes, the unlabelled one fails with the 1.37 path
+// and message, an unknown one is not checked; a Namespace document is not
+// counted as skipped.
+func TestValidateAdminAccessNamespaces(t *testing.T) {
+	code, stdout, stderr := runDrakit([]string{"validate", "-f", inputFile("namespaces.yaml"), "-o", "json"}, nil)
+	if code != ExitFailure {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	var report struct {
+		Results []validationResult `json:"results"`
+		Summary validationSummary  `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	got := map[string]validationResult{}
+	for _, r := range report.Results {
+		got[r.Namespace+"/"+r.Name] = r
+	}
+	if r := got["ops/monitor"]; !r.Valid || len(r.Warnings) != 0 {
+		t.Errorf("labelled namespace: %+v", r)
+	}
+	r := got["ml-training/sneaky"]
+	if r.Valid || len(r.Causes) != 1 || r.Causes[0].Field != "spec.devices.requests[0].adminAccess" ||
+		!strings.Contains(r.Causes[0].Message, "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace") {
+		t.Errorf("unlabelled namespace: %+v", r)
+	}
+	if r := got["elsewhere/unknown-namespace"]; !r.Valid || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0].Message, `namespace "elsewhere" has no Namespace document`) {
+		t.Errorf("unknown namespace: %+v", r)
+	}
+	if report.Summary.Skipped != 0 || report.Summary.Objects != 3 {
+		t.Errorf("summary %+v: Namespaces are read, not skipped", report.Summary)
+	}
+	if stderr != "" {
+		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+// The help lists every version with the release of its rules, from the
+// catalogue.
+func TestValidateHelpListsRulesOfEveryVersion(t *testing.T) {
+	_, stdout, _ := runDrakit([]string{"validate", "--help"}, nil)
+	for _, v := range catalogue.Versions {
+		if !strings.Contains(stdout, v.GroupVersion().String()) {
+			t.Errorf("--help does not list %s", v.GroupVersion())
+		}
+	}
+	for _, line := range []string{
+		"resource.k8s.io/v1alpha3   Kubernetes 1.31; DeviceTaintRule, ResourcePoolStatusRequest: 1.37",
+		"resource.k8s.io/v1beta1    Kubernetes 1.37",
+		"resource.k8s.io/v1         Kubernetes 1.37",
+	} {
+		if !strings.Contains(stdout, line) {
+			t.Errorf("--help lacks %q", line)
+		}
+	}
+}
+
+// Every broken v1-era example says in its first line which field is wrong
+// ("# broken: <path>"), and drakit validate names exactly that field.
+func TestBrokenExamplesNameTheirField(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("examples", "broken", "v1", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no broken examples: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			content, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(content), "\n")
+			path, ok := strings.CutPrefix(first, "# broken: ")
+			if !ok {
+				t.Fatalf("first line %q does not say which field is broken", first)
+			}
+			code, stdout, stderr := runDrakit([]string{"validate", "-f", file}, nil)
+			if code != ExitFailure {
+				t.Errorf("exit code %d, want 1", code)
+			}
+			lines := strings.Split(strings.TrimSpace(stdout), "\n")
+			if len(lines) != 2 || !strings.Contains(lines[0], " is invalid: "+path+": ") {
+				t.Errorf("want one invalid object with an error at %s, got:\n%s%s", path, stdout, stderr)
+			}
+		})
+	}
+}
