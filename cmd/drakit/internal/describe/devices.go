@@ -225,20 +225,21 @@ func classMatcher(ctx context.Context, inv *cluster.Inventory, name string) (fun
 	if class == nil {
 		return nil, fmt.Errorf("--class %s: the cluster has no DeviceClass of that name", name)
 	}
-	cache := cel.NewCache(cel.StoredExpressions)
-	var progs []*cel.DeviceProgram
+	var progs []*cel.Program
 	for i, s := range class.Spec.Selectors {
 		if s.CEL == nil {
 			continue
 		}
-		p, err := cache.DeviceSelector(s.CEL.Expression)
+		// Stored: the scheduler's environment for expressions the server
+		// holds.
+		p, err := cel.Compile(s.CEL.Expression, cel.Options{Stored: true, SkipCostEstimate: true, FastPath: true})
 		if err != nil {
 			return nil, fmt.Errorf("DeviceClass %s: spec.selectors[%d].cel.expression: %v", name, i, err)
 		}
 		progs = append(progs, p)
 	}
 	return func(driver string, d *resource.Device) (bool, error) {
-		dev := cel.NewDevice(driver, d)
+		dev := cel.NewInput(driver, d)
 		for _, p := range progs {
 			ok, err := p.Matches(ctx, dev)
 			if err != nil || !ok {
