@@ -32,6 +32,7 @@ type allocateOptions struct {
 	allOrNothing bool
 	featureGates string
 	timeout      time.Duration
+	cluster      clusterBackground
 
 	// features are those of a scheduler with the gates of --feature-gates.
 	features allocator.Features
@@ -97,6 +98,14 @@ on each node tried, and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.
 
+With --from-cluster the cluster of kubectl's connection flags
+(--kubeconfig, --context, ...; any release from 1.30 on) is the
+background: its classes, slices, DeviceTaintRules and nodes join the
+input's, and its allocated claims hold their devices; a claim of the input
+with the namespace and name of a stored one replaces it ("what if this
+claim were changed?"). Only the input's claims are printed, and nothing
+is written to the cluster.
+
 The search gives up after --timeout (default 10s), naming the claims it
 was allocating, with exit code 1: a claim over many devices with
 constraints can need a search that does not end in practice.`,
@@ -108,6 +117,9 @@ constraints can need a search that does not end in practice.`,
 
   # On one node, all claims together (one pod)
   drakit allocate -f inventory.yaml -f pod-claims.yaml --node node-b --all-or-nothing
+
+  # Would these claims fit on the cluster now, next to what it has allocated?
+  drakit allocate --from-cluster -f new-claims.yaml -o wide --context prod
 
   # Claims from a 1.37 cluster, inventory as kubectl prints it
   kubectl get deviceclasses,resourceslices,devicetaintrules,resourceclaims,nodes -A -o yaml | drakit allocate -f -
@@ -126,6 +138,7 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
+	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
@@ -135,6 +148,8 @@ type claimEntry struct {
 	obj     *objects.Object
 	version string
 	outcome allocator.ObjectResult
+	// background: a claim of the cluster (--from-cluster), not of the input.
+	background bool
 }
 
 // explain says why the claim could not be allocated, naming the nodes
@@ -210,6 +225,11 @@ func (o *allocateOptions) run(s Streams) error {
 		fmt.Fprintln(s.ErrOut, allocationSummary(0, 0, 0, inv.skipped))
 		return nil
 	}
+	if o.cluster.enabled {
+		if err := o.addClusterInventory(inv); err != nil {
+			return err
+		}
+	}
 	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
 		// A 1.37 scheduler with the gate off ignores the rules; say so,
 		// since their taints are then missing from every answer.
@@ -220,6 +240,7 @@ func (o *allocateOptions) run(s Streams) error {
 		rep.fail(err)
 		return errFailed
 	}
+	inv.claims = foregroundClaims(inv.claims)
 
 	out := bufio.NewWriter(s.Out)
 	if o.output == "wide" {

@@ -58,6 +58,7 @@ var liveGoldenCases = []goldenCase{
 	{name: "live-get-devices-node", args: []string{"get", "devices", "--node", "node-c"}},
 	{name: "live-get-claims", args: []string{"get", "resourceclaims", "-A"}},
 	{name: "live-describe-pod-missing", args: []string{"describe", "pod", "nosuch"}},
+	{name: "live-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide"}},
 }
 
 func TestLiveGolden(t *testing.T) {
