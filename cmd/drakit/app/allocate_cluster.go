@@ -117,4 +117,3 @@ func foregroundClaims(claims []*claimEntry) []*claimEntry {
 	}
 	return out
 }
-
