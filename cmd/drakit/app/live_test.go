@@ -58,6 +58,7 @@ var liveGoldenCases = []goldenCase{
 	{name: "live-get-devices-node", args: []string{"get", "devices", "--node", "node-c"}},
 	{name: "live-get-claims", args: []string{"get", "resourceclaims", "-A"}},
 	{name: "live-describe-pod-missing", args: []string{"describe", "pod", "nosuch"}},
+	{name: "live-validate-edits", args: []string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}},
 	{name: "live-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide"}},
 }
 
@@ -106,6 +107,9 @@ func TestLiveAnyRelease(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			withFakeCluster(t, version, "v1alpha3")
 			for _, tc := range liveGoldenCases {
+				if tc.args[0] == "validate" {
+					continue // each version has its release's rules
+				}
 				want, err := os.ReadFile(filepath.Join(appDir, "testdata/golden", tc.name+".golden"))
 				if err != nil {
 					t.Fatal(err)
@@ -192,4 +196,18 @@ func TestPluginName(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errOut.String(), "See 'kubectl dra get --help' for usage.") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
+}
+
+// TestLiveValidate133: on a cluster serving v1alpha3 (1.31's rules, which
+// have no admin-access rule), the edits are checked in v1alpha3.
+func TestLiveValidate133(t *testing.T) {
+	withFakeCluster(t, "v1alpha3")
+	checkGolden(t, "live133-validate-edits", runCapture([]string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}))
+}
+
+// TestLiveValidateStatus: --subresource status checks a status update of
+// the stored claim; a claim the cluster does not have cannot be one.
+func TestLiveValidateStatus(t *testing.T) {
+	withFakeCluster(t, "v1")
+	checkGolden(t, "live-validate-status", runCapture([]string{"validate", "--from-cluster", "--subresource", "status", "-f", appDir + "/testdata/live/status-edits.yaml"}))
 }
