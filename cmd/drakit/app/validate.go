@@ -151,7 +151,7 @@ type validationResult struct {
 	// CheckedAs says, with --from-cluster, whether the object was checked
 	// as a create or as an update of the stored one.
 	CheckedAs string `json:"checkedAs,omitempty"`
-	Error      string               `json:"error,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // validationWarning is a warning about a valid or invalid object: a field
