@@ -66,7 +66,7 @@ func TestLive(t *testing.T) {
 		expect(t, []string{"describe", "pod", "inference", "-n", ns, "--explain"}, 0,
 			"ResourceClaim:  inference-gpus-x7k2p (template two-gpus)", "State:          not allocated", served,
 			"nodes can run drakit-live/inference:", "not enough devices for claim gpus (request gpus)",
-			"Claims holding devices it would get: drakit-live/train-gpus",
+			"Claims holding devices it would get (1): drakit-live/train-gpus",
 			"drakit-live-a: not enough devices for claim gpus (request gpus)",
 			"drakit-live-b: gpu.live.example.com/drakit-live-b/gpu-1 example.com/ecc=failing:NoSchedule")
 		expect(t, []string{"describe", "pod", "waiting", "-n", ns}, 0, "waiting for the claim of template two-gpus to be made")
@@ -107,7 +107,7 @@ func TestLive(t *testing.T) {
 // resource.k8s.io objects through hubclient in the served version; claim
 // and pod status as the scheduler and kube-controller-manager would write
 // them. Kinds the server does not serve are left out.
-func load(t *testing.T, ctx context.Context, kube kubernetes.Interface, hub *hubclient.Client) {
+func load(t testing.TB, ctx context.Context, kube kubernetes.Interface, hub *hubclient.Client) {
 	data, err := os.ReadFile("testdata/cluster.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func store(ctx context.Context, kube kubernetes.Interface, hub *hubclient.Client
 }
 
 // bindReader stores the ClusterRole of examples/rbac and binds user to it.
-func bindReader(t *testing.T, ctx context.Context, kube kubernetes.Interface, user string) {
+func bindReader(t testing.TB, ctx context.Context, kube kubernetes.Interface, user string) {
 	data, err := os.ReadFile("../../../examples/rbac/drakit-reader.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +238,7 @@ func bindReader(t *testing.T, ctx context.Context, kube kubernetes.Interface, us
 	}
 }
 
-func writeKubeconfig(t *testing.T, host, token string) string {
+func writeKubeconfig(t testing.TB, host, token string) string {
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	cfg := fmt.Sprintf(`apiVersion: v1
 kind: Config

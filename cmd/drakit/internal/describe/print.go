@@ -47,7 +47,12 @@ func PrintPod(w io.Writer, pod *corev1.Pod, claims []*PodClaim, r *Replay, inv *
 	}
 	sort.Strings(holders)
 	if len(holders) > 0 {
-		fmt.Fprintf(w, "  Claims holding devices it would get: %s\n", strings.Join(holders, ", "))
+		// Counted, with a few named: never a line naming every claim.
+		shown := holders
+		if len(holders) > 5 && !explain {
+			shown = append(holders[:5:5], fmt.Sprintf("... %d more (--explain names them per node)", len(holders)-5))
+		}
+		fmt.Fprintf(w, "  Claims holding devices it would get (%d): %s\n", len(holders), strings.Join(shown, ", "))
 	}
 	if len(taints) > 0 {
 		fmt.Fprintf(w, "  Taints not tolerated (%d):\n", len(taints))
