@@ -120,7 +120,7 @@ func populateScale(b *testing.B, s *e2eenv.Server) {
 		}
 		node := fmt.Sprintf("scale-%04d", i)
 		stored.Status.Allocation = &resource.AllocationResult{
-			Devices: resource.DeviceAllocationResult{Results: []resource.DeviceRequestAllocationResult{{Request: "gpu", Driver: "gpu.scale.example.com", Pool: node, Device: "gpu-0"}}},
+			Devices:      resource.DeviceAllocationResult{Results: []resource.DeviceRequestAllocationResult{{Request: "gpu", Driver: "gpu.scale.example.com", Pool: node, Device: "gpu-0"}}},
 			NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{node}}}}}},
 		}
 		_, err = hub.ResourceClaims(scaleNS).UpdateStatus(ctx, stored, metav1.UpdateOptions{})
