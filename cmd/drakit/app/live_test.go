@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,36 +63,7 @@ var liveGoldenCases = []goldenCase{
 
 func TestLiveGolden(t *testing.T) {
 	withFakeCluster(t, "v1")
-	for _, tc := range liveGoldenCases {
-		t.Run(tc.name, func(t *testing.T) {
-			checkGolden(t, tc.name, runCapture(tc.args))
-		})
-	}
-}
-
-// runCapture runs drakit and returns exit code and both streams as one text.
-func runCapture(args []string) string {
-	var out, errOut bytes.Buffer
-	code := Run(args, Streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
-	return fmt.Sprintf("$ drakit %s\nexit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(args, " "), code, out.String(), errOut.String())
-}
-
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join(appDir, "testdata/golden", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("output differs from %s (rerun with -update after a deliberate change):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	testGoldenCases(t, liveGoldenCases)
 }
 
 // TestLiveAnyRelease runs the golden cases against clusters that serve
@@ -114,7 +84,7 @@ func TestLiveAnyRelease(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := strings.ReplaceAll(runCapture(tc.args), "resource.k8s.io/"+version+",", "resource.k8s.io/v1,")
+				got := strings.ReplaceAll(runGolden(t, tc), "resource.k8s.io/"+version+",", "resource.k8s.io/v1,")
 				if got != string(want) {
 					t.Errorf("%s: differs from the v1 answer:\n--- v1\n%s\n--- %s\n%s", tc.name, want, version, got)
 				}
@@ -128,13 +98,11 @@ func TestLiveAnyRelease(t *testing.T) {
 // and the rest is the same.
 func TestLive130(t *testing.T) {
 	withFakeCluster(t, "v1alpha2")
-	for _, tc := range []goldenCase{
+	testGoldenCases(t, []goldenCase{
 		{name: "live130-describe-pod-pending", args: []string{"describe", "pod", "inference", "--explain"}},
 		{name: "live130-get-devices", args: []string{"get", "devices"}},
 		{name: "live130-describe-claim", args: []string{"describe", "claim", "train-gpus"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) { checkGolden(t, tc.name, runCapture(tc.args)) })
-	}
+	})
 }
 
 // TestLiveFailures: each failure is one line naming what and where, exit 1.
@@ -151,17 +119,20 @@ func TestLiveFailures(t *testing.T) {
 		expectFailure(t, []string{"get", "devices"}, "error: listing resourceslices on the API server at https://fake:6443 (context fake): the cluster does not serve ResourceSlice: its release lacks the kind (it serves resource.k8s.io v1alpha1)")
 	})
 	t.Run("unreachable", func(t *testing.T) {
-		got := runCapture([]string{"get", "devices", "--server", "https://127.0.0.1:1", "--request-timeout", "5s"})
-		for _, want := range []string{"exit 1", "error: discovering the versions of resource.k8s.io on the API server at https://127.0.0.1:1: cannot reach the server:", "connection refused", "check --kubeconfig, --context or --server"} {
+		code, _, got := runDrakit([]string{"get", "devices", "--server", "https://127.0.0.1:1", "--request-timeout", "5s"}, nil)
+		for _, want := range []string{"error: discovering the versions of resource.k8s.io on the API server at https://127.0.0.1:1: cannot reach the server:", "connection refused", "check --kubeconfig, --context or --server"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("lacks %q:\n%s", want, got)
 			}
 		}
+		if code != ExitFailure {
+			t.Errorf("exit %d", code)
+		}
 	})
 	t.Run("no kubeconfig", func(t *testing.T) {
-		got := runCapture([]string{"get", "devices", "--kubeconfig", "/nonexistent/config"})
-		if !strings.Contains(got, "exit 1") || !strings.Contains(got, "/nonexistent/config") {
-			t.Errorf("%s", got)
+		code, _, got := runDrakit([]string{"get", "devices", "--kubeconfig", "/nonexistent/config"}, nil)
+		if code != ExitFailure || !strings.Contains(got, "/nonexistent/config") {
+			t.Errorf("exit %d: %s", code, got)
 		}
 	})
 }
@@ -202,12 +173,12 @@ func TestPluginName(t *testing.T) {
 // have no admin-access rule), the edits are checked in v1alpha3.
 func TestLiveValidate133(t *testing.T) {
 	withFakeCluster(t, "v1alpha3")
-	checkGolden(t, "live133-validate-edits", runCapture([]string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}))
+	testGoldenCases(t, []goldenCase{{name: "live133-validate-edits", args: []string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}}})
 }
 
 // TestLiveValidateStatus: --subresource status checks a status update of
 // the stored claim; a claim the cluster does not have cannot be one.
 func TestLiveValidateStatus(t *testing.T) {
 	withFakeCluster(t, "v1")
-	checkGolden(t, "live-validate-status", runCapture([]string{"validate", "--from-cluster", "--subresource", "status", "-f", appDir + "/testdata/live/status-edits.yaml"}))
+	testGoldenCases(t, []goldenCase{{name: "live-validate-status", args: []string{"validate", "--from-cluster", "--subresource", "status", "-f", appDir + "/testdata/live/status-edits.yaml"}}})
 }
