@@ -32,6 +32,7 @@ type allocateOptions struct {
 	featureGates string
 	timeout      time.Duration
 	explain      bool
+	cluster      clusterBackground
 
 	// features are those of a scheduler with the gates of --feature-gates.
 	features allocator.Features
@@ -127,6 +128,14 @@ With pods, --timeout bounds the search for each pod, not the whole run.
 devices of the first of them; with -o json the explanations are JSON
 objects, one per line.
 
+With --from-cluster the cluster of kubectl's connection flags
+(--kubeconfig, --context, ...; any release from 1.30 on) is the
+background: its classes, slices, DeviceTaintRules and nodes join the
+input's, and its allocated claims hold their devices; a claim of the input
+with the namespace and name of a stored one replaces it ("what if this
+claim were changed?"). Only the input's claims are printed, and nothing
+is written to the cluster.
+
 The search gives up after --timeout (default 10s), naming the claims it
 was allocating, with exit code 1: a claim over many devices with
 constraints can need a search that does not end in practice.`,
@@ -141,6 +150,9 @@ constraints can need a search that does not end in practice.`,
 
   # Where would the example pods go, and why not?
   drakit allocate -f examples/pods -o wide --explain
+
+  # Would these claims fit on the cluster now, next to what it has allocated?
+  drakit allocate --from-cluster -f new-claims.yaml -o wide --context prod
 
   # Claims from a 1.37 cluster, inventory as kubectl prints it
   kubectl get deviceclasses,resourceslices,devicetaintrules,resourceclaims,nodes -A -o yaml | drakit allocate -f -
@@ -160,6 +172,7 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
 	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for pods that cannot be placed, name the nodes of each reason and the claims holding their devices")
+	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
@@ -169,6 +182,8 @@ type claimEntry struct {
 	obj     *objects.Object
 	version string
 	outcome allocator.ObjectResult
+	// background: a claim of the cluster (--from-cluster), not of the input.
+	background bool
 }
 
 // explain says why the claim could not be allocated, naming the nodes
@@ -242,6 +257,11 @@ func (o *allocateOptions) run(s Streams) error {
 		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
 		return errFailed
 	}
+	if o.cluster.enabled {
+		if err := o.addClusterInventory(inv); err != nil {
+			return err
+		}
+	}
 	if len(inv.pods) > 0 {
 		return o.runPods(s, inv, rep, format, gates)
 	}
@@ -265,6 +285,7 @@ func (o *allocateOptions) run(s Streams) error {
 		rep.fail(err)
 		return errFailed
 	}
+	inv.claims = foregroundClaims(inv.claims)
 
 	out := bufio.NewWriter(s.Out)
 	if o.output == "wide" {

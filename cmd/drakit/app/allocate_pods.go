@@ -171,6 +171,9 @@ func printPodObjects(w *bufio.Writer, inv *inventory, placed *allocator.Placemen
 		src := &printer.Source{}
 		if i < len(inv.claims) {
 			entry := inv.claims[i]
+			if entry.background {
+				continue // the cluster's claim, not part of the answer
+			}
 			if entry.obj.At == "" {
 				src.Comments = entry.obj.Doc.Comments()
 			}

@@ -37,13 +37,20 @@ type Streams struct {
 // Main runs drakit with the process's arguments and streams and returns
 // the exit code.
 func Main() int {
-	return Run(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+	return RunAs(displayName(os.Args[0]), os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 }
 
 // Run runs drakit with args (without the program name) and returns the
 // exit code. Errors are printed to s.ErrOut as one "error: ..." line each.
 func Run(args []string, s Streams) int {
+	return RunAs("drakit", args, s)
+}
+
+// RunAs is Run for a drakit called name: "drakit", or "kubectl dra" as a
+// kubectl plugin (see displayName).
+func RunAs(name string, args []string, s Streams) int {
 	root := NewRootCommand(s)
+	asPlugin(root, name)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	if err == nil {
@@ -119,6 +126,8 @@ unsatisfiable claims), 2 a wrong command line.`,
 		newValidateCommand(s),
 		newAllocateCommand(s),
 		newExplainCommand(s),
+		newDescribeCommand(s),
+		newGetCommand(s),
 		newOpenAPICommand(s),
 		newVersionCommand(s),
 		newCompletionCommand(s),

@@ -34,6 +34,7 @@ type validateOptions struct {
 	rejectQuirks bool
 	featureGates string
 	timeout      time.Duration
+	cluster      clusterValidation
 }
 
 func newValidateCommand(s Streams) *cobra.Command {
@@ -65,6 +66,15 @@ get namespaces -o yaml); in a namespace that has no such document the rule
 is not checked (the namespace is unknown), and a warning says so. An
 object that needs a namespace whose document comes later in the input is
 reported after the rest of the input.
+
+With --from-cluster, the cluster of kubectl's connection flags
+(--kubeconfig, --context, ...) is the background, and nothing is written
+to it: the namespaces' labels come from it; each object is checked in the
+version the cluster serves for its kind (its release's rules); and an
+object the cluster holds (same kind, namespace and name) is checked as an
+update of the stored one (immutable fields, status rules), or with
+--subresource status as a status update. A line on standard error says
+for each object which check it got.
 
 With --as-version, every object is first converted to that version and
 checked with its rules: will these manifests still be valid after an
@@ -117,6 +127,7 @@ and validation stops there.`,
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up on an object whose validation takes longer (0: no limit)")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	_ = cmd.RegisterFlagCompletionFunc("as-version", completeGroupVersions)
+	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("json"))
 	return cmd
 }
@@ -137,7 +148,10 @@ type validationResult struct {
 	Message    string               `json:"message,omitempty"`
 	Causes     []metav1.StatusCause `json:"causes,omitempty"`
 	Warnings   []validationWarning  `json:"warnings,omitempty"`
-	Error      string               `json:"error,omitempty"`
+	// CheckedAs says, with --from-cluster, whether the object was checked
+	// as a create or as an update of the stored one.
+	CheckedAs string `json:"checkedAs,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // validationWarning is a warning about a valid or invalid object: a field
@@ -170,6 +184,10 @@ type toValidate struct {
 	obj   *objects.Object
 	typed runtime.Object
 	gvk   schema.GroupVersionKind
+	// validate checks typed; nil for validateObject (a create).
+	validate func(runtime.Object, validation.Options) (field.ErrorList, []validation.DropWarning)
+	// checkedAs says what the check was (--from-cluster).
+	checkedAs string
 }
 
 func (o *validateOptions) run(s Streams) error {
@@ -221,6 +239,9 @@ func (o *validateOptions) run(s Streams) error {
 	}
 	reader := &objects.Reader{Strict: o.strict, Report: problem}
 	namespaces := newNamespaceBook()
+	if err := o.cluster.connect(namespaces); err != nil {
+		return err
+	}
 	opts := validation.Options{Strict: o.rejectQuirks, FeatureGates: gates, NamespaceLabels: namespaces.lookup}
 
 	// check validates one object and reports it. Until the input is read
@@ -230,7 +251,7 @@ func (o *validateOptions) run(s Streams) error {
 	var stopped error // set when an object takes longer than --timeout
 	check := func(v toValidate, final bool) (held bool) {
 		namespaces.ask()
-		errs, warnings, panicked, timedOut := validateSafely(v.typed, opts, o.timeout)
+		errs, warnings, panicked, timedOut := validateSafely(v.typed, v.validate, opts, o.timeout)
 		if timedOut {
 			problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", o.timeout), false)
 			stopped = errFailed
@@ -246,7 +267,7 @@ func (o *validateOptions) run(s Streams) error {
 		sum.Objects++
 		gk := schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
 		res := validationResult{Source: v.obj.Doc.Source, Document: v.obj.Doc.Index, Line: v.obj.Line(), Path: v.obj.At,
-			APIVersion: v.gvk.GroupVersion().String(), Kind: v.gvk.Kind, Namespace: v.obj.Head.Metadata.Namespace, Name: v.obj.Head.Metadata.Name, Valid: true}
+			APIVersion: v.gvk.GroupVersion().String(), Kind: v.gvk.Kind, Namespace: v.obj.Head.Metadata.Namespace, Name: v.obj.Head.Metadata.Name, Valid: true, CheckedAs: v.checkedAs}
 		for _, w := range warnings {
 			vw := validationWarning{Field: w.Path, Message: droppedMessage(w)}
 			for _, g := range w.Gates {
@@ -272,6 +293,10 @@ func (o *validateOptions) run(s Streams) error {
 		if report != nil {
 			report.add(res)
 			return false
+		}
+		if res.CheckedAs != "" {
+			out.Flush()
+			fmt.Fprintf(s.ErrOut, "%s: %s %q: checked as %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, res.CheckedAs)
 		}
 		if len(res.Warnings) > 0 {
 			out.Flush()
@@ -323,6 +348,14 @@ func (o *validateOptions) run(s Streams) error {
 				}
 				v.typed = converted
 				v.gvk = converted.GetObjectKind().GroupVersionKind()
+			}
+			if o.cluster.c != nil {
+				how, err := o.cluster.prepare(&v, asVersion)
+				if err != nil {
+					problem(obj.Errorf("%v", err), false)
+					return nil
+				}
+				v.checkedAs = how
 			}
 			if check(v, false) {
 				held = append(held, v)
@@ -504,7 +537,7 @@ func foldLines(s string) string {
 // object) into a result, so that one object cannot crash the command, and
 // gives up after timeout (if not 0), leaving the validation running: the
 // command stops then.
-func validateSafely(obj runtime.Object, opts validation.Options, timeout time.Duration) (errs field.ErrorList, warnings []validation.DropWarning, panicked any, timedOut bool) {
+func validateSafely(obj runtime.Object, validate func(runtime.Object, validation.Options) (field.ErrorList, []validation.DropWarning), opts validation.Options, timeout time.Duration) (errs field.ErrorList, warnings []validation.DropWarning, panicked any, timedOut bool) {
 	type answer struct {
 		errs     field.ErrorList
 		warnings []validation.DropWarning
@@ -517,7 +550,10 @@ func validateSafely(obj runtime.Object, opts validation.Options, timeout time.Du
 			a.panicked = recover()
 			done <- a
 		}()
-		a.errs, a.warnings = validateObject(obj, opts)
+		if validate == nil {
+			validate = validateObject
+		}
+		a.errs, a.warnings = validate(obj, opts)
 	}()
 	var expired <-chan time.Time
 	if timeout > 0 {

@@ -1,0 +1,143 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/cmd/drakit/internal/objects"
+	"github.com/drakit/drakit/conversion"
+)
+
+// clusterBackground is allocate's --from-cluster: the live inventory as
+// the background of the claims given with -f.
+type clusterBackground struct {
+	enabled bool
+	flags   *cluster.Flags
+}
+
+func (b *clusterBackground) add(cmd *cobra.Command) {
+	b.flags = cluster.NewFlags()
+	cmd.Flags().BoolVar(&b.enabled, "from-cluster", false, "read the classes, slices, DeviceTaintRules, nodes and allocated claims of the cluster (kubectl's connection flags) and allocate the given claims against them; nothing is written to the cluster")
+	b.flags.AddTo(cmd.Flags(), false)
+}
+
+// addClusterInventory adds the cluster's inventory to inv, before what the
+// input holds: its classes, slices and DeviceTaintRules; its allocated
+// claims, which hold their devices (a claim of the input with the same
+// namespace and name replaces the stored one: "what if it were this?");
+// its nodes, unless the input has a Node of that name.
+func (o *allocateOptions) addClusterInventory(inv *inventory) error {
+	c, err := connectCluster(o.cluster.flags)
+	if err != nil {
+		return err
+	}
+	live, err := c.ReadInventory(context.Background())
+	if err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	for _, e := range inv.claims {
+		given[claimID(e)] = true
+	}
+	named := claimsNamedByPods(inv.pods)
+	var objs []runtime.Object
+	var background []*claimEntry
+	add := func(hub runtime.Object) error {
+		obj, err := conversion.FromHub(hub, "v1")
+		if err != nil {
+			return fmt.Errorf("%s: converting a stored object to resource.k8s.io/v1: %w", c.Where, err)
+		}
+		objs = append(objs, obj)
+		return nil
+	}
+	for _, cl := range live.Classes {
+		if err := add(cl); err != nil {
+			return err
+		}
+	}
+	for _, s := range live.Slices {
+		if err := add(s); err != nil {
+			return err
+		}
+	}
+	for _, cl := range live.Claims {
+		id := cl.Namespace + "/" + cl.Name
+		// An unallocated stored claim takes part only when a pod of the
+		// input uses it: then it is allocated with that pod.
+		if given[id] || (cl.Status.Allocation == nil && !named[id]) {
+			continue
+		}
+		if err := add(cl); err != nil {
+			return err
+		}
+		background = append(background, backgroundClaim(cl))
+	}
+	inv.objects = append(objs, inv.objects...)
+	inv.claims = append(background, inv.claims...)
+	inv.slices = append(append([]*resource.ResourceSlice(nil), live.Slices...), inv.slices...)
+	inv.taintRules = append(append([]*resource.DeviceTaintRule(nil), live.TaintRules...), inv.taintRules...)
+	inv.nodes = mergeNodes(inv.nodes, live.Nodes)
+	return nil
+}
+
+// backgroundClaim is the entry of a stored claim: it takes part in the
+// allocation (its devices are held) but is not part of the answer.
+func backgroundClaim(c *resource.ResourceClaim) *claimEntry {
+	obj := &objects.Object{}
+	obj.Head.Kind, obj.Head.APIVersion = "ResourceClaim", "resource.k8s.io/v1"
+	obj.Head.Metadata.Namespace, obj.Head.Metadata.Name = c.Namespace, c.Name
+	return &claimEntry{obj: obj, version: "v1", background: true}
+}
+
+// claimsNamedByPods are the claims ("namespace/name") the pods use by
+// name: spec.resourceClaims[].resourceClaimName and the claims made from
+// their templates that status.resourceClaimStatuses names.
+func claimsNamedByPods(pods []*podEntry) map[string]bool {
+	named := map[string]bool{}
+	for _, p := range pods {
+		for _, rc := range p.pod.Spec.ResourceClaims {
+			if rc.ResourceClaimName != nil {
+				named[p.pod.Namespace+"/"+*rc.ResourceClaimName] = true
+			}
+		}
+		for _, st := range p.pod.Status.ResourceClaimStatuses {
+			if st.ResourceClaimName != nil {
+				named[p.pod.Namespace+"/"+*st.ResourceClaimName] = true
+			}
+		}
+	}
+	return named
+}
+
+// mergeNodes: the input's nodes, then the cluster's that the input does
+// not name.
+func mergeNodes(given, live []*corev1.Node) []*corev1.Node {
+	names := map[string]bool{}
+	for _, n := range given {
+		names[n.Name] = true
+	}
+	out := given
+	for _, n := range live {
+		if !names[n.Name] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// foregroundClaims drops the cluster's claims from the answer.
+func foregroundClaims(claims []*claimEntry) []*claimEntry {
+	var out []*claimEntry
+	for _, c := range claims {
+		if !c.background {
+			out = append(out, c)
+		}
+	}
+	return out
+}
