@@ -135,6 +135,7 @@ func aliasBomb() string {
 func TestPeekHead(t *testing.T) {
 	cases := map[string]string{
 		"kind: A\n":                              `in.yaml:1: document 1: A: apiVersion is not set`,
+		"kind: \"A\\nB\"\n":                      `in.yaml:1: document 1: "A\nB": apiVersion is not set`,
 		"apiVersion: v1\n":                       `in.yaml:1: document 1: kind is not set`,
 		"metadata: {name: x}\n":                  `in.yaml:1: document 1: x: apiVersion and kind are not set; every manifest needs both`,
 		"apiVersion: 1\nkind: A\n":               `in.yaml:1: document 1: apiVersion: must be a string, not a number`,

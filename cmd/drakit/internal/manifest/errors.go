@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -38,11 +39,11 @@ func (e *Error) Error() string {
 	}
 	if e.Object != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Object)
+		b.WriteString(quoteBreaks(e.Object))
 	}
 	if e.Path != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Path)
+		b.WriteString(quoteBreaks(e.Path))
 	}
 	b.WriteString(": ")
 	b.WriteString(oneLine(e.Err.Error()))
@@ -59,6 +60,16 @@ func (d *Document) Errorf(format string, args ...any) *Error {
 
 // oneLine folds a multi-line message (YAML errors have several lines) so
 // that every problem takes exactly one line of output.
+// quoteBreaks quotes a name taken from the input (a kind, an object's
+// name, a map key in a path) when it holds a line break, so that the
+// message stays one line and still shows the name exactly.
+func quoteBreaks(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 func oneLine(s string) string {
 	if !strings.ContainsAny(s, "\n\r") {
 		return s
