@@ -380,7 +380,13 @@ func (e *ParseError) Error() string {
 //
 // Only the gates of this package are known: a flag copied from a cluster
 // that also sets gates unrelated to DRA must be trimmed first.
-func Parse(s string) (Gates, error) {
+func Parse(s string) (Gates, error) { return ParseOnto(Defaults(), s) }
+
+// ParseOnto is Parse over base instead of the defaults: the flag of a
+// component of an older release (base being its defaults, see
+// ReleaseDefaults). Setting a locked gate to its value in base is no
+// error: the lock is a 1.37 rule, and base is what the component has.
+func ParseOnto(base Gates, s string) (Gates, error) {
 	type item struct {
 		name  string
 		value bool
@@ -431,12 +437,12 @@ func Parse(s string) (Gates, error) {
 		if !ok {
 			continue // AllAlpha, AllBeta
 		}
-		if v := explicit[Name(it.name)]; specs[i].LockedToDefault && v != specs[i].Default {
+		if v := explicit[Name(it.name)]; specs[i].LockedToDefault && v != specs[i].Default && v != base.Enabled(Name(it.name)) {
 			return Gates{}, &ParseError{Gate: it.name, Reason: fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", it.name, v, specs[i].Default)}
 		}
 	}
 
-	g := Defaults()
+	g := base
 	for _, spec := range specs {
 		if v, ok := explicit[spec.Name]; ok {
 			g = g.With(spec.Name, v)

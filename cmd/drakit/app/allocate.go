@@ -47,7 +47,9 @@ func newAllocateCommand(s Streams) *cobra.Command {
 from the classes, ResourceSlices and DeviceTaintRules given with them.
 
 The features are those of a 1.37 scheduler with the feature gates of
---feature-gates (kube-apiserver's syntax; default: the 1.37 defaults).
+--feature-gates (kube-apiserver's syntax; default: the 1.37 defaults;
+with --from-cluster, the defaults of the server's release, which the flag
+changes).
 On by default: firstAvailable alternatives (DRAPrioritizedList) and admin
 access (DRAAdminAccess), both locked on; partitionable devices with shared
 counters and per-device node selection (DRAPartitionableDevices); device
@@ -169,7 +171,7 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
-	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
+	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults, or with --from-cluster those of the server's release")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
 	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for pods that cannot be placed, name the nodes of each reason and the claims holding their devices")
 	o.cluster.add(cmd)
@@ -258,8 +260,8 @@ func (o *allocateOptions) run(s Streams) error {
 		return errFailed
 	}
 	if o.cluster.enabled {
-		if err := o.addClusterInventory(inv); err != nil {
-			return err
+		if gates, err = o.addClusterInventory(inv, s); err != nil {
+			return gatesError(err)
 		}
 	}
 	if len(inv.pods) > 0 {

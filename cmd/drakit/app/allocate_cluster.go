@@ -8,7 +8,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/conversion"
@@ -32,11 +34,25 @@ func (b *clusterBackground) add(cmd *cobra.Command) {
 // claims, which hold their devices (a claim of the input with the same
 // namespace and name replaces the stored one: "what if it were this?");
 // its nodes, unless the input has a Node of that name.
-func (o *allocateOptions) addClusterInventory(inv *inventory) error {
+//
+// The scheduler's feature gates become those of the server's release
+// (its defaults, --feature-gates over them), said on standard error.
+func (o *allocateOptions) addClusterInventory(inv *inventory, s Streams) (features.Gates, error) {
 	c, err := connectCluster(o.cluster.flags)
 	if err != nil {
-		return err
+		return features.Gates{}, err
 	}
+	gates, about, err := c.SchedulerGates(o.featureGates)
+	if err != nil {
+		return gates, err
+	}
+	o.features = allocator.FeaturesFromGates(gates)
+	fmt.Fprintf(s.ErrOut, "Feature gates: %s\n", about)
+	return gates, o.addLive(c, inv)
+}
+
+// addLive adds what the cluster holds to inv.
+func (o *allocateOptions) addLive(c *cluster.Cluster, inv *inventory) error {
 	live, err := c.ReadInventory(context.Background())
 	if err != nil {
 		return err

@@ -6,12 +6,7 @@ import (
 	"strings"
 
 	"github.com/drakit/drakit/allocator"
-)
-
-// Limits of --explain, so that no line lists every node of a cluster.
-const (
-	explainRuns    = 6 // runs of consecutive nodes per reason
-	explainHolders = 5 // claims named per node
+	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 )
 
 // reportPods explains every pod that is not placed, on standard error:
@@ -41,74 +36,11 @@ func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocato
 		rep.report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
 		if o.explain {
 			for _, reason := range r.Failure.Reasons {
-				writeReason(s, reason, placed)
+				describe.WriteReason(s.ErrOut, "  ", reason, placed)
 			}
 		}
 	}
 	return failed
-}
-
-// writeReason writes one reason of --explain: the nodes, the claims that
-// hold devices on the first of them, and the allocator's explanation.
-func writeReason(s Streams, reason *allocator.PodReason, placed *allocator.Placement) {
-	runs, more := nodeRuns(reason.Nodes, placed)
-	where := strings.Join(runs, ", ")
-	if more > 0 {
-		where += fmt.Sprintf(" and %d more", more)
-	}
-	fmt.Fprintf(s.ErrOut, "  %s: %s\n", reason, where)
-	if reason.Example != "" {
-		fmt.Fprintf(s.ErrOut, "    on %s: %s\n", placed.Nodes[reason.Nodes[0]].Name, reason.Example)
-	}
-	if len(reason.Nodes) > 0 && devicesTaken(reason) {
-		first := placed.Nodes[reason.Nodes[0]].Name
-		if held := holders(placed, first); held != "" {
-			fmt.Fprintf(s.ErrOut, "    claims on %s now: %s\n", first, held)
-		}
-	}
-}
-
-// devicesTaken reports whether the reason is, at least in part, devices
-// that other claims hold: then the claims on the node are worth naming.
-func devicesTaken(reason *allocator.PodReason) bool {
-	return strings.Contains(reason.Example, "already allocated") || strings.Contains(reason.Example, "other claims") ||
-		strings.HasPrefix(reason.Text, "devices in use")
-}
-
-// holders names the claims allocated on the node, at most explainHolders.
-func holders(placed *allocator.Placement, node string) string {
-	names := placed.Holders[node]
-	if len(names) <= explainHolders {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:explainHolders], ", ") + fmt.Sprintf(" and %d more", len(names)-explainHolders)
-}
-
-// nodeRuns writes the nodes (indices in placed.Nodes, ascending) as runs
-// of consecutive nodes ("node-0001..node-0040 (40)"), at most
-// explainRuns; more counts the nodes left out.
-func nodeRuns(idx []int, placed *allocator.Placement) (runs []string, more int) {
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
-			j++
-		}
-		if len(runs) == explainRuns {
-			more += j - i + 1
-		} else {
-			first := placed.Nodes[idx[i]].Name
-			switch j - i {
-			case 0:
-				runs = append(runs, first)
-			case 1:
-				runs = append(runs, first, placed.Nodes[idx[j]].Name)
-			default:
-				runs = append(runs, fmt.Sprintf("%s..%s (%d)", first, placed.Nodes[idx[j]].Name, j-i+1))
-			}
-		}
-		i = j + 1
-	}
-	return runs, more
 }
 
 // podJSON is the JSON form of a pod's explanation (-o json).
@@ -147,11 +79,11 @@ func podExplanation(p *podEntry, placed *allocator.Placement, explain bool) podJ
 		}
 		if explain {
 			j.Example = reason.Example
-			j.Nodes, j.MoreNodes = nodeRuns(reason.Nodes, placed)
-			if len(reason.Nodes) > 0 && devicesTaken(reason) {
+			j.Nodes, j.MoreNodes = describe.NodeRuns(reason.Nodes, placed)
+			if len(reason.Nodes) > 0 && describe.DevicesTaken(reason) {
 				first := placed.Nodes[reason.Nodes[0]].Name
-				if held := placed.Holders[first]; len(held) > 0 {
-					j.HeldBy = map[string][]string{first: held[:min(len(held), explainHolders)]}
+				if held := describe.HeldBy(placed, first); len(held) > 0 {
+					j.HeldBy = map[string][]string{first: held}
 				}
 			}
 		}

@@ -3,11 +3,15 @@ package app
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 
+	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 )
@@ -28,10 +32,14 @@ nothing to it.
                                from templates, for extended resources),
                                each one's state, and the scheduler's DRA
                                decision replayed on the live inventory:
-                               how many nodes fail for which reason
-                               (--explain: every node), the claims that
-                               hold the devices it would get, the taints
-                               that keep it away.
+                               how many nodes fail for which reason, in
+                               the words of "allocate" with pods
+                               (--explain: the nodes of each reason and
+                               the claims holding their devices), the
+                               device taints that keep it away. The
+                               scheduler has the default feature gates of
+                               the server's release (--feature-gates
+                               changes them).
   describe resourceclaim NAME  what did this claim get? Its devices with
                                driver, pool, node, attributes, capacities,
                                share, tolerations, binding conditions, the
@@ -54,6 +62,7 @@ nothing to it.
 func newDescribePodCommand(s Streams) *cobra.Command {
 	flags := cluster.NewFlags()
 	var explain bool
+	var featureGates string
 	cmd := &cobra.Command{
 		Use:     "pod NAME",
 		Aliases: []string{"pods", "po"},
@@ -61,23 +70,29 @@ func newDescribePodCommand(s Streams) *cobra.Command {
 		Example: `  # Why is my pod pending?
   drakit describe pod inference -n serving
 
-  # The same, as a kubectl plugin, with the reason of every node
+  # The same, as a kubectl plugin, with the nodes of each reason
   kubectl dra describe pod inference -n serving --explain`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if featureGates != "" {
+				if _, err := parseFeatureGates("--feature-gates", featureGates); err != nil {
+					return err
+				}
+			}
 			c, err := connectCluster(flags)
 			if err != nil {
 				return err
 			}
-			return describePod(cmd.Context(), s, c, args[0], explain)
+			return describePod(cmd.Context(), s, c, args[0], featureGates, explain)
 		},
 	}
 	flags.AddTo(cmd.Flags(), false)
-	cmd.Flags().BoolVar(&explain, "explain", false, "list the outcome on every node, not only the counts per reason")
+	cmd.Flags().BoolVar(&explain, "explain", false, "name the nodes of each reason, the allocator's explanation and the claims holding their devices")
+	cmd.Flags().StringVar(&featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax, over the defaults of the server's release")
 	return cmd
 }
 
-func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name string, explain bool) error {
+func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name, featureGates string, explain bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -95,14 +110,40 @@ func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name string
 		return err
 	}
 	var replay *describe.Replay
-	if pod.Spec.NodeName == "" && len(claims) > 0 {
-		if replay, err = describe.ReplayPod(ctx, pod, claims, inv); err != nil {
+	var about string
+	if needsReplay(pod, claims) {
+		gates, text, err := c.SchedulerGates(featureGates)
+		if err != nil {
+			return gatesError(err)
+		}
+		about = text
+		if replay, err = describe.ReplayPod(ctx, pod, claims, inv, allocator.FeaturesFromGates(gates)); err != nil {
 			return fmt.Errorf("replaying the scheduling of pod %s/%s: %w", pod.Namespace, pod.Name, err)
 		}
 	}
 	out := bufio.NewWriter(s.Out)
-	describe.PrintPod(out, pod, claims, replay, inv, explain)
+	describe.PrintPod(out, pod, claims, replay, inv, about, explain)
 	return out.Flush()
+}
+
+// needsReplay: a pod not on a node yet with claims, or on a node with a
+// claim not allocated (the scheduler never saw it; the kubelet waits).
+func needsReplay(pod *corev1.Pod, claims []*describe.PodClaim) bool {
+	for _, pc := range claims {
+		if pod.Spec.NodeName == "" || pc.Claim == nil || pc.Claim.Status.Allocation == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// gatesError makes a --feature-gates problem a usage error.
+func gatesError(err error) error {
+	var perr *features.ParseError
+	if errors.As(err, &perr) {
+		return usageErrorf("invalid argument for --feature-gates: %v", err)
+	}
+	return err
 }
 
 func newDescribeClaimCommand(s Streams) *cobra.Command {

@@ -84,7 +84,7 @@ func TestLiveAnyRelease(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := strings.ReplaceAll(runGolden(t, tc), "resource.k8s.io/"+version+",", "resource.k8s.io/v1,")
+				got := strings.ReplaceAll(runGolden(t, tc), "resource.k8s.io/"+version+")", "resource.k8s.io/v1)")
 				if got != string(want) {
 					t.Errorf("%s: differs from the v1 answer:\n--- v1\n%s\n--- %s\n%s", tc.name, want, version, got)
 				}
@@ -94,10 +94,11 @@ func TestLiveAnyRelease(t *testing.T) {
 }
 
 // TestLive130 is a 1.30 cluster (v1alpha2 with structured parameters):
-// it has no DeviceTaintRules, so node-b's maintenance taint is missing
-// and the rest is the same.
+// it has no DeviceTaintRules, and its scheduler (1.30's default gates)
+// ignores device taints, so node-b's GPUs are free for the pod there.
 func TestLive130(t *testing.T) {
-	withFakeCluster(t, "v1alpha2")
+	f := withFakeCluster(t, "v1alpha2")
+	f.SetServerVersion("v1.30.14")
 	testGoldenCases(t, []goldenCase{
 		{name: "live130-describe-pod-pending", args: []string{"describe", "pod", "inference", "--explain"}},
 		{name: "live130-get-devices", args: []string{"get", "devices"}},

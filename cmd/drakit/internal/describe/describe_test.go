@@ -30,38 +30,9 @@ func TestTolerates(t *testing.T) {
 	}
 }
 
-func TestNodeExcluded(t *testing.T) {
-	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a", Labels: map[string]string{"pool": "train"}}}
-	allocatedOn := func(name string) *PodClaim {
-		c := &resource.ResourceClaim{}
-		c.Status.Allocation = &resource.AllocationResult{NodeSelector: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-			MatchFields: []corev1.NodeSelectorRequirement{{Key: "metadata.name", Operator: corev1.NodeSelectorOpIn, Values: []string{name}}},
-		}}}}
-		return &PodClaim{Name: "gpus", Claim: c}
-	}
-	for _, tc := range []struct {
-		name      string
-		pod       corev1.PodSpec
-		allocated []*PodClaim
-		want      string
-	}{
-		{name: "any node"},
-		{name: "nodeName", pod: corev1.PodSpec{NodeName: "b"}, want: "not the pod's spec.nodeName"},
-		{name: "selector matches", pod: corev1.PodSpec{NodeSelector: map[string]string{"pool": "train"}}},
-		{name: "selector", pod: corev1.PodSpec{NodeSelector: map[string]string{"pool": "serve"}}, want: "the pod's node selector does not match"},
-		{name: "claim here", allocated: []*PodClaim{allocatedOn("a")}},
-		{name: "claim elsewhere", allocated: []*PodClaim{allocatedOn("b")}, want: "claim gpus is allocated on devices this node cannot reach"},
-	} {
-		pod := &corev1.Pod{Spec: tc.pod}
-		if got := nodeExcluded(pod, node, tc.allocated); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestExtendedClaim: the extended resources a DeviceClass backs (by its
-// extendedResourceName or the implicit deviceclass name) become one claim
-// with a request per resource, counting every container's devices.
+// extendedResourceName or the implicit deviceclass name) are named as the
+// source of the one claim the scheduler makes for them; cpu is not.
 func TestExtendedClaim(t *testing.T) {
 	classes := []*resource.DeviceClass{
 		{ObjectMeta: metav1.ObjectMeta{Name: "gpu"}, Spec: resource.DeviceClassSpec{ExtendedResourceName: ptr.To("example.com/gpu")}},
@@ -75,19 +46,15 @@ func TestExtendedClaim(t *testing.T) {
 		ctr(corev1.ResourceList{"example.com/gpu": apiresource.MustParse("1"), "deviceclass.resource.kubernetes.io/nic": apiresource.MustParse("1")}),
 	}}}
 	pc := extendedClaim(pod, nil, classes)
-	if pc == nil || pc.Synthetic == nil {
-		t.Fatalf("no claim: %+v", pc)
-	}
-	reqs := pc.Synthetic.Spec.Devices.Requests
-	if len(reqs) != 2 || reqs[0].Exactly.DeviceClassName != "nic" || reqs[0].Exactly.Count != 1 || reqs[1].Exactly.DeviceClassName != "gpu" || reqs[1].Exactly.Count != 3 {
-		t.Errorf("requests: %+v %+v", reqs[0].Exactly, reqs[1].Exactly)
+	if pc == nil || pc.Claim != nil || pc.Source != "extended resources deviceclass.resource.kubernetes.io/nic, example.com/gpu" {
+		t.Fatalf("got %+v", pc)
 	}
 	if extendedClaim(&corev1.Pod{}, nil, classes) != nil {
 		t.Error("a pod without extended resources has no such claim")
 	}
 	pod.Status.ExtendedResourceClaimStatus = &corev1.PodExtendedResourceClaimStatus{ResourceClaimName: "p-extended-x"}
 	stored := &resource.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "p-extended-x", Namespace: "ns"}}
-	if pc := extendedClaim(pod, map[string]*resource.ResourceClaim{"p-extended-x": stored}, classes); pc.Claim != stored || pc.Synthetic != nil {
+	if pc := extendedClaim(pod, map[string]*resource.ResourceClaim{"p-extended-x": stored}, classes); pc.Claim != stored {
 		t.Errorf("the stored claim of status.extendedResourceClaimStatus: %+v", pc)
 	}
 }

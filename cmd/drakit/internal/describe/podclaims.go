@@ -6,7 +6,6 @@
 package describe
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -32,10 +31,6 @@ type PodClaim struct {
 	Claim *resource.ResourceClaim
 	// Template is the template of a claim that is still to be made.
 	Template *resource.ResourceClaimTemplate
-	// Synthetic is the claim drakit made to stand for one that does not
-	// exist yet (from the template, or for extended resources), for the
-	// replay.
-	Synthetic *resource.ResourceClaim
 }
 
 // TemplateGetter reads a claim template (namespace, name).
@@ -77,7 +72,6 @@ func PodClaims(pod *corev1.Pod, claims []*resource.ResourceClaim, classes []*res
 				return nil, err
 			}
 			pc.Template = t
-			pc.Synthetic = claimFromTemplate(pod, rc.Name, t)
 		}
 		out = append(out, pc)
 	}
@@ -87,57 +81,40 @@ func PodClaims(pod *corev1.Pod, claims []*resource.ResourceClaim, classes []*res
 	return out, nil
 }
 
-func claimFromTemplate(pod *corev1.Pod, name string, t *resource.ResourceClaimTemplate) *resource.ResourceClaim {
-	c := &resource.ResourceClaim{Spec: *t.Spec.Spec.DeepCopy()}
-	c.Namespace, c.Name = pod.Namespace, pod.Name+"-"+name+" (to be made)"
-	return c
-}
-
 // extendedClaim is the claim of the pod's extended resources that
 // DeviceClasses back: the stored one named by
-// status.extendedResourceClaimStatus, else one drakit makes as the
-// scheduler would (one request per resource, a count of devices).
+// status.extendedResourceClaimStatus, else the one the scheduler is to
+// make when it picks a node (the replay makes it as the scheduler would).
 func extendedClaim(pod *corev1.Pod, byName map[string]*resource.ResourceClaim, classes []*resource.DeviceClass) *PodClaim {
 	if s := pod.Status.ExtendedResourceClaimStatus; s != nil {
 		return &PodClaim{Name: "extended resources", Source: "extended resources", ClaimName: s.ResourceClaimName, Claim: byName[s.ResourceClaimName]}
 	}
-	backing := map[corev1.ResourceName]string{}
+	backed := map[corev1.ResourceName]bool{}
 	for _, c := range classes {
-		backing[corev1.ResourceName("deviceclass.resource.kubernetes.io/"+c.Name)] = c.Name
+		backed[corev1.ResourceName("deviceclass.resource.kubernetes.io/"+c.Name)] = true
 		if c.Spec.ExtendedResourceName != nil {
-			backing[corev1.ResourceName(*c.Spec.ExtendedResourceName)] = c.Name
+			backed[corev1.ResourceName(*c.Spec.ExtendedResourceName)] = true
 		}
 	}
-	counts := map[corev1.ResourceName]int64{}
+	names := map[string]bool{}
 	for _, ctr := range append(append([]corev1.Container(nil), pod.Spec.InitContainers...), pod.Spec.Containers...) {
-		for name, q := range ctr.Resources.Requests {
-			if _, ok := backing[name]; ok {
-				counts[name] += q.Value()
-			}
-		}
-		for name, q := range ctr.Resources.Limits {
-			if _, ok := backing[name]; ok && ctr.Resources.Requests == nil {
-				counts[name] += q.Value()
+		for _, list := range []corev1.ResourceList{ctr.Resources.Requests, ctr.Resources.Limits} {
+			for name := range list {
+				if backed[name] {
+					names[string(name)] = true
+				}
 			}
 		}
 	}
-	if len(counts) == 0 {
+	if len(names) == 0 {
 		return nil
 	}
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, string(n))
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
 	}
-	sort.Strings(names)
-	c := &resource.ResourceClaim{}
-	c.Namespace, c.Name = pod.Namespace, pod.Name+"-extended-resources (to be made)"
-	for i, n := range names {
-		c.Spec.Devices.Requests = append(c.Spec.Devices.Requests, resource.DeviceRequest{
-			Name:    fmt.Sprintf("container-%d-request-%d", 0, i),
-			Exactly: &resource.ExactDeviceRequest{DeviceClassName: backing[corev1.ResourceName(n)], AllocationMode: resource.DeviceAllocationModeExactCount, Count: counts[corev1.ResourceName(n)]},
-		})
-	}
-	return &PodClaim{Name: "extended resources", Source: "extended resources " + strings.Join(names, ", "), Synthetic: c}
+	sort.Strings(sorted)
+	return &PodClaim{Name: "extended resources", Source: "extended resources " + strings.Join(sorted, ", ")}
 }
 
 // quantityString prints a quantity as the API does.

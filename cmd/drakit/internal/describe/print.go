@@ -3,19 +3,21 @@ package describe
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 )
 
 // PrintPod writes "describe pod": the pod, its claims and their state,
-// and the replay (per node with explain).
-func PrintPod(w io.Writer, pod *corev1.Pod, claims []*PodClaim, r *Replay, inv *cluster.Inventory, explain bool) {
+// and the replay (with explain, the nodes of each reason and the claims
+// holding their devices). gates says in one line which feature gates the
+// replayed scheduler had.
+func PrintPod(w io.Writer, pod *corev1.Pod, claims []*PodClaim, r *Replay, inv *cluster.Inventory, gates string, explain bool) {
 	node := pod.Spec.NodeName
 	if node == "" {
 		node = "<none>"
@@ -36,49 +38,43 @@ func PrintPod(w io.Writer, pod *corev1.Pod, claims []*PodClaim, r *Replay, inv *
 	if r == nil {
 		return
 	}
-	fmt.Fprintf(w, "Scheduling (DRA replayed on the live inventory, resource.k8s.io/%s, a scheduler with the default features):\n", inv.Version)
-	fmt.Fprintf(w, "  %s\n", r.Summary(pod))
-	var holders, taints []string
-	for _, n := range r.PerNode {
-		holders = appendNew(holders, n.Holders...)
-		for _, t := range n.Taints {
-			taints = appendNew(taints, n.Node+": "+t)
+	fmt.Fprintf(w, "Scheduling (DRA replayed on the live inventory, resource.k8s.io/%s):\n", inv.Version)
+	fmt.Fprintf(w, "  Feature gates: %s\n", gates)
+	printOutcome(w, r, explain)
+	fmt.Fprintf(w, "  Not simulated: %s.\n", allocator.NotSimulated)
+}
+
+// printOutcome writes what became of the pod in the replay: the
+// scheduler's line, then the nodes per reason (explain) and the taints
+// not tolerated.
+func printOutcome(w io.Writer, r *Replay, explain bool) {
+	p := r.Pod
+	switch {
+	case p.Waiting != "":
+		fmt.Fprintf(w, "  Not tried: %s\n", p.Waiting)
+		return
+	case p.Failure == nil:
+		fmt.Fprintf(w, "  Its claims can be allocated on node %s (the first of %d nodes, by name, that DRA and the node filters allow): what keeps it pending is not its devices\n", p.Node, len(r.Placement.Nodes))
+		return
+	}
+	fmt.Fprintf(w, "  %s\n", p.Failure.Line(p.Name))
+	if explain {
+		for _, reason := range p.Failure.Reasons {
+			WriteReason(w, "    ", reason, r.Placement)
 		}
 	}
-	sort.Strings(holders)
-	if len(holders) > 0 {
-		// Counted, with a few named: never a line naming every claim.
-		shown := holders
-		if len(holders) > 5 && !explain {
-			shown = append(holders[:5:5], fmt.Sprintf("... %d more (--explain names them per node)", len(holders)-5))
-		}
-		fmt.Fprintf(w, "  Claims holding devices it would get (%d): %s\n", len(holders), strings.Join(shown, ", "))
-	}
-	if len(taints) > 0 {
-		fmt.Fprintf(w, "  Taints not tolerated (%d):\n", len(taints))
-		for i, t := range taints {
+	if len(r.Taints) > 0 {
+		fmt.Fprintf(w, "  Device taints not tolerated (%d):\n", len(r.Taints))
+		for i, t := range r.Taints {
 			if i == 10 && !explain {
-				fmt.Fprintf(w, "    ... %d more (--explain lists them)\n", len(taints)-10)
+				fmt.Fprintf(w, "    ... %d more (--explain lists them)\n", len(r.Taints)-10)
 				break
 			}
 			fmt.Fprintf(w, "    %s\n", t)
 		}
 	}
-	if explain {
-		fmt.Fprintln(w, "  Per node:")
-		for _, n := range r.PerNode {
-			line := "fits"
-			if n.Reason != "" {
-				line = n.Reason
-				if n.Detail != "" {
-					line += ": " + n.Detail
-				}
-				if len(n.Holders) > 0 {
-					line += "; held by " + strings.Join(n.Holders, ", ")
-				}
-			}
-			fmt.Fprintf(w, "    %s: %s\n", n.Node, line)
-		}
+	if !explain {
+		fmt.Fprintln(w, "  (--explain names the nodes of each reason and the claims holding their devices)")
 	}
 }
 
@@ -88,7 +84,7 @@ func claimState(pod *corev1.Pod, pc *PodClaim) string {
 	switch {
 	case c == nil && pc.Template != nil:
 		return "waiting for the claim of template " + pc.Template.Name + " to be made (kube-controller-manager makes it)"
-	case c == nil && pc.Source == "extended resources" || c == nil && strings.HasPrefix(pc.Source, "extended resources"):
+	case c == nil && strings.HasPrefix(pc.Source, "extended resources"):
 		return "to be made by the scheduler when it picks a node"
 	case c == nil:
 		return "missing: no such ResourceClaim in namespace " + pod.Namespace
@@ -136,19 +132,6 @@ func resultDevices(a *resource.AllocationResult) []string {
 		out = append(out, r.Driver+"/"+r.Pool+"/"+r.Device)
 	}
 	return out
-}
-
-func appendNew(list []string, add ...string) []string {
-	for _, a := range add {
-		found := false
-		for _, x := range list {
-			found = found || x == a
-		}
-		if !found {
-			list = append(list, a)
-		}
-	}
-	return list
 }
 
 // PrintDevices writes "get devices" as a kubectl table.

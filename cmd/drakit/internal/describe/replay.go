@@ -2,282 +2,158 @@ package describe
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/conversion"
 )
 
-// Replay is the scheduler's DRA decision for one pod, replayed on the
-// live inventory: on which nodes its claims could be allocated together,
-// and why not on the others.
+// Replay is the scheduler's decision for one pod, replayed on the live
+// inventory with allocator.PlacePods: the simulation of "drakit allocate"
+// with pods, so that both give the same reasons in the same words.
 type Replay struct {
-	// Nodes is the number of nodes in the cluster.
-	Nodes int
-	// Fits are the nodes where the pod's claims can be allocated.
-	Fits []string
-	// Reasons are the reasons of the other nodes, most frequent first.
-	Reasons []ReasonCount
-	// PerNode is every node's outcome, by name.
-	PerNode []NodeOutcome
-}
-
-// ReasonCount is one reason and the nodes that gave it.
-type ReasonCount struct {
-	Reason string
-	Nodes  []string
-}
-
-// NodeOutcome is the replay on one node.
-type NodeOutcome struct {
-	Node string
-	// Reason is empty when the pod's claims fit.
-	Reason string
-	// Detail is the allocator's explanation.
-	Detail string
-	// Holders are the claims that hold the devices the pod would get on
-	// this node if they were free.
-	Holders []string
-	// Taints are the taints of this node's devices that the pod's
-	// requests do not tolerate.
+	// Pod is what became of the pod: placed (Node), waiting, or a
+	// Failure with the nodes counted per reason.
+	Pod allocator.PodResult
+	// Placement holds the nodes the reasons' indices name and, per node,
+	// the claims allocated there (Holders).
+	Placement *allocator.Placement
+	// Taints are the taints, not tolerated by any request of the pod's
+	// claims to allocate, of the devices on the nodes where those claims
+	// failed ("node: driver/pool/device key=value:Effect"); only when the
+	// scheduler's gates apply device taints.
 	Taints []string
 }
 
-// ReplayPod allocates the pod's unallocated claims (the stored ones
-// without allocation and those still to be made) on every node the pod
-// may run on, all together as the scheduler does, against the devices
-// the cluster's claims hold.
-func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv *cluster.Inventory) (*Replay, error) {
-	var pending []*resource.ResourceClaim
-	var allocated []*PodClaim
-	for _, pc := range podClaims {
-		switch {
-		case pc.Claim != nil && pc.Claim.Status.Allocation != nil:
-			allocated = append(allocated, pc)
-		case pc.Claim != nil:
-			pending = append(pending, pc.Claim)
-		case pc.Synthetic != nil:
-			pending = append(pending, pc.Synthetic)
-		}
-	}
-	features := allocator.DefaultFeatures()
-	opts := allocator.Options{Classes: inv.Classes, Slices: inv.Slices, AllocatedClaims: inv.Claims, Mode: allocator.Joint, Features: &features, DeviceTaintRules: inv.TaintRules}
-	busy, err := allocator.New(opts)
+// ReplayPod places pod with allocator.PlacePods against the inventory:
+// its classes, slices and DeviceTaintRules; the allocated claims of every
+// namespace, which hold their devices (the pods bound to nodes are
+// represented by them); the pod's own claims, stored or to be made from
+// their templates (podClaims found them); and the nodes. Nothing else is
+// placed, so the answer is about this pod alone. features are the
+// scheduler's.
+func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv *cluster.Inventory, features allocator.Features) (*Replay, error) {
+	objs, err := replayObjects(pod, podClaims, inv)
 	if err != nil {
 		return nil, err
 	}
-	opts.AllocatedClaims = nil
-	idle, err := allocator.New(opts)
+	placed, err := allocator.PlacePods(ctx, objs, allocator.ObjectOptions{Nodes: inv.Nodes, Features: &features, DeviceTaintRules: inv.TaintRules},
+		allocator.PodOptions{Explain: true})
 	if err != nil {
 		return nil, err
 	}
-	holders := holdersByDevice(inv.Claims)
-	taints := DeviceTaints(inv)
-	r := &Replay{Nodes: len(inv.Nodes)}
-	byReason := map[string][]string{}
-	for _, node := range inv.Nodes {
-		out := NodeOutcome{Node: node.Name}
-		if why := nodeExcluded(pod, node, allocated); why != "" {
-			out.Reason = why
-		} else if len(pending) > 0 {
-			res, err := busy.AllocateOn(ctx, node, pending)
-			if err != nil {
-				return nil, err
-			}
-			if ce := firstFailure(res); ce != nil {
-				out.Reason, out.Detail = reasonText(ce, podClaims), ce.Detail
-				out.Holders = wouldHold(ctx, idle, node, pending, holders)
-				out.Taints = untoleratedTaints(node.Name, pending, taints)
-			}
-		}
-		if out.Reason == "" {
-			r.Fits = append(r.Fits, node.Name)
-		} else {
-			byReason[out.Reason] = append(byReason[out.Reason], node.Name)
-		}
-		r.PerNode = append(r.PerNode, out)
+	r := &Replay{Pod: placed.Pods[0], Placement: placed}
+	if features.DeviceTaints && r.Pod.Failure != nil {
+		r.Taints = untoleratedTaints(deviceFailureNodes(r.Pod.Failure, placed), pendingSpecs(podClaims), DeviceTaints(inv), features.DeviceTaintRules)
 	}
-	for reason, nodes := range byReason {
-		r.Reasons = append(r.Reasons, ReasonCount{Reason: reason, Nodes: nodes})
-	}
-	sort.Slice(r.Reasons, func(i, j int) bool {
-		a, b := r.Reasons[i], r.Reasons[j]
-		if len(a.Nodes) != len(b.Nodes) {
-			return len(a.Nodes) > len(b.Nodes)
-		}
-		return a.Reason < b.Reason
-	})
 	return r, nil
 }
 
-// firstFailure is the error of the claim to blame: not one that failed
-// only because another claim of the pod did.
-func firstFailure(res []allocator.Result) *allocator.ClaimError {
-	var other *allocator.ClaimError
-	for _, r := range res {
-		var ce *allocator.ClaimError
-		if r.Err == nil || !errors.As(r.Err, &ce) {
-			continue
-		}
-		if ce.Reason != allocator.ReasonOtherClaimFailed {
-			return ce
-		}
-		other = ce
+// replayObjects are PlacePods' input, in resource.k8s.io/v1 (the claims
+// made from templates are written in their template's version).
+func replayObjects(pod *corev1.Pod, podClaims []*PodClaim, inv *cluster.Inventory) ([]runtime.Object, error) {
+	var hubs []runtime.Object
+	for _, c := range inv.Classes {
+		hubs = append(hubs, c)
 	}
-	return other
-}
-
-var reasonPhrases = map[allocator.Reason]string{
-	allocator.ReasonNotEnough:               "not enough devices",
-	allocator.ReasonNoMatch:                 "no matching device",
-	allocator.ReasonDeviceTainted:           "a device with a taint not tolerated",
-	allocator.ReasonDeviceInUse:             "a device in use",
-	allocator.ReasonConstraintUnsatisfiable: "a constraint that cannot be met",
-	allocator.ReasonConflict:                "requests competing for the same devices",
-	allocator.ReasonNoClass:                 "a DeviceClass that does not exist",
-	allocator.ReasonIncompletePool:          "an incomplete pool",
-	allocator.ReasonInvalidPool:             "an invalid pool",
-	allocator.ReasonTooManyDevices:          "too many devices for one claim",
-}
-
-// reasonText is the reason as counted per node: what, for which claim of
-// the pod (by its name in the pod) and which request.
-func reasonText(ce *allocator.ClaimError, podClaims []*PodClaim) string {
-	phrase, ok := reasonPhrases[ce.Reason]
-	if !ok {
-		phrase = string(ce.Reason)
+	for _, s := range inv.Slices {
+		hubs = append(hubs, s)
 	}
-	claim := ce.Claim
+	for _, c := range inv.Claims {
+		if c.Status.Allocation != nil || c.Namespace == pod.Namespace && usedBy(c, pod, podClaims) {
+			hubs = append(hubs, c)
+		}
+	}
 	for _, pc := range podClaims {
-		for _, c := range []*resource.ResourceClaim{pc.Claim, pc.Synthetic} {
-			if c != nil && c.Namespace+"/"+c.Name == ce.Claim {
-				claim = pc.Name
-			}
+		if pc.Template != nil {
+			hubs = append(hubs, pc.Template)
 		}
 	}
-	s := phrase + " for claim " + claim
-	if ce.Request != "" {
-		s += " (request " + ce.Request + ")"
+	objs := make([]runtime.Object, 0, len(hubs)+1)
+	for _, h := range hubs {
+		obj, err := conversion.FromHub(h, "v1")
+		if err != nil {
+			return nil, fmt.Errorf("converting a stored object to resource.k8s.io/v1: %w", err)
+		}
+		objs = append(objs, obj)
 	}
-	return s
+	return append(objs, pod), nil
 }
 
-// nodeExcluded says why the pod cannot run on node whatever its devices:
-// spec.nodeName, spec.nodeSelector, or a claim allocated where the node
-// cannot reach.
-func nodeExcluded(pod *corev1.Pod, node *corev1.Node, allocated []*PodClaim) string {
-	if pod.Spec.NodeName != "" && pod.Spec.NodeName != node.Name {
-		return "not the pod's spec.nodeName"
-	}
-	if len(pod.Spec.NodeSelector) > 0 && !labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(labels.Set(node.Labels)) {
-		return "the pod's node selector does not match"
-	}
-	for _, pc := range allocated {
-		if sel := pc.Claim.Status.Allocation.NodeSelector; sel != nil && !nodeSelectorMatches(sel, node) {
-			return "claim " + pc.Name + " is allocated on devices this node cannot reach"
+// usedBy tells whether a stored claim is one of the pod's: named by it,
+// or made for it (the pod is its controller) before the pod's status
+// names it.
+func usedBy(c *resource.ResourceClaim, pod *corev1.Pod, podClaims []*PodClaim) bool {
+	for _, pc := range podClaims {
+		if pc.Claim == c {
+			return true
 		}
 	}
-	return ""
-}
-
-// nodeSelectorMatches: any term whose requirements all hold.
-func nodeSelectorMatches(sel *corev1.NodeSelector, node *corev1.Node) bool {
-	fields := labels.Set{"metadata.name": node.Name}
-	for _, term := range sel.NodeSelectorTerms {
-		if requirementsHold(term.MatchExpressions, labels.Set(node.Labels)) && requirementsHold(term.MatchFields, fields) {
+	for _, o := range c.OwnerReferences {
+		if o.Controller != nil && *o.Controller && o.UID == pod.UID && pod.UID != "" {
 			return true
 		}
 	}
 	return false
 }
 
-func requirementsHold(reqs []corev1.NodeSelectorRequirement, values labels.Set) bool {
-	for _, r := range reqs {
-		op := map[corev1.NodeSelectorOperator]selection.Operator{
-			corev1.NodeSelectorOpIn: selection.In, corev1.NodeSelectorOpNotIn: selection.NotIn,
-			corev1.NodeSelectorOpExists: selection.Exists, corev1.NodeSelectorOpDoesNotExist: selection.DoesNotExist,
-			corev1.NodeSelectorOpGt: selection.GreaterThan, corev1.NodeSelectorOpLt: selection.LessThan,
-		}[r.Operator]
-		req, err := labels.NewRequirement(r.Key, op, r.Values)
-		if err != nil || !req.Matches(values) {
-			return false
-		}
-	}
-	return true
-}
-
-// holdersByDevice maps each device held by an allocated claim (not for
-// admin access) to the claims that hold it.
-func holdersByDevice(claims []*resource.ResourceClaim) map[allocator.DeviceID][]string {
-	out := map[allocator.DeviceID][]string{}
-	for _, c := range claims {
-		if c.Status.Allocation == nil {
+// deviceFailureNodes are the nodes that failed the pod for its devices,
+// not for a node filter: the reasons that name a claim of the pod to
+// allocate.
+func deviceFailureNodes(f *allocator.PodFailure, placed *allocator.Placement) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range f.Reasons {
+		if !strings.Contains(r.Text, "claim ") || strings.Contains(r.Text, "allocated where") {
 			continue
 		}
-		for _, r := range c.Status.Allocation.Devices.Results {
-			if r.AdminAccess != nil && *r.AdminAccess {
-				continue
-			}
-			id := allocator.DeviceID{Driver: r.Driver, Pool: r.Pool, Device: r.Device}
-			out[id] = append(out[id], c.Namespace+"/"+c.Name)
+		for _, i := range r.Nodes {
+			out[placed.Nodes[i].Name] = true
 		}
 	}
 	return out
 }
 
-// wouldHold names the claims that hold the devices the pod would get on
-// node if no device were allocated.
-func wouldHold(ctx context.Context, idle *allocator.Allocator, node *corev1.Node, pending []*resource.ResourceClaim, holders map[allocator.DeviceID][]string) []string {
-	res, err := idle.AllocateOn(ctx, node, pending)
-	if err != nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range res {
-		if r.Err != nil || r.Allocation == nil {
-			return nil
-		}
-		for _, d := range r.Allocation.Devices.Results {
-			for _, h := range holders[allocator.DeviceID{Driver: d.Driver, Pool: d.Pool, Device: d.Device}] {
-				if !seen[h] {
-					seen[h] = true
-					out = append(out, h)
-				}
-			}
+// pendingSpecs are the specs of the pod's claims still to be allocated.
+func pendingSpecs(podClaims []*PodClaim) []*resource.ResourceClaimSpec {
+	var out []*resource.ResourceClaimSpec
+	for _, pc := range podClaims {
+		switch {
+		case pc.Claim != nil && pc.Claim.Status.Allocation == nil:
+			out = append(out, &pc.Claim.Spec)
+		case pc.Claim == nil && pc.Template != nil:
+			out = append(out, &pc.Template.Spec.Spec)
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 
 // untoleratedTaints are the NoSchedule and NoExecute taints of the
-// devices local to node that no request of the pending claims tolerates.
-func untoleratedTaints(node string, pending []*resource.ResourceClaim, taints map[allocator.DeviceID][]DeviceTaint) []string {
+// devices local to the nodes that no request of the specs tolerates
+// (those of DeviceTaintRules only when the scheduler applies them).
+func untoleratedTaints(nodes map[string]bool, specs []*resource.ResourceClaimSpec, taints map[allocator.DeviceID][]DeviceTaint, withRules bool) []string {
 	var out []string
 	for id, list := range taints {
 		for _, t := range list {
-			if t.Node != node || t.Taint.Effect == resource.DeviceTaintEffectNone || toleratedByAny(pending, t.Taint) {
+			if !nodes[t.Node] || t.Taint.Effect == resource.DeviceTaintEffectNone || t.Rule != "" && !withRules || toleratedByAny(specs, t.Taint) {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s %s", id, t))
+			out = append(out, fmt.Sprintf("%s: %s %s", t.Node, id, t))
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-func toleratedByAny(claims []*resource.ResourceClaim, t resource.DeviceTaint) bool {
-	for _, c := range claims {
-		for _, r := range c.Spec.Devices.Requests {
+func toleratedByAny(specs []*resource.ResourceClaimSpec, t resource.DeviceTaint) bool {
+	for _, spec := range specs {
+		for _, r := range spec.Devices.Requests {
 			var tols []resource.DeviceToleration
 			if r.Exactly != nil {
 				tols = r.Exactly.Tolerations
@@ -306,18 +182,4 @@ func tolerates(tol resource.DeviceToleration, t resource.DeviceTaint) bool {
 		return true
 	}
 	return tol.Key != "" && tol.Value == t.Value
-}
-
-// Summary is the one-line answer: "0/N nodes can run ns/pod: 2 not
-// enough devices for claim gpus (request gpus), 1 ...".
-func (r *Replay) Summary(pod *corev1.Pod) string {
-	parts := make([]string, len(r.Reasons))
-	for i, rc := range r.Reasons {
-		parts[i] = fmt.Sprintf("%d %s", len(rc.Nodes), rc.Reason)
-	}
-	s := fmt.Sprintf("%d/%d nodes can run %s/%s", len(r.Fits), r.Nodes, pod.Namespace, pod.Name)
-	if len(parts) > 0 {
-		s += ": " + strings.Join(parts, ", ")
-	}
-	return s
 }

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/version"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"sigs.k8s.io/yaml"
@@ -35,7 +36,8 @@ type Fake struct {
 // New is a fake cluster serving resource.k8s.io in the given versions
 // (v1alpha2 for 1.30, v1alpha3 for 1.31-1.33, v1beta1 and v1beta2 too
 // when enabled, v1 for 1.34 and later), each with every kind the
-// catalogue lists for it.
+// catalogue lists for it. Its server says it is v1.37.2 (SetServerVersion
+// changes that).
 func New(versions ...string) (*Fake, error) {
 	kube, own := kubefake.NewClientset(), fake.NewClientset()
 	disc := own.Discovery().(*fakediscovery.FakeDiscovery)
@@ -58,6 +60,7 @@ func New(versions ...string) (*Fake, error) {
 		return nil, err
 	}
 	where := "the API server at https://fake:6443 (context fake)"
+	kube.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &version.Info{Major: "1", Minor: "37", GitVersion: "v1.37.2"}
 	return &Fake{Cluster: cluster.New(hub, kube, "default", where), Kube: kube, Own: own, Where: where}, nil
 }
 
@@ -145,4 +148,10 @@ func decodeAndCreate[T any](doc []byte, create func(T) error) error {
 		return err
 	}
 	return create(obj)
+}
+
+// SetServerVersion makes the server report gitVersion ("v1.30.14").
+func (f *Fake) SetServerVersion(gitVersion string) {
+	info := &version.Info{GitVersion: gitVersion}
+	f.Kube.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = info
 }

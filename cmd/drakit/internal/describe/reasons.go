@@ -1,0 +1,89 @@
+package describe
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drakit/drakit/allocator"
+)
+
+// Limits of --explain, so that no line lists every node of a cluster.
+const (
+	explainRuns    = 6 // runs of consecutive nodes per reason
+	explainHolders = 5 // claims named per node
+)
+
+// WriteReason writes one reason a pod cannot be placed, as --explain of
+// "allocate" and "describe pod" do: the nodes (in runs, at most
+// explainRuns, "and N more"), the allocator's explanation on the first of
+// them, and the claims that hold devices there when devices are taken.
+// reason.Nodes must have been kept (allocator.PodOptions.Explain).
+func WriteReason(w io.Writer, indent string, reason *allocator.PodReason, placed *allocator.Placement) {
+	runs, more := NodeRuns(reason.Nodes, placed)
+	where := strings.Join(runs, ", ")
+	if more > 0 {
+		where += fmt.Sprintf(" and %d more", more)
+	}
+	fmt.Fprintf(w, "%s%s: %s\n", indent, reason, where)
+	if len(reason.Nodes) == 0 {
+		return
+	}
+	first := placed.Nodes[reason.Nodes[0]].Name
+	if reason.Example != "" {
+		fmt.Fprintf(w, "%s  on %s: %s\n", indent, first, reason.Example)
+	}
+	if DevicesTaken(reason) {
+		if held := HeldBy(placed, first); len(held) > 0 {
+			fmt.Fprintf(w, "%s  claims on %s now: %s\n", indent, first, holdersText(held, len(placed.Holders[first])))
+		}
+	}
+}
+
+// DevicesTaken reports whether the reason is, at least in part, devices
+// that other claims hold: then the claims on the node are worth naming.
+func DevicesTaken(reason *allocator.PodReason) bool {
+	return strings.Contains(reason.Example, "already allocated") || strings.Contains(reason.Example, "other claims") ||
+		strings.HasPrefix(reason.Text, "devices in use")
+}
+
+// HeldBy are the first explainHolders claims allocated on the node.
+func HeldBy(placed *allocator.Placement, node string) []string {
+	names := placed.Holders[node]
+	return names[:min(len(names), explainHolders)]
+}
+
+func holdersText(shown []string, all int) string {
+	s := strings.Join(shown, ", ")
+	if all > len(shown) {
+		s += fmt.Sprintf(" and %d more", all-len(shown))
+	}
+	return s
+}
+
+// NodeRuns writes the nodes (indices in placed.Nodes, ascending) as runs
+// of consecutive nodes ("node-0001..node-0040 (40)"), at most
+// explainRuns; more counts the nodes left out.
+func NodeRuns(idx []int, placed *allocator.Placement) (runs []string, more int) {
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		if len(runs) == explainRuns {
+			more += j - i + 1
+		} else {
+			first := placed.Nodes[idx[i]].Name
+			switch j - i {
+			case 0:
+				runs = append(runs, first)
+			case 1:
+				runs = append(runs, first, placed.Nodes[idx[j]].Name)
+			default:
+				runs = append(runs, fmt.Sprintf("%s..%s (%d)", first, placed.Nodes[idx[j]].Name, j-i+1))
+			}
+		}
+		i = j + 1
+	}
+	return runs, more
+}
