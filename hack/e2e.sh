@@ -390,7 +390,13 @@ for version in "${servers[@]}"; do
     # shellcheck disable=SC1091
     . "$workdir/$version/env.sh"
     export DRAKIT_E2E_REQUIRED=1
-    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./... "$@"
+    cd "$e2e"
+    # The live package first, alone: its golden answers count the
+    # cluster's nodes and list its claims, which the other packages add to.
+    rc=0
+    GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./live/ "$@" || rc=1
+    GOFLAGS=-mod=mod go test -count=1 -timeout 15m $(GOFLAGS=-mod=mod go list ./... | grep -v '/live$') "$@" || rc=1
+    exit "$rc"
   ); then
     failed+=("$version")
   fi

@@ -89,7 +89,7 @@ func populateScale(b *testing.B, s *e2eenv.Server) {
 	must(err)
 	parallel(b, scaleNodes, func(i int) error {
 		name := fmt.Sprintf("scale-%04d", i)
-		if _, err := kube.CoreV1().Nodes().Create(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		if err := createReadyNode(ctx, kube, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsAlreadyExists(err) {
 			return err
 		}
 		slice := &resource.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: name}}

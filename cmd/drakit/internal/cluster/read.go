@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -92,11 +93,62 @@ func (c *Cluster) ListNodes(ctx context.Context) ([]*corev1.Node, error) {
 	return nodes, nil
 }
 
-// GetPod reads one pod.
+// GetPod reads one pod. Of a server before 1.31 it reads the claims of
+// spec.resourceClaims in their shape of then (source.resourceClaimName,
+// source.resourceClaimTemplateName), which client-go no longer knows.
 func (c *Cluster) GetPod(ctx context.Context, namespace, name string) (*corev1.Pod, error) {
+	doing := fmt.Sprintf("getting pod %s/%s", namespace, name)
 	pod, err := c.Kube.CoreV1().Pods(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
-		return nil, c.Explain(err, fmt.Sprintf("getting pod %s/%s", namespace, name))
+		return nil, c.Explain(err, doing)
+	}
+	if !sourcesLost(pod) {
+		return pod, nil
+	}
+	raw, err := c.Kube.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").Name(name).DoRaw(ctx)
+	if err != nil {
+		return nil, c.Explain(err, doing)
+	}
+	return decodeLegacyPod(raw, doing)
+}
+
+// sourcesLost tells whether a claim of the pod names neither a claim nor
+// a template: the pod of a server before 1.31, decoded by a client-go
+// that does not know the field "source" they were in.
+func sourcesLost(pod *corev1.Pod) bool {
+	for _, rc := range pod.Spec.ResourceClaims {
+		if rc.ResourceClaimName == nil && rc.ResourceClaimTemplateName == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeLegacyPod decodes a pod of a 1.27-1.30 server, moving the source
+// of each of its claims to where client-go expects it.
+func decodeLegacyPod(raw []byte, doing string) (*corev1.Pod, error) {
+	pod := &corev1.Pod{}
+	var legacy struct {
+		Spec struct {
+			ResourceClaims []struct {
+				Source struct {
+					ResourceClaimName         *string `json:"resourceClaimName"`
+					ResourceClaimTemplateName *string `json:"resourceClaimTemplateName"`
+				} `json:"source"`
+			} `json:"resourceClaims"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(raw, pod); err != nil {
+		return nil, fmt.Errorf("%s: decoding the answer: %w", doing, err)
+	}
+	if err := json.Unmarshal(raw, &legacy); err != nil {
+		return nil, fmt.Errorf("%s: decoding the answer: %w", doing, err)
+	}
+	for i, rc := range legacy.Spec.ResourceClaims {
+		if i < len(pod.Spec.ResourceClaims) && pod.Spec.ResourceClaims[i].ResourceClaimName == nil && pod.Spec.ResourceClaims[i].ResourceClaimTemplateName == nil {
+			pod.Spec.ResourceClaims[i].ResourceClaimName = rc.Source.ResourceClaimName
+			pod.Spec.ResourceClaims[i].ResourceClaimTemplateName = rc.Source.ResourceClaimTemplateName
+		}
 	}
 	return pod, nil
 }
