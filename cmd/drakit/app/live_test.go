@@ -183,3 +183,36 @@ func TestLiveValidateStatus(t *testing.T) {
 	withFakeCluster(t, "v1")
 	testGoldenCases(t, []goldenCase{{name: "live-validate-status", args: []string{"validate", "--from-cluster", "--subresource", "status", "-f", appDir + "/testdata/live/status-edits.yaml"}}})
 }
+
+// TestDescribeAgreesWithAllocate: "describe pod" and "allocate" with a pod
+// like it give the same reasons, and with --explain the same nodes,
+// explanations and holders: one simulation, one vocabulary.
+func TestDescribeAgreesWithAllocate(t *testing.T) {
+	withFakeCluster(t, "v1")
+	// reasons are the scheduler's line from "nodes can run" on, and the
+	// indented explanation of each reason after it.
+	reasons := func(output, pod string) []string {
+		var lines []string
+		head := "nodes can run default/" + pod + ": "
+		for _, line := range strings.Split(output, "\n") {
+			text := strings.TrimSpace(line)
+			switch {
+			case strings.Contains(line, head):
+				lines = append(lines, line[strings.Index(line, head)+len(head):])
+			case len(lines) == 0:
+			case !strings.HasPrefix(line, "  ") || strings.HasPrefix(text, "Device taints") || strings.HasPrefix(text, "Not simulated"):
+				return lines
+			default:
+				lines = append(lines, text)
+			}
+		}
+		return lines
+	}
+	_, out, _ := runDrakit([]string{"describe", "pod", "inference", "--explain"}, nil)
+	described := reasons(out, "inference")
+	_, _, errOut := runDrakit([]string{"allocate", "--from-cluster", "--explain", "-f", appDir + "/testdata/live/whatif-pod.yaml"}, nil)
+	allocated := reasons(errOut, "inference-again")
+	if len(described) < 3 || strings.Join(described, "\n") != strings.Join(allocated, "\n") {
+		t.Errorf("describe pod:\n%s\nallocate:\n%s", strings.Join(described, "\n"), strings.Join(allocated, "\n"))
+	}
+}
