@@ -1,6 +1,8 @@
 package describe
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -9,6 +11,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 )
 
 func TestTolerates(t *testing.T) {
@@ -56,5 +59,50 @@ func TestExtendedClaim(t *testing.T) {
 	stored := &resource.ResourceClaim{ObjectMeta: metav1.ObjectMeta{Name: "p-extended-x", Namespace: "ns"}}
 	if pc := extendedClaim(pod, map[string]*resource.ResourceClaim{"p-extended-x": stored}, classes); pc.Claim != stored {
 		t.Errorf("the stored claim of status.extendedResourceClaimStatus: %+v", pc)
+	}
+}
+
+// TestUntoleratedTaints: listed are the untolerated taints of devices on
+// the failing nodes that the requests' DeviceClasses select; not those of
+// other classes' devices, of other nodes, tolerated ones, None effects,
+// or DeviceTaintRules the scheduler does not apply.
+func TestUntoleratedTaints(t *testing.T) {
+	class := func(name, driver string) *resource.DeviceClass {
+		c := &resource.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		c.Spec.Selectors = []resource.DeviceSelector{{CEL: &resource.CELDeviceSelector{Expression: `device.driver == "` + driver + `"`}}}
+		return c
+	}
+	slice := func(node, driver string, taints ...resource.DeviceTaint) *resource.ResourceSlice {
+		s := &resource.ResourceSlice{ObjectMeta: metav1.ObjectMeta{Name: node + "-" + driver}}
+		s.Spec.Driver, s.Spec.NodeName, s.Spec.Pool.Name = driver, ptr.To(node), node
+		s.Spec.Devices = []resource.Device{{Name: "dev", Taints: taints}}
+		return s
+	}
+	noSchedule := resource.DeviceTaint{Key: "ecc", Effect: resource.DeviceTaintEffectNoSchedule}
+	rule := &resource.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "maintenance"}}
+	rule.Spec.Taint = resource.DeviceTaint{Key: "maintenance", Effect: resource.DeviceTaintEffectNoExecute}
+	inv := &cluster.Inventory{
+		Classes: []*resource.DeviceClass{class("gpu", "gpu.example.com"), class("nic", "nic.example.com")},
+		Slices: []*resource.ResourceSlice{
+			slice("a", "gpu.example.com", noSchedule, resource.DeviceTaint{Key: "info", Effect: resource.DeviceTaintEffectNone}),
+			slice("a", "nic.example.com", noSchedule),
+			slice("b", "gpu.example.com", noSchedule),
+		},
+		TaintRules: []*resource.DeviceTaintRule{rule},
+	}
+	spec := &resource.ResourceClaimSpec{}
+	spec.Devices.Requests = []resource.DeviceRequest{{Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+	nodes := map[string]bool{"a": true}
+	got := untoleratedTaints(context.Background(), inv, nodes, []*resource.ResourceClaimSpec{spec}, true)
+	want := []string{"a: gpu.example.com/a/dev ecc:NoSchedule", "a: gpu.example.com/a/dev maintenance:NoExecute (DeviceTaintRule maintenance)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := untoleratedTaints(context.Background(), inv, nodes, []*resource.ResourceClaimSpec{spec}, false); len(got) != 1 {
+		t.Errorf("without the rules: %v", got)
+	}
+	spec.Devices.Requests[0].Exactly.Tolerations = []resource.DeviceToleration{{Operator: resource.DeviceTolerationOpExists}}
+	if got := untoleratedTaints(context.Background(), inv, nodes, []*resource.ResourceClaimSpec{spec}, true); len(got) != 0 {
+		t.Errorf("tolerated: %v", got)
 	}
 }

@@ -51,7 +51,7 @@ func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv 
 	}
 	r := &Replay{Pod: placed.Pods[0], Placement: placed}
 	if features.DeviceTaints && r.Pod.Failure != nil {
-		r.Taints = untoleratedTaints(deviceFailureNodes(r.Pod.Failure, placed), pendingSpecs(podClaims), DeviceTaints(inv), features.DeviceTaintRules)
+		r.Taints = untoleratedTaints(ctx, inv, deviceFailureNodes(r.Pod.Failure, placed), pendingSpecs(podClaims), features.DeviceTaintRules)
 	}
 	return r, nil
 }
@@ -105,12 +105,12 @@ func usedBy(c *resource.ResourceClaim, pod *corev1.Pod, podClaims []*PodClaim) b
 }
 
 // deviceFailureNodes are the nodes that failed the pod for its devices,
-// not for a node filter: the reasons that name a claim of the pod to
-// allocate.
+// not for a node filter or for want of any matching device: the reasons
+// that name a claim of the pod to allocate.
 func deviceFailureNodes(f *allocator.PodFailure, placed *allocator.Placement) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range f.Reasons {
-		if !strings.Contains(r.Text, "claim ") || strings.Contains(r.Text, "allocated where") {
+		if !strings.Contains(r.Text, "claim ") || strings.Contains(r.Text, "allocated where") || strings.HasPrefix(r.Text, "no device matches") {
 			continue
 		}
 		for _, i := range r.Nodes {
@@ -134,21 +134,68 @@ func pendingSpecs(podClaims []*PodClaim) []*resource.ResourceClaimSpec {
 	return out
 }
 
-// untoleratedTaints are the NoSchedule and NoExecute taints of the
-// devices local to the nodes that no request of the specs tolerates
-// (those of DeviceTaintRules only when the scheduler applies them).
-func untoleratedTaints(nodes map[string]bool, specs []*resource.ResourceClaimSpec, taints map[allocator.DeviceID][]DeviceTaint, withRules bool) []string {
+// untoleratedTaints are the NoSchedule and NoExecute taints that no
+// request of the specs tolerates (those of DeviceTaintRules only when the
+// scheduler applies them), of the devices local to the nodes that a
+// DeviceClass of the requests selects: the taints that keep the pod from
+// devices it could otherwise get.
+func untoleratedTaints(ctx context.Context, inv *cluster.Inventory, nodes map[string]bool, specs []*resource.ResourceClaimSpec, withRules bool) []string {
+	taints := DeviceTaints(inv)
+	selects := classesOf(ctx, inv, specs)
 	var out []string
-	for id, list := range taints {
-		for _, t := range list {
-			if !nodes[t.Node] || t.Taint.Effect == resource.DeviceTaintEffectNone || t.Rule != "" && !withRules || toleratedByAny(specs, t.Taint) {
+	for _, s := range inv.Slices {
+		for i := range s.Spec.Devices {
+			d := &s.Spec.Devices[i]
+			id := allocator.DeviceID{Driver: s.Spec.Driver, Pool: s.Spec.Pool.Name, Device: d.Name}
+			list := taints[id]
+			if len(list) == 0 || !nodes[deviceNode(s, d)] || !selects(s.Spec.Driver, d) {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s: %s %s", t.Node, id, t))
+			for _, t := range list {
+				if t.Taint.Effect == resource.DeviceTaintEffectNone || t.Rule != "" && !withRules || toleratedByAny(specs, t.Taint) {
+					continue
+				}
+				out = append(out, fmt.Sprintf("%s: %s %s", t.Node, id, t))
+			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// classesOf tells whether a DeviceClass that a request of the specs names
+// selects a device (a class that is missing or does not compile selects
+// nothing: the replay says what is wrong with it).
+func classesOf(ctx context.Context, inv *cluster.Inventory, specs []*resource.ResourceClaimSpec) func(string, *resource.Device) bool {
+	var matchers []func(string, *resource.Device) (bool, error)
+	seen := map[string]bool{}
+	add := func(class string) {
+		if class == "" || seen[class] {
+			return
+		}
+		seen[class] = true
+		if m, err := classMatcher(ctx, inv, class); err == nil {
+			matchers = append(matchers, m)
+		}
+	}
+	for _, spec := range specs {
+		for _, r := range spec.Devices.Requests {
+			if r.Exactly != nil {
+				add(r.Exactly.DeviceClassName)
+			}
+			for _, sub := range r.FirstAvailable {
+				add(sub.DeviceClassName)
+			}
+		}
+	}
+	return func(driver string, d *resource.Device) bool {
+		for _, m := range matchers {
+			if ok, _ := m(driver, d); ok {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func toleratedByAny(specs []*resource.ResourceClaimSpec, t resource.DeviceTaint) bool {
