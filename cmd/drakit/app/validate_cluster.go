@@ -16,6 +16,7 @@ import (
 	"github.com/drakit/drakit/apis/resource/validation"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/hubclient"
 )
 
 // clusterValidation is validate's --from-cluster: namespace labels from
@@ -74,7 +75,7 @@ func (cv *clusterValidation) prepare(v *toValidate, asVersion *schema.GroupVersi
 	hubKind := kindOf(hub)
 	served, ok := cv.c.Hub.VersionFor(hubKind)
 	if !ok {
-		return "", cv.c.Explain(fmt.Errorf("the cluster does not serve %s", hubKind), "checking "+v.obj.Name())
+		return "", cv.c.Explain(&hubclient.NotServedError{Kind: hubKind, Served: cv.c.Hub.ServedVersions()}, "checking "+v.obj.Name())
 	}
 	version := served
 	if asVersion != nil {

@@ -52,6 +52,7 @@ var goldenCases = []struct {
 	{"describe-pod-pending", []string{"describe", "pod", "big", "-n", ns}},
 	{"describe-pod-pending-explain", []string{"describe", "pod", "big", "-n", ns, "--explain"}},
 	{"describe-pod-tainted", []string{"describe", "pod", "inference", "-n", ns, "--explain"}},
+	{"describe-pod-tainted-gates", []string{"describe", "pod", "inference", "-n", ns, "--feature-gates", "DRADeviceTaints=true,DRADeviceTaintRules=true"}},
 	{"describe-pod-template-not-made", []string{"describe", "pod", "waiting", "-n", ns}},
 	{"describe-pod-running", []string{"describe", "pod", "trainer", "-n", ns}},
 	{"describe-claim", []string{"describe", "claim", "train-gpus", "-n", ns}},
@@ -63,6 +64,7 @@ var goldenCases = []struct {
 	{"allocate-what-if", []string{"allocate", "--from-cluster", "-f", "testdata/whatif.yaml", "-o", "wide"}},
 	{"allocate-pod-what-if", []string{"allocate", "--from-cluster", "-f", "testdata/whatif-pod.yaml", "-o", "wide", "--explain"}},
 	{"validate-update", []string{"validate", "--from-cluster", "-f", "testdata/edit.yaml"}},
+	{"validate-kind", []string{"validate", "--from-cluster", "-f", "testdata/taint-rule.yaml"}},
 	{"validate-status", []string{"validate", "--from-cluster", "--subresource", "status", "-f", "testdata/status-edit.yaml"}},
 }
 
