@@ -48,6 +48,7 @@ var liveGoldenCases = []goldenCase{
 	{name: "live-describe-pod-pending", args: []string{"describe", "pod", "inference"}},
 	{name: "live-describe-pod-explain", args: []string{"describe", "pod", "inference", "--explain"}},
 	{name: "live-describe-pod-template-not-made", args: []string{"describe", "pod", "waiting"}},
+	{name: "live-describe-pod-template-missing", args: []string{"describe", "pod", "orphan"}},
 	{name: "live-describe-pod-running", args: []string{"describe", "pod", "trainer"}},
 	{name: "live-describe-claim", args: []string{"describe", "resourceclaim", "train-gpus"}},
 	{name: "live-describe-claim-shared", args: []string{"describe", "claim", "net-a"}},

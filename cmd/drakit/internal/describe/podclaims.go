@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -31,6 +32,9 @@ type PodClaim struct {
 	Claim *resource.ResourceClaim
 	// Template is the template of a claim that is still to be made.
 	Template *resource.ResourceClaimTemplate
+	// TemplateMissing is set when the template of a claim still to be
+	// made does not exist.
+	TemplateMissing bool
 }
 
 // TemplateGetter reads a claim template (namespace, name).
@@ -68,7 +72,10 @@ func PodClaims(pod *corev1.Pod, claims []*resource.ResourceClaim, classes []*res
 		}
 		if pc.Claim == nil && rc.ResourceClaimTemplateName != nil && getTemplate != nil {
 			t, err := getTemplate(pod.Namespace, *rc.ResourceClaimTemplateName)
-			if err != nil {
+			switch {
+			case apierrors.IsNotFound(err):
+				pc.TemplateMissing = true
+			case err != nil:
 				return nil, err
 			}
 			pc.Template = t

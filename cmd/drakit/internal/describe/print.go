@@ -51,7 +51,8 @@ func printOutcome(w io.Writer, r *Replay, explain bool) {
 	p := r.Pod
 	switch {
 	case p.Waiting != "":
-		fmt.Fprintf(w, "  Not tried: %s\n", p.Waiting)
+		// What the allocator's input lacks, the cluster lacks.
+		fmt.Fprintf(w, "  Not tried (the scheduler does not try a pod whose claims cannot be made): %s\n", strings.Replace(p.Waiting, "is not in the input", "does not exist", 1))
 		return
 	case p.Failure == nil:
 		fmt.Fprintf(w, "  Its claims can be allocated on node %s (the first of %d nodes, by name, that DRA and the node filters allow): what keeps it pending is not its devices\n", p.Node, len(r.Placement.Nodes))
@@ -82,6 +83,8 @@ func printOutcome(w io.Writer, r *Replay, explain bool) {
 func claimState(pod *corev1.Pod, pc *PodClaim) string {
 	c := pc.Claim
 	switch {
+	case c == nil && pc.TemplateMissing:
+		return "waiting for a claim that cannot be made: no such ResourceClaimTemplate in namespace " + pod.Namespace
 	case c == nil && pc.Template != nil:
 		return "waiting for the claim of template " + pc.Template.Name + " to be made (kube-controller-manager makes it)"
 	case c == nil && strings.HasPrefix(pc.Source, "extended resources"):
