@@ -94,8 +94,9 @@ records for the device: the share ID and consumed capacity of a shared
 device, the request's tolerations (key=value:Effect, key:Effect for
 Exists, * for any key), the device's binding conditions and admin access.
 Every claim that cannot be satisfied is explained on standard error,
-naming the claim, the request (or "request/alternative") and the reason
-on each node tried, and the exit code is 1.
+naming the claim, the request (or "request/alternative") and each reason
+with the nodes that gave it (counted when there are more than three;
+--explain lists them), and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.
 
@@ -171,7 +172,7 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
-	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for pods that cannot be placed, name the nodes of each reason and the claims holding their devices")
+	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
 	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
@@ -186,30 +187,122 @@ type claimEntry struct {
 	background bool
 }
 
-// explain says why the claim could not be allocated, naming the nodes
-// tried when there were several, and each reason once.
-func (c *claimEntry) explain(tried int) string {
-	var order []string
-	nodes := map[string][]string{}
+// failureGroup is one reason a claim could not be allocated and the
+// nodes that gave it: the same request and reason, whatever numbers the
+// detail names on each node.
+type failureGroup struct {
+	key   string
+	texts []string // the explanation on each node
+	nodes []string
+}
+
+// same reports whether every node of the group gave the same explanation.
+func (g *failureGroup) same() bool {
+	for _, t := range g.texts {
+		if t != g.texts[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedNodes is how many nodes a reason may name on the error line; more
+// are counted, and --explain lists them.
+const namedNodes = 3
+
+// failureGroups groups the claim's failures by request and reason, in
+// the order first met. A group of a few nodes whose explanations differ
+// is split by explanation, so that each one is shown.
+func (c *claimEntry) failureGroups() []*failureGroup {
+	var groups []*failureGroup
+	byKey := map[string]*failureGroup{}
 	for _, f := range c.outcome.Failures {
 		why := explainFailure(f.Err)
-		if _, ok := nodes[why]; !ok {
-			order = append(order, why)
+		key := why
+		var ce *allocator.ClaimError
+		if errors.As(f.Err, &ce) {
+			key = ce.Request + "\x00" + string(ce.Reason)
 		}
-		nodes[why] = append(nodes[why], describeNode(f.Node))
-	}
-	if len(order) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
-		return order[0]
-	}
-	parts := make([]string, len(order))
-	for i, why := range order {
-		where := strings.Join(nodes[why], ", ")
-		if len(nodes[why]) == tried && tried > 1 {
-			where = "every node tried (" + strings.Join(nodes[why], ", ") + ")"
+		g := byKey[key]
+		if g == nil {
+			g = &failureGroup{key: key}
+			byKey[key] = g
+			groups = append(groups, g)
 		}
-		parts[i] = "on " + where + ": " + why
+		g.texts = append(g.texts, why)
+		g.nodes = append(g.nodes, describeNode(f.Node))
+	}
+	var out []*failureGroup
+	for _, g := range groups {
+		if len(g.nodes) > namedNodes || g.same() {
+			out = append(out, g)
+			continue
+		}
+		byText := map[string]*failureGroup{}
+		for i, t := range g.texts {
+			sub := byText[t]
+			if sub == nil {
+				sub = &failureGroup{key: g.key}
+				byText[t] = sub
+				out = append(out, sub)
+			}
+			sub.texts = append(sub.texts, t)
+			sub.nodes = append(sub.nodes, g.nodes[i])
+		}
+	}
+	return out
+}
+
+// explain says why the claim could not be allocated, one part per reason:
+// the nodes that gave it (named when there are a few, counted when there
+// are more) and the explanation of the first of them.
+func (c *claimEntry) explain(tried int) string {
+	groups := c.failureGroups()
+	if len(groups) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
+		return groups[0].texts[0]
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		n := len(g.nodes)
+		var where string
+		switch {
+		case n == tried && tried > 1 && n <= namedNodes:
+			where = "on every node tried (" + strings.Join(g.nodes, ", ") + ")"
+		case n <= namedNodes:
+			where = "on " + strings.Join(g.nodes, ", ")
+		case n == tried:
+			where = fmt.Sprintf("on all %d nodes tried, first %s", n, g.nodes[0])
+		default:
+			where = fmt.Sprintf("on %d of %d nodes tried, first %s", n, tried, g.nodes[0])
+		}
+		parts[i] = where + ": " + g.texts[0]
 	}
 	return strings.Join(parts, "; ")
+}
+
+// explainNodes lists, for --explain, the nodes of each reason that the
+// error line only counted: one line per reason.
+func (c *claimEntry) explainNodes() []string {
+	var lines []string
+	for _, g := range c.failureGroups() {
+		if len(g.nodes) <= namedNodes {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), strings.Join(g.nodes, ", ")))
+	}
+	return lines
+}
+
+// shortReason names a group's reason without a node's numbers.
+func shortReason(g *failureGroup) string {
+	request, reason, ok := strings.Cut(g.key, "\x00")
+	if !ok {
+		return g.texts[0]
+	}
+	if request == "" {
+		return reason
+	}
+	return fmt.Sprintf("request %q: %s", request, reason)
 }
 
 // inventory is what the input holds for allocate.
@@ -307,6 +400,11 @@ func (o *allocateOptions) run(s Streams) error {
 			failed++
 			e := c.obj.Errorf("cannot be allocated: %s", c.explain(tried))
 			rep.report(e, false)
+			if o.explain {
+				for _, line := range c.explainNodes() {
+					fmt.Fprintln(s.ErrOut, line)
+				}
+			}
 		case c.outcome.Result.AlreadyAllocated:
 			held++
 		default:
