@@ -281,13 +281,13 @@ func TestAllocateOldExamplesAsIn131(t *testing.T) {
 		{"-f", "examples/v1alpha1", "-R", "-o", "wide"},
 	} {
 		args = append([]string{"allocate"}, args...)
-		code137, out137, err137 := runDrakit(args, nil)
+		codeNow, outNow, errNow := runDrakit(args, nil)
 		code131, out131, err131 := runDrakit(append(args, "--feature-gates", gates131), nil)
-		if code137 != code131 || out137 != out131 || err137 != err131 {
-			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, code137, out137, err137)
+		if codeNow != code131 || outNow != out131 || errNow != err131 {
+			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, codeNow, outNow, errNow)
 		}
-		if !strings.Contains(out137, "allocated") && !strings.Contains(out137, "allocation") {
-			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), out137, err137)
+		if !strings.Contains(outNow, "allocated") && !strings.Contains(outNow, "allocation") {
+			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), outNow, errNow)
 		}
 	}
 }
