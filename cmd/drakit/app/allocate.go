@@ -358,6 +358,12 @@ func (o *allocateOptions) run(s Streams) error {
 	if len(inv.pods) > 0 {
 		return o.runPods(s, inv, rep, format, gates)
 	}
+	return o.runClaims(s, inv, rep, format, gates)
+}
+
+// runClaims allocates the claims of the input, without pods, and reports
+// each one that cannot be allocated.
+func (o *allocateOptions) runClaims(s Streams, inv *inventory, rep *reporter, format printer.Format, gates features.Gates) error {
 	for _, t := range inv.templates {
 		inv.skipped[t.Head.APIVersion+" "+t.Head.Kind]++
 	}
@@ -381,6 +387,7 @@ func (o *allocateOptions) run(s Streams) error {
 	inv.claims = foregroundClaims(inv.claims)
 
 	out := bufio.NewWriter(s.Out)
+	var err error
 	if o.output == "wide" {
 		err = printTable(out, inv)
 	} else {
@@ -392,7 +399,15 @@ func (o *allocateOptions) run(s Streams) error {
 	if err != nil {
 		return err
 	}
+	if failed := o.reportClaims(s, inv, rep, tried); failed > 0 {
+		return errFailed
+	}
+	return nil
+}
 
+// reportClaims explains each claim that could not be allocated, then
+// writes the summary; it returns how many failed.
+func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter, tried int) int {
 	failed, allocated, held := 0, 0, 0
 	for _, c := range inv.claims {
 		switch {
@@ -412,10 +427,7 @@ func (o *allocateOptions) run(s Streams) error {
 		}
 	}
 	fmt.Fprintln(s.ErrOut, allocationSummary(allocated, held, failed, inv.skipped))
-	if failed > 0 {
-		return errFailed
-	}
-	return nil
+	return failed
 }
 
 // allocateObjects is allocator.AllocateObjects; tests replace it.
