@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -35,6 +36,16 @@ type ObjectOptions struct {
 	// DeviceTaintRules are added to the DeviceTaintRules given among the
 	// objects (see Options.DeviceTaintRules).
 	DeviceTaintRules []*resource.DeviceTaintRule
+	// ClaimTimeout, when positive, bounds the search of each claim over
+	// the nodes, or of the one call that allocates the claims together
+	// (Joint mode, or without Nodes); with pods, each pod's search
+	// (PodOptions.PodTimeout). A search that outlasts it stops
+	// AllocateObjects with a *StoppedError naming the claims and the node.
+	// It plays the part of the scheduler's DRA filter timeout
+	// (DRASchedulerFilterTimeout), which bounds one node's Filter: one
+	// claim whose search never ends in practice is found out whatever the
+	// size of the cluster, and a run over many claims is not cut short.
+	ClaimTimeout time.Duration
 }
 
 // ObjectResult is the outcome for one claim given to AllocateObjects.
@@ -129,7 +140,7 @@ type NodeFailure struct {
 // allocated get their error in the result.
 func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOptions) ([]ObjectResult, error) {
 	if hasPods(objs) {
-		placed, err := PlacePods(ctx, objs, opts, PodOptions{})
+		placed, err := PlacePods(ctx, objs, opts, PodOptions{PodTimeout: opts.ClaimTimeout})
 		if err != nil {
 			return nil, err
 		}
@@ -254,6 +265,8 @@ func allocateOnNode(ctx context.Context, in *hubInput, opts ObjectOptions) ([]cl
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := withClaimTimeout(ctx, opts.ClaimTimeout)
+	defer cancel()
 	results, err := a.Allocate(ctx, in.claims)
 	if err != nil {
 		return nil, stopped(err, node, in.claims)
@@ -293,25 +306,47 @@ func allocateOnFirstFit(ctx context.Context, in *hubInput, opts ObjectOptions) (
 		return nil, err
 	}
 	if mode == Joint {
+		ctx, cancel := withClaimTimeout(ctx, opts.ClaimTimeout)
+		defer cancel()
 		return out, allocateJointOnFirstFit(ctx, a, in, nodes, pending, out)
 	}
 	for _, i := range pending {
 		claim := []*resource.ResourceClaim{in.claims[i]}
-		for _, node := range nodes {
-			results, err := a.AllocateOn(ctx, node, claim)
-			if err != nil {
-				return nil, stopped(err, node, claim)
-			}
-			out[i].result = results[0]
-			if results[0].Err == nil {
-				out[i].node = nodeName(node)
-				a.Commit(results)
-				break
-			}
-			out[i].failures = append(out[i].failures, NodeFailure{Node: node, Err: results[0].Err})
+		if err := allocateClaimOnFirstFit(ctx, a, nodes, claim, opts.ClaimTimeout, &out[i]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// allocateClaimOnFirstFit allocates one claim on the first node that can
+// take it and keeps its devices allocated (Commit) for the claims after
+// it; the nodes before are its failures.
+func allocateClaimOnFirstFit(ctx context.Context, a *Allocator, nodes []*corev1.Node, claim []*resource.ResourceClaim, timeout time.Duration, out *claimOutcome) error {
+	ctx, cancel := withClaimTimeout(ctx, timeout)
+	defer cancel()
+	for _, node := range nodes {
+		results, err := a.AllocateOn(ctx, node, claim)
+		if err != nil {
+			return stopped(err, node, claim)
+		}
+		out.result = results[0]
+		if results[0].Err == nil {
+			out.node = nodeName(node)
+			a.Commit(results)
+			return nil
+		}
+		out.failures = append(out.failures, NodeFailure{Node: node, Err: results[0].Err})
+	}
+	return nil
+}
+
+// withClaimTimeout bounds ctx by timeout when it is positive.
+func withClaimTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, timeout)
 }
 
 // allocateJointOnFirstFit allocates all pending claims on the first node

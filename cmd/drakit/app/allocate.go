@@ -124,7 +124,6 @@ included) with their allocation (-o yaml|json), or one row per pod and
 device (-o wide). A pod that no node can run is explained on standard
 error in the scheduler's manner, nodes counted by reason:
   0/3 nodes can run ml/train-7: 2 not enough devices for claim gpus (asks 8, at most 4 free), 1 node selector
-With pods, --timeout bounds the search for each pod, not the whole run.
 --explain (-v) adds, per reason, the nodes and the claims holding the
 devices of the first of them; with -o json the explanations are JSON
 objects, one per line.
@@ -137,9 +136,12 @@ with the namespace and name of a stored one replaces it ("what if this
 claim were changed?"). Only the input's claims are printed, and nothing
 is written to the cluster.
 
-The search gives up after --timeout (default 10s), naming the claims it
-was allocating, with exit code 1: a claim over many devices with
-constraints can need a search that does not end in practice.`,
+The search of each claim over the nodes (of each pod, of all claims
+together with --all-or-nothing) gives up after --timeout (default 10s),
+as the scheduler's DRA filter does, naming the claims it was allocating,
+with exit code 1: a claim over many devices with constraints can need a
+search that does not end in practice. Many claims take as long as they
+take.`,
 		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
   drakit allocate -f examples/v1 -o wide
 
@@ -171,7 +173,7 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the search of one claim (or pod, or of all claims with --all-or-nothing) takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
 	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
 	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
@@ -433,11 +435,6 @@ func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter,
 // allocateObjects is allocator.AllocateObjects; tests replace it.
 var allocateObjects = allocator.AllocateObjects
 
-// stopGrace is how long allocate waits, after --timeout, for the allocator
-// to notice: it looks at the deadline between steps of its search, and a
-// single selector evaluation could outlast that.
-var stopGrace = 2 * time.Second
-
 // allocate fills in the outcome of every claim: each claim (or, with
 // --all-or-nothing, all claims together) on the first candidate node that
 // fits. It gives up after --timeout.
@@ -447,50 +444,30 @@ func (o *allocateOptions) allocate(inv *inventory) error {
 		mode = allocator.Joint
 	}
 	features := o.features
-	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules}
-	ctx := context.Background()
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	type answer struct {
-		results []allocator.ObjectResult
-		err     error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- answer{err: fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)}
-			}
-		}()
-		results, err := allocateObjects(ctx, inv.objects, opts)
-		done <- answer{results, err}
-	}()
-	var ans answer
-	select {
-	case ans = <-done:
-	case <-ctx.Done():
-		select {
-		case ans = <-done:
-		case <-time.After(stopGrace):
-			// The allocator is stuck in one step; drakit exits without
-			// it.
-			return o.timeoutError(inv, nil)
-		}
-	}
+	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules, ClaimTimeout: o.timeout}
+	results, err := allocateSafely(context.Background(), inv.objects, opts)
 	var stopped *allocator.StoppedError
-	if errors.As(ans.err, &stopped) && errors.Is(ans.err, context.DeadlineExceeded) {
+	if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
 		return o.timeoutError(inv, stopped)
 	}
-	if ans.err != nil {
-		return ans.err
+	if err != nil {
+		return err
 	}
 	for i, c := range inv.claims {
-		c.outcome = ans.results[i]
+		c.outcome = results[i]
 	}
 	return nil
+}
+
+// allocateSafely is allocateObjects with a panic turned into an error
+// that asks for a report.
+func allocateSafely(ctx context.Context, objs []runtime.Object, opts allocator.ObjectOptions) (results []allocator.ObjectResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
+		}
+	}()
+	return allocateObjects(ctx, objs, opts)
 }
 
 // timeoutError says that allocation took longer than --timeout, naming
