@@ -33,7 +33,16 @@
 // (see conversion).
 // Given several nodes (ObjectOptions.Nodes), it puts each claim, or all of
 // them together, on the first node that fits, and says why each node
-// before it did not; drakit allocate works this way.
+// before it did not; drakit allocate works this way. One after the other
+// (Sequential), a claim starts where the last claim of the same spec
+// stopped: nodes only fill up, so the nodes before failed for it too (its
+// Failures there are that claim's, with the numbers of that moment).
+//
+// PlacePods places Pods as kube-scheduler's DRA plugin does: claims from
+// templates and for extended resources, shared claims, the scheduler's
+// queue order and the node filters DRA depends on. Where it deliberately
+// differs from the scheduler is listed at the top of pods.go, as this
+// file lists the allocator's differences from upstream's.
 //
 // An Allocator is meant to live long: it keeps the compiled selectors and
 // the result of every selector on every device, so that each selector is

@@ -2,9 +2,11 @@ package allocator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -35,6 +37,16 @@ type ObjectOptions struct {
 	// DeviceTaintRules are added to the DeviceTaintRules given among the
 	// objects (see Options.DeviceTaintRules).
 	DeviceTaintRules []*resource.DeviceTaintRule
+	// ClaimTimeout, when positive, bounds the search of each claim over
+	// the nodes, or of the one call that allocates the claims together
+	// (Joint mode, or without Nodes); with pods, each pod's search
+	// (PodOptions.PodTimeout). A search that outlasts it stops
+	// AllocateObjects with a *StoppedError naming the claims and the node.
+	// It plays the part of the scheduler's DRA filter timeout
+	// (DRASchedulerFilterTimeout), which bounds one node's Filter: one
+	// claim whose search never ends in practice is found out whatever the
+	// size of the cluster, and a run over many claims is not cut short.
+	ClaimTimeout time.Duration
 }
 
 // ObjectResult is the outcome for one claim given to AllocateObjects.
@@ -59,7 +71,11 @@ type ObjectResult struct {
 	// Failures say why the claim could not be allocated, one entry per
 	// node tried, in order: all nodes for a claim that was not allocated,
 	// the nodes before Node for one that was. With Node rather than Nodes
-	// there is at most one entry, for a claim that was not allocated.
+	// there is at most one entry, for a claim that was not allocated. In
+	// Sequential mode over Nodes the claims of one spec share their
+	// failures: a node that failed for an earlier claim of the same spec
+	// is not tried again, and its entry is that claim's (naming it, with
+	// the numbers of that moment). The slice is shared: do not modify it.
 	Failures []NodeFailure
 }
 
@@ -129,7 +145,7 @@ type NodeFailure struct {
 // allocated get their error in the result.
 func AllocateObjects(ctx context.Context, objs []runtime.Object, opts ObjectOptions) ([]ObjectResult, error) {
 	if hasPods(objs) {
-		placed, err := PlacePods(ctx, objs, opts, PodOptions{})
+		placed, err := PlacePods(ctx, objs, opts, PodOptions{PodTimeout: opts.ClaimTimeout})
 		if err != nil {
 			return nil, err
 		}
@@ -254,6 +270,8 @@ func allocateOnNode(ctx context.Context, in *hubInput, opts ObjectOptions) ([]cl
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := withClaimTimeout(ctx, opts.ClaimTimeout)
+	defer cancel()
 	results, err := a.Allocate(ctx, in.claims)
 	if err != nil {
 		return nil, stopped(err, node, in.claims)
@@ -293,25 +311,95 @@ func allocateOnFirstFit(ctx context.Context, in *hubInput, opts ObjectOptions) (
 		return nil, err
 	}
 	if mode == Joint {
+		ctx, cancel := withClaimTimeout(ctx, opts.ClaimTimeout)
+		defer cancel()
 		return out, allocateJointOnFirstFit(ctx, a, in, nodes, pending, out)
 	}
+	kinds := map[string]*claimKind{}
 	for _, i := range pending {
-		claim := []*resource.ResourceClaim{in.claims[i]}
-		for _, node := range nodes {
-			results, err := a.AllocateOn(ctx, node, claim)
-			if err != nil {
-				return nil, stopped(err, node, claim)
-			}
-			out[i].result = results[0]
-			if results[0].Err == nil {
-				out[i].node = nodeName(node)
-				a.Commit(results)
-				break
-			}
-			out[i].failures = append(out[i].failures, NodeFailure{Node: node, Err: results[0].Err})
+		k := claimKindOf(kinds, in.claims[i])
+		if err := allocateClaimOnFirstFit(ctx, a, nodes, in.claims[i], k, opts.ClaimTimeout, &out[i]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// claimKind is what the claims of one spec (and namespace) share in a
+// first-fit search. The nodes before cursor failed for an earlier claim
+// of the kind, and since committed devices stay allocated (nodes only
+// fill up) they fail for this one too: a claim starts at the cursor, and
+// a cluster of many nodes and many claims of a few kinds is searched
+// about once per kind, not once per claim. The failures of the nodes
+// before the cursor are kept once per kind and shared by its claims.
+type claimKind struct {
+	cursor   int
+	failures []NodeFailure // of the nodes before cursor; only appended to
+}
+
+func claimKindOf(kinds map[string]*claimKind, c *resource.ResourceClaim) *claimKind {
+	key, err := json.Marshal([]any{c.Namespace, &c.Spec})
+	if err != nil {
+		// Unreachable for API types; a kind of its own is correct, only
+		// slower.
+		return &claimKind{}
+	}
+	k := kinds[string(key)]
+	if k == nil {
+		k = &claimKind{}
+		kinds[string(key)] = k
+	}
+	return k
+}
+
+// allocateClaimOnFirstFit allocates one claim on the first node from its
+// kind's cursor that can take it and keeps its devices allocated (Commit)
+// for the claims after it; the nodes before are its failures.
+func allocateClaimOnFirstFit(ctx context.Context, a *Allocator, nodes []*corev1.Node, c *resource.ResourceClaim, k *claimKind, timeout time.Duration, out *claimOutcome) error {
+	ctx, cancel := withClaimTimeout(ctx, timeout)
+	defer cancel()
+	claim := []*resource.ResourceClaim{c}
+	for ; k.cursor < len(nodes); k.cursor++ {
+		node := nodes[k.cursor]
+		results, err := a.AllocateOn(ctx, node, claim)
+		if err != nil {
+			return stopped(err, node, claim)
+		}
+		if results[0].Err == nil {
+			out.result, out.node = results[0], nodeName(node)
+			out.failures = k.failures[:k.cursor:k.cursor]
+			a.Commit(results)
+			return nil
+		}
+		k.failures = append(k.failures, NodeFailure{Node: node, Err: results[0].Err})
+	}
+	out.failures = k.failures[:len(k.failures):len(k.failures)]
+	out.result = Result{Claim: c, Err: lastFailureFor(out.failures, c)}
+	return nil
+}
+
+// lastFailureFor is the failure on the last node, naming the claim c
+// (the failures of a kind name the claim that met them first).
+func lastFailureFor(failures []NodeFailure, c *resource.ResourceClaim) error {
+	if len(failures) == 0 {
+		return &ClaimError{Claim: claimName(c), Reason: ReasonNotEnough, Detail: "no node to try"}
+	}
+	err := failures[len(failures)-1].Err
+	var ce *ClaimError
+	if errors.As(err, &ce) && ce.Claim != claimName(c) {
+		copied := *ce
+		copied.Claim = claimName(c)
+		return &copied
+	}
+	return err
+}
+
+// withClaimTimeout bounds ctx by timeout when it is positive.
+func withClaimTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, timeout)
 }
 
 // allocateJointOnFirstFit allocates all pending claims on the first node

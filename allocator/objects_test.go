@@ -2,16 +2,21 @@ package allocator
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
+	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/conversion"
 )
 
@@ -330,4 +335,91 @@ spec:
 			t.Errorf("%v, failures %v", r.Err, r.Failures)
 		}
 	})
+}
+
+// The first-fit search over nodes starts each claim where the last claim
+// of its spec stopped (claimKind). It must place every claim where trying
+// every node from the first would: nodes only fill up. Random clusters of
+// a few nodes and claims of a few specs, some with a matchAttribute
+// constraint, against that plain search.
+func TestFirstFitKindsPlaceAsEveryNodeWould(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := 0; round < 300; round++ {
+		nodes, objs, hub := randomFirstFitCase(rng)
+		results, err := AllocateObjects(context.Background(), objs, ObjectOptions{Nodes: nodes, Mode: Sequential})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := plainFirstFit(t, hub, nodes)
+		for i, r := range results {
+			if r.Node != want[i] {
+				t.Fatalf("round %d: claim %s on %q, trying every node puts it on %q", round, r.Name, r.Node, want[i])
+			}
+			if r.Node == "" && len(r.Failures) != len(nodes) {
+				t.Fatalf("round %d: claim %s: %d failures for %d nodes", round, r.Name, len(r.Failures), len(nodes))
+			}
+			var ce *ClaimError
+			if r.Err != nil && (!errors.As(r.Err, &ce) || ce.Claim != r.Name) {
+				t.Fatalf("round %d: claim %s: error names another claim: %v", round, r.Name, r.Err)
+			}
+		}
+	}
+}
+
+func randomFirstFitCase(rng *rand.Rand) ([]*corev1.Node, []runtime.Object, *hubInput) {
+	class := &resourcev1.DeviceClass{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "DeviceClass"}, ObjectMeta: metav1.ObjectMeta{Name: "gpu"}}
+	var nodes []*corev1.Node
+	objs := []runtime.Object{class}
+	for n := 0; n < 1+rng.IntN(6); n++ {
+		name := fmt.Sprintf("n%d", n)
+		nodes = append(nodes, node(name))
+		s := &resourcev1.ResourceSlice{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceSlice"}, ObjectMeta: metav1.ObjectMeta{Name: name}}
+		s.Spec.Driver, s.Spec.NodeName = "gpu.example.com", &name
+		s.Spec.Pool = resourcev1.ResourcePool{Name: name, ResourceSliceCount: 1}
+		for d := 0; d < rng.IntN(5); d++ {
+			numa := int64(rng.IntN(2))
+			s.Spec.Devices = append(s.Spec.Devices, resourcev1.Device{Name: fmt.Sprintf("gpu-%d", d),
+				Attributes: map[resourcev1.QualifiedName]resourcev1.DeviceAttribute{"numa": {IntValue: &numa}}})
+		}
+		objs = append(objs, s)
+	}
+	for c := 0; c < 1+rng.IntN(12); c++ {
+		kind := rng.IntN(3)
+		claim := &resourcev1.ResourceClaim{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"}, ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("c%d", c), Namespace: "ns"}}
+		claim.Spec.Devices.Requests = []resourcev1.DeviceRequest{{Name: "gpu", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resourcev1.DeviceAllocationModeExactCount, Count: int64(1 + kind)}}}
+		if kind == 2 {
+			attr := resourcev1.FullyQualifiedName("gpu.example.com/numa")
+			claim.Spec.Devices.Constraints = []resourcev1.DeviceConstraint{{MatchAttribute: &attr}}
+		}
+		objs = append(objs, claim)
+	}
+	in, err := hubObjects(objs)
+	if err != nil {
+		panic(err)
+	}
+	return nodes, objs, in
+}
+
+// plainFirstFit places each claim on the first node, from the first,
+// that can take it, keeping its devices allocated.
+func plainFirstFit(t *testing.T, in *hubInput, nodes []*corev1.Node) []string {
+	a, err := New(Options{Classes: in.classes, Slices: in.slices, Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := make([]string, len(in.claims))
+	for i, c := range in.claims {
+		for _, n := range nodes {
+			res, err := a.AllocateOn(context.Background(), n, []*resource.ResourceClaim{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Err == nil {
+				a.Commit(res)
+				placed[i] = n.Name
+				break
+			}
+		}
+	}
+	return placed
 }

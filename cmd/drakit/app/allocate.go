@@ -96,8 +96,9 @@ records for the device: the share ID and consumed capacity of a shared
 device, the request's tolerations (key=value:Effect, key:Effect for
 Exists, * for any key), the device's binding conditions and admin access.
 Every claim that cannot be satisfied is explained on standard error,
-naming the claim, the request (or "request/alternative") and the reason
-on each node tried, and the exit code is 1.
+naming the claim, the request (or "request/alternative") and each reason
+with the nodes that gave it (counted when there are more than three;
+--explain lists them), and the exit code is 1.
 Input without claims is not an error: there is nothing to allocate, and
 the exit code is 0.
 
@@ -125,7 +126,6 @@ included) with their allocation (-o yaml|json), or one row per pod and
 device (-o wide). A pod that no node can run is explained on standard
 error in the scheduler's manner, nodes counted by reason:
   0/3 nodes can run ml/train-7: 2 not enough devices for claim gpus (asks 8, at most 4 free), 1 node selector
-With pods, --timeout bounds the search for each pod, not the whole run.
 --explain (-v) adds, per reason, the nodes and the claims holding the
 devices of the first of them; with -o json the explanations are JSON
 objects, one per line.
@@ -138,9 +138,12 @@ with the namespace and name of a stored one replaces it ("what if this
 claim were changed?"). Only the input's claims are printed, and nothing
 is written to the cluster.
 
-The search gives up after --timeout (default 10s), naming the claims it
-was allocating, with exit code 1: a claim over many devices with
-constraints can need a search that does not end in practice.`,
+The search of each claim over the nodes (of each pod, of all claims
+together with --all-or-nothing) gives up after --timeout (default 10s),
+as the scheduler's DRA filter does, naming the claims it was allocating,
+with exit code 1: a claim over many devices with constraints can need a
+search that does not end in practice. Many claims take as long as they
+take.`,
 		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
   drakit allocate -f examples/v1 -o wide
 
@@ -172,8 +175,8 @@ constraints can need a search that does not end in practice.`,
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults, or with --from-cluster those of the server's release")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the allocation takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
-	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for pods that cannot be placed, name the nodes of each reason and the claims holding their devices")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the search of one claim (or pod, or of all claims with --all-or-nothing) takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
+	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
 	o.cluster.add(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
 	return cmd
@@ -188,30 +191,122 @@ type claimEntry struct {
 	background bool
 }
 
-// explain says why the claim could not be allocated, naming the nodes
-// tried when there were several, and each reason once.
-func (c *claimEntry) explain(tried int) string {
-	var order []string
-	nodes := map[string][]string{}
+// failureGroup is one reason a claim could not be allocated and the
+// nodes that gave it: the same request and reason, whatever numbers the
+// detail names on each node.
+type failureGroup struct {
+	key   string
+	texts []string // the explanation on each node
+	nodes []string
+}
+
+// same reports whether every node of the group gave the same explanation.
+func (g *failureGroup) same() bool {
+	for _, t := range g.texts {
+		if t != g.texts[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// namedNodes is how many nodes a reason may name on the error line; more
+// are counted, and --explain lists them.
+const namedNodes = 3
+
+// failureGroups groups the claim's failures by request and reason, in
+// the order first met. A group of a few nodes whose explanations differ
+// is split by explanation, so that each one is shown.
+func (c *claimEntry) failureGroups() []*failureGroup {
+	var groups []*failureGroup
+	byKey := map[string]*failureGroup{}
 	for _, f := range c.outcome.Failures {
 		why := explainFailure(f.Err)
-		if _, ok := nodes[why]; !ok {
-			order = append(order, why)
+		key := why
+		var ce *allocator.ClaimError
+		if errors.As(f.Err, &ce) {
+			key = ce.Request + "\x00" + string(ce.Reason)
 		}
-		nodes[why] = append(nodes[why], describeNode(f.Node))
-	}
-	if len(order) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
-		return order[0]
-	}
-	parts := make([]string, len(order))
-	for i, why := range order {
-		where := strings.Join(nodes[why], ", ")
-		if len(nodes[why]) == tried && tried > 1 {
-			where = "every node tried (" + strings.Join(nodes[why], ", ") + ")"
+		g := byKey[key]
+		if g == nil {
+			g = &failureGroup{key: key}
+			byKey[key] = g
+			groups = append(groups, g)
 		}
-		parts[i] = "on " + where + ": " + why
+		g.texts = append(g.texts, why)
+		g.nodes = append(g.nodes, describeNode(f.Node))
+	}
+	var out []*failureGroup
+	for _, g := range groups {
+		if len(g.nodes) > namedNodes || g.same() {
+			out = append(out, g)
+			continue
+		}
+		byText := map[string]*failureGroup{}
+		for i, t := range g.texts {
+			sub := byText[t]
+			if sub == nil {
+				sub = &failureGroup{key: g.key}
+				byText[t] = sub
+				out = append(out, sub)
+			}
+			sub.texts = append(sub.texts, t)
+			sub.nodes = append(sub.nodes, g.nodes[i])
+		}
+	}
+	return out
+}
+
+// explain says why the claim could not be allocated, one part per reason:
+// the nodes that gave it (named when there are a few, counted when there
+// are more) and the explanation of the first of them.
+func (c *claimEntry) explain(tried int) string {
+	groups := c.failureGroups()
+	if len(groups) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
+		return groups[0].texts[0]
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		n := len(g.nodes)
+		var where string
+		switch {
+		case n == tried && tried > 1 && n <= namedNodes:
+			where = "on every node tried (" + strings.Join(g.nodes, ", ") + ")"
+		case n <= namedNodes:
+			where = "on " + strings.Join(g.nodes, ", ")
+		case n == tried:
+			where = fmt.Sprintf("on all %d nodes tried, first %s", n, g.nodes[0])
+		default:
+			where = fmt.Sprintf("on %d of %d nodes tried, first %s", n, tried, g.nodes[0])
+		}
+		parts[i] = where + ": " + g.texts[0]
 	}
 	return strings.Join(parts, "; ")
+}
+
+// explainNodes lists, for --explain, the nodes of each reason that the
+// error line only counted: one line per reason.
+func (c *claimEntry) explainNodes() []string {
+	var lines []string
+	for _, g := range c.failureGroups() {
+		if len(g.nodes) <= namedNodes {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), strings.Join(g.nodes, ", ")))
+	}
+	return lines
+}
+
+// shortReason names a group's reason without a node's numbers.
+func shortReason(g *failureGroup) string {
+	request, reason, ok := strings.Cut(g.key, "\x00")
+	if !ok {
+		return g.texts[0]
+	}
+	if request == "" {
+		return reason
+	}
+	return fmt.Sprintf("request %q: %s", request, reason)
 }
 
 // inventory is what the input holds for allocate.
@@ -267,6 +362,12 @@ func (o *allocateOptions) run(s Streams) error {
 	if len(inv.pods) > 0 {
 		return o.runPods(s, inv, rep, format, gates)
 	}
+	return o.runClaims(s, inv, rep, format, gates)
+}
+
+// runClaims allocates the claims of the input, without pods, and reports
+// each one that cannot be allocated.
+func (o *allocateOptions) runClaims(s Streams, inv *inventory, rep *reporter, format printer.Format, gates features.Gates) error {
 	for _, t := range inv.templates {
 		inv.skipped[t.Head.APIVersion+" "+t.Head.Kind]++
 	}
@@ -290,6 +391,7 @@ func (o *allocateOptions) run(s Streams) error {
 	inv.claims = foregroundClaims(inv.claims)
 
 	out := bufio.NewWriter(s.Out)
+	var err error
 	if o.output == "wide" {
 		err = printTable(out, inv)
 	} else {
@@ -301,7 +403,15 @@ func (o *allocateOptions) run(s Streams) error {
 	if err != nil {
 		return err
 	}
+	if failed := o.reportClaims(s, inv, rep, tried); failed > 0 {
+		return errFailed
+	}
+	return nil
+}
 
+// reportClaims explains each claim that could not be allocated, then
+// writes the summary; it returns how many failed.
+func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter, tried int) int {
 	failed, allocated, held := 0, 0, 0
 	for _, c := range inv.claims {
 		switch {
@@ -309,6 +419,11 @@ func (o *allocateOptions) run(s Streams) error {
 			failed++
 			e := c.obj.Errorf("cannot be allocated: %s", c.explain(tried))
 			rep.report(e, false)
+			if o.explain {
+				for _, line := range c.explainNodes() {
+					fmt.Fprintln(s.ErrOut, line)
+				}
+			}
 		case c.outcome.Result.AlreadyAllocated:
 			held++
 		default:
@@ -316,19 +431,11 @@ func (o *allocateOptions) run(s Streams) error {
 		}
 	}
 	fmt.Fprintln(s.ErrOut, allocationSummary(allocated, held, failed, inv.skipped))
-	if failed > 0 {
-		return errFailed
-	}
-	return nil
+	return failed
 }
 
 // allocateObjects is allocator.AllocateObjects; tests replace it.
 var allocateObjects = allocator.AllocateObjects
-
-// stopGrace is how long allocate waits, after --timeout, for the allocator
-// to notice: it looks at the deadline between steps of its search, and a
-// single selector evaluation could outlast that.
-var stopGrace = 2 * time.Second
 
 // allocate fills in the outcome of every claim: each claim (or, with
 // --all-or-nothing, all claims together) on the first candidate node that
@@ -339,50 +446,30 @@ func (o *allocateOptions) allocate(inv *inventory) error {
 		mode = allocator.Joint
 	}
 	features := o.features
-	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules}
-	ctx := context.Background()
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	type answer struct {
-		results []allocator.ObjectResult
-		err     error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- answer{err: fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)}
-			}
-		}()
-		results, err := allocateObjects(ctx, inv.objects, opts)
-		done <- answer{results, err}
-	}()
-	var ans answer
-	select {
-	case ans = <-done:
-	case <-ctx.Done():
-		select {
-		case ans = <-done:
-		case <-time.After(stopGrace):
-			// The allocator is stuck in one step; drakit exits without
-			// it.
-			return o.timeoutError(inv, nil)
-		}
-	}
+	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules, ClaimTimeout: o.timeout}
+	results, err := allocateSafely(context.Background(), inv.objects, opts)
 	var stopped *allocator.StoppedError
-	if errors.As(ans.err, &stopped) && errors.Is(ans.err, context.DeadlineExceeded) {
+	if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
 		return o.timeoutError(inv, stopped)
 	}
-	if ans.err != nil {
-		return ans.err
+	if err != nil {
+		return err
 	}
 	for i, c := range inv.claims {
-		c.outcome = ans.results[i]
+		c.outcome = results[i]
 	}
 	return nil
+}
+
+// allocateSafely is allocateObjects with a panic turned into an error
+// that asks for a report.
+func allocateSafely(ctx context.Context, objs []runtime.Object, opts allocator.ObjectOptions) (results []allocator.ObjectResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
+		}
+	}()
+	return allocateObjects(ctx, objs, opts)
 }
 
 // timeoutError says that allocation took longer than --timeout, naming

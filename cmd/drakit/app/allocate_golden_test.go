@@ -15,7 +15,7 @@ const gates131 = "DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceT
 // on and off on one node; a DeviceTaintRule of v1alpha3 that leaves claims
 // without devices. They run with TestGolden's harness
 // (go test ./cmd/drakit/app -run TestGolden -update rewrites them too).
-var allocate137Cases = []goldenCase{
+var allocateFeatureCases = []goldenCase{
 	{name: "allocate-v1-wide", args: []string{"allocate", "-f", "examples/v1", "-o", "wide"}},
 	{name: "allocate-v1", args: []string{"allocate", "-f", "examples/v1"}},
 	{name: "allocate-gates-off", args: []string{"allocate", "-f", "examples/v1", "-o", "wide", "--feature-gates", gates131}},
@@ -31,4 +31,4 @@ var allocate137Cases = []goldenCase{
 // show them).
 var shareIDPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-func TestGoldenAllocate137(t *testing.T) { testGoldenCases(t, allocate137Cases) }
+func TestGoldenAllocateFeatures(t *testing.T) { testGoldenCases(t, allocateFeatureCases) }

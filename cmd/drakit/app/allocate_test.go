@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -280,13 +281,13 @@ func TestAllocateOldExamplesAsIn131(t *testing.T) {
 		{"-f", "examples/v1alpha1", "-R", "-o", "wide"},
 	} {
 		args = append([]string{"allocate"}, args...)
-		code137, out137, err137 := runDrakit(args, nil)
+		codeNow, outNow, errNow := runDrakit(args, nil)
 		code131, out131, err131 := runDrakit(append(args, "--feature-gates", gates131), nil)
-		if code137 != code131 || out137 != out131 || err137 != err131 {
-			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, code137, out137, err137)
+		if codeNow != code131 || outNow != out131 || errNow != err131 {
+			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, codeNow, outNow, errNow)
 		}
-		if !strings.Contains(out137, "allocated") && !strings.Contains(out137, "allocation") {
-			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), out137, err137)
+		if !strings.Contains(outNow, "allocated") && !strings.Contains(outNow, "allocation") {
+			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), outNow, errNow)
 		}
 	}
 }
@@ -319,5 +320,49 @@ func TestAllocateRefusesKindNotInVersion(t *testing.T) {
 	want := "error: <stdin>:1: document 1: DeviceTaintRule recall: resource.k8s.io/v1beta1 has no kind \"DeviceTaintRule\"\nerror: nothing was allocated (1 input problem)\n"
 	if code != 1 || stdout != "" || stderr != want {
 		t.Errorf("exit code %d, stdout %q, stderr:\n%s\nwant:\n%s", code, stdout, stderr, want)
+	}
+}
+
+// A claim that fits on no node of a large cluster is explained by reason,
+// with the nodes counted; the node names come only with --explain, one
+// line per reason.
+func TestAllocateCountsNodesPerReason(t *testing.T) {
+	var in strings.Builder
+	in.WriteString("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n")
+	for i := 0; i < 10; i++ {
+		devices := 2
+		if i >= 7 {
+			devices = 0 // nodes 7 to 9 offer no device at all
+		}
+		fmt.Fprintf(&in, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-%d}\nspec:\n  driver: gpu.example.com\n  nodeName: node-%d\n  pool: {name: node-%d, generation: 1, resourceSliceCount: 1}\n  devices:\n", i, i, i)
+		for d := 0; d < devices; d++ {
+			fmt.Fprintf(&in, "  - name: gpu-%d\n    attributes: {kind: {string: gpu}}\n", d)
+		}
+		if devices == 0 {
+			in.WriteString("  - name: other\n    attributes: {kind: {string: nic}}\n")
+		}
+		fmt.Fprintf(&in, "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-%d}\n", i)
+	}
+	in.WriteString("---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: four, namespace: ml}\nspec:\n  devices:\n    requests:\n    - name: gpus\n      exactly: {deviceClassName: gpu, count: 4, selectors: [{cel: {expression: 'device.attributes[\"gpu.example.com\"].kind != \"nic\"'}}]}\n")
+
+	_, _, stderr := runDrakit([]string{"allocate", "-f", "-"}, []byte(in.String()))
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one error line and the summary, got:\n%s", stderr)
+	}
+	line := lines[0]
+	for _, want := range []string{`on 7 of 10 nodes tried, first node-0: request "gpus": NotEnoughDevices`, `on node-7, node-8, node-9: request "gpus": NoMatchingDevice`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("error line lacks %q:\n%s", want, line)
+		}
+	}
+	if strings.Contains(line, "node-1,") || strings.Contains(line, "node-6") {
+		t.Errorf("error line lists the nodes of a counted reason:\n%s", line)
+	}
+
+	_, _, stderr = runDrakit([]string{"allocate", "-f", "-", "--explain"}, []byte(in.String()))
+	want := `  7 nodes (request "gpus": NotEnoughDevices): node-0, node-1, node-2, node-3, node-4, node-5, node-6` + "\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("--explain: want the line\n%s\ngot:\n%s", want, stderr)
 	}
 }

@@ -190,180 +190,19 @@ type toValidate struct {
 	checkedAs string
 }
 
+func (v *toValidate) groupKind() schema.GroupKind {
+	return schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
+}
+
 func (o *validateOptions) run(s Streams) error {
-	var asVersion *schema.GroupVersion
-	if o.asVersion != "" {
-		gv, err := parseGroupVersion("--as-version", o.asVersion)
-		if err != nil {
-			return err
-		}
-		asVersion = &gv
-	}
-	if o.output != "" && o.output != "json" {
-		return usageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
-	}
-	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
+	r, inputs, err := o.start(s)
 	if err != nil {
 		return err
 	}
-	inputs, err := o.files.expand()
-	if err != nil {
-		return err
-	}
-
-	out := bufio.NewWriter(s.Out)
-	defer out.Flush()
-	sum := validationSummary{ByKind: map[string]int{}}
-	var report *jsonReport
-	if o.output == "json" {
-		report = newJSONReport(out)
-	}
-	// Input problems: text goes to standard error as they come; JSON keeps
-	// them in the report.
-	problem := func(e *manifest.Error, warning bool) {
-		if warning {
-			sum.Warnings++
-		} else {
-			sum.Errors++
-		}
-		if report != nil {
-			report.add(validationResult{Source: e.Source, Document: e.Index, Line: e.Line, Path: e.Path, Warning: warning, Error: e.Error()})
-			return
-		}
-		out.Flush()
-		prefix := "error"
-		if warning {
-			prefix = "warning"
-		}
-		fmt.Fprintf(s.ErrOut, "%s: %s\n", prefix, e.Error())
-	}
-	reader := &objects.Reader{Strict: o.strict, Report: problem}
-	namespaces := newNamespaceBook()
-	if err := o.cluster.connect(namespaces); err != nil {
-		return err
-	}
-	opts := validation.Options{Strict: o.rejectQuirks, FeatureGates: gates, NamespaceLabels: namespaces.lookup}
-
-	// check validates one object and reports it. Until the input is read
-	// (final false) an object whose namespace has not been seen yet is
-	// held back (the Namespace document may come later) and check says
-	// so; such objects are reported at the end.
-	var stopped error // set when an object takes longer than --timeout
-	check := func(v toValidate, final bool) (held bool) {
-		namespaces.ask()
-		errs, warnings, panicked, timedOut := validateSafely(v.typed, v.validate, opts, o.timeout)
-		if timedOut {
-			problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", o.timeout), false)
-			stopped = errFailed
-			return false
-		}
-		if panicked != nil {
-			problem(v.obj.Errorf("internal error in validation: %v (please report it, with this document)", panicked), false)
-			return false
-		}
-		if len(namespaces.missed) > 0 && !final {
-			return true
-		}
-		sum.Objects++
-		gk := schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
-		res := validationResult{Source: v.obj.Doc.Source, Document: v.obj.Doc.Index, Line: v.obj.Line(), Path: v.obj.At,
-			APIVersion: v.gvk.GroupVersion().String(), Kind: v.gvk.Kind, Namespace: v.obj.Head.Metadata.Namespace, Name: v.obj.Head.Metadata.Name, Valid: true, CheckedAs: v.checkedAs}
-		for _, w := range warnings {
-			vw := validationWarning{Field: w.Path, Message: droppedMessage(w)}
-			for _, g := range w.Gates {
-				vw.FeatureGates = append(vw.FeatureGates, string(g))
-			}
-			res.Warnings = append(res.Warnings, vw)
-		}
-		sum.Dropped += len(warnings)
-		if len(namespaces.missed) > 0 {
-			res.Warnings = append(res.Warnings, validationWarning{Message: fmt.Sprintf("the admin-access rule was not checked: namespace %q has no Namespace document in the input", namespaces.missed[0])})
-		}
-		if len(errs) > 0 {
-			sum.Invalid++
-			status := apierrors.NewInvalid(gk, v.obj.Head.Metadata.Name, errs)
-			res.Valid = false
-			res.Message = status.Error()
-			if status.ErrStatus.Details != nil {
-				res.Causes = status.ErrStatus.Details.Causes
-			}
-		} else {
-			sum.Valid++
-		}
-		if report != nil {
-			report.add(res)
-			return false
-		}
-		if res.CheckedAs != "" {
-			out.Flush()
-			fmt.Fprintf(s.ErrOut, "%s: %s %q: checked as %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, res.CheckedAs)
-		}
-		if len(res.Warnings) > 0 {
-			out.Flush()
-			for _, w := range res.Warnings {
-				what := w.Message
-				if w.Field != "" {
-					what = w.Field + " " + w.Message
-				}
-				fmt.Fprintf(s.ErrOut, "%s: %s %q: warning: %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, what)
-			}
-		}
-		if !res.Valid {
-			fmt.Fprintf(out, "%s: %s\n", location(v.obj), foldLines(res.Message))
-		}
-		return false
-	}
-
-	var held []toValidate
+	defer r.out.Flush()
 	for _, in := range inputs {
-		rc, err := in.open(s.In)
-		if err != nil {
-			problem(asManifestError(err), false)
-			continue
-		}
-		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
-			if obj.Typed == nil {
-				if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Namespace" {
-					readNamespace(obj, o.strict, namespaces, problem)
-					return nil
-				}
-				sum.Skipped++
-				sum.ByKind[obj.Head.APIVersion+" "+obj.Head.Kind]++
-				return nil
-			}
-			v := toValidate{obj: obj, typed: obj.Typed, gvk: obj.GVK}
-			if asVersion != nil && v.gvk.GroupVersion() != *asVersion {
-				converted, err := conversion.Convert(v.typed, *asVersion)
-				var notIn *resource.KindNotInVersionError
-				if errors.As(err, &notIn) {
-					// Not an error of the object: the target has no
-					// place for it at all.
-					sum.NotInTarget++
-					problem(obj.Errorf("left out: cannot convert to %s: %v", asVersion, err), true)
-					return nil
-				}
-				if err != nil {
-					problem(obj.Errorf("cannot convert to %s: %v", asVersion, err), false)
-					return nil
-				}
-				v.typed = converted
-				v.gvk = converted.GetObjectKind().GroupVersionKind()
-			}
-			if o.cluster.c != nil {
-				how, err := o.cluster.prepare(&v, asVersion)
-				if err != nil {
-					problem(obj.Errorf("%v", err), false)
-					return nil
-				}
-				v.checkedAs = how
-			}
-			if check(v, false) {
-				held = append(held, v)
-			}
-			return stopped
-		})
-		rc.Close()
-		if stopped != nil {
+		err := r.readInput(in)
+		if r.stopped != nil {
 			// Nothing more is read or checked: the summary says what
 			// was.
 			break
@@ -372,24 +211,250 @@ func (o *validateOptions) run(s Streams) error {
 			return err
 		}
 	}
-	for _, v := range held {
-		if stopped != nil {
+	for _, v := range r.held {
+		if r.stopped != nil {
 			break
 		}
-		check(v, true)
+		r.check(v, true)
 	}
+	return r.finish()
+}
 
-	if report != nil {
-		if err := report.finish(sum); err != nil {
+// validateRun is one run of validate: what it was asked, where it writes,
+// and what it has seen so far.
+type validateRun struct {
+	o          *validateOptions
+	s          Streams
+	out        *bufio.Writer
+	report     *jsonReport // with -o json; nil for text
+	asVersion  *schema.GroupVersion
+	reader     *objects.Reader
+	namespaces *namespaceBook
+	opts       validation.Options
+	sum        validationSummary
+	// held are the objects whose namespace had no Namespace document yet
+	// when they were read: checked at the end.
+	held []toValidate
+	// stopped is set when an object took longer than --timeout.
+	stopped error
+}
+
+// start checks the flags, connects to the cluster with --from-cluster,
+// and lists the inputs.
+func (o *validateOptions) start(s Streams) (*validateRun, []input, error) {
+	r := &validateRun{o: o, s: s, sum: validationSummary{ByKind: map[string]int{}}}
+	if o.asVersion != "" {
+		gv, err := parseGroupVersion("--as-version", o.asVersion)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.asVersion = &gv
+	}
+	if o.output != "" && o.output != "json" {
+		return nil, nil, usageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
+	}
+	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
+	if err != nil {
+		return nil, nil, err
+	}
+	inputs, err := o.files.expand()
+	if err != nil {
+		return nil, nil, err
+	}
+	r.namespaces = newNamespaceBook()
+	if err := o.cluster.connect(r.namespaces); err != nil {
+		return nil, nil, err
+	}
+	r.out = bufio.NewWriter(s.Out)
+	if o.output == "json" {
+		r.report = newJSONReport(r.out)
+	}
+	r.reader = &objects.Reader{Strict: o.strict, Report: r.problem}
+	r.opts = validation.Options{Strict: o.rejectQuirks, FeatureGates: gates, NamespaceLabels: r.namespaces.lookup}
+	return r, inputs, nil
+}
+
+// problem reports a problem of the input: text goes to standard error as
+// it comes; JSON keeps it in the report.
+func (r *validateRun) problem(e *manifest.Error, warning bool) {
+	if warning {
+		r.sum.Warnings++
+	} else {
+		r.sum.Errors++
+	}
+	if r.report != nil {
+		r.report.add(validationResult{Source: e.Source, Document: e.Index, Line: e.Line, Path: e.Path, Warning: warning, Error: e.Error()})
+		return
+	}
+	r.out.Flush()
+	prefix := "error"
+	if warning {
+		prefix = "warning"
+	}
+	fmt.Fprintf(r.s.ErrOut, "%s: %s\n", prefix, e.Error())
+}
+
+// readInput reads one input and checks its objects as they come.
+func (r *validateRun) readInput(in input) error {
+	rc, err := in.open(r.s.In)
+	if err != nil {
+		r.problem(asManifestError(err), false)
+		return nil
+	}
+	defer rc.Close()
+	return r.reader.Each(manifest.NewReader(rc, in.Name), r.take)
+}
+
+// take checks one object of the input, converted to --as-version and
+// prepared as an update with --from-cluster; a Namespace is recorded and
+// other objects are counted as skipped.
+func (r *validateRun) take(obj *objects.Object) error {
+	if obj.Typed == nil {
+		if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Namespace" {
+			readNamespace(obj, r.o.strict, r.namespaces, r.problem)
+			return nil
+		}
+		r.sum.Skipped++
+		r.sum.ByKind[obj.Head.APIVersion+" "+obj.Head.Kind]++
+		return nil
+	}
+	v := toValidate{obj: obj, typed: obj.Typed, gvk: obj.GVK}
+	if r.asVersion != nil && v.gvk.GroupVersion() != *r.asVersion {
+		if !r.convert(&v) {
+			return nil
+		}
+	}
+	if r.o.cluster.c != nil {
+		how, err := r.o.cluster.prepare(&v, r.asVersion)
+		if err != nil {
+			r.problem(obj.Errorf("%v", err), false)
+			return nil
+		}
+		v.checkedAs = how
+	}
+	if r.check(v, false) {
+		r.held = append(r.held, v)
+	}
+	return r.stopped
+}
+
+// convert converts the object to --as-version, reporting why not when
+// it cannot.
+func (r *validateRun) convert(v *toValidate) bool {
+	converted, err := conversion.Convert(v.typed, *r.asVersion)
+	var notIn *resource.KindNotInVersionError
+	if errors.As(err, &notIn) {
+		// Not an error of the object: the target has no place for it
+		// at all.
+		r.sum.NotInTarget++
+		r.problem(v.obj.Errorf("left out: cannot convert to %s: %v", r.asVersion, err), true)
+		return false
+	}
+	if err != nil {
+		r.problem(v.obj.Errorf("cannot convert to %s: %v", r.asVersion, err), false)
+		return false
+	}
+	v.typed = converted
+	v.gvk = converted.GetObjectKind().GroupVersionKind()
+	return true
+}
+
+// check validates one object and reports it. Until the input is read
+// (final false) an object whose namespace has not been seen yet is held
+// back (the Namespace document may come later) and check says so; such
+// objects are reported at the end.
+func (r *validateRun) check(v toValidate, final bool) (held bool) {
+	r.namespaces.ask()
+	errs, warnings, panicked, timedOut := validateSafely(v.typed, v.validate, r.opts, r.o.timeout)
+	if timedOut {
+		r.problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", r.o.timeout), false)
+		r.stopped = errFailed
+		return false
+	}
+	if panicked != nil {
+		r.problem(v.obj.Errorf("internal error in validation: %v (please report it, with this document)", panicked), false)
+		return false
+	}
+	if len(r.namespaces.missed) > 0 && !final {
+		return true
+	}
+	res := r.result(v, errs, warnings)
+	if r.report != nil {
+		r.report.add(res)
+		return false
+	}
+	r.print(v, res)
+	return false
+}
+
+// result is the outcome of one object, counted in the summary.
+func (r *validateRun) result(v toValidate, errs field.ErrorList, warnings []validation.DropWarning) validationResult {
+	r.sum.Objects++
+	res := validationResult{Source: v.obj.Doc.Source, Document: v.obj.Doc.Index, Line: v.obj.Line(), Path: v.obj.At,
+		APIVersion: v.gvk.GroupVersion().String(), Kind: v.gvk.Kind, Namespace: v.obj.Head.Metadata.Namespace, Name: v.obj.Head.Metadata.Name, Valid: true, CheckedAs: v.checkedAs}
+	for _, w := range warnings {
+		vw := validationWarning{Field: w.Path, Message: droppedMessage(w)}
+		for _, g := range w.Gates {
+			vw.FeatureGates = append(vw.FeatureGates, string(g))
+		}
+		res.Warnings = append(res.Warnings, vw)
+	}
+	r.sum.Dropped += len(warnings)
+	if missed := r.namespaces.missed; len(missed) > 0 {
+		res.Warnings = append(res.Warnings, validationWarning{Message: fmt.Sprintf("the admin-access rule was not checked: namespace %q has no Namespace document in the input", missed[0])})
+	}
+	if len(errs) == 0 {
+		r.sum.Valid++
+		return res
+	}
+	r.sum.Invalid++
+	status := apierrors.NewInvalid(v.groupKind(), v.obj.Head.Metadata.Name, errs)
+	res.Valid = false
+	res.Message = status.Error()
+	if status.ErrStatus.Details != nil {
+		res.Causes = status.ErrStatus.Details.Causes
+	}
+	return res
+}
+
+// print writes one object's outcome as text: how it was checked and its
+// warnings on standard error, the reasons it is invalid on standard
+// output.
+func (r *validateRun) print(v toValidate, res validationResult) {
+	gk := v.groupKind()
+	if res.CheckedAs != "" {
+		r.out.Flush()
+		fmt.Fprintf(r.s.ErrOut, "%s: %s %q: checked as %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, res.CheckedAs)
+	}
+	if len(res.Warnings) > 0 {
+		r.out.Flush()
+		for _, w := range res.Warnings {
+			what := w.Message
+			if w.Field != "" {
+				what = w.Field + " " + w.Message
+			}
+			fmt.Fprintf(r.s.ErrOut, "%s: %s %q: warning: %s\n", location(v.obj), gk, v.obj.Head.Metadata.Name, what)
+		}
+	}
+	if !res.Valid {
+		fmt.Fprintf(r.out, "%s: %s\n", location(v.obj), foldLines(res.Message))
+	}
+}
+
+// finish writes the summary (or the JSON report) and decides the exit
+// code.
+func (r *validateRun) finish() error {
+	if r.report != nil {
+		if err := r.report.finish(r.sum); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintln(out, summaryLine(sum, asVersion))
+		fmt.Fprintln(r.out, summaryLine(r.sum, r.asVersion))
 	}
-	if err := out.Flush(); err != nil {
+	if err := r.out.Flush(); err != nil {
 		return err
 	}
-	if sum.Invalid > 0 || sum.Errors > 0 {
+	if r.sum.Invalid > 0 || r.sum.Errors > 0 {
 		return errFailed
 	}
 	return nil
