@@ -336,9 +336,14 @@ func (o *allocateOptions) run(s Streams) error {
 	default:
 		return usageErrorf("unknown output format %q: use yaml, json or wide", o.output)
 	}
-	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
-	if err != nil {
-		return err
+	var gates features.Gates
+	if !o.cluster.enabled {
+		// With --from-cluster the flag applies over the defaults of the
+		// server's release, read once connected.
+		var err error
+		if gates, err = parseFeatureGates("--feature-gates", o.featureGates); err != nil {
+			return err
+		}
 	}
 	o.features = allocator.FeaturesFromGates(gates)
 	inputs, err := o.files.expand()
@@ -356,7 +361,7 @@ func (o *allocateOptions) run(s Streams) error {
 	}
 	if o.cluster.enabled {
 		if gates, err = o.addClusterInventory(inv, s); err != nil {
-			return gatesError(err)
+			return gatesError(err, o.featureGates)
 		}
 	}
 	if len(inv.pods) > 0 {

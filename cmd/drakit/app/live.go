@@ -74,11 +74,6 @@ func newDescribePodCommand(s Streams) *cobra.Command {
   kubectl dra describe pod inference -n serving --explain`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if featureGates != "" {
-				if _, err := parseFeatureGates("--feature-gates", featureGates); err != nil {
-					return err
-				}
-			}
 			c, err := connectCluster(flags)
 			if err != nil {
 				return err
@@ -114,7 +109,7 @@ func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name, featu
 	if needsReplay(pod, claims) {
 		gates, text, err := c.SchedulerGates(featureGates)
 		if err != nil {
-			return gatesError(err)
+			return gatesError(err, featureGates)
 		}
 		about = text
 		if replay, err = describe.ReplayPod(ctx, pod, claims, inv, allocator.FeaturesFromGates(gates)); err != nil {
@@ -137,11 +132,12 @@ func needsReplay(pod *corev1.Pod, claims []*describe.PodClaim) bool {
 	return false
 }
 
-// gatesError makes a --feature-gates problem a usage error.
-func gatesError(err error) error {
+// gatesError makes a problem of --feature-gates (value) a usage error,
+// as parseFeatureGates does.
+func gatesError(err error, value string) error {
 	var perr *features.ParseError
 	if errors.As(err, &perr) {
-		return usageErrorf("invalid argument for --feature-gates: %v", err)
+		return usageErrorf("invalid argument %q for --feature-gates: %v", value, err)
 	}
 	return err
 }

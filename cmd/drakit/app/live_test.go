@@ -217,3 +217,20 @@ func TestDescribeAgreesWithAllocate(t *testing.T) {
 		t.Errorf("describe pod:\n%s\nallocate:\n%s", strings.Join(described, "\n"), strings.Join(allocated, "\n"))
 	}
 }
+
+// TestLiveGates133: a 1.33 cluster's scheduler has 1.33's default gates
+// (no device taints: the pod fits on node-b); --feature-gates applies
+// over them, and a gate locked on in 1.37 may be set to its 1.33 value.
+func TestLiveGates133(t *testing.T) {
+	f := withFakeCluster(t, "v1alpha3")
+	f.SetServerVersion("v1.33.13")
+	testGoldenCases(t, []goldenCase{
+		{name: "live133-describe-pod", args: []string{"describe", "pod", "inference"}},
+		{name: "live133-describe-pod-gates", args: []string{"describe", "pod", "inference", "--feature-gates", "DRADeviceTaints=true,DRADeviceTaintRules=true,DRAAdminAccess=false"}},
+		{name: "live133-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide", "--feature-gates", "DRADeviceTaints=true"}},
+	})
+	code, _, errOut := runDrakit([]string{"describe", "pod", "inference", "--feature-gates", "DRANoSuchGate=true"}, nil)
+	if code != ExitUsage || !strings.Contains(errOut, `invalid argument "DRANoSuchGate=true" for --feature-gates: unrecognized feature gate: DRANoSuchGate`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
