@@ -17,6 +17,10 @@
 // v1.37.2), as evaluated by k8s.io/component-base's feature gate at
 // emulation version 1.37 and its default minimum compatibility version
 // 1.36.
+//
+// ReleaseDefaults gives the defaults of an older release's binaries (1.30
+// and later), for questions about a cluster of that release; ParseOnto
+// applies a flag over them.
 package features
 
 import (
