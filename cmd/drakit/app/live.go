@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -63,6 +64,7 @@ func newDescribePodCommand(s Streams) *cobra.Command {
 	flags := cluster.NewFlags()
 	var explain bool
 	var featureGates string
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:     "pod NAME",
 		Aliases: []string{"pods", "po"},
@@ -78,16 +80,24 @@ func newDescribePodCommand(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return describePod(cmd.Context(), s, c, args[0], featureGates, explain)
+			return describePod(cmd.Context(), s, c, args[0], podReplay{featureGates: featureGates, timeout: timeout, explain: explain})
 		},
 	}
 	flags.AddTo(cmd.Flags(), false)
 	cmd.Flags().BoolVar(&explain, "explain", false, "name the nodes of each reason, the allocator's explanation and the claims holding their devices")
 	cmd.Flags().StringVar(&featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax, over the defaults of the server's release")
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up when the search of the pod's claims over the nodes takes longer (0: no limit)")
 	return cmd
 }
 
-func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name, featureGates string, explain bool) error {
+// podReplay are the settings of describe pod's replay.
+type podReplay struct {
+	featureGates string
+	timeout      time.Duration
+	explain      bool
+}
+
+func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name string, r podReplay) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -107,17 +117,17 @@ func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name, featu
 	var replay *describe.Replay
 	var about string
 	if needsReplay(pod, claims) {
-		gates, text, err := c.SchedulerGates(featureGates)
+		gates, text, err := c.SchedulerGates(r.featureGates)
 		if err != nil {
-			return gatesError(err, featureGates)
+			return gatesError(err, r.featureGates)
 		}
 		about = text
-		if replay, err = describe.ReplayPod(ctx, pod, claims, inv, allocator.FeaturesFromGates(gates)); err != nil {
+		if replay, err = describe.ReplayPod(ctx, pod, claims, inv, allocator.FeaturesFromGates(gates), r.timeout); err != nil {
 			return fmt.Errorf("replaying the scheduling of pod %s/%s: %w", pod.Namespace, pod.Name, err)
 		}
 	}
 	out := bufio.NewWriter(s.Out)
-	describe.PrintPod(out, pod, claims, replay, inv, about, explain)
+	describe.PrintPod(out, pod, claims, replay, inv, about, r.explain)
 	return out.Flush()
 }
 

@@ -234,3 +234,4 @@ func TestLiveGates133(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+

@@ -2,9 +2,11 @@ package describe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,9 +28,10 @@ type Replay struct {
 	// the claims allocated there (Holders).
 	Placement *allocator.Placement
 	// Taints are the taints, not tolerated by any request of the pod's
-	// claims to allocate, of the devices on the nodes where those claims
-	// failed ("node: driver/pool/device key=value:Effect"); only when the
-	// scheduler's gates apply device taints.
+	// claims to allocate, of the devices their DeviceClasses select on the
+	// nodes where those claims failed ("node: driver/pool/device
+	// key=value:Effect"); only when the scheduler's gates apply device
+	// taints.
 	Taints []string
 }
 
@@ -38,14 +41,24 @@ type Replay struct {
 // represented by them); the pod's own claims, stored or to be made from
 // their templates (podClaims found them); and the nodes. Nothing else is
 // placed, so the answer is about this pod alone. features are the
-// scheduler's.
-func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv *cluster.Inventory, features allocator.Features) (*Replay, error) {
+// scheduler's; timeout, when positive, bounds the search over the nodes
+// (one claim over many devices can need a search that never ends in
+// practice).
+func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv *cluster.Inventory, features allocator.Features, timeout time.Duration) (*Replay, error) {
 	objs, err := replayObjects(pod, podClaims, inv)
 	if err != nil {
 		return nil, err
 	}
 	placed, err := allocator.PlacePods(ctx, objs, allocator.ObjectOptions{Nodes: inv.Nodes, Features: &features, DeviceTaintRules: inv.TaintRules},
-		allocator.PodOptions{Explain: true})
+		allocator.PodOptions{Explain: true, PodTimeout: timeout})
+	var stopped *allocator.StoppedError
+	if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
+		where := ""
+		if stopped.Node != nil {
+			where = " on node " + stopped.Node.Name
+		}
+		return nil, fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout): raise --timeout, or narrow the claims' selectors or device counts", strings.Join(stopped.Claims, ", "), where, timeout)
+	}
 	if err != nil {
 		return nil, err
 	}
