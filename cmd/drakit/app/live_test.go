@@ -234,4 +234,3 @@ func TestLiveGates133(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
-
