@@ -49,9 +49,9 @@ func FuzzCheck(f *testing.F) {
 			}
 			return
 		}
-		start := time.Now()
-		q, perr := resource.ParseQuantity(s)
-		if d := time.Since(start); d > parseBudget {
+		var q resource.Quantity
+		var perr error
+		if d := fastest(func() { q, perr = resource.ParseQuantity(s) }); d > parseBudget {
 			t.Fatalf("ParseQuantity(%.40q) took %v", s, d)
 		}
 		if perr != nil {
@@ -63,13 +63,29 @@ func FuzzCheck(f *testing.F) {
 		if err := Check(q.String()); err != nil {
 			t.Fatalf("Check accepts %.40q but not its canonical form: %v", s, err)
 		}
-		start = time.Now()
-		_ = q.Cmp(largest) + q.Cmp(finest)
-		sum := q.DeepCopy()
-		sum.Add(largest)
-		sum.Sub(finest)
-		if d := time.Since(start); d > parseBudget {
+		if d := fastest(func() {
+			_ = q.Cmp(largest) + q.Cmp(finest)
+			sum := q.DeepCopy()
+			sum.Add(largest)
+			sum.Sub(finest)
+		}); d > parseBudget {
 			t.Fatalf("comparing and adding %.40q took %v", s, d)
 		}
 	})
+}
+
+// fastest is the shortest of three runs of f, stopping at the first
+// within parseBudget: one run can be slowed far beyond the budget by a
+// busy machine (the fuzzer's workers, a GC), three in a row cannot.
+func fastest(f func()) time.Duration {
+	best := time.Duration(1<<63 - 1)
+	for range 3 {
+		start := time.Now()
+		f()
+		best = min(best, time.Since(start))
+		if best <= parseBudget {
+			break
+		}
+	}
+	return best
 }
