@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	resourcev1 "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -99,6 +101,45 @@ func (o *allocateOptions) addLive(c *cluster.Cluster, inv *inventory) error {
 	inv.slices = append(append([]*resource.ResourceSlice(nil), live.Slices...), inv.slices...)
 	inv.taintRules = append(append([]*resource.DeviceTaintRule(nil), live.TaintRules...), inv.taintRules...)
 	inv.nodes = mergeNodes(inv.nodes, live.Nodes)
+	return addClusterTemplates(c, inv)
+}
+
+// addClusterTemplates reads from the cluster the ResourceClaimTemplates
+// that the input's pods name and the input lacks, so that their claims can
+// be made. A template the cluster lacks too leaves its pod waiting, as
+// the resourceclaim controller leaves it.
+func addClusterTemplates(c *cluster.Cluster, inv *inventory) error {
+	have := map[string]bool{}
+	for _, t := range inv.templates {
+		have[t.Head.Metadata.Namespace+"/"+t.Head.Metadata.Name] = true
+	}
+	for _, p := range inv.pods {
+		for _, rc := range p.pod.Spec.ResourceClaims {
+			if rc.ResourceClaimTemplateName == nil {
+				continue
+			}
+			ns, name := p.pod.Namespace, *rc.ResourceClaimTemplateName
+			if have[ns+"/"+name] {
+				continue
+			}
+			have[ns+"/"+name] = true
+			t, err := c.GetTemplate(context.Background(), ns, name)
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			typed, err := conversion.FromHub(t, "v1")
+			if err != nil {
+				return fmt.Errorf("%s: converting resourceclaimtemplate %s/%s to resource.k8s.io/v1: %w", c.Where, ns, name, err)
+			}
+			obj := &objects.Object{Typed: typed, GVK: resourcev1.SchemeGroupVersion.WithKind("ResourceClaimTemplate")}
+			obj.Head.Kind, obj.Head.APIVersion = "ResourceClaimTemplate", "resource.k8s.io/v1"
+			obj.Head.Metadata.Namespace, obj.Head.Metadata.Name = ns, name
+			inv.templates = append(inv.templates, obj)
+		}
+	}
 	return nil
 }
 

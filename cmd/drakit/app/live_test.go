@@ -234,3 +234,13 @@ func TestLiveGates133(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// allocate --from-cluster makes a pod's claim from the cluster's template
+// when the input lacks it, instead of leaving the pod waiting.
+func TestLiveAllocateTemplateFromCluster(t *testing.T) {
+	withFakeCluster(t, "v1")
+	code, out, errOut := runDrakit([]string{"allocate", "--from-cluster", "-o", "wide", "-f", appDir + "/testdata/live/whatif-template-pod.yaml"}, nil)
+	if strings.Contains(errOut, "waits") || !strings.Contains(out, "default/trainer-gpus-") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
