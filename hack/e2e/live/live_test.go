@@ -175,10 +175,28 @@ func load(t testing.TB, ctx context.Context, kube kubernetes.Interface, hub *hub
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The nodes go when the test is done: the packages after this one
+	// share the server, and a 1.37 server checks the nodes a slice can
+	// reach (an allNodes slice with nodeAllocatableResources needs every
+	// node to declare the feature).
+	var nodes []string
+	t.Cleanup(func() {
+		for _, name := range nodes {
+			if err := kube.CoreV1().Nodes().Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				t.Errorf("deleting node %s: %v", name, err)
+			}
+		}
+	})
 	for i, doc := range strings.Split(string(data), "\n---\n") {
-		var head metav1.TypeMeta
+		var head struct {
+			metav1.TypeMeta
+			Metadata metav1.ObjectMeta `json:"metadata"`
+		}
 		if err := yaml.Unmarshal([]byte(doc), &head); err != nil {
 			t.Fatal(err)
+		}
+		if head.Kind == "Node" {
+			nodes = append(nodes, head.Metadata.Name)
 		}
 		if err := store(ctx, kube, hub, head.Kind, []byte(doc)); err != nil && !apierrors.IsAlreadyExists(err) {
 			var notServed *hubclient.NotServedError
