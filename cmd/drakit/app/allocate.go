@@ -18,6 +18,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
@@ -198,6 +199,7 @@ type failureGroup struct {
 	key   string
 	texts []string // the explanation on each node
 	nodes []string
+	idx   []int // the nodes' places in the order tried (Failures)
 }
 
 // same reports whether every node of the group gave the same explanation.
@@ -220,7 +222,7 @@ const namedNodes = 3
 func (c *claimEntry) failureGroups() []*failureGroup {
 	var groups []*failureGroup
 	byKey := map[string]*failureGroup{}
-	for _, f := range c.outcome.Failures {
+	for i, f := range c.outcome.Failures {
 		why := explainFailure(f.Err)
 		key := why
 		var ce *allocator.ClaimError
@@ -235,6 +237,7 @@ func (c *claimEntry) failureGroups() []*failureGroup {
 		}
 		g.texts = append(g.texts, why)
 		g.nodes = append(g.nodes, describeNode(f.Node))
+		g.idx = append(g.idx, i)
 	}
 	var out []*failureGroup
 	for _, g := range groups {
@@ -252,6 +255,7 @@ func (c *claimEntry) failureGroups() []*failureGroup {
 			}
 			sub.texts = append(sub.texts, t)
 			sub.nodes = append(sub.nodes, g.nodes[i])
+			sub.idx = append(sub.idx, g.idx[i])
 		}
 	}
 	return out
@@ -260,8 +264,7 @@ func (c *claimEntry) failureGroups() []*failureGroup {
 // explain says why the claim could not be allocated, one part per reason:
 // the nodes that gave it (named when there are a few, counted when there
 // are more) and the explanation of the first of them.
-func (c *claimEntry) explain(tried int) string {
-	groups := c.failureGroups()
+func (c *claimEntry) explain(groups []*failureGroup, tried int) string {
 	if len(groups) == 1 && tried == 1 && c.outcome.Failures[0].Node == nil {
 		return groups[0].texts[0]
 	}
@@ -285,14 +288,21 @@ func (c *claimEntry) explain(tried int) string {
 }
 
 // explainNodes lists, for --explain, the nodes of each reason that the
-// error line only counted: one line per reason.
-func (c *claimEntry) explainNodes() []string {
+// error line only counted: one line per reason, the nodes in runs as
+// "describe pod --explain" writes them (never every node of a cluster).
+func (c *claimEntry) explainNodes(groups []*failureGroup) []string {
+	name := func(i int) string { return describeNode(c.outcome.Failures[i].Node) }
 	var lines []string
-	for _, g := range c.failureGroups() {
+	for _, g := range groups {
 		if len(g.nodes) <= namedNodes {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), strings.Join(g.nodes, ", ")))
+		runs, more := describe.NodeRuns(g.idx, name)
+		where := strings.Join(runs, ", ")
+		if more > 0 {
+			where += fmt.Sprintf(" and %d more", more)
+		}
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), where))
 	}
 	return lines
 }
@@ -422,10 +432,11 @@ func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter,
 		switch {
 		case c.outcome.Err != nil:
 			failed++
-			e := c.obj.Errorf("cannot be allocated: %s", c.explain(tried))
+			groups := c.failureGroups()
+			e := c.obj.Errorf("cannot be allocated: %s", c.explain(groups, tried))
 			rep.report(e, false)
 			if o.explain {
-				for _, line := range c.explainNodes() {
+				for _, line := range c.explainNodes(groups) {
 					fmt.Fprintln(s.ErrOut, line)
 				}
 			}

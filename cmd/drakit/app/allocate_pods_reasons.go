@@ -79,7 +79,7 @@ func podExplanation(p *podEntry, placed *allocator.Placement, explain bool) podJ
 		}
 		if explain {
 			j.Example = reason.Example
-			j.Nodes, j.MoreNodes = describe.NodeRuns(reason.Nodes, placed)
+			j.Nodes, j.MoreNodes = describe.NodeRuns(reason.Nodes, describe.PlacedNode(placed))
 			if len(reason.Nodes) > 0 && describe.DevicesTaken(reason) {
 				first := placed.Nodes[reason.Nodes[0]].Name
 				if held := describe.HeldBy(placed, first); len(held) > 0 {

@@ -20,7 +20,7 @@ const (
 // them, and the claims that hold devices there when devices are taken.
 // reason.Nodes must have been kept (allocator.PodOptions.Explain).
 func WriteReason(w io.Writer, indent string, reason *allocator.PodReason, placed *allocator.Placement) {
-	runs, more := NodeRuns(reason.Nodes, placed)
+	runs, more := NodeRuns(reason.Nodes, PlacedNode(placed))
 	where := strings.Join(runs, ", ")
 	if more > 0 {
 		where += fmt.Sprintf(" and %d more", more)
@@ -61,10 +61,16 @@ func holdersText(shown []string, all int) string {
 	return s
 }
 
-// NodeRuns writes the nodes (indices in placed.Nodes, ascending) as runs
-// of consecutive nodes ("node-0001..node-0040 (40)"), at most
-// explainRuns; more counts the nodes left out.
-func NodeRuns(idx []int, placed *allocator.Placement) (runs []string, more int) {
+// PlacedNode names the nodes of a placement by index, for NodeRuns.
+func PlacedNode(placed *allocator.Placement) func(int) string {
+	return func(i int) string { return placed.Nodes[i].Name }
+}
+
+// NodeRuns writes the nodes (indices in the order the nodes were tried,
+// ascending; name names them) as runs of consecutive nodes
+// ("node-0001..node-0040 (40)"), at most explainRuns; more counts the
+// nodes left out.
+func NodeRuns(idx []int, name func(int) string) (runs []string, more int) {
 	for i := 0; i < len(idx); {
 		j := i
 		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
@@ -73,14 +79,14 @@ func NodeRuns(idx []int, placed *allocator.Placement) (runs []string, more int) 
 		if len(runs) == explainRuns {
 			more += j - i + 1
 		} else {
-			first := placed.Nodes[idx[i]].Name
+			first := name(idx[i])
 			switch j - i {
 			case 0:
 				runs = append(runs, first)
 			case 1:
-				runs = append(runs, first, placed.Nodes[idx[j]].Name)
+				runs = append(runs, first, name(idx[j]))
 			default:
-				runs = append(runs, fmt.Sprintf("%s..%s (%d)", first, placed.Nodes[idx[j]].Name, j-i+1))
+				runs = append(runs, fmt.Sprintf("%s..%s (%d)", first, name(idx[j]), j-i+1))
 			}
 		}
 		i = j + 1
