@@ -194,25 +194,32 @@ type Spec struct {
 	DependsOn []Name
 	// DRA is false for the gates from outside DRA that DRA gates depend on.
 	DRA bool
+	// OnByDefaultSince is, for a DRA gate on by default, the first minor
+	// release whose binaries had it on by default (from the versioned
+	// feature lists of Kubernetes 1.32 on; a gate on by default in one
+	// release stays so in the later ones). Before it the gate was off by
+	// default or did not exist, which for a scheduler is the same.
+	// ReleaseDefaults reads it.
+	OnByDefaultSince int
 }
 
 // specs holds every known gate; a gate's index is its bit in Gates.
 var specs = []Spec{
-	{Name: DynamicResourceAllocation, Stage: GA, Default: true, LockedToDefault: true, DRA: true},
-	{Name: DRAAdminAccess, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRAResourceClaimDeviceStatus, Stage: GA, Default: true, LockedToDefault: true, DRA: true},
-	{Name: DRAPrioritizedList, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRAPartitionableDevices, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRADeviceTaints, Stage: GA, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRADeviceTaintRules, Stage: GA, Default: true, DependsOn: []Name{DRADeviceTaints}, DRA: true},
-	{Name: DRAConsumableCapacity, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRADeviceBindingConditions, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation, DRAResourceClaimDeviceStatus}, DRA: true},
-	{Name: DRAExtendedResource, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRASchedulerFilterTimeout, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
+	{Name: DynamicResourceAllocation, Stage: GA, Default: true, LockedToDefault: true, DRA: true, OnByDefaultSince: 34},
+	{Name: DRAAdminAccess, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 34},
+	{Name: DRAResourceClaimDeviceStatus, Stage: GA, Default: true, LockedToDefault: true, DRA: true, OnByDefaultSince: 33},
+	{Name: DRAPrioritizedList, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 34},
+	{Name: DRAPartitionableDevices, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 36},
+	{Name: DRADeviceTaints, Stage: GA, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 36},
+	{Name: DRADeviceTaintRules, Stage: GA, Default: true, DependsOn: []Name{DRADeviceTaints}, DRA: true, OnByDefaultSince: 37},
+	{Name: DRAConsumableCapacity, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 36},
+	{Name: DRADeviceBindingConditions, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation, DRAResourceClaimDeviceStatus}, DRA: true, OnByDefaultSince: 36},
+	{Name: DRAExtendedResource, Stage: GA, Default: true, LockedToDefault: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 36},
+	{Name: DRASchedulerFilterTimeout, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation}, DRA: true, OnByDefaultSince: 34},
 	{Name: DRAListTypeAttributes, Stage: Alpha, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
 	{Name: DRANodeAllocatableResources, Stage: Alpha, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
 	{Name: DRAResourcePoolStatus, Stage: Alpha, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
-	{Name: DRAResourceClaimGranularStatusAuthorization, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation, DRAResourceClaimDeviceStatus}, DRA: true},
+	{Name: DRAResourceClaimGranularStatusAuthorization, Stage: Beta, Default: true, DependsOn: []Name{DynamicResourceAllocation, DRAResourceClaimDeviceStatus}, DRA: true, OnByDefaultSince: 36},
 	{Name: DRAWorkloadResourceClaims, Stage: Beta, DependsOn: []Name{DynamicResourceAllocation, GenericWorkload}, DRA: true},
 	{Name: DRADerivedAttributes, Stage: Alpha, DependsOn: []Name{DynamicResourceAllocation}, DRA: true},
 	{Name: DRADeviceCompatibilityGroups, Stage: Alpha, DependsOn: []Name{DynamicResourceAllocation, DRAPartitionableDevices}, DRA: true},

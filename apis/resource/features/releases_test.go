@@ -64,3 +64,16 @@ func TestParseOnto(t *testing.T) {
 		t.Error("a locked gate changed from the followed release's defaults")
 	}
 }
+
+// Every DRA gate on by default says since when (at most the release
+// drakit follows); no other gate says it.
+func TestOnByDefaultSince(t *testing.T) {
+	for _, s := range specs {
+		switch {
+		case s.DRA && s.Default && (s.OnByDefaultSince == 0 || s.OnByDefaultSince > catalogue.Release):
+			t.Errorf("%s: on by default since 1.%d, want a release up to 1.%d", s.Name, s.OnByDefaultSince, catalogue.Release)
+		case !(s.DRA && s.Default) && s.OnByDefaultSince != 0:
+			t.Errorf("%s: OnByDefaultSince %d, but it is not a DRA gate on by default", s.Name, s.OnByDefaultSince)
+		}
+	}
+}
