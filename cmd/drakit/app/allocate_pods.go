@@ -3,7 +3,6 @@ package app
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
@@ -66,16 +66,7 @@ func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, form
 	placed, err := placePods(context.Background(), objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules},
 		allocator.PodOptions{Explain: o.explain, PodTimeout: o.timeout})
 	if err != nil {
-		var stopped *allocator.StoppedError
-		if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
-			where := ""
-			if stopped.Node != nil {
-				where = " on node " + stopped.Node.Name
-			}
-			err = fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout",
-				strings.Join(stopped.Claims, ", "), where, o.timeout)
-		}
-		rep.fail(err)
+		rep.fail(describe.PodSearchStopped(err, o.timeout))
 		return errFailed
 	}
 	for i, p := range inv.pods {

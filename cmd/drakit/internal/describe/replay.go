@@ -51,22 +51,31 @@ func ReplayPod(ctx context.Context, pod *corev1.Pod, podClaims []*PodClaim, inv 
 	}
 	placed, err := allocator.PlacePods(ctx, objs, allocator.ObjectOptions{Nodes: inv.Nodes, Features: &features, DeviceTaintRules: inv.TaintRules},
 		allocator.PodOptions{Explain: true, PodTimeout: timeout})
-	var stopped *allocator.StoppedError
-	if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
-		where := ""
-		if stopped.Node != nil {
-			where = " on node " + stopped.Node.Name
-		}
-		return nil, fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout): raise --timeout, or narrow the claims' selectors or device counts", strings.Join(stopped.Claims, ", "), where, timeout)
-	}
 	if err != nil {
-		return nil, err
+		return nil, PodSearchStopped(err, timeout)
 	}
 	r := &Replay{Pod: placed.Pods[0], Placement: placed}
 	if features.DeviceTaints && r.Pod.Failure != nil {
 		r.Taints = untoleratedTaints(ctx, inv, deviceFailureNodes(r.Pod.Failure, placed), pendingSpecs(podClaims), features.DeviceTaintRules)
 	}
 	return r, nil
+}
+
+// PodSearchStopped says, for an error of allocator.PlacePods whose pod
+// search outlasted timeout (PodOptions.PodTimeout, --timeout), which
+// claims and node it was at and what to do; other errors are returned as
+// they are. "allocate" with pods and "describe pod" say it alike.
+func PodSearchStopped(err error, timeout time.Duration) error {
+	var stopped *allocator.StoppedError
+	if !errors.As(err, &stopped) || !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	where := ""
+	if stopped.Node != nil {
+		where = " on node " + stopped.Node.Name
+	}
+	return fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout",
+		strings.Join(stopped.Claims, ", "), where, timeout)
 }
 
 // replayObjects are PlacePods' input, in resource.k8s.io/v1 (the claims
