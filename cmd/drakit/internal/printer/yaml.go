@@ -349,12 +349,13 @@ func looksLikeOtherType(s string) bool {
 		return false
 	}
 	// Anything that starts like a number is checked loosely: ints in any
-	// base with underscores, floats, sexagesimals and dates all start with
+	// base with underscores (prefixes in either case: readers built on Go's
+	// strconv take "0O17" and "0B1" as numbers), floats, sexagesimals and dates all start with
 	// a digit or a sign and use only these characters.
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= '0' && c <= '9', c == '_', c == '.', c == ':', c == '-', c == '+', c == 'e', c == 'E',
-			c == 'x', c == 'X', c == 'o', c == 'b', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F',
+			c == 'x', c == 'X', c == 'o', c == 'O', c == 'b', c == 'B', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F',
 			c == 'T', c == 't', c == 'Z', c == ' ':
 		default:
 			return false
