@@ -123,10 +123,14 @@ type inventory struct {
 	allNodes   []*sliceEntry
 	bySelector []*sliceEntry
 	perDevice  []*sliceEntry // node selection per device
-	// byNode lists the positions of each node's slices; it is built once
+	// byNode is the position of each node's first slice and nodeNext,
+	// by position, that of the node's next slice (-1: none): most nodes
+	// have one slice, and a list per node cost a cold scheduler's
+	// Allocator an allocation per node of the cluster. Both are built once
 	// nodeScanLimit nodes were looked up by scanning the list
 	// (appendNodeSlices).
-	byNode    map[string][]int32
+	byNode    map[string]int32
+	nodeNext  []int32
 	nodeScans int
 	// nodeViews are the views kept by node name (viewFor); calls counts
 	// the calls of AllocateOn, which keeps none in the first.
@@ -463,7 +467,7 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.sliceList, a.entries = list, entries
 	a.allNodes, a.bySelector, a.perDevice = allNodes, bySelector, perDevice
 	a.poolChecks = nil
-	a.byNode, a.nodeScans = nil, 0
+	a.byNode, a.nodeNext, a.nodeScans = nil, nil, 0
 	a.nodeViews = nil
 	a.byPool, a.scannedByPool, a.scannedLastOK = nil, nil, false
 	for _, e := range entries {
@@ -523,19 +527,36 @@ func (a *Allocator) appendNodeSlices(to []*sliceEntry, node string) []*sliceEntr
 		return to
 	}
 	if a.byNode == nil {
-		a.byNode = map[string][]int32{}
-		for i, s := range a.sliceList {
-			if n := s.Spec.NodeName; n != nil && *n != "" {
-				a.byNode[*n] = append(a.byNode[*n], int32(i))
-			}
-		}
+		a.indexByNode()
 	}
-	for _, i := range a.byNode[node] {
+	first, ok := a.byNode[node]
+	if !ok {
+		return to
+	}
+	for i := first; i >= 0; i = a.nodeNext[i] {
 		if e := a.entryAt(int(i)); e != nil {
 			to = append(to, e)
 		}
 	}
 	return to
+}
+
+// indexByNode builds byNode and nodeNext. The list is walked from its
+// end so that each node's chain comes out in list order.
+func (a *Allocator) indexByNode() {
+	a.byNode = make(map[string]int32, len(a.sliceList))
+	a.nodeNext = make([]int32, len(a.sliceList))
+	for i := len(a.sliceList) - 1; i >= 0; i-- {
+		a.nodeNext[i] = -1
+		n := a.sliceList[i].Spec.NodeName
+		if n == nil || *n == "" {
+			continue
+		}
+		if next, ok := a.byNode[*n]; ok {
+			a.nodeNext[i] = next
+		}
+		a.byNode[*n] = int32(i)
+	}
 }
 
 // poolSlices are all slices of a pool, in name order; the index is built

@@ -388,3 +388,58 @@ func TestScanFindsDuplicateNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeSlicesIndexedInListOrder: once indexed by node, a node with
+// several slices, here and there in the list, gets the same entries in the
+// same order as the scan of the list gives them.
+func TestNodeSlicesIndexedInListOrder(t *testing.T) {
+	const nodes = nodeScanLimit + 4
+	var list []*resource.ResourceSlice
+	for round := 0; round < 3; round++ {
+		for i := 0; i < nodes; i++ {
+			if round > 0 && i%round != 0 {
+				continue // nodes with one, two and three slices
+			}
+			n := fmt.Sprintf("n%02d", i)
+			pool := fmt.Sprintf("%s-%d", n, round)
+			list = append(list, slice(pool, drv, pool, onNode(n), gpus(1, numaHalf4)...))
+		}
+	}
+	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(entries []*sliceEntry) []string {
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.obj.Name)
+		}
+		return out
+	}
+	scanned := map[string][]string{}
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < nodes; i++ {
+			n := fmt.Sprintf("n%02d", i)
+			got := names(a.appendNodeSlices(nil, n))
+			if pass == 0 && a.byNode == nil {
+				scanned[n] = got
+				continue
+			}
+			var want []string
+			for _, s := range list {
+				if *s.Spec.NodeName == n {
+					want = append(want, s.Name)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("pass %d, node %s (indexed %v): slices %v, want %v", pass, n, a.byNode != nil, got, want)
+			}
+			if s, ok := scanned[n]; ok && strings.Join(s, ",") != strings.Join(got, ",") {
+				t.Errorf("node %s: scanning found %v, the index %v", n, s, got)
+			}
+		}
+	}
+	if a.byNode == nil {
+		t.Fatalf("not indexed after %d nodes", 2*nodes)
+	}
+}
