@@ -74,14 +74,15 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 		}
 	}
 	call.lone = toAllocate == 1
-	plans := make([]*claimPlan, len(claims))
-	for i, c := range claims {
+	plans := a.callPlans[:0]
+	for _, c := range claims {
 		p, err := a.planClaim(call, c)
 		if err != nil {
 			return nil, err
 		}
-		plans[i] = p
+		plans = append(plans, p)
 	}
+	a.callPlans = plans
 	search := newSolver(ctx, a, call.view)
 	if a.mode == Sequential {
 		return a.allocateSequential(search, plans, results)

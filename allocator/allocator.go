@@ -184,6 +184,19 @@ type selectorStore struct {
 	// those of capacityKey: they recur from call to call.
 	maskKeys     map[string]string
 	capacityKeys map[string]string
+	// lastNamed is the last claim named for messages (claimID): a
+	// scheduler asks about one claim on node after node, most of which
+	// fail it, and each failure names the claim.
+	lastNamed struct{ namespace, name, id string }
+}
+
+// claimID is claimName, made once for a claim asked about call after call.
+func (a *Allocator) claimID(c *resource.ResourceClaim) string {
+	n := &a.lastNamed
+	if n.id == "" || c.Name != n.name || c.Namespace != n.namespace {
+		n.namespace, n.name, n.id = c.Namespace, c.Name, claimName(c)
+	}
+	return n.id
 }
 
 // callScratch is the memory of one call, reused by the next (an Allocator
@@ -196,8 +209,10 @@ type callScratch struct {
 	callMasks callTable[[][]uint64]
 	callLists callTable[*candidateList]
 	callWords maskMemory
-	// callRequests is the memory of the list of a call's requests.
+	// callRequests is the memory of the list of a call's requests,
+	// callPlans that of its claims' plans.
 	callRequests []*requestPlan
+	callPlans    []*claimPlan
 	plans        arena[requestPlan]
 	lists        arena[candidateList]
 	claims       arena[claimPlan]

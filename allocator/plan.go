@@ -16,6 +16,8 @@ import (
 // candidate devices, and its constraints.
 type claimPlan struct {
 	claim *resource.ResourceClaim
+	// id names the claim in messages (claimName).
+	id string
 	// alreadyAllocated: the claim came with an allocation, which it keeps.
 	alreadyAllocated bool
 	err              *ClaimError
@@ -159,7 +161,7 @@ func (a *Allocator) planClaim(call *callState, claim *resource.ResourceClaim) (*
 	// A claim's list of requests keeps its memory from call to call.
 	p := a.claims.next()
 	*p = claimPlan{requests: p.requests[:0]}
-	p.claim = claim
+	p.claim, p.id = claim, a.claimID(claim)
 	if claim.Status.Allocation != nil {
 		p.alreadyAllocated = true
 		return p, nil
@@ -350,7 +352,7 @@ type fieldPath struct {
 func (f fieldPath) String() string { return f.list + "[" + strconv.Itoa(f.index) + "]" }
 
 // claimID names the claim in messages.
-func (p *claimPlan) claimID() string { return claimName(p.claim) }
+func (p *claimPlan) claimID() string { return p.id }
 
 // firstLacking is the index of the first constrained attribute device d
 // has no value for (valuesOf as attrValues gives them), or -1.
