@@ -184,19 +184,6 @@ type selectorStore struct {
 	// those of capacityKey: they recur from call to call.
 	maskKeys     map[string]string
 	capacityKeys map[string]string
-	// lastNamed is the last claim named for messages (claimID): a
-	// scheduler asks about one claim on node after node, most of which
-	// fail it, and each failure names the claim.
-	lastNamed struct{ namespace, name, id string }
-}
-
-// claimID is claimName, made once for a claim asked about call after call.
-func (a *Allocator) claimID(c *resource.ResourceClaim) string {
-	n := &a.lastNamed
-	if n.id == "" || c.Name != n.name || c.Namespace != n.namespace {
-		n.namespace, n.name, n.id = c.Namespace, c.Name, claimName(c)
-	}
-	return n.id
 }
 
 // callScratch is the memory of one call, reused by the next (an Allocator
@@ -238,6 +225,19 @@ type callScratch struct {
 	visible []*sliceEntry
 	viewMem view
 	search  solver // reused by newSolver
+	// lastNamed is the last claim named for messages (claimID), kept from
+	// call to call: a scheduler asks about one claim on node after node,
+	// most of which fail it, and each failure names the claim.
+	lastNamed struct{ namespace, name, id string }
+}
+
+// claimID is claimName, made once for a claim asked about call after call.
+func (s *callScratch) claimID(c *resource.ResourceClaim) string {
+	n := &s.lastNamed
+	if n.id == "" || c.Name != n.name || c.Namespace != n.namespace {
+		n.namespace, n.name, n.id = c.Namespace, c.Name, claimName(c)
+	}
+	return n.id
 }
 
 // startCall empties the memory of the last call for a call on node.
