@@ -380,6 +380,9 @@ func isYAMLNumberOrTime(s string) bool {
 	if _, err := strconv.ParseFloat(t, 64); err == nil {
 		return true
 	}
+	if signedBasePrefix(t) {
+		return true
+	}
 	if isSexagesimal(t) {
 		return true
 	}
@@ -390,6 +393,20 @@ func isYAMLNumberOrTime(s string) bool {
 	// Leading zeros (octal in YAML 1.1) and large numbers: all digits.
 	digits := strings.TrimLeft(t, "+-")
 	return digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
+// signedBasePrefix reports the binary and octal forms that goyaml (v2
+// and v3, which kubectl and sigs.k8s.io/yaml use) reads as ints beyond
+// Go's own syntax: after "0b" or "0o" (or "-0b", "-0o") it parses the rest
+// in that base, and Go's parser takes a sign there, so "0o+7" and "0b-1"
+// are numbers. Any such string of digits and signs is quoted.
+func signedBasePrefix(t string) bool {
+	t = strings.TrimPrefix(t, "-")
+	rest, ok := strings.CutPrefix(t, "0b")
+	if !ok {
+		rest, ok = strings.CutPrefix(t, "0o")
+	}
+	return ok && rest != "" && strings.Trim(rest, "+-0123456789") == ""
 }
 
 func isSexagesimal(s string) bool {

@@ -17,7 +17,7 @@ import (
 // carelessly, in YAML 1.1 (kubectl), YAML 1.2, or both.
 var trickyStrings = []string{
 	"", " ", "a", "true", "True", "FALSE", "yes", "No", "on", "OFF", "y", "n", "~", "null", "Null",
-	"0", "12", "-1", "+1", "0x1F", "0X1F", "0o17", "0O17", "017", "0b101", "0B101", "1_000", "1.5", ".5", "1e3", "-1.2e-3",
+	"0", "12", "-1", "+1", "0x1F", "0X1F", "0o17", "0O17", "017", "0b101", "0B101", "0o+7", "0o-7", "0b+1", "0b-1", "0o+0", "1_000", "1.5", ".5", "1e3", "-1.2e-3",
 	".inf", "-.Inf", ".NaN", "12:30", "1:20:30.5", "2024-01-01", "2024-01-01T10:00:00Z", "2001-12-14 21:59:43.10 -5",
 	"1.2.3", "v1.2.3", "12.4.1", "80Gi", "100m", "-", "--", "---", "...", "- a", "? a", ": a", "a: b", "a:b", "a:",
 	"#x", "a #b", "a#b", "&a", "*a", "!a", "|", ">", "'", "\"", "%a", "@a", "`a", "[a]", "{a}", "a,b", "<<", "=",
@@ -249,4 +249,76 @@ func hasLongLine(out []byte) bool {
 		}
 	}
 	return false
+}
+
+// TestNumberLikeStringsReadBack prints every short string made of the
+// characters that numbers, dates and their prefixes use, and reads each back
+// with both parsers: each must come back as the same string. The fuzzer
+// found "0O0" and "0o+0" one at a time; this walks the whole neighbourhood.
+func TestNumberLikeStringsReadBack(t *testing.T) {
+	var all []string
+	for _, set := range []struct {
+		alphabet string
+		maxLen   int
+	}{
+		{"019+-._:boxOBXeEpTtZ ", 3},
+		{"0o+-b1x_.", 4},
+		{"0o+-b1", 5},
+	} {
+		all = appendStrings(all, "", set.alphabet, set.maxLen)
+	}
+	const batch = 2000
+	for start := 0; start < len(all); start += batch {
+		list := all[start:min(start+batch, len(all))]
+		values := make([]any, len(list))
+		for i, s := range list {
+			values[i] = s
+		}
+		out, err := AppendYAML(nil, map[string]any{"v": values})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v11 struct{ V []any }
+		if err := yaml.Unmarshal(out, &v11); err != nil {
+			t.Fatalf("YAML 1.1 parser rejects the output: %v", err)
+		}
+		var v12 struct {
+			V []any `yaml:"v"`
+		}
+		if err := yamlv3.Unmarshal(out, &v12); err != nil {
+			t.Fatalf("YAML 1.2 parser rejects the output: %v", err)
+		}
+		for i, s := range list {
+			if got, ok := v11.V[i].(string); !ok || got != s {
+				t.Errorf("YAML 1.1 reads %q back as %#v (printed %s)", s, v11.V[i], lineOf(out, i))
+			}
+			if got, ok := v12.V[i].(string); !ok || got != s {
+				t.Errorf("YAML 1.2 reads %q back as %#v (printed %s)", s, v12.V[i], lineOf(out, i))
+			}
+		}
+	}
+}
+
+// appendStrings appends prefix and every extension of it by up to n
+// characters of alphabet.
+func appendStrings(to []string, prefix, alphabet string, n int) []string {
+	if prefix != "" {
+		to = append(to, prefix)
+	}
+	if n == 0 {
+		return to
+	}
+	for i := 0; i < len(alphabet); i++ {
+		to = appendStrings(to, prefix+alphabet[i:i+1], alphabet, n-1)
+	}
+	return to
+}
+
+// lineOf is the printed line of the i-th list entry.
+func lineOf(out []byte, i int) string {
+	lines := strings.Split(string(out), "\n")
+	if i+1 < len(lines) {
+		return strings.TrimSpace(lines[i+1])
+	}
+	return "?"
 }
