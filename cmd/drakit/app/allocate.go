@@ -297,12 +297,7 @@ func (c *claimEntry) explainNodes(groups []*failureGroup) []string {
 		if len(g.nodes) <= namedNodes {
 			continue
 		}
-		runs, more := describe.NodeRuns(g.idx, name)
-		where := strings.Join(runs, ", ")
-		if more > 0 {
-			where += fmt.Sprintf(" and %d more", more)
-		}
-		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), where))
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), describe.NodeRunsText(g.idx, name)))
 	}
 	return lines
 }

@@ -20,12 +20,7 @@ const (
 // them, and the claims that hold devices there when devices are taken.
 // reason.Nodes must have been kept (allocator.PodOptions.Explain).
 func WriteReason(w io.Writer, indent string, reason *allocator.PodReason, placed *allocator.Placement) {
-	runs, more := NodeRuns(reason.Nodes, PlacedNode(placed))
-	where := strings.Join(runs, ", ")
-	if more > 0 {
-		where += fmt.Sprintf(" and %d more", more)
-	}
-	fmt.Fprintf(w, "%s%s: %s\n", indent, reason, where)
+	fmt.Fprintf(w, "%s%s: %s\n", indent, reason, NodeRunsText(reason.Nodes, PlacedNode(placed)))
 	if len(reason.Nodes) == 0 {
 		return
 	}
@@ -64,6 +59,16 @@ func holdersText(shown []string, all int) string {
 // PlacedNode names the nodes of a placement by index, for NodeRuns.
 func PlacedNode(placed *allocator.Placement) func(int) string {
 	return func(i int) string { return placed.Nodes[i].Name }
+}
+
+// NodeRunsText is NodeRuns as one text: the runs, then "and N more".
+func NodeRunsText(idx []int, name func(int) string) string {
+	runs, more := NodeRuns(idx, name)
+	text := strings.Join(runs, ", ")
+	if more > 0 {
+		text += fmt.Sprintf(" and %d more", more)
+	}
+	return text
 }
 
 // NodeRuns writes the nodes (indices in the order the nodes were tried,
