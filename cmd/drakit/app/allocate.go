@@ -198,8 +198,7 @@ type claimEntry struct {
 type failureGroup struct {
 	key   string
 	texts []string // the explanation on each node
-	nodes []string
-	idx   []int // the nodes' places in the order tried (Failures)
+	idx   []int    // the nodes' places in the order tried (Failures)
 }
 
 // same reports whether every node of the group gave the same explanation.
@@ -236,12 +235,11 @@ func (c *claimEntry) failureGroups() []*failureGroup {
 			groups = append(groups, g)
 		}
 		g.texts = append(g.texts, why)
-		g.nodes = append(g.nodes, describeNode(f.Node))
 		g.idx = append(g.idx, i)
 	}
 	var out []*failureGroup
 	for _, g := range groups {
-		if len(g.nodes) > namedNodes || g.same() {
+		if len(g.idx) > namedNodes || g.same() {
 			out = append(out, g)
 			continue
 		}
@@ -254,7 +252,6 @@ func (c *claimEntry) failureGroups() []*failureGroup {
 				out = append(out, sub)
 			}
 			sub.texts = append(sub.texts, t)
-			sub.nodes = append(sub.nodes, g.nodes[i])
 			sub.idx = append(sub.idx, g.idx[i])
 		}
 	}
@@ -270,17 +267,17 @@ func (c *claimEntry) explain(groups []*failureGroup, tried int) string {
 	}
 	parts := make([]string, len(groups))
 	for i, g := range groups {
-		n := len(g.nodes)
+		n := len(g.idx)
 		var where string
 		switch {
 		case n == tried && tried > 1 && n <= namedNodes:
-			where = "on every node tried (" + strings.Join(g.nodes, ", ") + ")"
+			where = "on every node tried (" + c.nodeNames(g.idx) + ")"
 		case n <= namedNodes:
-			where = "on " + strings.Join(g.nodes, ", ")
+			where = "on " + c.nodeNames(g.idx)
 		case n == tried:
-			where = fmt.Sprintf("on all %d nodes tried, first %s", n, g.nodes[0])
+			where = fmt.Sprintf("on all %d nodes tried, first %s", n, c.nodeName(g.idx[0]))
 		default:
-			where = fmt.Sprintf("on %d of %d nodes tried, first %s", n, tried, g.nodes[0])
+			where = fmt.Sprintf("on %d of %d nodes tried, first %s", n, tried, c.nodeName(g.idx[0]))
 		}
 		parts[i] = where + ": " + g.texts[0]
 	}
@@ -291,15 +288,27 @@ func (c *claimEntry) explain(groups []*failureGroup, tried int) string {
 // error line only counted: one line per reason, the nodes in runs as
 // "describe pod --explain" writes them (never every node of a cluster).
 func (c *claimEntry) explainNodes(groups []*failureGroup) []string {
-	name := func(i int) string { return describeNode(c.outcome.Failures[i].Node) }
 	var lines []string
 	for _, g := range groups {
-		if len(g.nodes) <= namedNodes {
+		n := len(g.idx)
+		if n <= namedNodes {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", len(g.nodes), plural(len(g.nodes), "node", "nodes"), shortReason(g), describe.NodeRunsText(g.idx, name)))
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", n, plural(n, "node", "nodes"), shortReason(g), describe.NodeRunsText(g.idx, c.nodeName)))
 	}
 	return lines
+}
+
+// nodeName names the node of the claim's i-th failure.
+func (c *claimEntry) nodeName(i int) string { return describeNode(c.outcome.Failures[i].Node) }
+
+// nodeNames names the nodes of the given failures, in one text.
+func (c *claimEntry) nodeNames(idx []int) string {
+	names := make([]string, len(idx))
+	for k, i := range idx {
+		names[k] = c.nodeName(i)
+	}
+	return strings.Join(names, ", ")
 }
 
 // shortReason names a group's reason without a node's numbers.
