@@ -3,11 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
-	resourcev1 "k8s.io/api/resource/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/allocator"
@@ -134,10 +134,7 @@ func addClusterTemplates(c *cluster.Cluster, inv *inventory) error {
 			if err != nil {
 				return fmt.Errorf("%s: converting resourceclaimtemplate %s/%s to resource.k8s.io/v1: %w", c.Where, ns, name, err)
 			}
-			obj := &objects.Object{Typed: typed, GVK: resourcev1.SchemeGroupVersion.WithKind("ResourceClaimTemplate")}
-			obj.Head.Kind, obj.Head.APIVersion = "ResourceClaimTemplate", "resource.k8s.io/v1"
-			obj.Head.Metadata.Namespace, obj.Head.Metadata.Name = ns, name
-			inv.templates = append(inv.templates, obj)
+			inv.templates = append(inv.templates, clusterObject("ResourceClaimTemplate", ns, name, typed))
 		}
 	}
 	return nil
@@ -146,10 +143,17 @@ func addClusterTemplates(c *cluster.Cluster, inv *inventory) error {
 // backgroundClaim is the entry of a stored claim: it takes part in the
 // allocation (its devices are held) but is not part of the answer.
 func backgroundClaim(c *resource.ResourceClaim) *claimEntry {
-	obj := &objects.Object{}
-	obj.Head.Kind, obj.Head.APIVersion = "ResourceClaim", "resource.k8s.io/v1"
-	obj.Head.Metadata.Namespace, obj.Head.Metadata.Name = c.Namespace, c.Name
-	return &claimEntry{obj: obj, version: "v1", background: true}
+	return &claimEntry{obj: clusterObject("ResourceClaim", c.Namespace, c.Name, nil), version: "v1", background: true}
+}
+
+// clusterObject is the entry of an object read from the cluster, in
+// resource.k8s.io/v1 (typed, when the caller has it so); it is in no file.
+func clusterObject(kind, namespace, name string, typed runtime.Object) *objects.Object {
+	gvk := resourcev1.SchemeGroupVersion.WithKind(kind)
+	obj := &objects.Object{Typed: typed, GVK: gvk}
+	obj.Head.Kind, obj.Head.APIVersion = kind, gvk.GroupVersion().String()
+	obj.Head.Metadata.Namespace, obj.Head.Metadata.Name = namespace, name
+	return obj
 }
 
 // claimsNamedByPods are the claims ("namespace/name") the pods use by
