@@ -3,7 +3,6 @@ package simple
 import (
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/blang/semver/v4"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -20,10 +19,10 @@ type Device struct {
 	driver string
 	device *resource.Device
 
-	once sync.Once
-	// usability holds two bits per mode (a usability each).
-	usability atomic.Uint32
-	versions  []parsedVersion // written once (prepare), then only read
+	// prepare writes usable and versions once; then they are only read.
+	once     sync.Once
+	modes    uint8 // bit m: the input of mode m can be built
+	versions []parsedVersion
 }
 
 // Init prepares d for a device of the given driver. The device must not
@@ -46,14 +45,6 @@ const (
 	modeScalars             // the release followed's, without list attributes
 	modeLists               // the release followed's, with list attributes
 	numModes
-)
-
-type usability uint32
-
-const (
-	usabilityUnknown usability = iota
-	usabilityYes
-	usabilityNo
 )
 
 // parsedVersion is the parsed VersionValue of an attribute, found by the
@@ -220,105 +211,59 @@ func (d *Device) capacity(m mode, o *simpleOperand) (*apiresource.Quantity, bool
 // version that does not parse and on a capacity beyond the bound, each
 // looking only at the attributes it holds.
 func (d *Device) usable(m mode) bool {
-	shift := 2 * uint(m)
-	u := usability(d.usability.Load()>>shift) & 3
-	if u == usabilityUnknown {
-		d.once.Do(d.prepare)
-		// Two goroutines may both get here; they store the same answer.
-		u = usabilityNo
-		if d.checkUsable(m) {
-			u = usabilityYes
-		}
-		for {
-			old := d.usability.Load()
-			if d.usability.CompareAndSwap(old, old|uint32(u)<<shift) {
-				break
-			}
-		}
-	}
-	return u == usabilityYes
+	d.once.Do(d.prepare)
+	return d.modes&(1<<m) != 0
 }
 
-// prepare parses every attribute's VersionValue once, so that Match only
-// reads the device and its cache.
+// prepare decides every mode's usability in one look at the capacities
+// and one at the attributes (the first look at a device is most of the
+// cost of a fresh allocator's first evaluation), parsing each
+// VersionValue once so that Match only reads the device and its cache.
 func (d *Device) prepare() {
-	if d.device == nil {
-		return
-	}
-	n := 0
-	for _, attr := range d.device.Attributes {
-		if attr.VersionValue != nil {
-			n++
-		}
-	}
-	if n == 0 {
-		return
-	}
-	d.versions = make([]parsedVersion, 0, n)
-	for _, attr := range d.device.Attributes {
-		if text := attr.VersionValue; text != nil {
-			v, err := semver.Parse(*text)
-			d.versions = append(d.versions, parsedVersion{text: text, v: v, err: err})
-		}
-	}
-}
-
-func (d *Device) checkUsable(m mode) bool {
 	if d.device == nil || strings.Contains(d.driver, "/") {
 		// No device, or a driver whose qualified names would split
 		// elsewhere: not worth reasoning about.
-		return false
+		return
 	}
 	for _, c := range d.device.Capacity {
-		// Both inputs refuse a capacity beyond the quantity bound.
+		// Every input refuses a capacity beyond the quantity bound.
 		if quantityguard.CheckQuantity(c.Value) != nil {
-			return false
+			return
 		}
 	}
+	usable := uint8(1<<numModes - 1)
 	for name, attr := range d.device.Attributes {
-		if m == modeLegacy {
-			// 1.31: the scalar if there is one (a list beside it does
-			// not save a scalar that cannot be represented), else a list
-			// or a null list, which are left out.
-			if IsNullList(d.device, name) {
-				continue
-			}
-			if HasScalar(attr) {
-				if !d.scalarUsable(attr) {
-					return false
-				}
-			} else if !IsList(attr) {
-				return false
-			}
-			continue
+		scalar := d.prepareScalar(attr)
+		// 1.31: the scalar if there is one (a list beside it does not
+		// save a scalar that cannot be represented), else a list or a
+		// null list, which are left out.
+		if !IsNullList(d.device, name) && (HasScalar(attr) && !scalar || !HasScalar(attr) && !IsList(attr)) {
+			usable &^= 1 << modeLegacy
 		}
 		// The release followed: lists first, or none at all without
 		// DRAListTypeAttributes.
-		if IsList(attr) {
-			if m == modeLists && attr.IntValues == nil && attr.BoolValues == nil && attr.StringValues == nil && !versionsParse(attr.VersionValues) {
-				return false
+		if !IsList(attr) {
+			if !scalar {
+				usable &^= 1<<modeScalars | 1<<modeLists
 			}
-			continue
-		}
-		if !d.scalarUsable(attr) {
-			return false
+		} else if attr.IntValues == nil && attr.BoolValues == nil && attr.StringValues == nil && !versionsParse(attr.VersionValues) {
+			usable &^= 1 << modeLists
 		}
 	}
-	return true
+	d.modes = usable
 }
 
-// scalarUsable reports whether the attribute's scalar value, the first of
-// IntValue, BoolValue, StringValue and VersionValue that is set, can be
-// represented in CEL.
-func (d *Device) scalarUsable(attr resource.DeviceAttribute) bool {
-	switch {
-	case attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil:
-		return true
-	case attr.VersionValue != nil:
-		_, err := d.parseVersion(attr.VersionValue)
-		return err == nil
+// prepareScalar parses (and caches) the attribute's VersionValue and
+// reports whether its scalar, the first of IntValue, BoolValue,
+// StringValue and VersionValue that is set, can be represented in CEL.
+func (d *Device) prepareScalar(attr resource.DeviceAttribute) bool {
+	versionOK := false
+	if text := attr.VersionValue; text != nil {
+		v, err := semver.Parse(*text)
+		d.versions = append(d.versions, parsedVersion{text: text, v: v, err: err})
+		versionOK = err == nil
 	}
-	return false
+	return attr.IntValue != nil || attr.BoolValue != nil || attr.StringValue != nil || versionOK
 }
 
 func versionsParse(versions []string) bool {
