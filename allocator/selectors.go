@@ -70,11 +70,11 @@ func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []
 	}
 	r := e.results[id]
 	if r == nil {
-		r = &selectorResults{
-			known:  make([]uint64, e.words),
-			match:  make([]uint64, e.words),
-			failed: make([]uint64, e.words),
-		}
+		// The three sets share one allocation: a fresh Allocator makes
+		// them for every slice a scheduler's first pod looks at.
+		n := e.words
+		sets := make([]uint64, 3*n)
+		r = &selectorResults{known: sets[:n:n], match: sets[n : 2*n : 2*n], failed: sets[2*n:]}
 		e.results[id] = r
 	}
 	sel := &a.selectors[id]
