@@ -378,14 +378,18 @@ func (a *Allocator) findCandidates(call *callState, r *requestPlan, s *requestSp
 			(!constrained || firstValueCount(list) >= need) {
 			break
 		}
-		if failure != nil || list.hasCounters || list.hasMulti || a.countedMatches(call.view, masks, untainted) < first ||
-			(constrained && len(list.candidates) >= need) {
+		if a.countedMatches(call.view, masks, untainted) < first {
+			// Every free device has been looked at: judging them all
+			// again would find the same candidates. (A scheduler asks
+			// about every full node this way.)
+			break
+		}
+		if failure != nil || list.hasCounters || list.hasMulti || (constrained && len(list.candidates) >= need) {
 			// The search checks counters or shares and may then need
-			// devices after the first ones, or every free device has
-			// been looked at, or the first candidate's value is short
-			// (its devices may be anywhere, and looking at twice as many
-			// rebuilds the candidates each time): judge every free
-			// device, as without firstOnly.
+			// devices after the first ones, or the first candidate's
+			// value is short (its devices may be anywhere, and looking
+			// at twice as many rebuilds the candidates each time): judge
+			// every free device, as without firstOnly.
 			first = 0
 		} else {
 			// Fewer of the first matches are candidates than the claim
