@@ -60,6 +60,9 @@ const maxNodeViews = 4096
 // clone copies a view built in the Allocator's scratch memory, pools
 // included, so that it outlives the call.
 func (v *view) clone() *view {
+	if len(v.slices) == 1 && len(v.pools) == 1 && len(v.incomplete) == 0 && len(v.invalid) == 0 {
+		return v.cloneOfOne()
+	}
 	c := &view{
 		slices:     slices.Clone(v.slices),
 		offsets:    slices.Clone(v.offsets),
@@ -76,6 +79,40 @@ func (v *view) clone() *view {
 		c.pools[i] = &states[i]
 	}
 	return c
+}
+
+// viewOfOne is a view of one slice in one allocation: most nodes of a
+// cluster see one slice (their own), and a scheduler keeps the view of
+// every node it asks about.
+type viewOfOne struct {
+	view
+	slice    [1]*sliceEntry
+	offset   [1]int32
+	poolOf   [1]int32
+	nodeMask [1][]uint64
+	pool     [1]*poolState
+	state    poolState
+}
+
+// cloneOfOne is clone for a view of one slice and no pools left out.
+func (v *view) cloneOfOne() *view {
+	c := &viewOfOne{
+		slice:    [1]*sliceEntry{v.slices[0]},
+		offset:   [1]int32{v.offsets[0]},
+		poolOf:   [1]int32{v.poolOf[0]},
+		nodeMask: [1][]uint64{v.nodeMasks[0]},
+		state:    poolState{key: v.pools[0].key},
+	}
+	c.pool[0] = &c.state
+	c.view = view{
+		slices:    c.slice[:],
+		offsets:   c.offset[:],
+		total:     v.total,
+		nodeMasks: c.nodeMask[:],
+		poolOf:    c.poolOf[:],
+		pools:     c.pool[:],
+	}
+	return &c.view
 }
 
 // buildView builds viewFor's view in the Allocator's call memory, in the
