@@ -312,7 +312,7 @@ type sliceEntry struct {
 	usesFor        *poolCounters
 	uses           [][]counterUse
 	capNeeds       map[string]*capacityNeeds // by capacityKey
-	masks          map[string][]uint64       // devices that pass a list of selectors (by selector ids), never changed
+	masks          selectorMasks             // devices that pass a list of selectors, never changed
 
 	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)

@@ -153,7 +153,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		// The selectors' verdicts on a slice's devices never change, nor
 		// does the mask they give (a mask of every device serves free
 		// too: devices in use are left out later anyway).
-		if m, ok := e.masks[key]; ok {
+		if m, ok := e.masks.get(key); ok {
 			masks[si] = m
 			continue
 		}
@@ -187,10 +187,7 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 			e.releaseInputs()
 			continue
 		}
-		if e.masks == nil {
-			e.masks = map[string][]uint64{}
-		}
-		e.masks[key] = mask
+		e.masks.put(key, mask)
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
 		e.releaseInputs()
@@ -211,7 +208,7 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 			continue
 		}
 		blocked := a.uncounted(e, untainted)
-		if m, ok := e.masks[key]; ok {
+		if m, ok := e.masks.get(key); ok {
 			// Every device was judged before.
 			for w := range mask {
 				mask[w] = m[w] &^ e.inUse[w]
@@ -265,6 +262,36 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 		e.releaseInputs()
 	}
 	return masks, nil, DeviceID{}, nil
+}
+
+// selectorMasks are a slice's masks by the ids of a list of selectors
+// (masksFor's interned keys). Most slices see one list, which a string
+// comparison finds sooner than a map hashes it, and a fresh Allocator
+// would make a map for every slice a scheduler's first pod looks at.
+type selectorMasks struct {
+	firstKey string
+	first    []uint64
+	hasFirst bool
+	more     map[string][]uint64
+}
+
+func (m *selectorMasks) get(key string) ([]uint64, bool) {
+	if m.hasFirst && m.firstKey == key {
+		return m.first, true
+	}
+	mask, ok := m.more[key]
+	return mask, ok
+}
+
+func (m *selectorMasks) put(key string, mask []uint64) {
+	if !m.hasFirst {
+		m.firstKey, m.first, m.hasFirst = key, mask, true
+		return
+	}
+	if m.more == nil {
+		m.more = map[string][]uint64{}
+	}
+	m.more[key] = mask
 }
 
 // uncounted are the devices of the slice that matchingFirst does not count
