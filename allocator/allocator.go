@@ -732,12 +732,39 @@ func duplicateName(devices []resource.Device) string {
 // markInUse recomputes which devices of the slice are allocated.
 func (e *sliceEntry) markInUse(allocated *inUseSet) {
 	clear(e.inUse)
-	names := allocated.pool(poolKey{e.driver, e.pool})
+	k := poolKey{e.driver, e.pool}
+	if len(e.devices) <= smallSlice {
+		if ids, ok := allocated.unindexed(k); ok {
+			// Most pools a call sees are never changed: their few
+			// devices in use are compared by name, with no index.
+			for _, id := range ids {
+				e.markName(id.Device)
+			}
+			return
+		}
+	}
+	names := allocated.pool(k)
 	if len(names) == 0 {
 		return
 	}
 	for i := range e.devices {
 		if _, ok := names[e.devices[i].Name]; ok {
+			setBit(e.inUse, i)
+		}
+	}
+}
+
+// markName marks the devices of a small slice with the name as in use.
+// Names of one slice tend to share their length and differ at the end:
+// the last byte, compared inline, turns most of them away.
+func (e *sliceEntry) markName(name string) {
+	if name == "" {
+		return
+	}
+	last := name[len(name)-1]
+	for i := range e.devices {
+		n := e.devices[i].Name
+		if len(n) == len(name) && n[len(n)-1] == last && n == name {
 			setBit(e.inUse, i)
 		}
 	}

@@ -153,6 +153,29 @@ func (s *inUseSet) fromRuns(k poolKey) (m map[string]struct{}, indexed bool) {
 	return m, true
 }
 
+// unindexed returns the devices in use of a pool that indexAll grouped
+// and no lookup has indexed since (ok false otherwise), without indexing
+// it: a pool that is only read needs no index.
+func (s *inUseSet) unindexed(k poolKey) (ids []DeviceID, ok bool) {
+	if s.firstRun == nil {
+		return nil, false
+	}
+	if _, indexed := s.pools[k]; indexed {
+		return nil, false
+	}
+	first, grouped := s.firstRun[k]
+	if !grouped {
+		return nil, true
+	}
+	if r := s.runs[first]; r.next < 0 {
+		return s.grouped[r.from:r.to], true
+	}
+	for r := first; r >= 0; r = s.runs[r].next {
+		ids = append(ids, s.grouped[s.runs[r].from:s.runs[r].to]...)
+	}
+	return ids, true
+}
+
 func (s *inUseSet) has(id DeviceID) bool {
 	_, ok := s.pool(poolKey{id.Driver, id.Pool})[id.Device]
 	return ok

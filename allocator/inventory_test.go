@@ -358,6 +358,61 @@ func TestInUseSetGroupsPools(t *testing.T) {
 	}
 }
 
+// TestMarkInUseReadsEveryRecord: a slice's devices in use are the same
+// whether its pool's record is the list given to New (read without an
+// index while the pool is unchanged), the pool's index, or both after a
+// change; small and large slices, names used twice included.
+func TestMarkInUseReadsEveryRecord(t *testing.T) {
+	names := func(n int) []resource.Device {
+		var devices []resource.Device
+		for i := range n {
+			devices = append(devices, dev("d"+strconv.Itoa(i)))
+		}
+		return devices
+	}
+	twice := names(4)
+	twice[3].Name = "d1"
+	var list []DeviceID
+	for p := range 2 * poolScanLimit {
+		pool := "p" + strconv.Itoa(p)
+		list = append(list, DeviceID{drv, pool, "d1"}, DeviceID{drv, pool, "d12"}, DeviceID{drv, pool, "d30"})
+	}
+	list = append(list, DeviceID{drv, "p3", "d2"}, DeviceID{"other", "p4", "d2"})
+	s := inUseSet{pending: list}
+	for p := range poolScanLimit + 1 {
+		s.has(DeviceID{drv, "x" + strconv.Itoa(p), "d0"}) // groups the list
+	}
+	if s.firstRun == nil {
+		t.Fatal("the list was not grouped")
+	}
+	s.add(DeviceID{drv, "p5", "d3"})
+	for _, c := range []struct {
+		pool    string
+		devices []resource.Device
+		want    []int
+	}{
+		{"p3", names(4), []int{1, 2}},                    // two runs, read as they are
+		{"p4", names(4), []int{1}},                       // the other driver's d2 is not p4's
+		{"p5", names(4), []int{1, 3}},                    // indexed by the add
+		{"p6", twice, []int{1, 3}},                       // both devices named d1
+		{"p7", names(smallSlice + 20), []int{1, 12, 30}}, // a large slice reads the index
+		{"none", names(4), nil},
+	} {
+		e := &sliceEntry{driver: drv, pool: c.pool, devices: c.devices, words: (len(c.devices) + 63) / 64}
+		e.inUse = make([]uint64, e.words)
+		e.markInUse(&s)
+		var got []int
+		for i := range c.devices {
+			if hasBit(e.inUse, i) {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("pool %s: devices in use %v, want %v", c.pool, got, c.want)
+		}
+	}
+}
+
 // TestScanFindsDuplicateNames covers both ways scanDevices looks for a
 // device name used twice in a slice (device by device in a small slice,
 // by its index otherwise), and the index by name of both.
