@@ -12,11 +12,12 @@ type inUseSet struct {
 	// pending are devices in use that no pool index holds yet.
 	pending []DeviceID
 	// Once indexAll grouped the pending devices, runs lists where each
-	// pool's devices are in grouped, the first run of a pool by its key in
-	// firstRun (the others follow through next); the pool's index is made
-	// from them when the pool is first asked about.
+	// pool's devices are in grouped, the first run of a pool name (of any
+	// driver) in firstRun (the others follow through next); a pool's index
+	// is made from its runs when the pool is first asked about. Runs of
+	// pools indexed before are never read: pools is asked first.
 	grouped  []DeviceID
-	firstRun map[poolKey]int32
+	firstRun map[string]int32
 	runs     []deviceRun
 	// pools are the indexed pools: device names in use (nil: none).
 	pools map[poolKey]map[string]struct{}
@@ -97,58 +98,57 @@ func (s *inUseSet) lookup(k poolKey) (m map[string]struct{}, indexed bool) {
 // index here cost it about an eighth of its first call.
 func (s *inUseSet) indexAll() {
 	// The devices of an allocation come pool by pool: a run of one pool's
-	// devices hashes the pool's key once. Counting the runs first makes
-	// room for them at once.
-	runEnd := func(i int) int {
-		j := i + 1
-		for j < len(s.pending) && s.pending[j].Pool == s.pending[i].Pool && s.pending[j].Driver == s.pending[i].Driver {
-			j++
-		}
-		return j
-	}
-	runs := 0
-	for i := 0; i < len(s.pending); i = runEnd(i) {
-		runs++
-	}
-	s.firstRun = make(map[poolKey]int32, runs)
-	s.runs = make([]deviceRun, 0, runs)
+	// devices hashes the pool's name once, and the name alone (not the
+	// driver too) is hashed.
+	s.runs = s.runs[:0]
 	for i := 0; i < len(s.pending); {
 		id := &s.pending[i]
-		j := runEnd(i)
-		k := poolKey{id.Driver, id.Pool}
-		if _, done := s.pools[k]; !done {
-			next, ok := s.firstRun[k]
-			if !ok {
-				next = -1
-			}
-			s.firstRun[k] = int32(len(s.runs))
-			s.runs = append(s.runs, deviceRun{int32(i), int32(j), next})
+		j := i + 1
+		for j < len(s.pending) && s.pending[j].Pool == id.Pool && s.pending[j].Driver == id.Driver {
+			j++
 		}
+		s.runs = append(s.runs, deviceRun{int32(i), int32(j), -1})
 		i = j
 	}
+	s.firstRun = make(map[string]int32, len(s.runs))
+	for r := range s.runs {
+		pool := s.pending[s.runs[r].from].Pool
+		if next, ok := s.firstRun[pool]; ok {
+			s.runs[r].next = next
+		}
+		s.firstRun[pool] = int32(r)
+	}
 	s.grouped, s.pending = s.pending, nil
+}
+
+// poolRuns calls f with each run of the pool's devices in grouped.
+func (s *inUseSet) poolRuns(k poolKey, f func(ids []DeviceID)) {
+	first, ok := s.firstRun[k.pool]
+	if !ok {
+		return
+	}
+	for r := first; r >= 0; r = s.runs[r].next {
+		ids := s.grouped[s.runs[r].from:s.runs[r].to]
+		if ids[0].Driver == k.driver {
+			f(ids)
+		}
+	}
 }
 
 // fromRuns indexes a pool from its runs of grouped devices (indexAll).
 // A pool without any has nothing in use: it is indexed as such, so that
 // the next lookup finds it at once.
 func (s *inUseSet) fromRuns(k poolKey) (m map[string]struct{}, indexed bool) {
-	first, ok := s.firstRun[k]
-	if !ok {
-		s.pools[k] = nil
-		return nil, true
-	}
 	n := 0
-	for r := first; r >= 0; r = s.runs[r].next {
-		n += int(s.runs[r].to - s.runs[r].from)
+	s.poolRuns(k, func(ids []DeviceID) { n += len(ids) })
+	if n > 0 {
+		m = make(map[string]struct{}, n)
+		s.poolRuns(k, func(ids []DeviceID) {
+			for _, id := range ids {
+				m[id.Device] = struct{}{}
+			}
+		})
 	}
-	m = make(map[string]struct{}, n)
-	for r := first; r >= 0; r = s.runs[r].next {
-		for _, id := range s.grouped[s.runs[r].from:s.runs[r].to] {
-			m[id.Device] = struct{}{}
-		}
-	}
-	delete(s.firstRun, k)
 	s.pools[k] = m
 	return m, true
 }
@@ -163,16 +163,15 @@ func (s *inUseSet) unindexed(k poolKey) (ids []DeviceID, ok bool) {
 	if _, indexed := s.pools[k]; indexed {
 		return nil, false
 	}
-	first, grouped := s.firstRun[k]
-	if !grouped {
-		return nil, true
-	}
-	if r := s.runs[first]; r.next < 0 {
-		return s.grouped[r.from:r.to], true
-	}
-	for r := first; r >= 0; r = s.runs[r].next {
-		ids = append(ids, s.grouped[s.runs[r].from:s.runs[r].to]...)
-	}
+	// Most pools have one run: its devices are returned as they are.
+	runs := 0
+	s.poolRuns(k, func(run []DeviceID) {
+		if runs++; runs == 1 {
+			ids = run
+		} else {
+			ids = append(ids[:len(ids):len(ids)], run...)
+		}
+	})
 	return ids, true
 }
 
