@@ -64,7 +64,6 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 			a.unhold(d)
 		}
 	}()
-	a.calls++
 	a.startCall(node)
 	call := &callState{ctx: ctx, node: node, view: a.viewFor(node), masks: &a.callMasks, candidateLists: &a.callLists}
 	toAllocate := 0

@@ -132,10 +132,9 @@ type inventory struct {
 	byNode    map[string]int32
 	nodeNext  []int32
 	nodeScans int
-	// nodeViews are the views kept by node name (viewFor); calls counts
-	// the calls of AllocateOn, which keeps none in the first.
+	// nodeViews are the views kept by node name (viewFor), nil for a node
+	// asked about once.
 	nodeViews     map[string]*view
-	calls         int
 	byPool        map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
 	scannedByPool map[poolKey][]*sliceEntry // the scanned entries of each pool
 	// scannedLast are the entries of scannedByPool[scannedLastKey], when

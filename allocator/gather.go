@@ -29,26 +29,33 @@ type poolCounterEntry struct {
 func (a *Allocator) viewFor(node *corev1.Node) *view {
 	// Without slices that select nodes by labels or device by device, a
 	// node's view depends on its name and the inventory only; without
-	// counters, nothing in it on what is in use. Such views are kept
-	// from the second call of an Allocator on (the first call of a fresh
-	// one need not pay for keeping), until SetSlices.
+	// counters, nothing in it on what is in use. Such views are kept,
+	// until SetSlices, once a node is asked about again: a scheduler's
+	// fresh Allocator asks about most nodes once.
 	keep := node != nil && len(a.bySelector) == 0 && len(a.perDevice) == 0
+	var seen bool
 	if keep {
-		if v := a.nodeViews[node.Name]; v != nil {
+		var v *view
+		if v, seen = a.nodeViews[node.Name]; v != nil {
 			return v
 		}
 	}
 	v := a.buildView(node)
-	if keep && a.calls > 1 {
-		for _, p := range v.pools {
-			if p.counters != nil {
-				return v
-			}
+	if !keep {
+		return v
+	}
+	for _, p := range v.pools {
+		if p.counters != nil {
+			return v
 		}
-		if a.nodeViews == nil || len(a.nodeViews) >= maxNodeViews {
-			a.nodeViews = make(map[string]*view)
-		}
+	}
+	if a.nodeViews == nil || len(a.nodeViews) >= maxNodeViews {
+		a.nodeViews = make(map[string]*view)
+	}
+	if seen {
 		a.nodeViews[node.Name] = v.clone()
+	} else {
+		a.nodeViews[node.Name] = nil // asked about once
 	}
 	return v
 }
