@@ -329,6 +329,21 @@ type sliceEntry struct {
 type selectorResults struct {
 	known, match, failed []uint64
 	errs                 map[int32]error
+	// small holds the three sets of a slice of up to 64 devices.
+	small [3]uint64
+}
+
+// newSelectorResults makes the results of a slice with words words of
+// devices in one allocation, or two beyond 64 devices: a fresh Allocator
+// makes them for every slice a scheduler's first pod looks at.
+func newSelectorResults(words int) *selectorResults {
+	r := &selectorResults{}
+	sets := r.small[:]
+	if words > 1 {
+		sets = make([]uint64, 3*words)
+	}
+	r.known, r.match, r.failed = sets[:words:words], sets[words:2*words:2*words], sets[2*words:3*words:3*words]
+	return r
 }
 
 // New builds an Allocator. It fails on inputs that cannot be used: two

@@ -65,16 +65,12 @@ func celGates(f Features) features.Gates {
 
 // evaluate makes sure the selector's result is known for the devices in mask.
 func (a *Allocator) evaluate(ctx context.Context, e *sliceEntry, id int, mask []uint64) error {
-	for len(e.results) <= id {
-		e.results = append(e.results, nil)
+	if len(e.results) <= id {
+		e.results = append(e.results, make([]*selectorResults, id+1-len(e.results))...)
 	}
 	r := e.results[id]
 	if r == nil {
-		// The three sets share one allocation: a fresh Allocator makes
-		// them for every slice a scheduler's first pod looks at.
-		n := e.words
-		sets := make([]uint64, 3*n)
-		r = &selectorResults{known: sets[:n:n], match: sets[n : 2*n : 2*n], failed: sets[2*n:]}
+		r = newSelectorResults(e.words)
 		e.results[id] = r
 	}
 	sel := &a.selectors[id]
