@@ -134,10 +134,16 @@ type inventory struct {
 	nodeScans int
 	// nodeViews are the views kept by node name (viewFor), nil for a node
 	// asked about once.
-	nodeViews     map[string]*view
-	byPool        map[poolKey][]int32       // positions in name order, built on first use (poolSlices)
-	scannedByPool map[poolKey][]*sliceEntry // the scanned entries of each pool
-	// scannedLast are the entries of scannedByPool[scannedLastKey], when
+	nodeViews map[string]*view
+	byPool    map[poolKey][]int32 // positions in name order, built on first use (poolSlices)
+	// scannedList are the scanned entries, for setInUse; scannedByPool holds
+	// them by pool once setInUse has looked for a pool's entries in the
+	// list poolScanLimit times (a fresh Allocator's calls change no pool,
+	// or few).
+	scannedList   []*sliceEntry
+	scannedScans  int
+	scannedByPool map[poolKey][]*sliceEntry
+	// scannedLast are the entries of pool scannedLastKey, when
 	// scannedLastOK (setInUse).
 	scannedLastKey poolKey
 	scannedLast    []*sliceEntry
@@ -498,7 +504,7 @@ func (a *Allocator) SetSlices(list []*resource.ResourceSlice) error {
 	a.poolChecks = nil
 	a.byNode, a.nodeNext, a.nodeScans = nil, nil, 0
 	a.nodeViews = nil
-	a.byPool, a.scannedByPool, a.scannedLastOK = nil, nil, false
+	a.byPool, a.scannedList, a.scannedScans, a.scannedByPool, a.scannedLastOK = nil, nil, 0, nil, false
 	for _, e := range entries {
 		if e != nil && e.scanned {
 			e.markInUse(&a.allocated)
@@ -614,12 +620,41 @@ func (a *Allocator) poolSlices(key poolKey) []*sliceEntry {
 
 // addScanned records a scanned entry under its pool, for setInUse.
 func (a *Allocator) addScanned(e *sliceEntry) {
-	if a.scannedByPool == nil {
-		a.scannedByPool = map[poolKey][]*sliceEntry{}
+	a.scannedList = append(a.scannedList, e)
+	if a.scannedByPool != nil {
+		k := poolKey{e.driver, e.pool}
+		a.scannedByPool[k] = append(a.scannedByPool[k], e)
 	}
-	k := poolKey{e.driver, e.pool}
-	a.scannedByPool[k] = append(a.scannedByPool[k], e)
 	a.scannedLastOK = false
+}
+
+// scannedOf returns the scanned entries of a pool, the list's until
+// poolScanLimit pools were looked for, then the index's.
+func (a *Allocator) scannedOf(k poolKey) []*sliceEntry {
+	if a.scannedLastOK && a.scannedLastKey == k {
+		return a.scannedLast
+	}
+	var found []*sliceEntry
+	switch {
+	case a.scannedByPool == nil && a.scannedScans < poolScanLimit:
+		a.scannedScans++
+		for _, e := range a.scannedList {
+			if e.pool == k.pool && e.driver == k.driver {
+				found = append(found, e)
+			}
+		}
+	default:
+		if a.scannedByPool == nil {
+			a.scannedByPool = make(map[poolKey][]*sliceEntry, len(a.scannedList))
+			for _, e := range a.scannedList {
+				k := poolKey{e.driver, e.pool}
+				a.scannedByPool[k] = append(a.scannedByPool[k], e)
+			}
+		}
+		found = a.scannedByPool[k]
+	}
+	a.scannedLastKey, a.scannedLast, a.scannedLastOK = k, found, true
+	return found
 }
 
 func sameSlice(old, s *resource.ResourceSlice) bool {
@@ -785,6 +820,15 @@ func (e *sliceEntry) markName(name string) {
 }
 
 func (e *sliceEntry) index(name string) (int32, bool) {
+	if e.byName == nil && len(e.devices) <= smallSlice {
+		// A few names are compared sooner than they are hashed.
+		for i := range e.devices {
+			if e.devices[i].Name == name {
+				return int32(i), true
+			}
+		}
+		return 0, false
+	}
 	if e.byName == nil {
 		e.byName = make(map[string]int32, len(e.devices))
 		for i := range e.devices {
@@ -829,11 +873,7 @@ func (a *Allocator) setInUse(id DeviceID, on bool) {
 	// Entries not scanned yet read the record when a call first sees them.
 	// The devices of a result are mostly of one pool: the entries of the
 	// last pool are kept (scannedLast).
-	k := poolKey{id.Driver, id.Pool}
-	if !a.scannedLastOK || a.scannedLastKey != k {
-		a.scannedLastKey, a.scannedLast, a.scannedLastOK = k, a.scannedByPool[k], true
-	}
-	for _, e := range a.scannedLast {
+	for _, e := range a.scannedOf(poolKey{id.Driver, id.Pool}) {
 		if i, ok := e.index(id.Device); ok {
 			if on {
 				setBit(e.inUse, int(i))
