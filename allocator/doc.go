@@ -54,11 +54,11 @@
 // caller's allocated set; they must not change while the Allocator uses
 // them. A slice with a nodeName is looked at only when a call is made for
 // its node, so that a fresh Allocator's first call pays for what its node
-// sees, not for the whole cluster. From its second call on, an Allocator
-// also keeps each node's view of the inventory (which slices and pools the
-// node sees, in which order) until SetSlices, when the view depends on
-// nothing but the node's name: no slice selects nodes by labels or device
-// by device, and no pool the node sees has counters. What slices hold of
+// sees, not for the whole cluster. An Allocator also keeps the view of the
+// inventory of each node it is asked about a second time (which slices and
+// pools the node sees, in which order) until SetSlices, when the view
+// depends on nothing but the node's name: no slice selects nodes by labels
+// or device by device, and no pool the node sees has counters. What slices hold of
 // taints and shares is kept until the taint rules, or a device's shares,
 // change.
 //
