@@ -60,9 +60,11 @@ func (a *Allocator) viewFor(node *corev1.Node) *view {
 	return v
 }
 
-// maxNodeViews bounds Allocator.nodeViews: past it, the views are dropped
-// and built again when needed.
-const maxNodeViews = 4096
+// maxNodeViews bounds Allocator.nodeViews (views and nodes asked about
+// once): past it, the views are dropped and built again when needed. It
+// holds the 5,000 nodes a Kubernetes cluster is meant to reach; a view of
+// one slice is about 400 bytes.
+const maxNodeViews = 8192
 
 // clone copies a view built in the Allocator's scratch memory, pools
 // included, so that it outlives the call.
