@@ -443,7 +443,9 @@ func (r *requestPlan) shortfall(v *view, list *candidateList) (Reason, string) {
 // notEnough is the detail of ReasonNotEnough, built without fmt: a
 // scheduler asks node after node, and most nodes fail this way.
 func (r *requestPlan) notEnough(list *candidateList) string {
-	b := make([]byte, 0, 160)
+	// The detail is built on the stack: only the string is allocated.
+	var buf [160]byte
+	b := buf[:0]
 	b = append(b, "not enough devices: asks for "...)
 	b = strconv.AppendInt(b, int64(r.count), 10)
 	b = append(b, ", "...)
