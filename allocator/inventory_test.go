@@ -3,6 +3,8 @@ package allocator
 import (
 	"context"
 	"fmt"
+	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,10 +16,16 @@ import (
 )
 
 // madeEntries counts the slices the Allocator has looked at.
-func madeEntries(a *Allocator) int {
+func madeEntries(a *Allocator) int { return nonNil(slices.Values(a.entries)) }
+
+// keptViews counts the node views the Allocator keeps (nodes asked about
+// once have none).
+func keptViews(a *Allocator) int { return nonNil(maps.Values(a.nodeViews)) }
+
+func nonNil[T any](values iter.Seq[*T]) int {
 	n := 0
-	for _, e := range a.entries {
-		if e != nil {
+	for v := range values {
+		if v != nil {
 			n++
 		}
 	}
@@ -29,16 +37,6 @@ func madeEntries(a *Allocator) int {
 // call by call, for the slices of the nodes asked about; past
 // nodeScanLimit nodes it indexes the list by node, and every node still
 // sees its own slices and only those.
-func keptViews(a *Allocator) int {
-	n := 0
-	for _, v := range a.nodeViews {
-		if v != nil {
-			n++
-		}
-	}
-	return n
-}
-
 func TestNodeSlicesLookedAtWhenNeeded(t *testing.T) {
 	const nodes = 2*nodeScanLimit + 3
 	var list []*resource.ResourceSlice
