@@ -19,7 +19,7 @@ type Device struct {
 	driver string
 	device *resource.Device
 
-	// prepare writes usable and versions once; then they are only read.
+	// prepare writes modes and versions once; then they are only read.
 	once     sync.Once
 	modes    uint8 // bit m: the input of mode m can be built
 	versions []parsedVersion
@@ -233,16 +233,16 @@ func (d *Device) prepare() {
 	}
 	usable := uint8(1<<numModes - 1)
 	for name, attr := range d.device.Attributes {
-		scalar := d.prepareScalar(attr)
+		scalar, hasScalar, list := d.prepareScalar(attr), HasScalar(attr), IsList(attr)
 		// 1.31: the scalar if there is one (a list beside it does not
 		// save a scalar that cannot be represented), else a list or a
 		// null list, which are left out.
-		if !IsNullList(d.device, name) && (HasScalar(attr) && !scalar || !HasScalar(attr) && !IsList(attr)) {
+		if !IsNullList(d.device, name) && (hasScalar && !scalar || !hasScalar && !list) {
 			usable &^= 1 << modeLegacy
 		}
 		// The release followed: lists first, or none at all without
 		// DRAListTypeAttributes.
-		if !IsList(attr) {
+		if !list {
 			if !scalar {
 				usable &^= 1<<modeScalars | 1<<modeLists
 			}
