@@ -782,15 +782,15 @@ func duplicateName(devices []resource.Device) string {
 func (e *sliceEntry) markInUse(allocated *inUseSet) {
 	clear(e.inUse)
 	k := poolKey{e.driver, e.pool}
-	if len(e.devices) <= smallSlice {
-		if ids, ok := allocated.unindexed(k); ok {
-			// Most pools a call sees are never changed: their few
-			// devices in use are compared by name, with no index.
+	if len(e.devices) <= smallSlice && allocated.runsOnly(k) {
+		// Most pools a call sees are never changed: their few devices in
+		// use are compared by name, with no index.
+		allocated.poolRuns(k, func(ids []DeviceID) {
 			for _, id := range ids {
 				e.markName(id.Device)
 			}
-			return
-		}
+		})
+		return
 	}
 	names := allocated.pool(k)
 	if len(names) == 0 {

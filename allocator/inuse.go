@@ -153,26 +153,15 @@ func (s *inUseSet) fromRuns(k poolKey) (m map[string]struct{}, indexed bool) {
 	return m, true
 }
 
-// unindexed returns the devices in use of a pool that indexAll grouped
-// and no lookup has indexed since (ok false otherwise), without indexing
-// it: a pool that is only read needs no index.
-func (s *inUseSet) unindexed(k poolKey) (ids []DeviceID, ok bool) {
+// runsOnly reports whether the pool's devices in use are still only the
+// runs indexAll grouped (poolRuns), with no index made since: a pool that
+// is only read needs none.
+func (s *inUseSet) runsOnly(k poolKey) bool {
 	if s.firstRun == nil {
-		return nil, false
+		return false
 	}
-	if _, indexed := s.pools[k]; indexed {
-		return nil, false
-	}
-	// Most pools have one run: its devices are returned as they are.
-	runs := 0
-	s.poolRuns(k, func(run []DeviceID) {
-		if runs++; runs == 1 {
-			ids = run
-		} else {
-			ids = append(ids[:len(ids):len(ids)], run...)
-		}
-	})
-	return ids, true
+	_, indexed := s.pools[k]
+	return !indexed
 }
 
 func (s *inUseSet) has(id DeviceID) bool {
