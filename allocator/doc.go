@@ -58,9 +58,9 @@
 // inventory of each node it is asked about a second time (which slices and
 // pools the node sees, in which order) until SetSlices, when the view
 // depends on nothing but the node's name: no slice selects nodes by labels
-// or device by device, and no pool the node sees has counters. What slices hold of
-// taints and shares is kept until the taint rules, or a device's shares,
-// change.
+// or device by device, and no pool the node sees has counters. What slices
+// hold of taints and shares is kept until the taint rules, or a device's
+// shares, change.
 //
 // # Semantics (Kubernetes 1.37)
 //
