@@ -1,16 +1,19 @@
 // Package catalogue is the one list of what drakit knows about
 // resource.k8s.io: every served version with the Kubernetes releases that
 // served it, and every kind of each version with its hub kind, REST
-// resource (plural), scope and subresources.
+// resource (plural), scope, subresources and the fields its lists can select
+// on.
 //
 // Everything else reads it: the scheme (apis/resource/install), conversion's
 // kind names, the CLI's kind lookup and version command, the validators'
-// dispatch, the OpenAPI builder and hubclient's negotiation. Adding a version
+// dispatch, the OpenAPI builder and hubclient's negotiation and field
+// selectors. Adding a version
 // means adding its package and one entry to Versions.
 package catalogue
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -70,6 +73,76 @@ type Kind struct {
 	// client-go's clients, listers and informers hand them out; drakit
 	// generates clients only for the kinds k8s.io/api no longer has.
 	KubeAPI bool
+	// FieldLabels are the fields a list or watch of the kind can select on
+	// in this version (metav1.ListOptions.FieldSelector). Nil means what
+	// the API server allows every kind that registers no labels of its
+	// own: metadata.name and metadata.namespace (see SelectableFields).
+	FieldLabels []FieldLabel
+}
+
+// FieldLabel is a field that lists and watches of a kind can select on, as
+// the API server of the releases that serve the kind registers it:
+// AddFieldLabelConversionFunc in k8s.io/kubernetes'
+// pkg/apis/resource/<version>/conversion.go decides which labels a request
+// may name, GetAttrs in pkg/registry/resource/<kind>/strategy.go what
+// they match.
+type FieldLabel struct {
+	// Name is the label in this version ("driverName" in v1alpha2).
+	Name string
+	// Hub is the hub's label for the same field, which is v1's
+	// ("spec.driver"): the hub has v1's shape.
+	Hub string
+	// Since, when not 0, is the first release whose API server accepts the
+	// label in this version; the releases before it that serve the kind
+	// refuse it.
+	Since int
+}
+
+// metadataLabels are what an API server lets a list select on for a kind
+// that registers no field labels of its own
+// (runtime.DefaultMetaV1FieldSelectorConversion).
+var metadataLabels = []FieldLabel{
+	{Name: "metadata.name", Hub: "metadata.name"},
+	{Name: "metadata.namespace", Hub: "metadata.namespace"},
+}
+
+// The field labels of ResourceSlice. 1.30 names the top-level fields of
+// its v1alpha2 slice; 1.31 moved them under spec, and 1.37 added the pool's
+// name in the versions it serves then (v1, v1beta2, v1beta1). metadata.namespace
+// is not among them: the slice's conversion function refuses what it does
+// not list.
+var (
+	sliceLabelsV1alpha2 = []FieldLabel{
+		{Name: "metadata.name", Hub: "metadata.name"},
+		{Name: "nodeName", Hub: "spec.nodeName"},
+		{Name: "driverName", Hub: "spec.driver"},
+	}
+	sliceLabelsV1alpha3 = []FieldLabel{
+		{Name: "metadata.name", Hub: "metadata.name"},
+		{Name: "spec.nodeName", Hub: "spec.nodeName"},
+		{Name: "spec.driver", Hub: "spec.driver"},
+	}
+	sliceLabels = append(slices.Clip(sliceLabelsV1alpha3),
+		FieldLabel{Name: "spec.pool.name", Hub: "spec.pool.name", Since: 37})
+)
+
+// SelectableFields are the labels a list or watch of the kind can select
+// on in this version, at any release that serves it (see FieldLabel.Since).
+func (k Kind) SelectableFields() []FieldLabel {
+	if k.FieldLabels == nil {
+		return metadataLabels
+	}
+	return k.FieldLabels
+}
+
+// FieldLabel finds the label of this version for the hub's label hub.
+func (k Kind) FieldLabel(hub string) (FieldLabel, bool) {
+	for _, l := range k.SelectableFields() {
+		if l.Hub == hub {
+			return l, true
+		}
+	}
+	return FieldLabel{}, false
 }
 
 // RulesOf is the release whose rules apply to objects of kind k of v.
@@ -164,7 +237,7 @@ var Versions = []Version{
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{27, 30}},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{27, 30}},
 			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{27, 30}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{30, 30}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{30, 30}, FieldLabels: sliceLabelsV1alpha2},
 			{Name: "ResourceClaimParameters", Hub: "ResourceClaimParameters", Resource: "resourceclaimparameters", Namespaced: true, Served: Releases{30, 30}},
 			{Name: "ResourceClassParameters", Hub: "ResourceClassParameters", Resource: "resourceclassparameters", Namespaced: true, Served: Releases{30, 30}},
 		},
@@ -182,7 +255,7 @@ var Versions = []Version{
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{31, 31}},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}},
 			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}, FieldLabels: sliceLabelsV1alpha3},
 			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37, KubeAPI: true},
 			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37, KubeAPI: true},
 		},
@@ -197,7 +270,7 @@ var Versions = []Version{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{32, 37}, KubeAPI: true},
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{32, 37}, KubeAPI: true},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{32, 37}, KubeAPI: true},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{32, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{32, 37}, KubeAPI: true, FieldLabels: sliceLabels},
 		},
 	},
 	{
@@ -210,7 +283,7 @@ var Versions = []Version{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{33, 37}, KubeAPI: true},
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{33, 37}, KubeAPI: true},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{33, 37}, KubeAPI: true},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}, KubeAPI: true, FieldLabels: sliceLabels},
 			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}, KubeAPI: true},
 		},
 	},
@@ -224,7 +297,7 @@ var Versions = []Version{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{34, 37}, KubeAPI: true},
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{34, 37}, KubeAPI: true},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{34, 37}, KubeAPI: true},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}, KubeAPI: true},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}, KubeAPI: true, FieldLabels: sliceLabels},
 			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}, KubeAPI: true},
 		},
 	},

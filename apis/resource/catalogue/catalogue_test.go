@@ -1,17 +1,21 @@
 package catalogue_test
 
 import (
+	"encoding/json"
 	"errors"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/apis/resource/install"
+	"github.com/drakit/drakit/conversion"
 )
 
 // TestKindsMatchScheme holds the catalogue to the Go types: every kind it
@@ -156,4 +160,98 @@ func TestReleases(t *testing.T) {
 	if got := (catalogue.Releases{First: 26, Last: 26}).String(); got != "1.26" {
 		t.Errorf("got %q", got)
 	}
+}
+
+// TestFieldLabelsSelectTheSameField holds each version's field labels to
+// its types: the field a label names in the version's object has the value
+// the hub's label names in the hub object it was converted from, for every
+// label of every kind (a label that named no field, or another one, would
+// select other objects than the caller asked for).
+func TestFieldLabelsSelectTheSameField(t *testing.T) {
+	for _, v := range catalogue.Versions {
+		for _, k := range v.Kinds {
+			obj, err := hubObject(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			versioned, err := conversion.FromHub(obj, v.Name)
+			if err != nil {
+				t.Errorf("%s %s: %v", v.Name, k.Name, err)
+				continue
+			}
+			hubFields, versionFields := jsonFields(t, obj), jsonFields(t, versioned)
+			hubNames := map[string]bool{}
+			for _, l := range k.SelectableFields() {
+				if hubNames[l.Hub] {
+					t.Errorf("%s %s: two labels for the hub's %s", v.Name, k.Name, l.Hub)
+				}
+				hubNames[l.Hub] = true
+				want, ok := lookupField(hubFields, l.Hub)
+				if !ok && !(l.Hub == "metadata.namespace" && !k.Namespaced) {
+					t.Errorf("%s %s: the hub's %s has no field %s", v.Name, k.Name, k.Hub, l.Hub)
+				}
+				got, ok := lookupField(versionFields, l.Name)
+				if !ok && !(l.Name == "metadata.namespace" && !k.Namespaced) {
+					t.Errorf("%s %s: the label %s names no field of the object", v.Name, k.Name, l.Name)
+				}
+				if got != want {
+					t.Errorf("%s %s: the label %s selects %q where the hub's %s is %q", v.Name, k.Name, l.Name, got, l.Hub, want)
+				}
+				if l.Since != 0 && !k.Served.Contains(l.Since) {
+					t.Errorf("%s %s: the label %s is accepted from 1.%d, outside the releases that serve the kind (%s)", v.Name, k.Name, l.Name, l.Since, k.Served)
+				}
+			}
+		}
+	}
+}
+
+// hubObject is a hub object of k's kind whose selectable fields have
+// values of their own.
+func hubObject(k catalogue.Kind) (runtime.Object, error) {
+	scheme := runtime.NewScheme()
+	install.Install(scheme)
+	obj, err := scheme.New(resource.SchemeGroupVersion.WithKind(k.Hub))
+	if err != nil {
+		return nil, err
+	}
+	m := obj.(metav1.Object)
+	m.SetName("object-name")
+	if k.Namespaced {
+		m.SetNamespace("object-namespace")
+	}
+	if slice, ok := obj.(*resource.ResourceSlice); ok {
+		slice.Spec.Driver = "driver.example.com"
+		slice.Spec.NodeName = ptr.To("node-name")
+		slice.Spec.Pool = resource.ResourcePool{Name: "pool-name", ResourceSliceCount: 1}
+	}
+	return obj, nil
+}
+
+func jsonFields(t *testing.T, obj runtime.Object) map[string]any {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatal(err)
+	}
+	return fields
+}
+
+// lookupField reads the string at a dotted path ("spec.pool.name").
+func lookupField(fields map[string]any, path string) (string, bool) {
+	var cur any = fields
+	for _, step := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if cur, ok = m[step]; !ok {
+			return "", false
+		}
+	}
+	s, ok := cur.(string)
+	return s, ok
 }
