@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -34,6 +35,12 @@ type Client struct {
 	served   map[string]served // by hub kind
 	version  string            // the newest known version the server serves
 	versions []string          // every resource.k8s.io version the server serves, as discovery lists them
+
+	disc discovery.ServerVersionInterface
+	// release is the server's minor release (1.release), read the first
+	// time a field selector depends on it; 0 when the server did not say.
+	release     int
+	releaseOnce sync.Once
 }
 
 // served is where one hub kind lives on the server.
@@ -44,7 +51,8 @@ type served struct {
 	namespaced bool
 	status     bool // has a status subresource
 	backend    backendFactory
-	kubeAPI    bool // reached through client-go's clientset (catalogue.Kind.KubeAPI)
+	kubeAPI    bool                   // reached through client-go's clientset (catalogue.Kind.KubeAPI)
+	labels     []catalogue.FieldLabel // what lists can select on (catalogue.Kind.SelectableFields)
 }
 
 // NewForConfig makes the clientsets and discovery client for cfg and
@@ -83,7 +91,7 @@ func New(cs Clientsets, disc discovery.DiscoveryInterface, opts Options) (*Clien
 	if err != nil {
 		return nil, fmt.Errorf("hubclient: discovering the API groups of the server: %w", err)
 	}
-	c := &Client{cs: cs, served: map[string]served{}}
+	c := &Client{cs: cs, served: map[string]served{}, disc: disc}
 	for _, g := range groups.Groups {
 		if g.Name != resource.GroupName {
 			continue
@@ -143,7 +151,7 @@ func (c *Client) addVersion(disc discovery.DiscoveryInterface, version string) e
 		c.served[hubKind] = served{
 			version: version, kind: r.Kind, resource: r.Name,
 			namespaced: r.Namespaced, status: statuses[r.Name], backend: factory,
-			kubeAPI: kind.KubeAPI,
+			kubeAPI: kind.KubeAPI, labels: kind.SelectableFields(),
 		}
 		if c.version == "" {
 			c.version = version

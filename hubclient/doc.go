@@ -37,6 +37,24 @@
 // and Informer plug a kind into client-go's cache machinery, with hub
 // objects in the cache.
 //
+// # Field and label selectors
+//
+// List, Watch and DeleteCollection (and so ListWatch and Informer) take
+// field selectors written with the hub's field labels, which are v1's: a
+// ResourceSlice's spec.driver, spec.nodeName and spec.pool.name, and
+// metadata.name (and metadata.namespace for every kind but ResourceSlice).
+// Each is sent in the label the served version has for the same field
+// (catalogue.Kind.FieldLabels): v1alpha2 selects a slice by driverName and
+// nodeName. A selector the served version cannot serve is not sent: the
+// caller gets a *FieldSelectorError, a 400 Bad Request as the API server
+// would answer (apierrors.IsBadRequest), naming the field, the kind, the
+// version and what it can select on. That is v1alpha2's and v1alpha3's
+// spec.pool.name, which only the versions of 1.37 and later have; for
+// that, hubclient asks the server its release (GET /version) the first time
+// it is needed, and when the server does not say, sends the selector and
+// lets the server answer. Label selectors are sent as they are: labels are
+// the same in every version.
+//
 // # Strict field validation
 //
 // The hub can hold more than a server's version may know: drakit's v1alpha3

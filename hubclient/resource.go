@@ -146,11 +146,15 @@ func (r *Resource[T, L]) Get(ctx context.Context, name string, opts metav1.GetOp
 	return r.toHub(obj)
 }
 
-// List returns the objects that match opts, converted to the hub.
+// List returns the objects that match opts, converted to the hub. A field
+// selector names the hub's labels (see the package documentation).
 func (r *Resource[T, L]) List(ctx context.Context, opts metav1.ListOptions) (L, error) {
 	var zero L
-	b, _, err := r.backend()
+	b, s, err := r.backend()
 	if err != nil {
+		return zero, err
+	}
+	if opts, err = r.c.listOptions(r.hubKind, s, opts); err != nil {
 		return zero, err
 	}
 	obj, err := b.list(ctx, opts)
@@ -168,13 +172,17 @@ func (r *Resource[T, L]) List(ctx context.Context, opts metav1.ListOptions) (L, 
 	return l, nil
 }
 
-// Watch watches the objects that match opts. Every event's object is
+// Watch watches the objects that match opts (a field selector with the
+// hub's labels, as for List). Every event's object is
 // converted to the hub; an object that cannot be converted (a malformed
 // stash annotation, say) becomes a watch.Error event with a Status naming
 // it, and the watch goes on.
 func (r *Resource[T, L]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	b, _, err := r.backend()
+	b, s, err := r.backend()
 	if err != nil {
+		return nil, err
+	}
+	if opts, err = r.c.listOptions(r.hubKind, s, opts); err != nil {
 		return nil, err
 	}
 	w, err := b.watch(ctx, opts)
@@ -363,10 +371,14 @@ func (r *Resource[T, L]) Delete(ctx context.Context, name string, opts metav1.De
 	return b.delete(ctx, name, opts)
 }
 
-// DeleteCollection deletes the objects that match listOpts.
+// DeleteCollection deletes the objects that match listOpts (a field
+// selector with the hub's labels, as for List).
 func (r *Resource[T, L]) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
-	b, _, err := r.backend()
+	b, s, err := r.backend()
 	if err != nil {
+		return err
+	}
+	if listOpts, err = r.c.listOptions(r.hubKind, s, listOpts); err != nil {
 		return err
 	}
 	return b.deleteCollection(ctx, opts, listOpts)
