@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/conversion"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/legacy"
@@ -325,21 +326,41 @@ func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 // namedResources.order, and an intSlice or stringSlice whose list is null
 // rather than empty is named in namedResources.nullLists. What an instance
 // cannot say goes to the stash: attributes with bools or versions lists,
-// capacities with a request policy (their value is shown) or whose name an
-// attribute has too (not shown), the later device fields, and a layout
-// that the instance does not give back.
+// attributes and capacities under a name 1.30 refuses (see
+// IsAttributeName), capacities with a request policy (their value is shown)
+// or whose name an attribute has too (not shown), the later device fields,
+// and a layout that the instance does not give back.
 
-// shownAttribute reports whether v1alpha2 can show a hub attribute: it has
-// no bool or version lists.
-func shownAttribute(a *hub.DeviceAttribute) bool {
-	return a.BoolValues == nil && a.VersionValues == nil
+// IsAttributeName reports whether a v1alpha2 instance can hold an attribute
+// (or quantity) of that name: the 1.30 API server requires a lowercase RFC
+// 1123 subdomain (its namedresources validation's validateAttributeName),
+// where the later versions take a C identifier with an optional domain
+// prefix, so that the common v1 names ("driverVersion", "productName",
+// "gpu.example.com/model") are not v1alpha2 names.
+func IsAttributeName(name hub.QualifiedName) bool {
+	return len(validation.IsDNS1123Subdomain(string(name))) == 0
+}
+
+// shownName reports whether the instance rendered from d lists name: a
+// name 1.30 accepts, or one the instance d was read from listed already
+// (its layout's order keeps it), so that an instance comes back as it was
+// even with a name its server would refuse.
+func shownName(d *hub.Device, name hub.QualifiedName) bool {
+	return IsAttributeName(name) || (d.NamedResources != nil && slices.Contains(d.NamedResources.Order, name))
+}
+
+// shownAttribute reports whether v1alpha2 can show a hub attribute of d: it
+// has no bool or version lists, and a name the instance can list.
+func shownAttribute(d *hub.Device, name hub.QualifiedName, a *hub.DeviceAttribute) bool {
+	return a.BoolValues == nil && a.VersionValues == nil && shownName(d, name)
 }
 
 // shownCapacity reports whether v1alpha2 shows the capacity name as a
-// quantity: when no attribute has that name too.
+// quantity: when no attribute has that name too, and the instance can list
+// the name.
 func shownCapacity(d *hub.Device, name hub.QualifiedName) bool {
 	_, clash := d.Attributes[name]
-	return !clash
+	return !clash && shownName(d, name)
 }
 
 // renderInstance shows a hub device as a named-resources instance.
@@ -348,7 +369,7 @@ func renderInstance(d *hub.Device, out *NamedResourcesInstance) {
 	out.Attributes = nil
 	var attrs, quantities []hub.QualifiedName
 	for name, a := range d.Attributes {
-		if shownAttribute(&a) {
+		if shownAttribute(d, name, &a) {
 			attrs = append(attrs, name)
 		}
 	}
@@ -500,8 +521,9 @@ func listedTwice(in *NamedResourcesInstance, name hub.QualifiedName) error {
 }
 
 // layoutOf is the layout an instance's attribute list has beyond the
-// hub's maps: its order when that is not canonical, and the lists that are
-// null; nil when there is neither.
+// hub's maps: its order when that is not canonical or lists a name 1.30
+// refuses (which only the order shows again, see shownName), and the lists
+// that are null; nil when there is neither.
 func layoutOf(attrs []NamedResourcesAttribute) *hub.NamedResourcesLayout {
 	var layout hub.NamedResourcesLayout
 	canonical := true
@@ -519,6 +541,9 @@ func layoutOf(attrs []NamedResourcesAttribute) *hub.NamedResourcesLayout {
 		case !isQuantity && inQuantities:
 			canonical = false
 		case j > 0 && a.Name <= attrs[j-1].Name:
+			canonical = false
+		}
+		if !IsAttributeName(hub.QualifiedName(a.Name)) {
 			canonical = false
 		}
 	}
@@ -551,7 +576,7 @@ func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) (stash.D
 		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
 		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources}
 	for name, a := range d.Attributes {
-		if !shownAttribute(&a) {
+		if !shownAttribute(d, name, &a) {
 			if st.Attributes == nil {
 				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
 			}
@@ -596,8 +621,9 @@ func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) (stash.D
 // attribute comes back only under a name the instance does not list, a
 // kept request policy goes with the quantity the instance shows, a
 // capacity hidden behind an attribute of the same name comes back only
-// while that attribute is there, and a kept layout only while the instance
-// lists its attributes as the layout renders them.
+// while that attribute is there, one under a name 1.30 refuses while the
+// instance does not list the name, and a kept layout only while the
+// instance lists its attributes as the layout renders them.
 func restoreDevice(st *stash.Device, in *NamedResourcesInstance, out *hub.Device) {
 	for name, a := range st.Attributes {
 		_, isAttribute := out.Attributes[name]
@@ -614,7 +640,7 @@ func restoreDevice(st *stash.Device, in *NamedResourcesInstance, out *hub.Device
 		if shown, ok := out.Capacity[name]; ok {
 			shown.RequestPolicy = c.RequestPolicy
 			out.Capacity[name] = shown
-		} else if _, hidden := out.Attributes[name]; hidden {
+		} else if _, hidden := out.Attributes[name]; hidden || !IsAttributeName(name) {
 			if out.Capacity == nil {
 				out.Capacity = make(map[hub.QualifiedName]hub.DeviceCapacity, len(st.Capacity))
 			}
