@@ -24,6 +24,13 @@ type Options struct {
 	// version for every kind instead of negotiating; New fails if the
 	// server does not serve it.
 	Version string
+	// WarningHandler receives the Client's own warnings, as a rest.Config's
+	// receives the server's: what a write keeps only in the stash annotation
+	// although the cluster's components read it from the served version's
+	// fields (a v1 attribute name that a 1.30 slice cannot hold). Nil logs
+	// them with klog (rest.WarningLogger); NewForConfig then uses the
+	// rest.Config's handler, when it has one. rest.NoWarnings{} drops them.
+	WarningHandler rest.WarningHandlerWithContext
 }
 
 // Client works with hub objects against the resource.k8s.io version(s) the
@@ -36,7 +43,8 @@ type Client struct {
 	version  string            // the newest known version the server serves
 	versions []string          // every resource.k8s.io version the server serves, as discovery lists them
 
-	disc discovery.ServerVersionInterface
+	disc     discovery.ServerVersionInterface
+	warnings rest.WarningHandlerWithContext
 	// release is the server's minor release (1.release), read the first
 	// time a field selector depends on it; 0 when the server did not say.
 	release     int
@@ -57,7 +65,8 @@ type served struct {
 
 // NewForConfig makes the clientsets and discovery client for cfg and
 // negotiates versions with New. client-go's clientset asks for protobuf, as
-// Kubernetes' own components do, unless cfg names a content type.
+// Kubernetes' own components do, unless cfg names a content type. The
+// Client's warnings go where cfg's go, unless opts names a handler.
 func NewForConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	own, err := versioned.NewForConfig(cfg)
 	if err != nil {
@@ -76,6 +85,13 @@ func NewForConfig(cfg *rest.Config, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.WarningHandler == nil {
+		if cfg.WarningHandlerWithContext != nil {
+			opts.WarningHandler = cfg.WarningHandlerWithContext
+		} else if cfg.WarningHandler != nil {
+			opts.WarningHandler = withContext{cfg.WarningHandler}
+		}
+	}
 	return New(Clientsets{Kube: kube, Drakit: own}, disc, opts)
 }
 
@@ -91,7 +107,7 @@ func New(cs Clientsets, disc discovery.DiscoveryInterface, opts Options) (*Clien
 	if err != nil {
 		return nil, fmt.Errorf("hubclient: discovering the API groups of the server: %w", err)
 	}
-	c := &Client{cs: cs, served: map[string]served{}, disc: disc}
+	c := &Client{cs: cs, served: map[string]served{}, disc: disc, warnings: warningHandler(opts)}
 	for _, g := range groups.Groups {
 		if g.Name != resource.GroupName {
 			continue

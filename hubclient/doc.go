@@ -55,6 +55,22 @@
 // lets the server answer. Label selectors are sent as they are: labels are
 // the same in every version.
 //
+// # Warnings
+//
+// A write that the served version can store only with the stash's help,
+// although the cluster's own components read the field from the version
+// itself, warns through Options.WarningHandler (by default where the
+// rest.Config's warnings go, else klog). The case is a ResourceSlice on
+// 1.30: v1alpha2 takes only lowercase RFC 1123 subdomains as attribute
+// names, and most v1 names (driverVersion, productName,
+// gpu.example.com/model) are not. Such attributes and capacities are kept in
+// the stash (docs/conversion.md, "a2 names"), so the slice is stored and
+// reads back whole, and a controller that compares what it reads with what
+// it wants sees no difference and does not write again; but the 1.30
+// scheduler reads only the instance and does not see them. Each Create,
+// Update, Patch and Apply of such a slice warns once, naming the slice and
+// the names.
+//
 // # Strict field validation
 //
 // The hub can hold more than a server's version may know: drakit's v1alpha3

@@ -212,7 +212,7 @@ func (r *Resource[T, L]) Create(ctx context.Context, obj T, opts metav1.CreateOp
 	if err != nil {
 		return zero, err
 	}
-	return r.toHub(out)
+	return r.written(ctx, s, out)
 }
 
 // Update converts obj to the served version and replaces the stored object
@@ -253,7 +253,7 @@ func (r *Resource[T, L]) Update(ctx context.Context, obj T, opts metav1.UpdateOp
 	if err != nil {
 		return zero, err
 	}
-	return r.toHub(out)
+	return r.written(ctx, s, out)
 }
 
 // UpdateStatus writes obj's status through the status subresource.
@@ -463,8 +463,10 @@ func (r *Resource[T, L]) Patch(ctx context.Context, name string, pt types.PatchT
 			if res, err = r.finishStatusWrite(ctx, b, s, name, res, statusOf(newHub), opts.FieldManager, opts.DryRun); err != nil {
 				return err
 			}
+			out, err = r.toHub(res)
+			return err
 		}
-		out, err = r.toHub(res)
+		out, err = r.written(ctx, s, res)
 		return err
 	})
 	if err == nil {
@@ -547,7 +549,10 @@ func (r *Resource[T, L]) apply(ctx context.Context, obj T, opts metav1.ApplyOpti
 			return zero, err
 		}
 	}
-	return r.toHub(out)
+	if status {
+		return r.toHub(out)
+	}
+	return r.written(ctx, s, out)
 }
 
 // mergeIntent merges the apply intent obj (its status only, with

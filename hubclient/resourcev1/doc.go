@@ -30,6 +30,26 @@
 // the server's error naming it (writes use fieldValidation=Strict, see
 // hubclient), never silently dropped.
 //
+// List, Watch and DeleteCollection take v1's field selectors
+// (resourcev1.ResourceSliceSelectorDriver, ...NodeName, ...PoolName), as
+// upstream's ResourceSlice controller writes them; each version is sent its
+// own labels (a v1alpha2 slice is selected by driverName and nodeName). A
+// selector the served version cannot serve (spec.pool.name before 1.37) is
+// refused without a request, with the 400 Bad Request the server would
+// answer and an error (*hubclient.FieldSelectorError) that names the field,
+// the kind, the version and what it can select on; upstream's controller,
+// asked to reconcile one pool, then filters by pool name itself. Label
+// selectors are sent as they are.
+//
+// On 1.30, v1 attribute (and capacity) names that v1alpha2 cannot hold,
+// which are most of them (driverVersion, productName,
+// gpu.example.com/model: 1.30 takes only lowercase RFC 1123 subdomains),
+// are kept in the stash annotation instead of the slice's instance: the
+// server stores the slice, it reads back as written, and a controller that
+// publishes it converges. The 1.30 scheduler does not see those attributes,
+// which every write of such a slice says in a warning (see hubclient's
+// Options.WarningHandler).
+//
 // Errors are the API server's (apierrors.IsNotFound, IsConflict,
 // IsAlreadyExists, IsInvalid work as with client-go). A kind the server
 // does not serve in any version drakit knows (DeviceTaintRule before 1.33)
