@@ -406,8 +406,57 @@ spec:
     - {name: gpus, deviceClassName: gpu, allocationMode: ExactCount, count: 1}
     - {name: nics, deviceClassName: nic, allocationMode: ExactCount, count: 2}
 `,
+	}, {
+		name: "a v1beta1 request without a class keeps the mode and count v1beta1's defaulting leaves it",
+		in:   v1beta1NoClass,
+		to:   "v1alpha3",
+		want: `
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpu","exactly":{"count":2},"firstAvailable":[{"name":"big","deviceClassName":"big-gpu"}]},{"name":"nic","exactly":{"deviceClassName":"nic"}}],"undefaultedExactly":[0]}}'
+spec:
+  devices:
+    requests:
+    - {name: gpu, deviceClassName: "", count: 2}
+    - {name: nic, deviceClassName: nic, allocationMode: ExactCount, count: 1}
+`,
+	}, {
+		name: "a v1beta1 request without a class keeps the mode and count v1beta1's defaulting leaves it",
+		in:   v1beta1NoClass,
+		to:   "v1alpha1",
+		want: `
+apiVersion: resource.k8s.io/v1alpha1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    conversion.drakit.io/stash: '{"v":1,"spec":{"requests":[{"name":"gpu","exactly":{"count":2},"firstAvailable":[{"name":"big","deviceClassName":"big-gpu"}]},{"name":"nic","exactly":{"deviceClassName":"nic"}}],"undefaultedExactly":[0]}}'
+spec: {resourceClassName: "", allocationMode: WaitForFirstConsumer}
+`,
 	}})
 }
+
+// v1beta1NoClass is a v1beta1 claim whose first request sets a count beside
+// firstAvailable, without a class and a mode, as v1beta1's defaulting leaves
+// it (no server stores it: a request with alternatives sets no exact field).
+const v1beta1NoClass = `
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      deviceClassName: ""
+      count: 2
+      firstAvailable: [{name: big, deviceClassName: big-gpu, allocationMode: ExactCount, count: 1}]
+    - {name: nic, deviceClassName: nic, allocationMode: ExactCount, count: 1}
+`
 
 func TestConvertAllocations(t *testing.T) {
 	runRows(t, []row{{

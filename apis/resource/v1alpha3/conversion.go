@@ -125,23 +125,20 @@ func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 
 // specStash keeps what a v1alpha3 claim spec cannot say: the requests when
 // any of them is more than v1alpha3's flat request (requestsNeedStash), all
-// of them, without what the defaults give back; the constraints when any
-// of them has a distinctAttribute, all of them; and the legacy fields: the
-// parameters reference, and the allocation mode unless it is the one
-// v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreSpec
-// gives back (an empty mode too: it is WaitForFirstConsumer once
-// defaulted).
+// of them, without what the defaults give back (legacy.StashRequests); the
+// constraints when any of them has a distinctAttribute, all of them; and
+// the legacy fields: the parameters reference, and the allocation mode
+// unless it is the one v1alpha1/v1alpha2 default to, WaitForFirstConsumer,
+// which restoreSpec gives back (an empty mode too: it is
+// WaitForFirstConsumer once defaulted).
 func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
 	st := stash.ClaimSpec{ParametersRef: in.ParametersRef}
 	if in.AllocationMode != hub.AllocationModeWaitForFirstConsumer {
 		st.AllocationMode = in.AllocationMode
 	}
 	if requestsNeedStash(in.Devices.Requests) {
-		requests := make([]hub.DeviceRequest, len(in.Devices.Requests))
-		for i := range in.Devices.Requests {
-			requests[i] = legacy.WithoutDefaults(in.Devices.Requests[i])
-		}
-		st.Requests = &requests
+		requests, undefaulted := legacy.StashRequests(in.Devices.Requests)
+		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
 	if constraintsNeedStash(in.Devices.Constraints) {
 		st.Constraints = in.Devices.Constraints
@@ -168,7 +165,7 @@ func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceCl
 	}
 	if st.Requests != nil {
 		requests := *st.Requests
-		legacy.DefaultRequests(requests)
+		legacy.RestoreRequests(requests, st.UndefaultedExactly)
 		if sameRequests(in.Devices.Requests, requests) {
 			out.Devices.Requests = requests
 		}

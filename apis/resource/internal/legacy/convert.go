@@ -89,18 +89,15 @@ func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resour
 // when resourceClassName does not say all of them, and the constraints,
 // config and controller. It is nil when nothing needs keeping. The requests
 // are kept without the first one's class, which resourceClassName shows,
-// and without what the defaults give back (WithoutDefaults).
+// and without what the defaults give back (StashRequests).
 func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
 	if _, exact := ClassName(in.Devices.Requests); !exact {
-		requests := make([]resource.DeviceRequest, len(in.Devices.Requests))
-		for i := range in.Devices.Requests {
-			requests[i] = WithoutDefaults(in.Devices.Requests[i])
-		}
+		requests, undefaulted := StashRequests(in.Devices.Requests)
 		if len(requests) > 0 && requests[0].Exactly != nil {
 			requests[0].Exactly.DeviceClassName = "" // shown as resourceClassName; a copy
 		}
-		st.Requests = &requests
+		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
 	if st.IsZero() {
 		return nil
@@ -118,11 +115,13 @@ func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceCla
 	}
 	if s.Requests != nil {
 		requests := *s.Requests
-		DefaultRequests(requests)
 		if len(requests) > 0 {
 			if requests[0].Exactly != nil {
 				requests[0].Exactly.DeviceClassName = className
 			}
+			// After the class: the defaults of an exactly depend on
+			// whether it has one.
+			RestoreRequests(requests, s.UndefaultedExactly)
 		} else if className != "" {
 			requests = Requests(className)
 		}

@@ -1,13 +1,16 @@
 // Package legacy holds the legacy shapes: the ways in which v1alpha1 and
 // v1alpha2 say what the hub, which has v1's shape, says otherwise (a claim's
 // resourceClassName, a class's driverName, resource handles, a 1.30 slice's
-// pool), on hub types, what stashed requests leave out (WithoutDefaults), and the conversion code the two versions share
-// (convert.go). The version packages use them both to render a hub value in
-// their own terms and to decide what the stash must keep.
+// pool), on hub types, what stashed requests leave out (StashRequests), and
+// the conversion code the two versions share (convert.go). The version
+// packages use them both to render a hub value in their own terms and to
+// decide what the stash must keep.
 // docs/conversion.md describes each.
 package legacy
 
 import (
+	"slices"
+
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -76,11 +79,65 @@ func defaultedModeAndCount(mode resource.DeviceAllocationMode, count int64) (res
 	return mode, count
 }
 
+// StashRequests is requests as a stash keeps them (stash.ClaimSpec): each
+// without what the defaults fill in again (WithoutDefaults), except the
+// allocation mode and count of an exactly without a class that the defaults
+// would change. Those are kept as they are, and undefaulted lists the
+// positions of their requests, so that RestoreRequests does not fill them
+// in: v1beta1's defaulting leaves a request without a class alone, and a
+// v1beta1 object as it leaves it must come back as it was, although the
+// hub's defaults, which are v1's, would give it a mode and a count. (No
+// server stores such a request: it needs a class, or sets no exact field
+// beside firstAvailable.) The requests are copies down to their exactly,
+// which the caller may change; the rest is shared with in.
+func StashRequests(in []resource.DeviceRequest) (requests []resource.DeviceRequest, undefaulted []int) {
+	requests = make([]resource.DeviceRequest, len(in))
+	for i := range in {
+		requests[i] = WithoutDefaults(in[i])
+		if e := in[i].Exactly; e != nil && e.DeviceClassName == "" && modeOrCountDefaulted(e.AllocationMode, e.Count) {
+			requests[i].Exactly.AllocationMode, requests[i].Exactly.Count = e.AllocationMode, e.Count
+			undefaulted = append(undefaulted, i)
+		}
+	}
+	return requests, undefaulted
+}
+
+// RestoreRequests gives requests restored from a stash the defaults that
+// StashRequests left out, in place: all but the allocation mode and count
+// of the exactly of each request at a position in undefaulted, which were
+// kept as they are, while that exactly still has no class (a v1alpha1
+// claim's edited resourceClassName may have given it one; StashRequests
+// would not have kept it so). A position that names no request, or a
+// request without exactly, is ignored.
+func RestoreRequests(requests []resource.DeviceRequest, undefaulted []int) {
+	for i := range requests {
+		r := &requests[i]
+		if e := r.Exactly; e != nil {
+			if e.DeviceClassName == "" && slices.Contains(undefaulted, i) {
+				mode, count := e.AllocationMode, e.Count
+				resource.SetDefaults_ExactDeviceRequest(e)
+				e.AllocationMode, e.Count = mode, count
+			} else {
+				resource.SetDefaults_ExactDeviceRequest(e)
+			}
+		}
+		for j := range r.FirstAvailable {
+			resource.SetDefaults_DeviceSubRequest(&r.FirstAvailable[j])
+		}
+	}
+}
+
+// modeOrCountDefaulted reports whether the defaults fill in an allocation
+// mode or a count: no mode, or ExactCount without a count.
+func modeOrCountDefaulted(mode resource.DeviceAllocationMode, count int64) bool {
+	return mode == "" || (mode == resource.DeviceAllocationModeExactCount && count == 0)
+}
+
 // WithoutDefaults is r, as the defaults leave it, without what the defaults
-// fill in again (DefaultRequests): in its exactly and in each alternative of
-// firstAvailable, the allocation mode ExactCount and then a count of one,
-// and a toleration's operator Equal. r is not changed: what differs is
-// copied.
+// fill in again (RestoreRequests): in its exactly and in each alternative
+// of firstAvailable, the allocation mode ExactCount and then a count of
+// one, and a toleration's operator Equal. r is not changed: what differs
+// is copied.
 func WithoutDefaults(r resource.DeviceRequest) resource.DeviceRequest {
 	if r.Exactly != nil {
 		e := *r.Exactly
@@ -127,20 +184,6 @@ func withoutDefaultOperators(ts []resource.DeviceToleration) []resource.DeviceTo
 		}
 	}
 	return ts
-}
-
-// DefaultRequests gives requests restored from a stash the defaults that
-// WithoutDefaults left out, in place.
-func DefaultRequests(requests []resource.DeviceRequest) {
-	for i := range requests {
-		r := &requests[i]
-		if r.Exactly != nil {
-			resource.SetDefaults_ExactDeviceRequest(r.Exactly)
-		}
-		for j := range r.FirstAvailable {
-			resource.SetDefaults_DeviceSubRequest(&r.FirstAvailable[j])
-		}
-	}
 }
 
 // SplitDriver shows class selectors in v1alpha1/v1alpha2 terms: the driver

@@ -66,15 +66,19 @@ func exact(name string, e resource.ExactDeviceRequest) resource.DeviceRequest {
 }
 
 // TestRequestDefaults: a claim spec's stash keeps its requests without what
-// the defaults give back, and restoring them gives the defaulted requests.
+// the defaults give back, and restoring them gives the defaulted requests;
+// but an exactly without a class keeps an allocation mode and count that
+// the defaults would change as they are, as v1beta1's defaulting leaves
+// them, and names its request's position (undefaultedExactly).
 func TestRequestDefaults(t *testing.T) {
 	exactCount, all := resource.DeviceAllocationModeExactCount, resource.DeviceAllocationModeAll
 	equal := resource.DeviceTolerationOpEqual
 	for _, tc := range []struct {
-		name      string
-		in        resource.DeviceRequest
-		kept      resource.DeviceRequest // what the stash holds
-		defaulted resource.DeviceRequest // what comes back
+		name        string
+		in          resource.DeviceRequest
+		kept        resource.DeviceRequest // what the stash holds
+		defaulted   resource.DeviceRequest // what comes back
+		undefaulted bool                   // named in undefaultedExactly
 	}{{
 		name:      "one device",
 		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 1}),
@@ -97,14 +101,58 @@ func TestRequestDefaults(t *testing.T) {
 		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: all, Count: 1}),
 	}, {
 		name:      "not defaulted",
-		in:        exact("r", resource.ExactDeviceRequest{}),
-		kept:      exact("r", resource.ExactDeviceRequest{}),
-		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 1}),
+		in:        exact("r", resource.ExactDeviceRequest{DeviceClassName: "x"}),
+		kept:      exact("r", resource.ExactDeviceRequest{DeviceClassName: "x"}),
+		defaulted: exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", AllocationMode: exactCount, Count: 1}),
 	}, {
 		name:      "not defaulted, with a count",
-		in:        exact("r", resource.ExactDeviceRequest{Count: 3}),
-		kept:      exact("r", resource.ExactDeviceRequest{Count: 3}),
-		defaulted: exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount, Count: 3}),
+		in:        exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", Count: 3}),
+		kept:      exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", Count: 3}),
+		defaulted: exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", AllocationMode: exactCount, Count: 3}),
+	}, {
+		name:      "not defaulted, with ExactCount and no count",
+		in:        exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", AllocationMode: exactCount}),
+		kept:      exact("r", resource.ExactDeviceRequest{DeviceClassName: "x"}),
+		defaulted: exact("r", resource.ExactDeviceRequest{DeviceClassName: "x", AllocationMode: exactCount, Count: 1}),
+	}, {
+		name:        "without a class, mode and count",
+		in:          exact("r", resource.ExactDeviceRequest{}),
+		kept:        exact("r", resource.ExactDeviceRequest{}),
+		defaulted:   exact("r", resource.ExactDeviceRequest{}),
+		undefaulted: true,
+	}, {
+		name:        "without a class and mode, with a count",
+		in:          exact("r", resource.ExactDeviceRequest{Count: 3}),
+		kept:        exact("r", resource.ExactDeviceRequest{Count: 3}),
+		defaulted:   exact("r", resource.ExactDeviceRequest{Count: 3}),
+		undefaulted: true,
+	}, {
+		name:        "without a class and count, with ExactCount",
+		in:          exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount}),
+		kept:        exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount}),
+		defaulted:   exact("r", resource.ExactDeviceRequest{AllocationMode: exactCount}),
+		undefaulted: true,
+	}, {
+		name: "without a class and mode, beside alternatives and with tolerations, which get their defaults",
+		in: resource.DeviceRequest{Name: "r",
+			Exactly: &resource.ExactDeviceRequest{Count: 2, Tolerations: []resource.DeviceToleration{{Key: "a", Operator: equal}, {Key: "c"}}},
+			FirstAvailable: []resource.DeviceSubRequest{
+				{Name: "a", DeviceClassName: "x", AllocationMode: exactCount, Count: 1},
+				{Name: "b", DeviceClassName: "y"},
+			}},
+		kept: resource.DeviceRequest{Name: "r",
+			Exactly: &resource.ExactDeviceRequest{Count: 2, Tolerations: []resource.DeviceToleration{{Key: "a"}, {Key: "c"}}},
+			FirstAvailable: []resource.DeviceSubRequest{
+				{Name: "a", DeviceClassName: "x"},
+				{Name: "b", DeviceClassName: "y"},
+			}},
+		defaulted: resource.DeviceRequest{Name: "r",
+			Exactly: &resource.ExactDeviceRequest{Count: 2, Tolerations: []resource.DeviceToleration{{Key: "a", Operator: equal}, {Key: "c", Operator: equal}}},
+			FirstAvailable: []resource.DeviceSubRequest{
+				{Name: "a", DeviceClassName: "x", AllocationMode: exactCount, Count: 1},
+				{Name: "b", DeviceClassName: "y", AllocationMode: exactCount, Count: 1},
+			}},
+		undefaulted: true,
 	}, {
 		name:      "an unknown mode",
 		in:        exact("r", resource.ExactDeviceRequest{AllocationMode: "Some"}),
@@ -146,6 +194,13 @@ func TestRequestDefaults(t *testing.T) {
 			if diff := cmp.Diff(tc.kept, (*st.Requests)[1]); diff != "" {
 				t.Errorf("kept (-want +got):\n%s", diff)
 			}
+			var wantUndefaulted []int
+			if tc.undefaulted {
+				wantUndefaulted = []int{1}
+			}
+			if diff := cmp.Diff(wantUndefaulted, st.UndefaultedExactly); diff != "" {
+				t.Errorf("undefaultedExactly (-want +got):\n%s", diff)
+			}
 			if got := (*st.Requests)[0].Exactly.DeviceClassName; got != "" {
 				t.Errorf("kept the first request's class %q", got)
 			}
@@ -161,6 +216,24 @@ func TestRequestDefaults(t *testing.T) {
 				t.Errorf("the first request's class came back as %q", got)
 			}
 		})
+	}
+}
+
+// TestRestoreRequestsIgnoresOtherPositions: a stash's undefaultedExactly
+// that names no request, or one without exactly (a hand-edited stash), is
+// ignored: those requests get their defaults.
+func TestRestoreRequestsIgnoresOtherPositions(t *testing.T) {
+	requests := []resource.DeviceRequest{
+		exact("a", resource.ExactDeviceRequest{}),
+		{Name: "b", FirstAvailable: []resource.DeviceSubRequest{{Name: "x"}}},
+	}
+	RestoreRequests(requests, []int{-1, 1, 7})
+	want := []resource.DeviceRequest{
+		exact("a", resource.ExactDeviceRequest{AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}),
+		{Name: "b", FirstAvailable: []resource.DeviceSubRequest{{Name: "x", AllocationMode: resource.DeviceAllocationModeExactCount, Count: 1}}},
+	}
+	if diff := cmp.Diff(want, requests); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 

@@ -159,6 +159,8 @@ func (r *reader) claimSpec(out *ClaimSpec) {
 				}
 				out.Requests = &requests
 			}
+		case "undefaultedExactly":
+			out.UndefaultedExactly = r.ints()
 		case "constraints":
 			out.Constraints = nil
 			if r.array() {
@@ -1169,6 +1171,17 @@ func (r *reader) strings() []string {
 	out := []string{}
 	for first := true; r.elem(first); first = false {
 		out = append(out, r.str())
+	}
+	return out
+}
+
+func (r *reader) ints() []int {
+	if !r.array() {
+		return nil
+	}
+	out := []int{}
+	for first := true; r.elem(first); first = false {
+		out = append(out, r.int())
 	}
 	return out
 }

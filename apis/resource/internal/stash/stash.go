@@ -54,8 +54,15 @@ type ClaimSpec struct {
 	// exactly.deviceClassName is left out, being the target's
 	// resourceClassName; or v1alpha3's flat requests. Left out too are the
 	// allocation mode and count that the defaults give back (ExactCount, and
-	// a count of one for ExactCount) and a toleration's operator Equal.
+	// a count of one for ExactCount) and a toleration's operator Equal,
+	// except where UndefaultedExactly says otherwise.
 	Requests *[]resource.DeviceRequest `json:"requests,omitempty"`
+	// UndefaultedExactly lists, in increasing order, the positions in
+	// Requests of the requests whose exactly, which has no class, keeps its
+	// allocation mode and count as they are, without the defaults: as
+	// v1beta1's defaulting leaves a request without a class (no mode, or
+	// ExactCount without a count).
+	UndefaultedExactly []int `json:"undefaultedExactly,omitempty"`
 	// Constraints replaces the constraints the target shows, if any.
 	Constraints   []resource.DeviceConstraint                `json:"constraints,omitempty"`
 	Config        []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
@@ -72,7 +79,7 @@ type ClaimSpec struct {
 
 // IsZero reports whether nothing needs to be kept.
 func (s *ClaimSpec) IsZero() bool {
-	return s.Requests == nil && s.Constraints == nil && s.Config == nil && s.Controller == "" &&
+	return s.Requests == nil && s.UndefaultedExactly == nil && s.Constraints == nil && s.Config == nil && s.Controller == "" &&
 		s.ParametersRef == nil && s.AllocationMode == "" && s.EmptyExactly == nil
 }
 
