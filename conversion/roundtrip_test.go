@@ -34,9 +34,11 @@ import (
 // (go-cmp, not semantic equality): version -> hub -> version,
 // hub -> version -> hub, and chains through every version that has the kind.
 // The guarantee is for objects as the API server stores them, after
-// defaulting, so the tests default what they fill (defaulted); that an
-// object without its defaults comes back as its defaulted form is
-// TestRoundTripUndefaulted's.
+// defaulting, so the tests default what they fill (defaulted), and for
+// objects as their version's own defaulting leaves them, which differ in
+// v1beta1 (defaultedOwn; the versioned objects of the tests without a server
+// between the versions take turns); that an object without its defaults
+// comes back as its defaulted form is TestRoundTripUndefaulted's.
 
 // iterations per kind and direction: fuzzer.Iterations, full (10,000) with
 // DRAKIT_FUZZ_FULL=1.
@@ -89,6 +91,7 @@ func filler(seed int64) *randfill.Filler {
 				*s = v1.DeviceSelector{CEL: &v1.CELDeviceSelector{Expression: hub.DriverSelectorExpression(fuzzer.Name(c))}}
 			}
 		},
+		v1beta1Request,
 		fuzzer.NilEmptyOrFilled[v1alpha3.Device](),
 		fuzzer.NilEmptyOrFilled[v1alpha3.DeviceRequest](),
 		fuzzer.NilEmptyOrFilled[v1beta1.DeviceRequest](),
@@ -127,6 +130,37 @@ func timeAdded(t *metav1.Time, c randfill.Continue) *metav1.Time {
 		t = &r
 	}
 	return t
+}
+
+// v1beta1Request fills a v1beta1 flat request, one time in three without a
+// class, beside alternatives or not: the request that v1beta1's defaulting
+// leaves alone and v1's (a 1.37 server's, see servedAsV1) does not, so that
+// the tests that take objects as their version's defaulting leaves them
+// (defaultedOwn) meet exact fields without a mode. Like the hub's requests
+// (fuzzer.DeviceRequest), its allocation mode is ExactCount, All, empty or
+// any string, and its count one, zero or any.
+func v1beta1Request(r *v1beta1.DeviceRequest, c randfill.Continue) {
+	c.FillNoCustom(r)
+	if c.Intn(3) == 0 {
+		r.DeviceClassName = ""
+		if c.Bool() {
+			r.FirstAvailable = nil
+		}
+	}
+	switch c.Intn(4) {
+	case 0:
+		r.AllocationMode = v1beta1.DeviceAllocationModeExactCount
+	case 1:
+		r.AllocationMode = v1beta1.DeviceAllocationModeAll
+	case 2:
+		r.AllocationMode = ""
+	}
+	switch c.Intn(3) {
+	case 0:
+		r.Count = 1
+	case 1:
+		r.Count = 0
+	}
 }
 
 // namedResourcesInstance fills a v1alpha2 instance as the 1.30 API server
@@ -175,30 +209,43 @@ func namedResourcesInstance(inst *v1alpha2.NamedResourcesInstance, c randfill.Co
 // an object: a version's own (Scheme.Default), or for a hub object the
 // versions' defaults in their hub homes (hub.SetObjectDefaults). Each does
 // nothing to the other's objects. It also applies what the servers do
-// besides defaulting (normalised).
+// besides defaulting (normalised), and what a 1.37 server serves a v1beta1
+// request with (servedAsV1).
 func defaulted(obj runtime.Object) runtime.Object {
+	Scheme.Default(obj)
+	hub.SetObjectDefaults(obj)
+	normalised(obj)
+	servedAsV1(obj)
+	return obj
+}
+
+// defaultedOwn is defaulted without servedAsV1: an object as its version's
+// own defaulting leaves it, and as conversion, which defaults nothing, must
+// give it back as well. It differs from defaulted only in a v1beta1
+// request without a class, which v1beta1's defaulting gives no allocation
+// mode and count, and which no server stores (it needs a class, or sets no
+// exact field beside firstAvailable). The tests that convert without a
+// server between the versions take half their objects this way.
+func defaultedOwn(obj runtime.Object) runtime.Object {
 	Scheme.Default(obj)
 	hub.SetObjectDefaults(obj)
 	normalised(obj)
 	return obj
 }
 
+// defaultedAs is defaulted for even i and defaultedOwn for odd i.
+func defaultedAs(i int, obj runtime.Object) runtime.Object {
+	if i%2 == 1 {
+		return defaultedOwn(obj)
+	}
+	return defaulted(obj)
+}
+
 // normalised applies to obj what the API servers do to what they store
 // besides their version's defaulting, which conversion therefore gives back
-// that way (docs/conversion.md, "Defaults" and "Presence"):
-//
-//   - a v1alpha3 or v1beta1 device without basic is a device with an empty
-//     one (the 1.31 server requires basic; 1.37's v1beta1 always writes it);
-//   - a v1beta1 request that sets any of the flat exact fields
-//     (deviceClassName, selectors, allocationMode, count, adminAccess,
-//     tolerations, capacity, derivedAttributes) gets v1's defaults, an
-//     empty allocationMode ExactCount and then an ExactCount count of 0 one,
-//     even without a deviceClassName: a 1.37 server stores a v1beta1 claim as
-//     v1, those fields in exactly, and defaults it with v1's
-//     SetDefaults_ExactDeviceRequest when it reads it back, so what it serves
-//     in v1beta1 has them, although v1beta1's own SetDefaults_DeviceRequest
-//     leaves a request without a class alone. A request with none of those
-//     fields (firstAvailable only) has no exactly in v1 and no defaults.
+// that way (docs/conversion.md, "Defaults" and "Presence"): a v1alpha3 or
+// v1beta1 device without basic is a device with an empty one (the 1.31
+// server requires basic; 1.37's v1beta1 always writes it).
 func normalised(obj runtime.Object) {
 	switch o := obj.(type) {
 	case *v1alpha3.ResourceSlice:
@@ -213,6 +260,22 @@ func normalised(obj runtime.Object) {
 		for i := range o.Items {
 			basicB1(&o.Items[i])
 		}
+	}
+}
+
+// servedAsV1 gives a v1beta1 claim's or template's requests what a 1.37
+// server serves them with: a request that sets any of the flat exact
+// fields (deviceClassName, selectors, allocationMode, count, adminAccess,
+// tolerations, capacity, derivedAttributes) gets v1's defaults, an empty
+// allocationMode ExactCount and then an ExactCount count of 0 one, even
+// without a deviceClassName. A 1.37 server stores a v1beta1 claim as v1,
+// those fields in exactly, and defaults it with v1's
+// SetDefaults_ExactDeviceRequest when it reads it back, so what it serves in
+// v1beta1 has them, although v1beta1's own SetDefaults_DeviceRequest leaves
+// a request without a class alone (defaultedOwn). A request with none of
+// those fields (firstAvailable only) has no exactly in v1 and no defaults.
+func servedAsV1(obj runtime.Object) {
+	switch o := obj.(type) {
 	case *v1beta1.ResourceClaim:
 		requestsB1(&o.Spec)
 	case *v1beta1.ResourceClaimList:
@@ -367,7 +430,7 @@ func TestRoundTripVersionHubVersion(t *testing.T) {
 				for i := 0; i < n; i++ {
 					in := newObject(t, gvk)
 					f.Fill(in)
-					defaulted(in)
+					defaultedAs(i, in)
 					original := in.DeepCopyObject()
 					h, err := ToHub(in)
 					if err != nil {
@@ -478,7 +541,7 @@ func TestRoundTripChains(t *testing.T) {
 					// From the first version through the others and back.
 					in := newObject(t, startGVK)
 					f.Fill(in)
-					defaulted(in)
+					defaultedAs(i, in)
 					original := in.DeepCopyObject()
 					obj := in
 					path := append(append([]string{}, order[1:]...), order[0])
