@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -264,14 +265,21 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "search cancelled", Err: search.err}
 	}
 	if alone {
-		var names []string
-		for _, b := range before {
-			names = append(names, b.claimID())
+		others := claimNames(before)
+		if others == "" {
+			others = "the claims"
 		}
 		return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict,
-			Detail: fmt.Sprintf("the claim could be allocated on its own, but not together with the claims allocated before it in this call (%s)", strings.Join(names, ", "))}
+			Detail: "the claim could be allocated on its own, but not together with " + others + " allocated before it in this call"}
 	}
-	// The first request that cannot join the ones before it.
+	// The first request that cannot join the ones before it. In
+	// Sequential mode the search holds the devices of the claims before
+	// it; in Joint mode (blame) it holds none here, and the claim fails on
+	// its own.
+	var holders []*claimPlan
+	if a.mode == Sequential {
+		holders = before
+	}
 	for j := range p.requests {
 		if search.solve(p.requests[:j+1]) {
 			search.release(p.requests[:j+1])
@@ -280,23 +288,44 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 		if search.err != nil {
 			break
 		}
-		return a.blameRequest(search, p, j)
+		return a.blameRequest(search, p, j, holders)
 	}
 	return &ClaimError{Claim: p.claimID(), Reason: ReasonConflict, Detail: "the requests cannot be met together", Err: search.err}
 }
 
 // blameRequest explains why request j of the claim cannot join the
-// requests before it: its alternatives, its constraints, or the devices
-// it competes for.
-func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int) *ClaimError {
+// requests before it and the devices that the claims of the call the
+// search holds (holders) take: its alternatives, its constraints, or the
+// devices it competes for.
+func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int, holders []*claimPlan) *ClaimError {
 	r := p.requests[j]
+	var earlier []string
+	for _, o := range p.requests[:j] {
+		earlier = append(earlier, o.name)
+	}
 	if len(r.alts) > 0 {
 		var names []string
+		var limits requestPlan // what limits any of them
 		for _, alt := range r.alts {
 			names = append(names, alt.resultName)
+			limits.hasCounters = limits.hasCounters || alt.hasCounters
+			limits.hasMulti = limits.hasMulti || alt.hasMulti
 		}
-		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-			Detail: fmt.Sprintf("none of the alternatives (%s) can be allocated together with the requests before it and the claims allocated before it in this call", strings.Join(names, ", "))}
+		detail := "none of the alternatives (" + strings.Join(names, ", ") + ") can be allocated"
+		if len(names) == 1 {
+			detail = "the only alternative (" + names[0] + ") cannot be allocated"
+		}
+		var with []string
+		if len(earlier) > 0 {
+			with = append(with, named("request", "requests", earlier)+" of the claim")
+		}
+		if others := claimNames(holders); others != "" {
+			with = append(with, others+" allocated before it in this call")
+		}
+		if len(with) > 0 {
+			detail += " together with " + strings.Join(with, " and ")
+		}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough, Detail: detail + limits.limits()}
 	}
 	var constraintNames []string
 	distinct := false
@@ -308,22 +337,34 @@ func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int) *ClaimErro
 		}
 		constraintNames = append(constraintNames, fmt.Sprintf("spec.devices.constraints[%d] (%s %s)", con.index, kind, con.attribute))
 	}
+	constraints := strings.Join(constraintNames, ", ")
 	fitsAlone := search.solve(p.requests[j : j+1])
 	if fitsAlone {
 		search.release(p.requests[j : j+1])
 	}
-	var earlier []string
-	for _, o := range p.requests[:j] {
-		earlier = append(earlier, o.name)
+	matching, taken := len(r.candidates), search.takenFrom(r)
+	// The request is alone here, and one device meets any constraint on
+	// its own: a request for one device fails for the devices that are
+	// taken or what limits them, not for its constraints; and so does an
+	// All request that cannot have all of its devices.
+	constrained := len(constraintNames) > 0 && r.count > 1
+	if r.all {
+		constrained = len(constraintNames) > 0 && matching > 1 && taken == 0
 	}
 	switch {
-	case !fitsAlone && len(constraintNames) > 0:
-		what := "share a value for"
-		if distinct {
-			what = "have the values required by"
+	case !fitsAlone && constrained:
+		var detail string
+		switch {
+		case r.all && distinct:
+			detail = "asks for all " + strconv.Itoa(matching) + " devices that match, but they do not all have the values required by " + constraints
+		case r.all:
+			detail = "asks for all " + strconv.Itoa(matching) + " devices that match, but they do not all share a value for " + constraints
+		case distinct:
+			detail = fmt.Sprintf("%d devices match, but no %d of them that are free have the values required by %s", matching, r.count, constraints)
+		default:
+			detail = fmt.Sprintf("%d devices match, but no %d of them that are free share a value for %s", matching, r.count, constraints)
 		}
-		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-			Detail: fmt.Sprintf("%d devices match, but no %d of them that are free %s %s%s", len(r.candidates), r.count, what, strings.Join(constraintNames, ", "), r.limits())}
+		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable, Detail: detail + r.limits()}
 	case !fitsAlone:
 		// Compatibility groups, when they are to blame, rather than
 		// what generally limits the candidates.
@@ -331,14 +372,50 @@ func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int) *ClaimErro
 		if limits == "" {
 			limits = r.limits()
 		}
-		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-			Detail: fmt.Sprintf("not enough free devices: asks for %d, %d match and are not taken by other claims%s", r.count, len(r.candidates), limits)}
+		detail := "not enough free devices: asks for "
+		switch {
+		case r.all && matching == 1:
+			detail += "the 1 device that matches"
+		case r.all:
+			detail += "all " + strconv.Itoa(matching) + " devices that match"
+		default:
+			detail += strconv.Itoa(r.count) + ", " + strconv.Itoa(matching) + plural(matching, " matches", " match")
+		}
+		switch {
+		case taken > 0:
+			by := claimNames(holders)
+			if by == "" {
+				by = "the claims"
+			}
+			if matching == 1 {
+				detail += ", but it is taken by " + by + " allocated before it in this call"
+			} else {
+				detail += ", but " + strconv.Itoa(taken) + plural(taken, " of them is", " of them are") + " taken by " + by + " allocated before it in this call"
+			}
+		case !r.all:
+			detail += plural(matching, " and is", " and are") + " not taken by other claims"
+		}
+		e := &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough, Detail: detail + limits}
+		if !r.all {
+			e.asks, e.free = r.count, matching-taken
+		}
+		return e
 	case len(constraintNames) > 0:
 		return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonConstraintUnsatisfiable,
-			Detail: fmt.Sprintf("the request can be met on its own, but not together with requests %s under %s", strings.Join(earlier, ", "), strings.Join(constraintNames, ", "))}
+			Detail: "the request can be met on its own, but not together with " + named("request", "requests", earlier) + " under " + constraints}
 	}
 	return &ClaimError{Claim: p.claimID(), Request: r.name, Reason: ReasonNotEnough,
-		Detail: fmt.Sprintf("not enough devices for this request together with requests %s of the claim, which compete for the same devices%s", strings.Join(earlier, ", "), a.compatBlame(search, p.requests[:j+1]))}
+		Detail: "not enough devices for this request together with " + named("request", "requests", earlier) + " of the claim, which " + plural(len(earlier), "competes", "compete") + " for the same devices" + a.compatBlame(search, p.requests[:j+1])}
+}
+
+// claimNames names the claims: "claim ns/a", "claims ns/a, ns/b"; "" for
+// none.
+func claimNames(plans []*claimPlan) string {
+	names := make([]string, len(plans))
+	for i, b := range plans {
+		names[i] = b.claimID()
+	}
+	return named("claim", "claims", names)
 }
 
 // limits names what else limits how many candidates can be taken

@@ -211,7 +211,7 @@ func TestAllocate(t *testing.T) {
 			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu")), claim("d", req("r", "gpu")), claim("all", req("r", "gpu", all()))},
 			want: []want{
 				{devices: []string{"r=gpu.example.com/good/g0"}},
-				{reason: ReasonConflict, contains: "not together with the claims allocated before it in this call (ns/c)"},
+				{reason: ReasonConflict, contains: "not together with claim ns/c allocated before it in this call"},
 				{reason: ReasonInvalidPool, request: "r", contains: `resource pool gpu.example.com/bad is invalid: device name "d1" is used twice`},
 			},
 		},
@@ -307,7 +307,7 @@ func TestAllocate(t *testing.T) {
 			classes: []*resource.DeviceClass{gpuClass, class("numa0", `device.attributes["gpu.example.com"].numa == 0`), class("numa1", `device.attributes["gpu.example.com"].numa == 1`)},
 			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(8, numaHalf4)...)},
 			claims:  []*resource.ResourceClaim{withConstraint(claim("c", req("a", "numa0"), req("b", "numa1")), "gpu.example.com/numa")},
-			want:    []want{{reason: ReasonConstraintUnsatisfiable, request: "b", contains: "not together with requests a"}},
+			want:    []want{{reason: ReasonConstraintUnsatisfiable, request: "b", contains: "not together with request a under"}},
 		},
 		{
 			name:    "devices without the compared attribute are left out",
@@ -330,7 +330,7 @@ func TestAllocate(t *testing.T) {
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), dev("bare"), dev("x", attr("numa", 3)))},
 			claims:  []*resource.ResourceClaim{withConstraint(claim("c", req("r", "gpu", count(2))), "gpu.example.com/numa")},
-			want:    []want{{reason: ReasonConstraintUnsatisfiable, request: "r", contains: "only 1 of them have the attributes"}},
+			want:    []want{{reason: ReasonConstraintUnsatisfiable, request: "r", contains: "only 1 of them has the attribute that the claim's constraint compares"}},
 		},
 		{
 			name: "configuration from class and claim",
@@ -400,7 +400,7 @@ func TestAllocate(t *testing.T) {
 			claims:  []*resource.ResourceClaim{claim("a", req("r", "gpu")), claim("b", req("r", "gpu", count(2))), claim("c", req("r", "gpu"))},
 			want: []want{
 				{reason: ReasonOtherClaimFailed, contains: "claim ns/b cannot be allocated"},
-				{reason: ReasonConflict, contains: "not together with the claims allocated before it in this call (ns/a)"},
+				{reason: ReasonConflict, contains: "not together with claim ns/a allocated before it in this call"},
 				{reason: ReasonOtherClaimFailed},
 			},
 		},
@@ -412,7 +412,7 @@ func TestAllocate(t *testing.T) {
 			claims:  []*resource.ResourceClaim{claim("a", req("r", "gpu")), claim("b", req("r", "gpu", count(2))), claim("c", req("r", "gpu"))},
 			want: []want{
 				{devices: []string{"r=gpu.example.com/n1/gpu0"}},
-				{reason: ReasonConflict, contains: "could be allocated on its own, but not together with the claims allocated before it in this call (ns/a)"},
+				{reason: ReasonConflict, contains: "could be allocated on its own, but not together with claim ns/a allocated before it in this call"},
 				{devices: []string{"r=gpu.example.com/n1/gpu1"}},
 			},
 		},
@@ -428,7 +428,7 @@ func TestAllocate(t *testing.T) {
 			classes: []*resource.DeviceClass{gpuClass},
 			slices:  []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(3, numaZero)...)},
 			claims:  []*resource.ResourceClaim{claim("c", req("a", "gpu", count(2)), req("b", "gpu", count(2)))},
-			want:    []want{{reason: ReasonNotEnough, request: "b", contains: "together with requests a of the claim"}},
+			want:    []want{{reason: ReasonNotEnough, request: "b", contains: "together with request a of the claim, which competes"}},
 		},
 		{
 			// The hub has no "basic" wrapper: a 1.31 device without one

@@ -60,7 +60,7 @@ func (a *Allocator) candidates(call *callState, selectorsKey string, masks [][]u
 	}
 	if r.all && len(sc.list.candidates) == 0 {
 		// Since Kubernetes 1.32 an All request needs at least one device.
-		return sc.list, sc.fail(ReasonNoMatch, nil, "asks for all matching devices, but of the %d devices the node can reach none passes the selectors of DeviceClass %q and of the request (Kubernetes 1.32+ requires at least one)", v.total, r.class.Name)
+		return sc.list, sc.fail(ReasonNoMatch, nil, "asks for all matching devices, but %s (Kubernetes 1.32+ requires at least one)", noneReachable(v.total, r.class.Name))
 	}
 	return sc.list, nil
 }

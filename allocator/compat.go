@@ -3,7 +3,6 @@ package allocator
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -219,5 +218,5 @@ func (a *Allocator) compatBlame(search *solver, requests []*requestPlan) string 
 		return "; the compatibility groups of several counter sets together keep the devices needed out (the devices on a counter set must all name a group in common)"
 	}
 	slices.Sort(sets)
-	return fmt.Sprintf("; the compatibility groups of counter set %s keep the devices needed out (the devices on a counter set must all name a group in common)", strings.Join(sets, ", "))
+	return "; the compatibility groups of " + named("counter set", "counter sets", sets) + " keep the devices needed out (the devices on a counter set must all name a group in common)"
 }

@@ -76,7 +76,7 @@ func TestCompatibilityGroups(t *testing.T) {
 			slices: []*resource.ResourceSlice{counterSlice("counters", "8Gi"), parts(g("a"), g("b"))},
 			claims: []*resource.ResourceClaim{claim("c", req("r", "gpu"), req("r2", "gpu"))},
 			want: []want{{reason: ReasonNotEnough, request: "r2",
-				contains: `together with requests r of the claim, which compete for the same devices; the compatibility groups of counter set "mem" of pool gpu.example.com/p keep`}},
+				contains: `together with request r of the claim, which competes for the same devices; the compatibility groups of counter set "mem" of pool gpu.example.com/p keep`}},
 		},
 		{
 			name:   "devices without groups go only with each other",

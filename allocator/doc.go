@@ -300,7 +300,14 @@
 // NotEnoughDevices, ConstraintUnsatisfiable, DeviceInUse, DeviceTainted,
 // IncompletePool, InvalidPool, TooManyDevices, CELRuntimeError,
 // InvalidSelector, InvalidClaim, Conflict, OtherClaimFailed, Unsupported,
-// FeatureDisabled) and what was counted. Claims that use
+// FeatureDisabled) and what was counted, in words for people: counts
+// agree with their nouns and verbs ("1 device matches", "3 devices
+// match"), an All request says it wants every device that matches ("asks
+// for all 3 devices that match, but they do not all share a value for
+// ..."), and a request for one device, or an All request whose devices
+// other claims of the call took, fails as NotEnoughDevices, not for its
+// constraints, which one device always meets. Pods' reasons (PodReason)
+// take their numbers from the error, not from its text. Claims that use
 // a control-plane controller (spec.controller) or parameter objects
 // (parametersRef, v1alpha1/v1alpha2) are refused, since structured
 // allocation cannot evaluate them. Field paths in messages are the hub's,

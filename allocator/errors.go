@@ -80,6 +80,11 @@ type ClaimError struct {
 	Detail string
 	// Err is the underlying error, if any (a CEL compile or runtime error).
 	Err error
+	// asks and free are, for ReasonNotEnough, what the request asks for
+	// and how many of its matching devices are free (not allocated, not
+	// blocked by a taint, usable); asks is 0 when there are no such
+	// numbers (an All request). Pods' reasons count them (PodReason).
+	asks, free int
 }
 
 func (e *ClaimError) Error() string {

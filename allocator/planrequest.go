@@ -268,11 +268,15 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		return r, nil, nil
 	}
 	reason, detail := r.shortfall(call.view, list)
+	short := &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+	if reason == ReasonNotEnough {
+		short.asks, short.free = r.count, max(list.matched-list.inUse-list.tainted-list.unusable, 0)
+	}
 	if alternative {
-		r.impossible = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+		r.impossible = short
 		return r, nil, nil
 	}
-	p.err = &ClaimError{Claim: p.claimID(), Request: r.name, Reason: reason, Detail: detail}
+	p.err = short
 	return nil, p, nil
 }
 
@@ -432,12 +436,42 @@ func (r *requestPlan) takeList(list *candidateList) {
 func (r *requestPlan) shortfall(v *view, list *candidateList) (Reason, string) {
 	switch {
 	case r.matched == 0 && list.noCapacity == 0:
-		return ReasonNoMatch, fmt.Sprintf("no device matches: of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", v.total, r.class.Name) + v.leftOut()
+		return ReasonNoMatch, "no device matches: " + noneReachable(v.total, r.class.Name) + v.leftOut()
 	case list.lacking > 0 && len(r.candidates)+list.lacking >= r.count:
-		return ReasonConstraintUnsatisfiable, fmt.Sprintf("asks for %d devices; %d match and are free, but only %d of them have the attributes that the claim's constraints compare (%s)",
-			r.count, len(r.candidates)+list.lacking, len(r.candidates), r.constraintNames())
+		free, have := len(r.candidates)+list.lacking, len(r.candidates)
+		detail := "asks for " + counted(r.count, "device", "devices") + "; " + strconv.Itoa(free) + plural(free, " matches and is free", " match and are free")
+		switch {
+		case free == 1:
+			detail += ", but it lacks "
+		case have == 0:
+			detail += ", but none of them has "
+		default:
+			detail += ", but only " + strconv.Itoa(have) + plural(have, " of them has ", " of them have ")
+		}
+		return ReasonConstraintUnsatisfiable, detail + r.comparedAttributes()
 	}
 	return ReasonNotEnough, r.notEnough(list)
+}
+
+// noneReachable says that none of the total devices the node can reach
+// passes the selectors of the class and of the request.
+func noneReachable(total int, class string) string {
+	switch total {
+	case 0:
+		return "the node can reach no devices"
+	case 1:
+		return fmt.Sprintf("the 1 device the node can reach does not pass the selectors of DeviceClass %q and of the request", class)
+	}
+	return fmt.Sprintf("of the %d devices the node can reach, none passes the selectors of DeviceClass %q and of the request", total, class)
+}
+
+// comparedAttributes names what the request's constraints compare: "the
+// attribute that the claim's constraint compares (numa)".
+func (r *requestPlan) comparedAttributes() string {
+	if len(r.coveredBy) == 1 {
+		return "the attribute that the claim's constraint compares (" + r.constraintNames() + ")"
+	}
+	return "the attributes that the claim's constraints compare (" + r.constraintNames() + ")"
 }
 
 // notEnough is the detail of ReasonNotEnough, built without fmt: a
@@ -449,18 +483,17 @@ func (r *requestPlan) notEnough(list *candidateList) string {
 	b = append(b, "not enough devices: asks for "...)
 	b = strconv.AppendInt(b, int64(r.count), 10)
 	b = append(b, ", "...)
-	b = strconv.AppendInt(b, int64(r.matched), 10)
-	b = append(b, " match"...)
+	b = appendCount(b, r.matched, "matches", "match")
 	if list.inUse > 0 {
 		b = append(b, ", of which "...)
-		b = strconv.AppendInt(b, int64(list.inUse), 10)
-		b = append(b, " are already allocated"...)
+		b = appendCount(b, list.inUse, "is", "are")
+		b = append(b, " already allocated"...)
 	}
 	if list.tainted > 0 {
 		t := list.firstTaint
 		b = append(b, ", "...)
-		b = strconv.AppendInt(b, int64(list.tainted), 10)
-		b = append(b, " have a taint the request does not tolerate ("...)
+		b = appendCount(b, list.tainted, "has", "have")
+		b = append(b, " a taint the request does not tolerate ("...)
 		b = append(b, list.firstTainted.String()...)
 		b = append(b, ": "...)
 		b = append(b, t.Key...)
@@ -479,15 +512,20 @@ func (r *requestPlan) notEnough(list *candidateList) string {
 	}
 	if list.lacking > 0 {
 		b = append(b, " and "...)
-		b = strconv.AppendInt(b, int64(list.lacking), 10)
-		b = append(b, " lack attributes compared by the constraints ("...)
-		b = append(b, r.constraintNames()...)
-		b = append(b, ')')
+		b = appendCount(b, list.lacking, "lacks", "lack")
+		b = append(b, ' ')
+		b = append(b, r.comparedAttributes()...)
 	}
 	if list.noCapacity > 0 {
 		b = append(b, "; "...)
 		b = strconv.AppendInt(b, int64(list.noCapacity), 10)
-		b = append(b, " more pass the selectors but lack the capacity the request asks for"...)
+		switch {
+		case r.matched == 0:
+			b = append(b, plural(list.noCapacity, " passes the selectors but lacks", " pass the selectors but lack")...)
+		default:
+			b = append(b, plural(list.noCapacity, " more passes the selectors but lacks", " more pass the selectors but lack")...)
+		}
+		b = append(b, " the capacity the request asks for"...)
 	}
 	return string(b)
 }

@@ -3,9 +3,7 @@ package allocator
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -120,31 +118,6 @@ func (f *PodFailure) sortReasons() {
 	sort.SliceStable(f.Reasons, func(i, j int) bool { return less(f.Reasons[i], f.Reasons[j]) })
 }
 
-// The numbers in the allocator's explanation of too few devices: "asks
-// for 8, 7 match, of which 3 are already allocated, 1 have a taint ...,
-// 1 cannot be used (...)"; what is left is what matched and was free.
-var (
-	asksPattern   = regexp.MustCompile(`asks for (\d+), (\d+) match`)
-	takenPatterns = []*regexp.Regexp{regexp.MustCompile(`of which (\d+) are already allocated`), regexp.MustCompile(`, (\d+) have a taint`), regexp.MustCompile(`, (\d+) cannot be used`)}
-)
-
-// asksAndFree reads the numbers; asks is 0 when the detail has none.
-func asksAndFree(detail string) (asks, free int) {
-	m := asksPattern.FindStringSubmatch(detail)
-	if m == nil {
-		return 0, 0
-	}
-	asks, _ = strconv.Atoi(m[1])
-	free, _ = strconv.Atoi(m[2])
-	for _, p := range takenPatterns {
-		if m := p.FindStringSubmatch(detail); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			free -= n
-		}
-	}
-	return asks, max(free, 0)
-}
-
 // claimFailure names a claim error by the pod's entry for the claim
 // (entry "" for a failure that names no claim of the pod).
 func claimFailure(err error, entry string, requests int) *failureKey {
@@ -169,7 +142,7 @@ func claimFailure(err error, entry string, requests int) *failureKey {
 	switch ce.Reason {
 	case ReasonNotEnough:
 		k.text = "not enough devices for " + what
-		k.asks, k.got = asksAndFree(ce.Detail)
+		k.asks, k.got = ce.asks, ce.free
 	case ReasonNoMatch:
 		k.text = "no device matches " + what
 	case ReasonConstraintUnsatisfiable:

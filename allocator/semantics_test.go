@@ -189,7 +189,7 @@ func TestSemantics(t *testing.T) {
 				})),
 			},
 			mode: Sequential,
-			want: []want{{devices: []string{"r=gpu.example.com/n1/gpu2"}}, {reason: ReasonNotEnough, request: "r", contains: "1 have a taint the request does not tolerate (gpu.example.com/n1/gpu1: gone=x:NoExecute)"}},
+			want: []want{{devices: []string{"r=gpu.example.com/n1/gpu2"}}, {reason: ReasonNotEnough, request: "r", contains: "1 has a taint the request does not tolerate (gpu.example.com/n1/gpu1: gone=x:NoExecute)"}},
 		},
 		{
 			name:    "tolerations are copied into the results",
@@ -305,7 +305,7 @@ func TestSemantics(t *testing.T) {
 			// Not asking for bandwidth means all of it, 10, which the
 			// policy (1, 3, 5, ...) does not allow: upstream leaves the
 			// device out.
-			want: []want{{devices: []string{"r=gpu.example.com/n1/nic0"}}, {reason: ReasonNotEnough, request: "r", contains: "lack the capacity"}},
+			want: []want{{devices: []string{"r=gpu.example.com/n1/nic0"}}, {reason: ReasonNotEnough, request: "r", contains: "1 passes the selectors but lacks the capacity"}},
 		},
 		{
 			name:    "capacity consumed by allocated shares is respected",
@@ -313,7 +313,7 @@ func TestSemantics(t *testing.T) {
 			slices:  []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))},
 			inUse:   []*resource.ResourceClaim{sharedClaim("used", "nic0", "9")},
 			claims:  []*resource.ResourceClaim{claim("a", exact("r", "gpu", bandwidth("2")))},
-			want:    []want{{reason: ReasonNotEnough, request: "r", contains: "lack the capacity"}},
+			want:    []want{{reason: ReasonNotEnough, request: "r", contains: "1 passes the selectors but lacks the capacity"}},
 		},
 		{
 			name:     "capacity requests without ConsumableCapacity",

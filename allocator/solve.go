@@ -319,6 +319,23 @@ func (s *solver) eligible(r *requestPlan, i int) bool {
 	return true
 }
 
+// takenFrom counts the candidates of r that devices taken in the call
+// keep from it (for messages): devices that are not shared and that
+// another request took, unless r has adminAccess.
+func (s *solver) takenFrom(r *requestPlan) int {
+	if r.admin {
+		return 0
+	}
+	n := 0
+	for i, dev := range r.candidates {
+		local := s.localIndex(dev)
+		if !r.isMulti(i) && (hasBit(s.used, local) || s.adminUse != nil && s.adminUse[local] > 0) {
+			n++
+		}
+	}
+	return n
+}
+
 // takenInClaim reports whether a request of the claim took the device.
 func (s *solver) takenInClaim(p *claimPlan, dev viewDevice) bool {
 	for _, q := range p.requests {
