@@ -55,7 +55,11 @@ func printOutcome(w io.Writer, r *Replay, explain bool) {
 		fmt.Fprintf(w, "  Not tried (the scheduler does not try a pod whose claims cannot be made): %s\n", strings.Replace(p.Waiting, "is not in the input", "does not exist", 1))
 		return
 	case p.Failure == nil:
-		fmt.Fprintf(w, "  Its claims can be allocated on node %s (the first of %d nodes, by name, that DRA and the node filters allow): what keeps it pending is not its devices\n", p.Node, len(r.Placement.Nodes))
+		which := fmt.Sprintf("the first of %d nodes, by name, that DRA and the node filters allow", len(r.Placement.Nodes))
+		if len(r.Placement.Nodes) == 1 {
+			which = "the only node; DRA and the node filters allow it"
+		}
+		fmt.Fprintf(w, "  Its claims can be allocated on node %s (%s): what keeps it pending is not its devices\n", p.Node, which)
 		return
 	}
 	fmt.Fprintf(w, "  %s\n", p.Failure.Line(p.Name))

@@ -74,8 +74,12 @@ func PodSearchStopped(err error, timeout time.Duration) error {
 	if stopped.Node != nil {
 		where = " on node " + stopped.Node.Name
 	}
-	return fmt.Errorf("claims %s: the search%s did not finish within %s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout",
-		strings.Join(stopped.Claims, ", "), where, timeout)
+	claims := "claims "
+	if len(stopped.Claims) == 1 {
+		claims = "claim "
+	}
+	return fmt.Errorf("%s%s: the search%s did not finish within %s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout",
+		claims, strings.Join(stopped.Claims, ", "), where, timeout)
 }
 
 // replayObjects are PlacePods' input, in resource.k8s.io/v1 (the claims

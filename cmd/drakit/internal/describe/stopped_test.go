@@ -20,6 +20,11 @@ func TestPodSearchStopped(t *testing.T) {
 	if got := PodSearchStopped(stopped, 2*time.Second); got == nil || got.Error() != want {
 		t.Errorf("got %v\nwant %s", got, want)
 	}
+	one := &allocator.StoppedError{Claims: []string{"ml/a"}, Err: context.DeadlineExceeded}
+	want = "claim ml/a: the search did not finish within 2s (--timeout, per pod): narrow the claims' selectors or device counts, or raise --timeout"
+	if got := PodSearchStopped(one, 2*time.Second); got == nil || got.Error() != want {
+		t.Errorf("got %v\nwant %s", got, want)
+	}
 	other := errors.New("object 3 (Pod \"x\"): bad")
 	if got := PodSearchStopped(other, time.Second); got != other {
 		t.Errorf("another error changed: %v", got)
