@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver of one Kubernetes release from its builder module
+# Builds a command of one Kubernetes release from its builder module
 # (hack/e2e/apiserver-1.<minor>, see update-apiserver-modules.sh) and prints
-# the path of the binary. Binaries are cached under $DRAKIT_E2E_CACHE
-# (default $XDG_CACHE_HOME/drakit-e2e, else ~/.cache/drakit-e2e: outside the
-# clone, so that the fresh clones CI makes on the same machine reuse them),
-# keyed by the release and by a hash of the builder module and the Go
-# version: a warm run reuses them, a changed builder module or toolchain
-# rebuilds.
+# the path of the binary: kube-apiserver (the module's own main package),
+# or a component whose main package is in the module's directory of that
+# name (kube-scheduler, kube-controller-manager: see components in
+# update-apiserver-modules.sh). The components share the module, so that
+# the Go build cache holds the k8s.io/kubernetes packages they share with
+# the API server once: a component built after kube-apiserver compiles only
+# its own packages.
+# Binaries are cached under $DRAKIT_E2E_CACHE (default
+# $XDG_CACHE_HOME/drakit-e2e, else ~/.cache/drakit-e2e: outside the clone,
+# so that the fresh clones CI makes on the same machine reuse them), keyed
+# by the command, the release and a hash of the builder module's go.mod and
+# go.sum, the command's main package and the Go version: a warm run reuses
+# them, a changed builder module or toolchain rebuilds.
 #
-# Usage: hack/e2e/build-apiserver.sh v1.30.14
+# Usage: hack/e2e/build-apiserver.sh v1.30.14 [COMPONENT]
+#        COMPONENT: kube-apiserver (default), or a directory of the builder
+#        module, e.g. kube-scheduler
 set -o errexit -o nounset -o pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-version="${1:?usage: build-apiserver.sh v1.X.Y}"
+version="${1:?usage: build-apiserver.sh v1.X.Y [COMPONENT]}"
+component="${2:-kube-apiserver}"
 if ! [[ "$version" =~ ^v1\.([0-9]+)\.([0-9]+)$ ]]; then
   echo "build-apiserver: '$version' is not a Kubernetes release like v1.30.14" >&2
   exit 2
@@ -29,9 +39,26 @@ if ! grep -q "k8s.io/kubernetes ${version}\$" "$module_dir/go.mod"; then
   exit 2
 fi
 
+# The main package: the module's root for kube-apiserver, else the
+# component's directory.
+main_dir="$module_dir"
+if [ "$component" != kube-apiserver ]; then
+  if ! [[ "$component" =~ ^[a-z][a-z0-9-]*$ ]] || [ ! -d "$module_dir/$component" ]; then
+    echo "build-apiserver: the builder module $module_dir has no command '$component' (a directory with its main package); add it to components in hack/e2e/update-apiserver-modules.sh and run it for $version" >&2
+    exit 2
+  fi
+  main_dir="$module_dir/$component"
+fi
+if ! ls "$main_dir"/*.go >/dev/null 2>&1; then
+  echo "build-apiserver: no Go files in $main_dir; run hack/e2e/update-apiserver-modules.sh $version" >&2
+  exit 2
+fi
+
 cache="${DRAKIT_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/drakit-e2e}"
-key="$(cat "$module_dir/go.mod" "$module_dir/go.sum" "$module_dir/main.go" <(go version) | sha256sum | cut -c1-12)"
-out="$cache/kube-apiserver-${version}-${key}"
+# The key of kube-apiserver is what it was before the module built other
+# commands: go.mod, go.sum, main.go and the Go version.
+key="$(cat "$module_dir/go.mod" "$module_dir/go.sum" "$main_dir"/*.go <(go version) | sha256sum | cut -c1-12)"
+out="$cache/${component}-${version}-${key}"
 if [ -x "$out" ]; then
   echo "$out"
   exit 0
@@ -50,13 +77,13 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 
 start=$(date +%s)
-echo "build-apiserver: building kube-apiserver ${version} (takes several minutes on a cold cache)" >&2
-tmp="$(mktemp "$cache/.kube-apiserver-${version}.XXXXXX")"
+echo "build-apiserver: building ${component} ${version} (takes several minutes on a cold cache)" >&2
+tmp="$(mktemp "$cache/.${component}-${version}.XXXXXX")"
 trap 'rm -f "$tmp"' EXIT
 # -mod=readonly: go.sum is checked in; a missing entry is an error, not a
 # silent re-resolution against the proxy.
-(cd "$module_dir" && GOFLAGS=-mod=readonly go build -trimpath -ldflags "$ldflags" -o "$tmp" .)
+(cd "$main_dir" && GOFLAGS=-mod=readonly go build -trimpath -ldflags "$ldflags" -o "$tmp" .)
 mv -f "$tmp" "$out"
 trap - EXIT
-echo "build-apiserver: built kube-apiserver ${version} in $(( $(date +%s) - start ))s" >&2
+echo "build-apiserver: built ${component} ${version} in $(( $(date +%s) - start ))s" >&2
 echo "$out"
