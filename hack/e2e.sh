@@ -12,6 +12,11 @@
 # v1beta2 enabled (variant_versions), on the 1.33 server's etcd under
 # prefixes of their own; only the drop-in v1 interface's test
 # (hack/e2e/resourcev1) runs against those.
+# Against the 1.37 server it then starts kube-scheduler and
+# kube-controller-manager (its resourceclaim controller only) of the same
+# release, built from the same builder module, runs the package that
+# compares drakit's predictions with what the scheduler does
+# (hack/e2e/scheduler) and stops them (scheduler_release).
 # Then, when both a 1.30 and a 1.37 server are among them, it runs the
 # migration recipe of docs/migration.md (package hack/e2e/migration) from
 # the 1.30 server to the 1.37 one and back to a fresh 1.30 server, started
@@ -30,6 +35,8 @@
 #   DRAKIT_E2E_SERVERS   which servers to run, default "v1.30.14 v1.33.13 v1.37.2"
 #   DRAKIT_E2E_MIGRATION=0  leave out the migration phase
 #   DRAKIT_E2E_VARIANTS=0   leave out the extra 1.33 servers (variant_versions)
+#   DRAKIT_E2E_SCHEDULER=0  leave out kube-scheduler, kube-controller-manager
+#                        and the package hack/e2e/scheduler
 #   DRAKIT_E2E_KEEP=1    keep the temporary directory (logs, certificates)
 set -o errexit -o nounset -o pipefail
 
@@ -66,6 +73,25 @@ variant_versions() {
 # variant_tests is the go test package and -run pattern run against a
 # variant server.
 variant_tests=(./resourcev1/ -run '^TestResourceV1Interface$')
+
+# scheduler_release reports whether kube-scheduler and
+# kube-controller-manager run against a server of the release, for the
+# package hack/e2e/scheduler only (scheduler_tests): its builder module
+# builds them (components in hack/e2e/update-apiserver-modules.sh).
+scheduler_release() {
+  case "$1" in
+    v1.37.*) return 0 ;;
+  esac
+  return 1
+}
+
+# scheduler_tests is the go test package run while they run. The other
+# packages run before they start and leave the scheduler's profile alone
+# (scheduler_name), but the resourceclaim controller acts on every pod: it
+# would make the claims of the live package's pending pods and drop the
+# reservations of its claims.
+scheduler_tests=(./scheduler/)
+scheduler_name=drakit-e2e-scheduler
 
 # server_gates maps a release to its --feature-gates. 1.37 turns on every
 # DRA gate that keeps a field drakit writes (the alpha ones are off by
@@ -279,6 +305,76 @@ ENV
   log "started kube-apiserver $version as $name (resource.k8s.io: $versions) at $host, etcd at $etcd_url$etcd_prefix"
 }
 
+# start_components VERSION: starts kube-scheduler and kube-controller-manager
+# (its resourceclaim controller only) for the server of VERSION, with
+# the server's kubeconfig and feature gates, leader election off, serving
+# on loopback; waits until they are ready; and writes scheduler-env.sh for
+# the package hack/e2e/scheduler.
+component_pids=()
+start_components() {
+  local version=$1 dir="$workdir/$1" scheduler_port kcm_port gates
+  gates="$(server_gates "$version")"
+  pick_port scheduler_port
+  pick_port kcm_port
+  # One profile under a name of its own: the scheduler schedules only the
+  # pods that ask for it. A backoff of a second at most: a pod the
+  # scheduler retries (after its DRA PostFilter deallocated a claim) is
+  # tried again soon, as the tests wait for it.
+  cat >"$dir/kube-scheduler.yaml" <<CONFIG
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: $dir/kubeconfig
+leaderElection:
+  leaderElect: false
+podInitialBackoffSeconds: 1
+podMaxBackoffSeconds: 1
+profiles:
+- schedulerName: $scheduler_name
+CONFIG
+  "${schedulers[$version]}" \
+    --config="$dir/kube-scheduler.yaml" \
+    --bind-address=127.0.0.1 --secure-port="$scheduler_port" \
+    --feature-gates="$gates" \
+    >"$dir/kube-scheduler.log" 2>&1 &
+  pids+=($!)
+  component_pids+=($!)
+  local scheduler_pid=$!
+  "${controller_managers[$version]}" \
+    --kubeconfig="$dir/kubeconfig" \
+    --controllers=resourceclaim-controller \
+    --leader-elect=false \
+    --bind-address=127.0.0.1 --secure-port="$kcm_port" \
+    --feature-gates="$gates" \
+    >"$dir/kube-controller-manager.log" 2>&1 &
+  pids+=($!)
+  component_pids+=($!)
+  local kcm_pid=$!
+  # The scheduler is ready once its informers have synced
+  # (sched-handler-sync); the controller manager once it serves.
+  wait_for "https://127.0.0.1:$scheduler_port/readyz" 60 "kube-scheduler $version" "$scheduler_pid" -k
+  wait_for "https://127.0.0.1:$kcm_port/healthz" 60 "kube-controller-manager $version" "$kcm_pid" -k
+  cat >"$dir/scheduler-env.sh" <<ENV
+export DRAKIT_E2E_SCHEDULER_NAME=$scheduler_name
+export DRAKIT_E2E_SCHEDULER_GATES=$gates
+export DRAKIT_E2E_CLAIM_CONTROLLER=1
+export DRAKIT_E2E_DRAKIT=$workdir/bin/drakit
+ENV
+  log "kube-scheduler and kube-controller-manager $version are ready (profile $scheduler_name)"
+}
+
+# stop_components stops what start_components started, as cleanup would.
+stop_components() {
+  local pid
+  for pid in "${component_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${component_pids[@]}"; do
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  component_pids=()
+}
+
 # wait_server NAME: waits until the server started as NAME is ready.
 wait_server() {
   local version=$1 dir="$workdir/$1"
@@ -313,12 +409,28 @@ if [ "${DRAKIT_E2E_MIGRATION:-1}" != 0 ]; then
   fi
 fi
 
-declare -A binaries
+declare -A binaries schedulers controller_managers
 for version in "${servers[@]}"; do
   t=$(date +%s)
   binaries[$version]="$("$e2e/build-apiserver.sh" "$version")"
   log "kube-apiserver $version: ${binaries[$version]} ($(( $(date +%s) - t ))s)"
 done
+# kube-scheduler and kube-controller-manager after the API servers: their
+# builder module is the API server's, so the Go build cache already holds
+# most of what they need.
+with_scheduler=()
+if [ "${DRAKIT_E2E_SCHEDULER:-1}" != 0 ]; then
+  for version in "${servers[@]}"; do
+    scheduler_release "$version" || continue
+    with_scheduler+=("$version")
+    t=$(date +%s)
+    schedulers[$version]="$("$e2e/build-apiserver.sh" "$version" kube-scheduler)"
+    log "kube-scheduler $version: ${schedulers[$version]} ($(( $(date +%s) - t ))s)"
+    t=$(date +%s)
+    controller_managers[$version]="$("$e2e/build-apiserver.sh" "$version" kube-controller-manager)"
+    log "kube-controller-manager $version: ${controller_managers[$version]} ($(( $(date +%s) - t ))s)"
+  done
+fi
 
 # Compile the test binaries, and drakit for the migration phase, while the
 # servers start.
@@ -350,8 +462,9 @@ names+=("${variants[@]}")
 for name in "${names[@]}"; do
   wait_server "$name"
 done
-if [ -n "$migrate_back" ]; then
-  # drakit as an operator builds it; the migration tests run this binary.
+if [ -n "$migrate_back" ] || [ ${#with_scheduler[@]} -gt 0 ]; then
+  # drakit as an operator builds it; the migration and scheduler tests run
+  # this binary.
   (cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
 fi
 if ! wait "$compile_pid"; then
@@ -370,6 +483,13 @@ migration_env() {
 if [ "${1:-}" = "--serve" ]; then
   for version in "${servers[@]}"; do
     log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && go test ./...)"
+  done
+  # The scheduler and the resourceclaim controller run all along here: the
+  # live package's answers differ while they do (DRAKIT_E2E_SCHEDULER=0
+  # leaves them out).
+  for version in "${with_scheduler[@]}"; do
+    start_components "$version"
+    log "kube-scheduler $version: . $workdir/$version/env.sh && . $workdir/$version/scheduler-env.sh && (cd hack/e2e && go test ${scheduler_tests[*]})"
   done
   for name in "${variants[@]}"; do
     log "kube-apiserver $name: . $workdir/$name/env.sh && (cd hack/e2e && go test ${variant_tests[*]})"
@@ -395,12 +515,28 @@ for version in "${servers[@]}"; do
     # cluster's nodes and list its claims, which the other packages add to.
     rc=0
     GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./live/ "$@" || rc=1
-    GOFLAGS=-mod=mod go test -count=1 -timeout 15m $(GOFLAGS=-mod=mod go list ./... | grep -v '/live$') "$@" || rc=1
+    GOFLAGS=-mod=mod go test -count=1 -timeout 15m $(GOFLAGS=-mod=mod go list ./... | grep -v -e '/live$' -e '/scheduler$') "$@" || rc=1
     exit "$rc"
   ); then
     failed+=("$version")
   fi
   log "tests against $version took $(( $(date +%s) - t ))s"
+  case " ${with_scheduler[*]} " in *" $version "*) ;; *) continue ;; esac
+  t=$(date +%s)
+  start_components "$version"
+  log "running ${scheduler_tests[*]} against kube-apiserver $version with kube-scheduler"
+  if ! (
+    # shellcheck disable=SC1091
+    . "$workdir/$version/env.sh"
+    # shellcheck disable=SC1091
+    . "$workdir/$version/scheduler-env.sh"
+    export DRAKIT_E2E_REQUIRED=1
+    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m "${scheduler_tests[@]}" "$@"
+  ); then
+    failed+=("$version with kube-scheduler")
+  fi
+  stop_components
+  log "the scheduler tests against $version took $(( $(date +%s) - t ))s"
 done
 for name in "${variants[@]}"; do
   t=$(date +%s)
