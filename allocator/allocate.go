@@ -24,6 +24,16 @@ type Result struct {
 	AlreadyAllocated bool
 	// Err says why the claim was not allocated; a *ClaimError.
 	Err error
+	// UpstreamAbort, when set, is the error with which upstream's
+	// allocator (v0.37.2) ends the same call, in its words, where drakit
+	// answers claim by claim (Err or Allocation): a feature that is off,
+	// too many devices, an All request whose pool is incomplete or
+	// invalid or whose device a constraint refuses, a CEL error.
+	// kube-scheduler's DRA filter returns that error, and the scheduler
+	// fails the pod's scheduling attempt (SchedulerError) instead of
+	// trying other nodes. In Joint mode every result of the call has it;
+	// in Sequential mode (which upstream does not have) a claim's own.
+	UpstreamAbort string
 }
 
 // AllocatedClaim returns a copy of the claim with the allocation in its
@@ -85,9 +95,43 @@ func (a *Allocator) AllocateOn(ctx context.Context, node *corev1.Node, claims []
 	a.callPlans = plans
 	search := newSolver(ctx, a, call.view)
 	if a.mode == Sequential {
-		return a.allocateSequential(search, plans, results)
+		results, err = a.allocateSequential(search, plans, results)
+	} else {
+		results, err = a.allocateJoint(search, plans, results)
 	}
-	return a.allocateJoint(search, plans, results)
+	if err != nil {
+		return nil, err
+	}
+	markUpstreamAborts(results, a.mode, search.upstreamProbe)
+	return results, nil
+}
+
+// markUpstreamAborts fills in Result.UpstreamAbort: in Joint mode every
+// result gets the first claim's error that upstream reports as an error
+// of the call, else what the probe of its search found; in Sequential
+// mode each claim its own.
+func markUpstreamAborts(results []Result, mode Mode, probe string) {
+	abort := ""
+	for i := range results {
+		ce, ok := results[i].Err.(*ClaimError)
+		if !ok || ce.upstream == nil || ce.upstream.preFilter {
+			continue
+		}
+		if mode == Sequential {
+			results[i].UpstreamAbort = ce.upstream.text
+		} else if abort == "" {
+			abort = ce.upstream.text
+		}
+	}
+	if mode == Sequential {
+		return
+	}
+	if abort == "" {
+		abort = probe
+	}
+	for i := range results {
+		results[i].UpstreamAbort = abort
+	}
 }
 
 // holdAllocated fills in each result's claim and records what the claims
@@ -145,6 +189,12 @@ func (a *Allocator) allocateJoint(search *solver, plans []*claimPlan, results []
 	a.callRequests = requests[:0]
 	if failed {
 		return a.blame(search, plans, results)
+	}
+	if mayAbortInSearch(requests) {
+		search.upstreamProbe = search.upstreamAbort(requests)
+		if search.err != nil {
+			return nil, search.err
+		}
 	}
 	ok := search.solve(requests)
 	if search.err != nil {

@@ -263,7 +263,11 @@ func (sc *candidateScan) judge(d int) *candidateFailure {
 	if lacks := firstLacking(sc.valuesOf, d); lacks >= 0 {
 		if r.all {
 			con := r.plan.constraints[r.coveredBy[lacks]]
-			return sc.fail(ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d] compares (or has a value of a type it cannot compare)", sc.id(d), con.attribute, con.index)
+			failure := sc.fail(ReasonConstraintUnsatisfiable, nil, "asks for all matching devices, but device %s lacks attribute %q that spec.devices.constraints[%d] compares (or has a value of a type it cannot compare)", sc.id(d), con.attribute, con.index)
+			// Upstream's search meets the device when it reaches the
+			// request, and ends the call.
+			failure.abortDevice = sc.id(d).String()
+			return failure
 		}
 		list.lacking++
 		return nil

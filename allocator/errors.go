@@ -80,6 +80,9 @@ type ClaimError struct {
 	Detail string
 	// Err is the underlying error, if any (a CEL compile or runtime error).
 	Err error
+	// upstream is how upstream reports the failure, when not as a claim
+	// it cannot allocate on the node (see upstream.go).
+	upstream *upstreamFailure
 	// asks and free are, for ReasonNotEnough, what the request asks for
 	// and how many of its matching devices are free (not allocated, not
 	// blocked by a taint, usable); asks is 0 when there are no such

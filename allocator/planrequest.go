@@ -79,7 +79,8 @@ func (a *Allocator) requestSpecs(p *claimPlan) ([][]requestSpec, *claimPlan) {
 		case request.Exactly == nil && len(request.FirstAvailable) == 0:
 			return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path)
 		case len(request.FirstAvailable) > 0 && !f.PrioritizedList:
-			return nil, p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path)
+			return nil, p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path).
+				upstreamRejects("resource claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", p.claimID(), request.Name)
 		}
 		var alts []requestSpec
 		if request.Exactly != nil {
@@ -127,11 +128,18 @@ func (a *Allocator) checkSpec(p *claimPlan, s *requestSpec) *claimPlan {
 	f := a.features
 	switch {
 	case s.capacity != nil && !f.ConsumableCapacity:
-		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath())
+		if s.sub >= 0 {
+			return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath()).
+				upstreamAborts("claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", p.claimID(), s.upstreamName())
+		}
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.capacity is set, but the ConsumableCapacity feature (gate DRAConsumableCapacity) is off", s.fieldPath()).
+			upstreamAborts("claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled", p.claimID(), s.upstreamName())
 	case s.derived && !f.DerivedAttributes:
-		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath())
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.derivedAttributes is set, but the DerivedAttributes feature (gate DRADerivedAttributes) is off", s.fieldPath()).
+			upstreamAborts("claim %s, request %s: cannot handle request with derived attributes, the feature is disabled", p.claimID(), s.upstreamName())
 	case s.adminSet && !f.AdminAccess:
-		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath())
+		return p.fail(s.name, ReasonFeatureDisabled, nil, "%s.adminAccess is set, but the AdminAccess feature (gate DRAAdminAccess) is off", s.fieldPath()).
+			upstreamAborts("claim %s, request %s: admin access is requested, but the feature is disabled", p.claimID(), s.upstreamName())
 	case s.className == "":
 		return p.fail(s.name, ReasonInvalidClaim, nil, "%s.deviceClassName is empty", s.fieldPath())
 	}
@@ -190,6 +198,11 @@ func (a *Allocator) planRequests(call *callState, p *claimPlan, specs [][]reques
 				return nil, err
 			}
 			if failed != nil {
+				if ce := failed.err; ce.Reason == ReasonTooManyDevices && ce.upstream == nil && alts[k].sub < 0 {
+					// A count above the limit: upstream's check of the
+					// claim's total says so.
+					failed.upstreamAborts("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", p.claimID(), requests[i].Name, alts[k].count, maxResults, total)
+				}
 				return failed, nil
 			}
 			plans = append(plans, r)
@@ -197,10 +210,11 @@ func (a *Allocator) planRequests(call *callState, p *claimPlan, specs [][]reques
 				least = n
 			}
 		}
-		total += least
-		if total > maxResults {
-			return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total, maxResults), nil
+		if total+least > maxResults {
+			return p.fail("", ReasonTooManyDevices, nil, "the requests need %d devices together; an allocation holds at most %d", total+least, maxResults).
+				upstreamAborts("claim %s, request %s: adding %d devices exceeds the claim limit of %d, with %d already accounted for", p.claimID(), requests[i].Name, least, maxResults, total), nil
 		}
+		total += least
 		if len(requests[i].FirstAvailable) == 0 {
 			p.requests = append(p.requests, plans[0])
 			a.onePlan = plans[:0]
@@ -256,7 +270,11 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
 		}
 		if !alternative {
-			return nil, p.fail(r.name, failure.reason, failure.err, "%s", failure.detail), nil
+			p.fail(r.name, failure.reason, failure.err, "%s", failure.detail)
+			if failure.abortDevice != "" {
+				p.upstreamAborts("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", p.claimID(), s.upstreamName(), failure.abortDevice)
+			}
+			return nil, p, nil
 		}
 		// An alternative that can never be allocated is skipped by the
 		// search; the claim fails with its reason only if all fail.
@@ -314,7 +332,8 @@ func (a *Allocator) selectorsOf(r *requestPlan, s *requestSpec) ([]selectorRef, 
 	p := r.plan
 	class := a.classes[s.className]
 	if class == nil {
-		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className)
+		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className).
+			upstreamRejects("request %s: device class %s does not exist", s.name, s.className)
 	}
 	if class.Spec.ParametersRef != nil {
 		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name)
@@ -327,14 +346,16 @@ func (a *Allocator) selectorsOf(r *requestPlan, s *requestSpec) ([]selectorRef, 
 		}
 		id, err := a.selectorID(sel.CEL.Expression)
 		if err != nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression)
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "DeviceClass %q: spec.selectors[%d].cel.expression %q does not compile", class.Name, j, sel.CEL.Expression).
+				upstreamAborts("class %s: selector #%d: CEL compile error: %v", class.Name, j, err)
 		}
 		selectors = append(selectors, selectorRef{id: id, class: class.Name, index: j, expr: sel.CEL.Expression})
 	}
 	for j, sel := range s.selectors {
 		id, err := a.selectorID(sel.CEL.Expression)
 		if err != nil {
-			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.fieldPath(), j, sel.CEL.Expression)
+			return nil, p.fail(r.name, ReasonInvalidSelector, err, "%s.selectors[%d].cel.expression %q does not compile", s.fieldPath(), j, sel.CEL.Expression).
+				upstreamAborts("claim %s: selector #%d: CEL compile error: %v", p.claimID(), j, err)
 		}
 		selectors = append(selectors, selectorRef{id: id, index: j, expr: sel.CEL.Expression})
 	}
@@ -370,11 +391,13 @@ func (a *Allocator) findCandidates(call *callState, r *requestPlan, s *requestSp
 	}
 	if r.all && len(call.view.invalid) > 0 {
 		invalid := call.view.invalid[0]
-		return nil, nil, p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()), nil
+		return nil, nil, p.fail(r.name, ReasonInvalidPool, nil, "asks for all devices, but resource pool %s/%s is invalid: %s", invalid.key.driver, invalid.key.pool, invalid.why()).
+			upstreamAborts("claim %s, request %s: asks for all devices, but resource pool %s/%s is currently invalid", p.claimID(), s.upstreamName(), invalid.key.driver, invalid.key.pool), nil
 	}
 	if r.all && len(call.view.incomplete) > 0 {
 		incomplete := call.view.incomplete[0]
-		return nil, nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool), nil
+		return nil, nil, p.fail(r.name, ReasonIncompletePool, nil, "asks for all devices, but resource pool %s/%s is being updated (not all of its slices are published)", incomplete.driver, incomplete.pool).
+			upstreamAborts("claim %s, request %s: asks for all devices, but resource pool %s/%s is currently being updated", p.claimID(), s.upstreamName(), incomplete.driver, incomplete.pool), nil
 	}
 	list, failure = a.candidates(call, selectorsKey, masks, r)
 	for need := first; first > 0; {
@@ -620,7 +643,11 @@ func (p *claimPlan) selectorFailed(r *requestPlan, s *requestSpec, err error) (*
 	if failure.sel.class != "" {
 		where = fmt.Sprintf("DeviceClass %q spec.selectors[%d]", failure.sel.class, failure.sel.index)
 	}
-	return p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device), nil
+	p.fail(r.name, ReasonCELRuntimeError, failure.err, "%s: expression %q failed on device %s", where, failure.sel.expr, failure.device)
+	if failure.sel.class != "" {
+		return p.upstreamAborts("class %s: selector #%d on device %s: CEL runtime error: %v", failure.sel.class, failure.sel.index, failure.device, failure.err), nil
+	}
+	return p.upstreamAborts("claim %s: selector #%d on device %s: CEL runtime error: %v", p.claimID(), failure.sel.index, failure.device, failure.err), nil
 }
 
 // covers: a constraint without requests covers all; naming a request
@@ -642,6 +669,9 @@ type candidateFailure struct {
 	reason Reason
 	detail string
 	err    error
+	// abortDevice is the device of an All request at which upstream's
+	// search ends the call (a constraint refuses it), if it does.
+	abortDevice string
 }
 
 // sharedConsumption is what the shares allocated before the call consume

@@ -269,7 +269,8 @@ func (l *nodeLocal) selector(name string) *corev1.NodeSelector {
 func severalTerms(p *claimPlan, request string, e *sliceEntry, device, path string, n int) *ClaimError {
 	return &ClaimError{Claim: p.claimID(), Request: request, Reason: ReasonUnsupported,
 		Detail: fmt.Sprintf("device %s/%s/%s was chosen, but ResourceSlice %q: %s has %d terms, and an allocation's node selector can merge only single-term selectors (the API server requires exactly one term; fix the slice)",
-			e.driver, e.pool, device, e.obj.Name, path, n)}
+			e.driver, e.pool, device, e.obj.Name, path, n),
+		upstream: &upstreamFailure{text: fmt.Sprintf("create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %d terms", p.claim.Name, n)}}
 }
 
 func ptrTo[T any](v T) *T { return &v }

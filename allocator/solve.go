@@ -22,6 +22,8 @@ type solver struct {
 	solverState
 	steps int64
 	err   error
+	// upstreamProbe is what upstreamAbort found for the call's requests.
+	upstreamProbe string
 	// skipCompat, set only while a failure is diagnosed: the counter set
 	// whose compatibility groups compatAdmits ignores (every set when its
 	// pool is -1).
