@@ -72,10 +72,35 @@ type templateEntry struct {
 }
 
 // signatureState is what is known of one kind of pod: the nodes before
-// cursor cannot run it, for the reasons counted in failure.
+// cursor cannot run it, for the reasons counted in failure. abortNodes
+// are the nodes, in order, where upstream's allocator ended the call for
+// a pod of the kind, and abort the error of the first of them for the pod
+// being placed: each pod of the kind tries them again, as nodes fill up
+// and the error names the pod's own claim.
 type signatureState struct {
-	cursor  int
-	failure *PodFailure
+	cursor     int
+	failure    *PodFailure
+	abortNodes []int
+	abort      string
+}
+
+// recheckAborts finds, for the pod, the first of the kind's abortNodes
+// where upstream's allocator still ends the call, and forgets those
+// before it that no longer do.
+func (p *podPlacer) recheckAborts(ctx context.Context, call *podCall, sig *signatureState) error {
+	sig.abort = ""
+	for len(sig.abortNodes) > 0 {
+		o := p.tryNode(ctx, p.workers[0], call, p.nodes[sig.abortNodes[0]])
+		if o.err != nil {
+			return o.err
+		}
+		if o.abort != "" {
+			sig.abort = o.abort
+			return nil
+		}
+		sig.abortNodes = sig.abortNodes[1:]
+	}
+	return nil
 }
 
 func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts PodOptions) (*podPlacer, error) {
@@ -224,16 +249,57 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 		ctx, cancel = context.WithTimeout(ctx, p.podTimeout)
 		defer cancel()
 	}
+	if err := p.recheckAborts(ctx, call, sig); err != nil {
+		return err
+	}
 	fit, err := p.scan(ctx, call, sig)
 	if err != nil {
 		return err
 	}
-	if fit == nil {
-		res.Failure = sig.failure
-		return nil
+	if fit != nil && sig.abort == "" {
+		node, abort, err := p.abortAfter(ctx, call, sig.cursor)
+		if err != nil {
+			return err
+		}
+		if abort != "" {
+			sig.abort, sig.abortNodes = abort, append(sig.abortNodes, node)
+		}
 	}
-	p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
+	switch {
+	case sig.abort != "":
+		// The scheduler fails the pod with the error; drakit's own
+		// answer is kept beside it.
+		res.SchedulerError = schedulerErrorMessage(sig.abort)
+		if fit != nil {
+			res.WouldFit = p.nodes[sig.cursor].Name
+		} else {
+			res.Failure = sig.failure
+		}
+	case fit == nil:
+		res.Failure = sig.failure
+		res.SchedulerMessage = p.schedulerMessage(call, sig.failure)
+	default:
+		p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
+	}
 	return nil
+}
+
+// hasAll reports whether a claim the pod allocates has an All request
+// (or alternative).
+func (c *podCall) hasAll() bool {
+	for _, cs := range c.toAlloc {
+		for _, r := range cs.hub.Spec.Devices.Requests {
+			if r.Exactly != nil && r.Exactly.AllocationMode == resource.DeviceAllocationModeAll {
+				return true
+			}
+			for _, sub := range r.FirstAvailable {
+				if sub.AllocationMode == resource.DeviceAllocationModeAll {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // maxBatch bounds how many nodes scan tries at once: enough to keep the
@@ -247,7 +313,10 @@ const maxBatch = 64
 // with its own Allocator over the same inventory and commits, as the
 // scheduler filters nodes in parallel. The answer is that of trying the
 // nodes one by one: the first fitting node in order wins, and the
-// failures of the nodes before it are counted in order.
+// failures of the nodes before it are counted in order. A node where
+// upstream's allocator would end the call with an error is recorded
+// (sig.abort) and counted as a failure; one that also fits for drakit is
+// returned as the fit, which the caller then does not commit.
 func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState) (*nodeOutcome, error) {
 	batch := 1
 	for sig.cursor < len(p.nodes) {
@@ -256,6 +325,12 @@ func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState
 			o := &outs[k]
 			if o.err != nil {
 				return nil, o.err
+			}
+			if o.abort != "" {
+				sig.abortNodes = append(sig.abortNodes, sig.cursor+k)
+				if sig.abort == "" {
+					sig.abort = o.abort
+				}
 			}
 			if o.why == nil {
 				sig.cursor += k
@@ -269,12 +344,45 @@ func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState
 	return nil, nil
 }
 
+// minFeasibleNodesToFind is kube-scheduler's: in a cluster of fewer
+// nodes it filters every node for every pod, so that a node where the
+// DRA filter returns an error fails the pod even when another node fits.
+// In larger clusters it stops after enough feasible nodes, starting where
+// the last pod left off, and may or may not meet such a node.
+const minFeasibleNodesToFind = 100
+
+// abortAfter looks, for a pod that fits on node fit, at the nodes after
+// it for one where upstream's allocator ends the call with an error, as
+// the scheduler does in a small cluster. Only pods with an All request
+// can meet such a node after drakit's first fit: the other errors
+// (features, counts, selectors that do not compile) are the same on
+// every node, and CEL runtime errors drakit does not predict node by
+// node (doc.go, "Where PlacePods differs").
+func (p *podPlacer) abortAfter(ctx context.Context, call *podCall, fit int) (node int, abort string, err error) {
+	if len(p.nodes) >= minFeasibleNodesToFind || !call.hasAll() {
+		return -1, "", nil
+	}
+	for k := fit + 1; k < len(p.nodes); k++ {
+		o := p.tryNode(ctx, p.workers[0], call, p.nodes[k])
+		if o.err != nil {
+			return -1, "", o.err
+		}
+		if o.abort != "" {
+			return k, o.abort, nil
+		}
+	}
+	return -1, "", nil
+}
+
 // nodeOutcome is what trying one node gave.
 type nodeOutcome struct {
 	why     *failureKey
 	results []Result
 	claims  []*claimState
-	err     error
+	// abort is the error with which upstream's allocator ends the call
+	// on this node (Result.UpstreamAbort), whether or not drakit's fits.
+	abort string
+	err   error
 }
 
 // tryBatch tries n nodes from first, spread over the workers; it returns
@@ -282,8 +390,7 @@ type nodeOutcome struct {
 func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) []nodeOutcome {
 	outs := make([]nodeOutcome, n)
 	try := func(w, k int) {
-		o := &outs[k]
-		o.why, o.results, o.claims, o.err = p.tryNode(ctx, p.workers[w], call, p.nodes[first+k])
+		outs[k] = p.tryNode(ctx, p.workers[w], call, p.nodes[first+k])
 	}
 	if n == 1 || len(p.workers) == 1 {
 		for k := range outs {
@@ -323,49 +430,74 @@ func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) [
 	return outs
 }
 
-// tryNode checks the node filters and allocates the pod's claims on the
-// node; why is nil when the pod fits.
-func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, node *corev1.Node) (*failureKey, []Result, []*claimState, error) {
-	if why := call.filter.Check(node); why != "" {
-		return &failureKey{text: why}, nil, nil, nil
-	}
-	for k, sel := range call.heldNodes {
-		if sel != nil && !sel.Match(node) {
-			return &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entry(call.held[k]))}, nil, nil, nil
-		}
+// tryNode runs the scheduler's filters for the pod on the node: the node
+// filters (nodefit), then the DRA filter in its order of checks: extended
+// resources, the claims that are allocated (noted when the node cannot
+// use them), the allocation of the others, and only then the noted
+// claims. The outcome says why the node fails (in drakit's words and the
+// scheduler's), or holds the allocation; abort is set wherever
+// upstream's allocator would end the call with an error, fit or not.
+func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, node *corev1.Node) nodeOutcome {
+	if f := call.filter.Check(node); f != nil {
+		return nodeOutcome{why: &failureKey{text: f.Reason, scheduler: f.Scheduler}}
 	}
 	claims := call.toAlloc
 	if call.extended != nil {
 		viaDRA, unfit := call.extended.ForNode(node)
 		if unfit != "" {
-			return &failureKey{text: "node lacks extended resource " + string(unfit)}, nil, nil, nil
+			// NodeResourcesFit, which runs before DRA, finds the
+			// resource neither allocatable nor served by a class.
+			return nodeOutcome{why: &failureKey{text: "node lacks extended resource " + string(unfit), scheduler: "Insufficient " + string(unfit), resolvable: true}}
 		}
 		if len(viaDRA) > 0 {
 			claims = append(claims[:len(claims):len(claims)], p.extendedClaim(call, viaDRA))
 		}
 	}
-	if len(claims) == 0 {
-		return nil, nil, nil, nil
+	unavailable := -1
+	for k, sel := range call.heldNodes {
+		if sel != nil && !sel.Match(node) {
+			unavailable = k
+			break
+		}
 	}
-	hubs := make([]*resource.ResourceClaim, len(claims))
-	for k, cs := range claims {
-		hubs[k] = cs.hub
+	var out nodeOutcome
+	if len(claims) > 0 {
+		hubs := make([]*resource.ResourceClaim, len(claims))
+		for k, cs := range claims {
+			hubs[k] = cs.hub
+		}
+		results, err := a.AllocateOn(ctx, node, hubs)
+		if err != nil {
+			return nodeOutcome{err: stopped(err, node, hubs)}
+		}
+		out.abort = results[0].UpstreamAbort
+		if why := allocationFailure(results, call, claims); why != nil {
+			out.why = why
+			return out
+		}
+		out.results, out.claims = results, claims
 	}
-	results, err := a.AllocateOn(ctx, node, hubs)
-	if err != nil {
-		return nil, nil, nil, stopped(err, node, hubs)
+	if unavailable >= 0 {
+		out.why = &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entry(call.held[unavailable])), scheduler: SchedulerClaimNotAvailable}
+		out.results, out.claims = nil, nil
 	}
+	return out
+}
+
+// allocationFailure is why the claims could not be allocated on a node,
+// nil when they were: the first claim that failed for a reason of its own.
+func allocationFailure(results []Result, call *podCall, claims []*claimState) *failureKey {
 	for k, r := range results {
 		if r.Err != nil && !IsReason(r.Err, ReasonOtherClaimFailed) {
-			return claimFailure(r.Err, call.entry(claims[k]), len(claims[k].hub.Spec.Devices.Requests)), nil, nil, nil
+			return claimFailure(r.Err, call.entry(claims[k]), len(claims[k].hub.Spec.Devices.Requests))
 		}
 	}
 	for _, r := range results {
 		if r.Err != nil {
-			return claimFailure(r.Err, "", 0), nil, nil, nil
+			return claimFailure(r.Err, "", 0)
 		}
 	}
-	return nil, results, claims, nil
+	return nil
 }
 
 // signature finds the state of the pod's kind: what the node filters

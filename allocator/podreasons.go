@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 // ReasonNotPlaced is the error of a claim that only pods use and none of
@@ -21,6 +23,18 @@ type PodFailure struct {
 	// Reasons, most frequent first (then by text).
 	Reasons []*PodReason
 	byText  map[string]*PodReason
+	// Scheduler counts the nodes by the reason kube-scheduler gives for
+	// each, in its words ("cannot allocate all claims", "node(s) had
+	// untolerated taint(s)"): several of drakit's reasons are one of the
+	// scheduler's.
+	Scheduler map[string]int
+	// PreFilter, when set, is why the scheduler rejects the pod before it
+	// looks at any node ("request gpu: device class gpu.example.com does
+	// not exist"); its message then names no node's reason.
+	PreFilter string
+	// resolvable counts the nodes whose scheduler reason preemption could
+	// resolve (Unschedulable rather than UnschedulableAndUnresolvable).
+	resolvable int
 }
 
 // PodReason is one reason and the nodes that gave it.
@@ -73,6 +87,13 @@ type failureKey struct {
 	text      string
 	asks, got int
 	example   string
+	// scheduler is the reason kube-scheduler gives for the node;
+	// resolvable when preemption could resolve it (NodeResourcesFit).
+	scheduler  string
+	resolvable bool
+	// preFilter is set when the scheduler rejects the pod before any
+	// node (upstreamFailure.preFilter).
+	preFilter string
 }
 
 // add counts the node (index) under the reason.
@@ -87,6 +108,16 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 		f.Reasons = append(f.Reasons, r)
 	}
 	r.Count++
+	if f.Scheduler == nil {
+		f.Scheduler = map[string]int{}
+	}
+	f.Scheduler[k.scheduler]++
+	if k.resolvable {
+		f.resolvable++
+	}
+	if k.preFilter != "" && f.PreFilter == "" {
+		f.PreFilter = k.preFilter
+	}
 	if k.asks > 0 {
 		r.Asks = k.asks
 		r.MostFree = max(r.MostFree, k.got)
@@ -123,7 +154,7 @@ func (f *PodFailure) sortReasons() {
 func claimFailure(err error, entry string, requests int) *failureKey {
 	var ce *ClaimError
 	if !errors.As(err, &ce) {
-		return &failureKey{text: err.Error(), example: err.Error()}
+		return &failureKey{text: err.Error(), example: err.Error(), scheduler: SchedulerCannotAllocate}
 	}
 	what := "claim " + entry
 	if ce.Request != "" && requests > 1 {
@@ -138,7 +169,10 @@ func claimFailure(err error, entry string, requests int) *failureKey {
 	if ce.Err != nil {
 		example += ": " + ce.Err.Error()
 	}
-	k := &failureKey{example: example}
+	k := &failureKey{example: example, scheduler: SchedulerCannotAllocate}
+	if ce.upstream != nil && ce.upstream.preFilter {
+		k.preFilter = ce.upstream.text
+	}
 	switch ce.Reason {
 	case ReasonNotEnough:
 		k.text = "not enough devices for " + what
@@ -157,4 +191,80 @@ func claimFailure(err error, entry string, requests int) *failureKey {
 		k.text = what + ": " + string(ce.Reason)
 	}
 	return k
+}
+
+// schedulerMessage is the message of the scheduler's FitError for a pod
+// no node can run (FitError.Error in k8s.io/kubernetes v1.37.2): the
+// nodes counted by the scheduler's reasons, sorted as text (or the
+// PreFilter's message), then what its PostFilter plugins said: the DRA
+// plugin's deallocation of a claim the pod could not use, and
+// DefaultPreemption's.
+func (p *podPlacer) schedulerMessage(call *podCall, f *PodFailure) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "0/%d nodes are available:", f.Nodes)
+	if f.PreFilter != "" {
+		fmt.Fprintf(&b, " %s.", f.PreFilter)
+	} else if reasons := countedSorted(f.Scheduler); len(reasons) > 0 {
+		fmt.Fprintf(&b, " %s.", strings.Join(reasons, ", "))
+	}
+	var post []string
+	if f.PreFilter == "" && f.Scheduler[SchedulerClaimNotAvailable] > 0 && deallocatable(call) {
+		post = append(post, "deallocation of ResourceClaim completed")
+	}
+	post = append(post, preemptionMessage(call.pod, f))
+	return b.String() + " " + strings.Join(post, ", ")
+}
+
+// countedSorted writes each reason with its count ("2 node(s) were
+// unschedulable"), sorted as the scheduler sorts them: as strings.
+func countedSorted(counts map[string]int) []string {
+	out := make([]string, 0, len(counts))
+	for text, n := range counts {
+		out = append(out, fmt.Sprintf("%d %s", n, text))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// deallocatable reports whether the DRA plugin's PostFilter deallocates
+// one of the pod's allocated claims that a node could not use: one that
+// no other pod has reserved. The scheduler then tries the pod again,
+// which PlacePods does not (see pods.go).
+func deallocatable(call *podCall) bool {
+	for k, cs := range call.held {
+		if cs.extended || call.heldNodes[k] == nil {
+			continue
+		}
+		reserved := cs.hub.Status.ReservedFor
+		if len(reserved) == 0 || len(reserved) == 1 && reserved[0].UID == call.pod.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// preemptionMessage is DefaultPreemption's part of the message. Every
+// filter drakit applies rejects a node as UnschedulableAndUnresolvable,
+// which preemption does not try, but NodeResourcesFit's
+// "Insufficient" (resolvable): there drakit assumes, as it does not know
+// other pods' priorities and resources, that evicting pods does not help
+// (it cannot add a resource the node lacks).
+func preemptionMessage(pod *corev1.Pod, f *PodFailure) string {
+	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever {
+		return "preemption: not eligible due to preemptionPolicy=Never."
+	}
+	counts := map[string]int{}
+	if f.resolvable > 0 {
+		counts["No preemption victims found for incoming pod"] = f.resolvable
+	}
+	if n := f.Nodes - f.resolvable; n > 0 {
+		counts["Preemption is not helpful for scheduling"] = n
+	}
+	return fmt.Sprintf("preemption: 0/%d nodes are available: %s.", f.Nodes, strings.Join(countedSorted(counts), ", "))
+}
+
+// schedulerErrorMessage is the scheduler's message for a pod whose DRA
+// filter returned an error: the framework names the plugin.
+func schedulerErrorMessage(abort string) string {
+	return fmt.Sprintf("running %q filter plugin: %s", "DynamicResources", abort)
 }

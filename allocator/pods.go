@@ -36,7 +36,37 @@ import (
 //     scheduler deletes it and tries again later);
 //   - the reasons of a kind of pod are counted when a node is first tried
 //     for that kind (nodes only fill up, so a failure stays one, but its
-//     numbers may be those of an earlier, emptier node);
+//     numbers, and the scheduler's reason for a node that had a claim of
+//     the pod's it could not use, may be those of an earlier, emptier
+//     node); likewise an error of upstream's allocator (below) found for a
+//     kind stays that kind's;
+//   - the scheduler's words (PodResult.SchedulerMessage, SchedulerError)
+//     follow its DRA filter's order of checks: a claim allocated where
+//     the node cannot use it is reported only when the pod's other claims
+//     can be allocated there ("resourceclaim not available on the
+//     node"), else "cannot allocate all claims"; and where upstream's
+//     allocator ends its call with an error (Result.UpstreamAbort: an All
+//     request whose device a constraint refuses before its search tries
+//     other devices for the requests before it, an All request over an
+//     incomplete or invalid pool, a feature that is off, too many
+//     devices, a CEL error) the pod is not placed: the scheduler fails it
+//     with that error (SchedulerError) on every attempt, and WouldFit says
+//     where drakit's allocator would place it. In a cluster of fewer than
+//     100 nodes the scheduler filters every node, so a pod with an All
+//     request is checked on the nodes after its first fit too; in a
+//     larger one it stops after enough feasible nodes, from where the last
+//     pod left off, and drakit reports only the errors of the nodes it
+//     tries before the first fit. A CEL runtime error fails the claim on
+//     that node in drakit, where upstream, which evaluates selectors
+//     lazily, may find devices before it meets the failing one
+//     (hack/allocbench's known difference cel-error);
+//   - preemption is not simulated: the scheduler's message says that
+//     preemption does not help (every filter drakit applies rejects a node
+//     as unresolvable, but a missing extended resource, where drakit
+//     assumes no victims would help), and that the DRA plugin deallocates
+//     a claim of the pod that a node could not use and no other pod has
+//     reserved (after which the scheduler tries the pod again, which
+//     PlacePods does not);
 //   - the 256 consumers a claim may list in status.reservedFor are not
 //     checked.
 
@@ -101,6 +131,24 @@ type PodResult struct {
 	// Failure says why no node can run the pod; nil when it was placed
 	// or not tried.
 	Failure *PodFailure
+	// SchedulerMessage is, for a pod no node can run, what kube-scheduler
+	// 1.37 writes in its PodScheduled condition (reason Unschedulable) and
+	// FailedScheduling event, as kubectl describe pod shows it: "0/3 nodes
+	// are available: 1 cannot allocate all claims, 2 node(s) didn't match
+	// Pod's node affinity/selector. preemption: 0/3 nodes are available: 3
+	// Preemption is not helpful for scheduling."
+	SchedulerMessage string
+	// SchedulerError is set when the scheduler fails the pod with an error
+	// (condition reason SchedulerError) instead of finding a node or none:
+	// on a node it filters, upstream's allocator ends its call with an
+	// error that drakit's does not (Result.UpstreamAbort), and every later
+	// attempt fails the same way until the objects change. It is the
+	// scheduler's message. The pod is not placed; Failure or WouldFit say
+	// what drakit's allocator makes of it.
+	SchedulerError string
+	// WouldFit, with SchedulerError, is the node drakit's allocator would
+	// place the pod on.
+	WouldFit string
 }
 
 // PlacePods places pending pods (without spec.nodeName) on the nodes of

@@ -22,14 +22,30 @@ import (
 // so that nobody takes a placement for a promise.
 const NotSimulated = "resources fit (cpu, memory, pods, device-plugin resources), pod affinity and anti-affinity, topology spread, volumes, host ports"
 
-// Reasons in the words people read; the scheduler's own messages are
-// longer ("node(s) didn't match Pod's node affinity/selector").
+// Reasons in the words people read.
 const (
 	ReasonUnschedulable = "unschedulable"
 	ReasonNodeName      = "node name"
 	ReasonNodeSelector  = "node selector"
 	ReasonNodeAffinity  = "node affinity"
 )
+
+// The scheduler's own reasons (the ErrReason constants of its plugins in
+// k8s.io/kubernetes v1.37.2), as its "0/N nodes are available" message
+// counts them. NodeAffinity says the same for a nodeSelector and for
+// required affinity; TaintToleration names no taint.
+const (
+	SchedulerUnschedulable = "node(s) were unschedulable"
+	SchedulerNodeName      = "node(s) didn't match the requested node name"
+	SchedulerTaint         = "node(s) had untolerated taint(s)"
+	SchedulerNodeAffinity  = "node(s) didn't match Pod's node affinity/selector"
+)
+
+// Failure is why a filter rejects the node: in drakit's words (Reason)
+// and in the scheduler's (Scheduler).
+type Failure struct {
+	Reason, Scheduler string
+}
 
 // Filter holds what the filters need of one pod, parsed once.
 type Filter struct {
@@ -47,30 +63,33 @@ func New(pod *corev1.Pod) *Filter {
 	}
 }
 
-// Check returns "" when the pod may run on the node, else why not (the
-// first filter that rejects it, in the scheduler's order).
-func (f *Filter) Check(node *corev1.Node) string {
+// Check returns nil when the pod may run on the node, else why not: the
+// first filter that rejects it, in the order of the scheduler's default
+// plugins (NodeName, NodeUnschedulable, TaintToleration, NodeAffinity).
+func (f *Filter) Check(node *corev1.Node) *Failure {
 	logger := klog.Background()
 	spec := &f.pod.Spec
+	if spec.NodeName != "" && spec.NodeName != node.Name {
+		return &Failure{ReasonNodeName, SchedulerNodeName}
+	}
 	if node.Spec.Unschedulable && !v1helper.TolerationsTolerateTaint(logger, spec.Tolerations,
 		&corev1.Taint{Key: corev1.TaintNodeUnschedulable, Effect: corev1.TaintEffectNoSchedule}, false) {
-		return ReasonUnschedulable
-	}
-	if spec.NodeName != "" && spec.NodeName != node.Name {
-		return ReasonNodeName
+		return &Failure{ReasonUnschedulable, SchedulerUnschedulable}
 	}
 	if taint, untolerated := v1helper.FindMatchingUntoleratedTaint(logger, node.Spec.Taints, spec.Tolerations, doNotSchedule, false); untolerated {
-		return "untolerated taint " + describeTaint(taint)
+		return &Failure{"untolerated taint " + describeTaint(taint), SchedulerTaint}
 	}
 	if ok, err := f.selector.Match(node); err != nil || !ok {
-		return ReasonNodeSelector
+		return &Failure{ReasonNodeSelector, SchedulerNodeAffinity}
 	}
 	if ok, err := f.affinity.Match(node); err != nil {
-		return "invalid node affinity: " + err.Error()
+		// The scheduler's PreFilter refuses such affinity before any
+		// node; the API server refuses it before that.
+		return &Failure{"invalid node affinity: " + err.Error(), SchedulerNodeAffinity}
 	} else if !ok {
-		return ReasonNodeAffinity
+		return &Failure{ReasonNodeAffinity, SchedulerNodeAffinity}
 	}
-	return ""
+	return nil
 }
 
 // doNotSchedule keeps the taints the TaintToleration filter looks at.

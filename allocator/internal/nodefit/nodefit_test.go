@@ -22,22 +22,25 @@ func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		pod  corev1.PodSpec
 		node string
-		want string
+		want *Failure
 	}{
-		{corev1.PodSpec{}, "plain", ""},
-		{corev1.PodSpec{}, "prefer", ""},
-		{corev1.PodSpec{}, "tainted", "untolerated taint gpu=true:NoSchedule"},
-		{corev1.PodSpec{Tolerations: []corev1.Toleration{{Key: "gpu", Operator: corev1.TolerationOpExists}}}, "tainted", ""},
-		{corev1.PodSpec{}, "unschedulable", ReasonUnschedulable},
-		{corev1.PodSpec{Tolerations: []corev1.Toleration{{Key: corev1.TaintNodeUnschedulable, Operator: corev1.TolerationOpExists}}}, "unschedulable", ""},
-		{corev1.PodSpec{NodeSelector: map[string]string{"zone": "b"}}, "plain", ReasonNodeSelector},
-		{corev1.PodSpec{Affinity: affinity}, "zone-b", ReasonNodeAffinity},
-		{corev1.PodSpec{Affinity: affinity}, "plain", ""},
-		{corev1.PodSpec{NodeName: "zone-b"}, "plain", ReasonNodeName},
+		{corev1.PodSpec{}, "plain", nil},
+		{corev1.PodSpec{}, "prefer", nil},
+		{corev1.PodSpec{}, "tainted", &Failure{"untolerated taint gpu=true:NoSchedule", SchedulerTaint}},
+		{corev1.PodSpec{Tolerations: []corev1.Toleration{{Key: "gpu", Operator: corev1.TolerationOpExists}}}, "tainted", nil},
+		{corev1.PodSpec{}, "unschedulable", &Failure{ReasonUnschedulable, SchedulerUnschedulable}},
+		{corev1.PodSpec{Tolerations: []corev1.Toleration{{Key: corev1.TaintNodeUnschedulable, Operator: corev1.TolerationOpExists}}}, "unschedulable", nil},
+		{corev1.PodSpec{NodeSelector: map[string]string{"zone": "b"}}, "plain", &Failure{ReasonNodeSelector, SchedulerNodeAffinity}},
+		{corev1.PodSpec{Affinity: affinity}, "zone-b", &Failure{ReasonNodeAffinity, SchedulerNodeAffinity}},
+		{corev1.PodSpec{Affinity: affinity}, "plain", nil},
+		{corev1.PodSpec{NodeName: "zone-b"}, "plain", &Failure{ReasonNodeName, SchedulerNodeName}},
+		// NodeName comes before NodeUnschedulable in the scheduler's
+		// default plugins, and the first filter that fails names the node.
+		{corev1.PodSpec{NodeName: "zone-b"}, "unschedulable", &Failure{ReasonNodeName, SchedulerNodeName}},
 	} {
 		got := New(&corev1.Pod{Spec: tc.pod}).Check(nodes[tc.node])
-		if got != tc.want {
-			t.Errorf("pod %+v on %s: %q, want %q", tc.pod, tc.node, got, tc.want)
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("pod %+v on %s: %+v, want %+v", tc.pod, tc.node, got, tc.want)
 		}
 	}
 }
