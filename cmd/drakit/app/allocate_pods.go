@@ -95,12 +95,14 @@ func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, form
 
 // podSummary counts what became of the pods and claims.
 func podSummary(inv *inventory, placed *allocator.Placement) string {
-	var newly, bound, unplaceable, waiting int
+	var newly, bound, unplaceable, waiting, schedulerErrors int
 	for _, p := range inv.pods {
 		r := p.result
 		switch {
 		case r.Waiting != "":
 			waiting++
+		case r.SchedulerError != "":
+			schedulerErrors++
 		case r.Failure != nil:
 			unplaceable++
 		case r.Bound:
@@ -115,25 +117,35 @@ func podSummary(inv *inventory, placed *allocator.Placement) string {
 			allocated++
 		}
 	}
-	line := fmt.Sprintf("Summary: %d %s placed, %d bound before, %d unplaceable, %d waiting for a claim; %d %s made, %d allocated",
-		newly, plural(newly, "pod", "pods"), bound, unplaceable, waiting, placed.Made, plural(placed.Made, "claim", "claims"), allocated)
+	errorsPart := ""
+	if schedulerErrors > 0 {
+		errorsPart = fmt.Sprintf(", %d failed by the scheduler with an error", schedulerErrors)
+	}
+	line := fmt.Sprintf("Summary: %d %s placed, %d bound before, %d unplaceable%s, %d waiting for a claim; %d %s made, %d allocated",
+		newly, plural(newly, "pod", "pods"), bound, unplaceable, errorsPart, waiting, placed.Made, plural(placed.Made, "claim", "claims"), allocated)
 	if rest := skippedPart(inv.skipped); rest != "" {
 		line += "; " + rest
 	}
 	return line
 }
 
-// podObject is the pod as written out: placed, or with the scheduler's
-// condition saying why not.
+// podObject is the pod as written out: placed, or with the condition the
+// scheduler gives it, in its words, saying why not (drakit's own reasons
+// go to standard error).
 func podObject(p *podEntry) *corev1.Pod {
-	pod := p.result.Pod
-	if f := p.result.Failure; f != nil {
-		pod = pod.DeepCopy()
-		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{
-			Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
-			Message: f.Line(p.result.Name),
-		})
+	r := p.result
+	var cond *corev1.PodCondition
+	switch {
+	case r.SchedulerError != "":
+		cond = &corev1.PodCondition{Reason: corev1.PodReasonSchedulerError, Message: r.SchedulerError}
+	case r.Failure != nil:
+		cond = &corev1.PodCondition{Reason: corev1.PodReasonUnschedulable, Message: r.SchedulerMessage}
+	default:
+		return r.Pod
 	}
+	pod := r.Pod.DeepCopy()
+	cond.Type, cond.Status = corev1.PodScheduled, corev1.ConditionFalse
+	pod.Status.Conditions = append(pod.Status.Conditions, *cond)
 	return pod
 }
 

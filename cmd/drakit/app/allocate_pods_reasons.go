@@ -10,14 +10,15 @@ import (
 )
 
 // reportPods explains every pod that is not placed, on standard error:
-// a line in the scheduler's manner, and with --explain the nodes of each
-// reason; with -o json one JSON object per pod. It returns how many pods
-// were not placed.
+// drakit's counted reasons in the scheduler's manner, then the
+// scheduler's own message, and with --explain the nodes of each reason;
+// with -o json one JSON object per pod. It returns how many pods were not
+// placed.
 func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocator.Placement, rep *reporter) int {
 	failed := 0
 	for _, p := range inv.pods {
 		r := p.result
-		if r.Waiting == "" && r.Failure == nil {
+		if r.Waiting == "" && r.Failure == nil && r.SchedulerError == "" {
 			continue
 		}
 		failed++
@@ -33,7 +34,16 @@ func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocato
 			rep.report(p.obj.Errorf("waits, not tried: %s", r.Waiting), false)
 			continue
 		}
-		rep.report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
+		if r.SchedulerError != "" {
+			rep.report(p.obj.Errorf("%s", describe.SchedulerErrorLine(r)), false)
+			fmt.Fprintf(s.ErrOut, "  %s\n", describe.WouldFitLine(r))
+			if r.Failure == nil {
+				continue
+			}
+		} else {
+			rep.report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
+			fmt.Fprintf(s.ErrOut, "  kube-scheduler: %s\n", r.SchedulerMessage)
+		}
 		if o.explain {
 			for _, reason := range r.Failure.Reasons {
 				describe.WriteReason(s.ErrOut, "  ", reason, placed)
@@ -45,12 +55,18 @@ func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocato
 
 // podJSON is the JSON form of a pod's explanation (-o json).
 type podJSON struct {
-	Pod     string       `json:"pod"`
-	Source  string       `json:"source"`
-	Waiting string       `json:"waiting,omitempty"`
-	Nodes   int          `json:"nodes,omitempty"`
-	Message string       `json:"message,omitempty"`
-	Reasons []reasonJSON `json:"reasons,omitempty"`
+	Pod     string `json:"pod"`
+	Source  string `json:"source"`
+	Waiting string `json:"waiting,omitempty"`
+	Nodes   int    `json:"nodes,omitempty"`
+	Message string `json:"message,omitempty"`
+	// The scheduler's words: its message for an unschedulable pod, or
+	// the error it fails the pod with (and where drakit's allocator would
+	// place it then).
+	SchedulerMessage string       `json:"schedulerMessage,omitempty"`
+	SchedulerError   string       `json:"schedulerError,omitempty"`
+	WouldFit         string       `json:"wouldFit,omitempty"`
+	Reasons          []reasonJSON `json:"reasons,omitempty"`
 }
 
 type reasonJSON struct {
@@ -66,7 +82,8 @@ type reasonJSON struct {
 
 func podExplanation(p *podEntry, placed *allocator.Placement, explain bool) podJSON {
 	r := p.result
-	out := podJSON{Pod: r.Name, Source: strings.TrimSuffix(p.obj.Errorf("x").Error(), ": x"), Waiting: r.Waiting}
+	out := podJSON{Pod: r.Name, Source: strings.TrimSuffix(p.obj.Errorf("x").Error(), ": x"), Waiting: r.Waiting,
+		SchedulerMessage: r.SchedulerMessage, SchedulerError: r.SchedulerError, WouldFit: r.WouldFit}
 	if r.Failure == nil {
 		return out
 	}

@@ -44,11 +44,14 @@ func printPodTable(w *bufio.Writer, inv *inventory, placed *allocator.Placement)
 }
 
 // podStatus is the STATUS cell: placed, bound (came with a node),
-// unplaceable, waiting (a claim or template is missing).
+// unplaceable, scheduler-error (the scheduler fails it with an error),
+// waiting (a claim or template is missing).
 func podStatus(r allocator.PodResult) string {
 	switch {
 	case r.Waiting != "":
 		return "waiting"
+	case r.SchedulerError != "":
+		return "scheduler-error"
 	case r.Failure != nil:
 		return "unplaceable"
 	case r.Bound:

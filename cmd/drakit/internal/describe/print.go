@@ -54,6 +54,11 @@ func printOutcome(w io.Writer, r *Replay, explain bool) {
 		// What the allocator's input lacks, the cluster lacks.
 		fmt.Fprintf(w, "  Not tried (the scheduler does not try a pod whose claims cannot be made): %s\n", strings.Replace(p.Waiting, "is not in the input", "does not exist", 1))
 		return
+	case p.SchedulerError != "":
+		fmt.Fprintf(w, "  %s\n  %s\n", SchedulerErrorLine(p), WouldFitLine(p))
+		if p.Failure == nil {
+			return
+		}
 	case p.Failure == nil:
 		which := fmt.Sprintf("the first of %d nodes, by name, that DRA and the node filters allow", len(r.Placement.Nodes))
 		if len(r.Placement.Nodes) == 1 {
@@ -62,7 +67,9 @@ func printOutcome(w io.Writer, r *Replay, explain bool) {
 		fmt.Fprintf(w, "  Its claims can be allocated on node %s (%s): what keeps it pending is not its devices\n", p.Node, which)
 		return
 	}
-	fmt.Fprintf(w, "  %s\n", p.Failure.Line(p.Name))
+	if p.SchedulerError == "" {
+		fmt.Fprintf(w, "  %s\n  kube-scheduler: %s\n", p.Failure.Line(p.Name), p.SchedulerMessage)
+	}
 	if explain {
 		for _, reason := range p.Failure.Reasons {
 			WriteReason(w, "    ", reason, r.Placement)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/apis/resource/catalogue"
 )
 
 // Limits of --explain, so that no line lists every node of a cluster.
@@ -97,4 +98,20 @@ func NodeRuns(idx []int, name func(int) string) (runs []string, more int) {
 		i = j + 1
 	}
 	return runs, more
+}
+
+// SchedulerErrorLine says that the scheduler fails the pod with an error,
+// in its words.
+func SchedulerErrorLine(r allocator.PodResult) string {
+	return fmt.Sprintf("kube-scheduler 1.%d fails the pod with an error (condition reason SchedulerError), on every attempt until the objects change: %s", catalogue.Release, r.SchedulerError)
+}
+
+// WouldFitLine says why that is upstream's behaviour and what drakit's
+// allocator makes of the pod.
+func WouldFitLine(r allocator.PodResult) string {
+	what := "drakit's allocator cannot place it either (below)"
+	if r.WouldFit != "" {
+		what = "drakit's allocator would place it on node " + r.WouldFit
+	}
+	return "(upstream's allocator ends its search with this error where it could look further; " + what + ")"
 }
