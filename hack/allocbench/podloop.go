@@ -3,6 +3,7 @@ package allocbench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"slices"
 	"time"
 
@@ -124,13 +125,18 @@ func nodeFits(pod *corev1.Pod, aff nodeaffinity.RequiredNodeAffinity, node *core
 
 // placePod runs one scheduling cycle: -1 when no node fits. The claims
 // that are allocated already (shared) constrain the node and are not
-// allocated again.
-func (l *upstreamLoop) placePod(ctx context.Context, pod *corev1.Pod, nodes []*corev1.Node) (int, []resourceapi.AllocationResult, []*resourceapi.ResourceClaim, error) {
+// allocated again. As kube-scheduler's DRA filter, a node where
+// upstream's Allocate returns an error fails the whole cycle: abort is
+// that error (the filter's, without the framework's prefix). In a
+// cluster of fewer than minFeasibleNodesToFind nodes the scheduler
+// filters every node, so every node is tried; in a larger one the cycle
+// stops at the first fit (the scheduler stops after enough feasible
+// nodes, from a rotating start, which this loop does not follow).
+func (l *upstreamLoop) placePod(ctx context.Context, pod *corev1.Pod, nodes []*corev1.Node) (fit int, results []resourceapi.AllocationResult, toAlloc []*resourceapi.ResourceClaim, abort, err error) {
 	claims, err := l.podClaims(pod)
 	if err != nil {
-		return -1, nil, nil, err
+		return -1, nil, nil, nil, err
 	}
-	var toAlloc []*resourceapi.ResourceClaim
 	var held []*nodeaffinity.NodeSelector
 	for _, c := range claims {
 		if c.Status.Allocation == nil {
@@ -140,7 +146,7 @@ func (l *upstreamLoop) placePod(ctx context.Context, pod *corev1.Pod, nodes []*c
 		if sel := c.Status.Allocation.NodeSelector; sel != nil {
 			ns, err := nodeaffinity.NewNodeSelector(sel)
 			if err != nil {
-				return -1, nil, nil, err
+				return -1, nil, nil, nil, err
 			}
 			held = append(held, ns)
 		}
@@ -148,32 +154,50 @@ func (l *upstreamLoop) placePod(ctx context.Context, pod *corev1.Pod, nodes []*c
 	structured.EnableAllocators(l.impl)
 	a, err := structured.NewAllocator(ctx, UpstreamFeatures(l.features), l.state, l.classes, l.slices, l.cache)
 	if err != nil {
-		return -1, nil, nil, err
+		return -1, nil, nil, nil, err
 	}
 	aff := nodeaffinity.GetRequiredNodeAffinity(pod)
+	fit = -1
+	all := len(nodes) < minFeasibleNodesToFind
 nodes:
 	for i, node := range nodes {
 		if !nodeFits(pod, aff, node) {
 			continue
 		}
+		available := true
 		for _, sel := range held {
 			if !sel.Match(node) {
-				continue nodes
+				available = false
 			}
 		}
 		if len(toAlloc) == 0 {
-			return i, nil, nil, nil
+			if !available {
+				continue
+			}
+			return i, nil, nil, nil, nil
 		}
-		results, err := a.Allocate(ctx, node, toAlloc)
+		// The DRA filter allocates before it looks at the claims that are
+		// allocated already.
+		got, err := a.Allocate(ctx, node, toAlloc)
 		if err != nil {
-			return -1, nil, nil, fmt.Errorf("pod %s on %s: %w", pod.Name, node.Name, err)
+			return -1, nil, nil, err, nil
 		}
-		if results != nil {
-			return i, results, toAlloc, nil
+		if got != nil && available && fit < 0 {
+			fit, results = i, got
+			if !all {
+				break nodes
+			}
 		}
 	}
-	return -1, nil, nil, nil
+	if fit < 0 {
+		return -1, nil, nil, nil, nil
+	}
+	return fit, results, toAlloc, nil, nil
 }
+
+// minFeasibleNodesToFind is kube-scheduler's (schedule_one.go): below it,
+// every node is filtered.
+const minFeasibleNodesToFind = 100
 
 // commit records a pod's allocations, as the scheduler's assume cache does.
 func (l *upstreamLoop) commit(results []resourceapi.AllocationResult, claims []*resourceapi.ResourceClaim) {
@@ -217,6 +241,7 @@ func drakitPlacement(ctx context.Context, c *Cluster, f allocator.Features) (*al
 type loopComparison struct {
 	spent      time.Duration // in upstream's cycles
 	sampled    int
+	aborts     int // cycles upstream's filter ended with an error
 	mismatches []string
 }
 
@@ -248,11 +273,20 @@ func compareLoops(ctx context.Context, c *Cluster, f allocator.Features, sample 
 		pod, want := c.Pods[i], placed.Pods[i]
 		if q%sample == 0 {
 			start := time.Now()
-			got, _, _, err := loop.placePod(ctx, pod, c.Nodes)
+			got, _, _, abort, err := loop.placePod(ctx, pod, c.Nodes)
 			out.spent += time.Since(start)
 			out.sampled++
 			if err != nil {
 				return nil, err
+			}
+			// The scheduler's message for the filter's error.
+			wantAbort := ""
+			if abort != nil {
+				wantAbort = fmt.Sprintf("running %q filter plugin: %v", "DynamicResources", withClaimNames(abort.Error(), pod, want))
+				out.aborts++
+			}
+			if want.SchedulerError != wantAbort {
+				out.mismatches = append(out.mismatches, fmt.Sprintf("pod %s (queue position %d): upstream's filter error %q, drakit predicts %q", pod.Name, q, wantAbort, want.SchedulerError))
 			}
 			wantIdx, ok := nodeIndex[want.Node]
 			if !ok {
@@ -271,8 +305,23 @@ func compareLoops(ctx context.Context, c *Cluster, f allocator.Features, sample 
 	return out, nil
 }
 
+// withClaimNames puts the names drakit made for the pod's claims from
+// templates into a message of the loop's, which names them
+// <pod>-<entry> (podClaims) where the resourceclaim controller adds a
+// generated suffix.
+func withClaimNames(msg string, pod *corev1.Pod, r allocator.PodResult) string {
+	for i, e := range pod.Spec.ResourceClaims {
+		if e.ResourceClaimTemplateName != nil && i < len(r.Claims) {
+			msg = strings.ReplaceAll(msg, "claim "+pod.Namespace+"/"+pod.Name+"-"+e.Name+",", "claim "+r.Claims[i]+",")
+		}
+	}
+	return msg
+}
+
 func describeResult(r allocator.PodResult) string {
 	switch {
+	case r.SchedulerError != "":
+		return r.SchedulerError
 	case r.Failure != nil:
 		return r.Failure.Line(r.Name)
 	case r.Waiting != "":

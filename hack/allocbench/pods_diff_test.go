@@ -28,7 +28,7 @@ import (
 func TestPodsDifferential(t *testing.T) {
 	n := envInt("ALLOCBENCH_PODS_DIFF", 300)
 	seed := envInt("ALLOCBENCH_DIFF_SEED", 1)
-	pods, placedPods := 0, 0
+	pods, placedPods, aborts := 0, 0, 0
 	for i := 0; i < n; i++ {
 		c := RandomCluster(rand.New(rand.NewSource(int64(seed + i))))
 		cmp, err := compareLoops(context.Background(), c, allocator.DefaultFeatures(), 1)
@@ -38,6 +38,7 @@ func TestPodsDifferential(t *testing.T) {
 		for _, m := range cmp.mismatches {
 			t.Errorf("cluster seed %d: %s", seed+i, m)
 		}
+		aborts += cmp.aborts
 		pods += len(c.Pods)
 		placed, _ := drakitPlacement(context.Background(), c, allocator.DefaultFeatures())
 		for _, p := range placed.Pods {
@@ -46,11 +47,12 @@ func TestPodsDifferential(t *testing.T) {
 			}
 		}
 	}
-	// The clusters must not be trivial: some pods fit, some do not.
-	if placedPods == 0 || placedPods == pods {
-		t.Errorf("%d of %d pods placed: the random clusters test nothing", placedPods, pods)
+	// The clusters must not be trivial: some pods fit, some do not, and
+	// some make upstream's filter end the cycle with an error.
+	if placedPods == 0 || placedPods == pods || n >= 100 && aborts == 0 {
+		t.Errorf("%d of %d pods placed, %d scheduling errors: the random clusters test nothing", placedPods, pods, aborts)
 	}
-	t.Logf("%d clusters, %d pods, %d placed", n, pods, placedPods)
+	t.Logf("%d clusters, %d pods, %d placed, %d scheduling errors", n, pods, placedPods, aborts)
 }
 
 // RandomCluster makes a small random cluster (see TestPodsDifferential).
@@ -78,6 +80,17 @@ func RandomCluster(rng *rand.Rand) *Cluster {
 		claim := deviceClaim(gpuRequest("gpus", int64(1+rng.Intn(3)), selector))
 		if rng.Intn(2) == 0 {
 			claim = numa(claim)
+		}
+		if rng.Intn(4) == 0 {
+			// Every GPU of a model besides, on the same NUMA node: where
+			// upstream's first choice for "gpus" disagrees with them, its
+			// filter ends the cycle with an error (drakit: SchedulerError).
+			all := gpuRequest("rest", 0, fmt.Sprintf(`device.attributes["gpu.example.com"].model == %q`, models[rng.Intn(2)]))
+			all.Exactly.AllocationMode, all.Exactly.Count = resourceapi.DeviceAllocationModeAll, 0
+			claim.Requests = append(claim.Requests, all)
+			if len(claim.Constraints) == 0 {
+				claim = numa(claim)
+			}
 		}
 		c.Templates = append(c.Templates, template(fmt.Sprintf("t%d", i), claim))
 	}
