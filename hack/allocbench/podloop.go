@@ -3,8 +3,8 @@ package allocbench
 import (
 	"context"
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
