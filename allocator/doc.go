@@ -312,4 +312,19 @@
 // (parametersRef, v1alpha1/v1alpha2) are refused, since structured
 // allocation cannot evaluate them. Field paths in messages are the hub's,
 // which are v1's (spec.devices.requests[0].exactly.selectors[0]).
+//
+// Where upstream's allocator does not fail a claim but ends its whole
+// call with an error, Result.UpstreamAbort says so in upstream's words
+// (upstream.go lists the cases): a feature that is off, more than 32
+// devices, a selector that does not compile or fails on a device, an
+// All request over an incomplete or invalid pool, and a device of an All
+// request that a constraint refuses. The last depends on upstream's
+// search, which never looks ahead and takes each exact request's first
+// fitting devices in view order before it reaches the All request:
+// drakit follows that search (upstreamAbort, bounded in steps) only for
+// calls with an All request under a constraint, beside its own, which
+// backtracks and may allocate where upstream ends with the error.
+// kube-scheduler fails a pod with such an error (SchedulerError) instead
+// of trying other nodes; PlacePods reports it (PodResult.SchedulerError),
+// and hack/allocbench's pods differential compares it with upstream's.
 package allocator
