@@ -114,7 +114,7 @@ func markUpstreamAborts(results []Result, mode Mode, probe string) {
 	abort := ""
 	for i := range results {
 		ce, ok := results[i].Err.(*ClaimError)
-		if !ok || ce.upstream == nil || ce.upstream.preFilter {
+		if !ok || ce.upstream == nil {
 			continue
 		}
 		if mode == Sequential {

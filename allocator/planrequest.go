@@ -79,8 +79,7 @@ func (a *Allocator) requestSpecs(p *claimPlan) ([][]requestSpec, *claimPlan) {
 		case request.Exactly == nil && len(request.FirstAvailable) == 0:
 			return nil, p.fail(request.Name, ReasonInvalidClaim, nil, "%s sets neither exactly nor firstAvailable", path)
 		case len(request.FirstAvailable) > 0 && !f.PrioritizedList:
-			return nil, p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path).
-				upstreamRejects("resource claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", p.claimID(), request.Name)
+			return nil, p.fail(request.Name, ReasonFeatureDisabled, nil, "%s.firstAvailable is set, but the PrioritizedList feature (gate DRAPrioritizedList) is off", path)
 		}
 		var alts []requestSpec
 		if request.Exactly != nil {
@@ -332,8 +331,7 @@ func (a *Allocator) selectorsOf(r *requestPlan, s *requestSpec) ([]selectorRef, 
 	p := r.plan
 	class := a.classes[s.className]
 	if class == nil {
-		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className).
-			upstreamRejects("request %s: device class %s does not exist", s.name, s.className)
+		return nil, p.fail(r.name, ReasonNoClass, nil, "DeviceClass %q does not exist", s.className)
 	}
 	if class.Spec.ParametersRef != nil {
 		return nil, p.fail(r.name, ReasonUnsupported, nil, "DeviceClass %q has parametersRef (%s %q): class parameters objects cannot be evaluated", class.Name, class.Spec.ParametersRef.Kind, class.Spec.ParametersRef.Name)

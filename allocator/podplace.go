@@ -38,7 +38,10 @@ type podPlacer struct {
 	byOwner   map[types.UID][]*claimState
 	templates map[string]templateEntry // by "namespace/name"
 	classes   podclaims.Classes
-	made      int
+	// classNames are the DeviceClasses that exist, for the scheduler's
+	// PreFilter.
+	classNames map[string]bool
+	made       int
 
 	// signatures are the kinds of pods seen: pods of one kind fail on
 	// the same nodes, and nodes only fill up during placement, so a node
@@ -114,6 +117,10 @@ func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts P
 		if n != nil {
 			p.nodes = append(p.nodes, n)
 		}
+	}
+	p.classNames = map[string]bool{}
+	for _, c := range in.classes {
+		p.classNames[c.Name] = true
 	}
 	var held []*resource.ResourceClaim
 	for i, c := range in.claims {
@@ -249,6 +256,7 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 		ctx, cancel = context.WithTimeout(ctx, p.podTimeout)
 		defer cancel()
 	}
+	sig.failure.PreFilter = p.schedulerPreFilter(call)
 	if err := p.recheckAborts(ctx, call, sig); err != nil {
 		return err
 	}

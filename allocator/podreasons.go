@@ -91,9 +91,6 @@ type failureKey struct {
 	// resolvable when preemption could resolve it (NodeResourcesFit).
 	scheduler  string
 	resolvable bool
-	// preFilter is set when the scheduler rejects the pod before any
-	// node (upstreamFailure.preFilter).
-	preFilter string
 }
 
 // add counts the node (index) under the reason.
@@ -114,9 +111,6 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 	f.Scheduler[k.scheduler]++
 	if k.resolvable {
 		f.resolvable++
-	}
-	if k.preFilter != "" && f.PreFilter == "" {
-		f.PreFilter = k.preFilter
 	}
 	if k.asks > 0 {
 		r.Asks = k.asks
@@ -170,9 +164,6 @@ func claimFailure(err error, entry string, requests int) *failureKey {
 		example += ": " + ce.Err.Error()
 	}
 	k := &failureKey{example: example, scheduler: SchedulerCannotAllocate}
-	if ce.upstream != nil && ce.upstream.preFilter {
-		k.preFilter = ce.upstream.text
-	}
 	switch ce.Reason {
 	case ReasonNotEnough:
 		k.text = "not enough devices for " + what

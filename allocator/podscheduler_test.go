@@ -216,9 +216,15 @@ spec:
   preemptionPolicy: Never
   resourceClaims: [{name: c, resourceClaimName: c}]
 `
-	r := podByName(placeText(t, text, schedulerNodes("n0")), "p")
 	want := "0/1 nodes are available: request gpu: device class nvidia does not exist. preemption: not eligible due to preemptionPolicy=Never."
-	if r.SchedulerMessage != want {
-		t.Errorf("message\n%s\nwant\n%s", r.SchedulerMessage, want)
+	nodes := schedulerNodes("n0")
+	for _, unschedulable := range []bool{false, true} {
+		// PreFilter comes before every node filter: an unschedulable
+		// node does not change the message.
+		nodes[0].Spec.Unschedulable = unschedulable
+		r := podByName(placeText(t, text, nodes), "p")
+		if r.SchedulerMessage != want {
+			t.Errorf("unschedulable %v: message\n%s\nwant\n%s", unschedulable, r.SchedulerMessage, want)
+		}
 	}
 }

@@ -22,7 +22,7 @@ import (
 //   - the scheduler's PreFilter rejects the pod before it looks at any
 //     node (a DeviceClass that does not exist, firstAvailable while
 //     DRAPrioritizedList is off): the pod is unschedulable with that one
-//     message.
+//     message (schedulerPreFilter).
 //
 // The texts below are upstream's, so that users can match what drakit
 // predicts with what `kubectl describe pod` shows.
@@ -34,26 +34,16 @@ const (
 )
 
 // upstreamFailure is how upstream reports a claim failure that it does not
-// report as "cannot allocate all claims".
+// report as "cannot allocate all claims": the error with which its
+// allocator ends the call.
 type upstreamFailure struct {
-	// preFilter: the scheduler's PreFilter rejects the pod (Unschedulable
-	// for every node, one message); otherwise the allocator ends the call
-	// with an error.
-	preFilter bool
-	text      string
+	text string
 }
 
 // upstreamAborts records that upstream ends the call with this error
 // where the plan's claim fails.
 func (p *claimPlan) upstreamAborts(format string, args ...any) *claimPlan {
 	p.err.upstream = &upstreamFailure{text: fmt.Sprintf(format, args...)}
-	return p
-}
-
-// upstreamRejects records that the scheduler's PreFilter rejects a pod
-// with this claim.
-func (p *claimPlan) upstreamRejects(format string, args ...any) *claimPlan {
-	p.err.upstream = &upstreamFailure{preFilter: true, text: fmt.Sprintf(format, args...)}
 	return p
 }
 
@@ -215,4 +205,31 @@ func (s *solver) eligibleWithoutConstraints(r *requestPlan, i int) bool {
 	ok := s.eligible(r, i)
 	r.coveredBy = covered
 	return ok
+}
+
+// schedulerPreFilter is why the DRA plugin's PreFilter rejects the pod
+// before the scheduler looks at any node, in its words, or "": a claim
+// to allocate whose request (or alternative) names a DeviceClass that
+// does not exist, or that has alternatives while PrioritizedList is off;
+// claims in order, requests in order, the first such.
+func (p *podPlacer) schedulerPreFilter(call *podCall) string {
+	for _, cs := range call.toAlloc {
+		for _, r := range cs.hub.Spec.Devices.Requests {
+			switch {
+			case r.Exactly != nil:
+				if !p.classNames[r.Exactly.DeviceClassName] {
+					return fmt.Sprintf("request %s: device class %s does not exist", r.Name, r.Exactly.DeviceClassName)
+				}
+			case len(r.FirstAvailable) > 0 && !p.workers[0].features.PrioritizedList:
+				return fmt.Sprintf("resource claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled", claimName(cs.hub), r.Name)
+			default:
+				for _, sub := range r.FirstAvailable {
+					if !p.classNames[sub.DeviceClassName] {
+						return fmt.Sprintf("request %s/%s: device class %s does not exist", r.Name, sub.Name, sub.DeviceClassName)
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
