@@ -59,9 +59,13 @@
 //   - The fields dropped while their feature gate is off (drop.go,
 //     dropclaim.go, dropslice.go) follow the release's registry
 //     strategies: one dropDisabledDRA<Feature>Fields and one
-//     dra<Feature>FeatureInUse per gate, with upstream's names and order,
+//     dra<Feature>FeatureInUse per gate DRA<Feature>, in upstream's order,
 //     as methods of a type named after the upstream package
-//     (resourceSliceDrops for pkg/registry/resource/resourceslice).
+//     (resourceSliceDrops for pkg/registry/resource/resourceslice). The
+//     names are upstream's where upstream keeps the rule; drop.go maps the
+//     few where it does not (draDeviceTaintsInUse upstream is
+//     draDeviceTaintsFeatureInUse here), and TestDropNamesFollowTheRule
+//     fails on a name that breaks it or a gate without its pair.
 //   - A function in common.go has no suffix: its rule is the same in every
 //     release that uses it, and it has the upstream name where there is one
 //     (validateSliceIsASet: 1.26 and 1.30; validateSlice and validateSet:

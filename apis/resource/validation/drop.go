@@ -21,21 +21,48 @@ import (
 // order, so a field inside a field that an earlier rule cleared is not
 // reported again.
 //
-// Each gate has one drop function and one in-use function, named and
+// Each gate has one drop function and one in-use function per rule set,
 // ordered as upstream's (k8s.io/kubernetes v1.37.2), so that they can be
 // read side by side: dropDisabledDRA<Feature>Fields clears the fields of
-// the gate unless dra<Feature>FeatureInUse says the old object uses them
-// (a few have upstream's irregular names, such as draDeviceTaintsInUse).
+// the gate DRA<Feature> unless dra<Feature>FeatureInUse says the old
+// object uses them. A rule that needs several gates is named after the
+// first it passes to d.off (the slice's binding conditions:
+// DRADeviceBindingConditions, then DRAResourceClaimDeviceStatus).
 // Upstream has them in one package per kind, where the same name recurs
 // (the slice's and the claim spec's dropDisabledDRADeviceTaintsFields);
-// here they are methods of one type per upstream package, and upstream's
-// exported names keep their capital letter:
+// here they are methods of one type per upstream package:
 //
 //	resourceClaimSpecDrops    pkg/api/resourceclaimspec             (dropclaim.go)
 //	resourceClaimDrops        pkg/registry/resource/resourceclaim   (dropclaim.go, status)
 //	resourceSliceDrops        pkg/registry/resource/resourceslice   (dropslice.go)
 //	deviceClassDrops          pkg/registry/resource/deviceclass
 //	poolStatusRequestDrops    pkg/registry/resource/resourcepoolstatusrequest
+//
+// Most names are upstream's. Where upstream's name breaks the rule, the
+// rule wins, so that every gate reads the same way (TestDropNamesFollowTheRule
+// keeps it so); upstream's names, type by type:
+//
+//	resourceClaimSpecDrops
+//	  DropDisabledFields                                           dropDisabledFields
+//	  draDeviceTaintsInUse                                         draDeviceTaintsFeatureInUse
+//	  DRAAdminAccessFeatureInUse (exported for the claim status)   draAdminAccessFeatureInUse
+//	  dropDisabledDRAResourceClaimConsumableCapacityFields         dropDisabledDRAConsumableCapacityFields
+//	  DRAConsumableCapacityFeatureInUse (exported, as above)       draConsumableCapacityFeatureInUse
+//	  draDerivedAttributesInUse                                    draDerivedAttributesFeatureInUse
+//	resourceClaimDrops (status; upstream's "Status" is the type here)
+//	  dropDisabledDRAResourceClaimDeviceStatusFields               (upstream's)
+//	  isDRAResourceClaimDeviceStatusInUse                          draResourceClaimDeviceStatusFeatureInUse
+//	  dropDisabledDRAAdminAccessStatusFields                       dropDisabledDRAAdminAccessFields
+//	  dropDisabledDRAResourceClaimConsumableCapacityStatusFields   dropDisabledDRAConsumableCapacityFields
+//	  dropDeviceBindingConditionsFields                            dropDisabledDRADeviceBindingConditionsFields
+//	  draDeviceBindingConditionsInUse                              draDeviceBindingConditionsFeatureInUse
+//	  dropDisabledDRAOptionalNodeOperationsStatusFields            dropDisabledDRAOptionalNodeOperationsFields
+//	  draOptionalNodeOperationsStatusFeatureInUse                  draOptionalNodeOperationsFeatureInUse
+//	resourceSliceDrops
+//	  draBindingConditionsFeatureInUse                             draDeviceBindingConditionsFeatureInUse
+//	  dropDisableDRAListTypeAttributesFields (sic)                 dropDisabledDRAListTypeAttributesFields
+//	poolStatusRequestDrops
+//	  (in-use test inline in the drop function)                    draPartitionableDevicesTypeFeatureInUse
 //
 // Where upstream asks the global feature gate, these ask d.off, which also
 // names the gates that are off for the warning. One rule has no gate of
@@ -230,11 +257,14 @@ func DropDisabledResourcePoolStatusRequestFieldsV1alpha3(req, old *v1alpha3.Reso
 	return d.warnings
 }
 
-// dropDisabledDRAPartitionableDevicesTypeFields has its in-use test inline,
-// as upstream's.
 func (d poolStatusRequestDrops) dropDisabledDRAPartitionableDevicesTypeFields(request, oldRequest *v1alpha3.ResourcePoolStatusRequest) {
-	inUse := oldRequest != nil && oldRequest.Spec.DefaultPartitionTypeAttribute != nil
-	if off := d.off(inUse, features.DRAPartitionableDevicesType); len(off) > 0 {
+	if off := d.off(d.draPartitionableDevicesTypeFeatureInUse(oldRequest), features.DRAPartitionableDevicesType); len(off) > 0 {
 		dropPtr(d.dropper, &request.Spec.DefaultPartitionTypeAttribute, field.NewPath("spec", "defaultPartitionTypeAttribute"), off)
 	}
+}
+
+// draPartitionableDevicesTypeFeatureInUse is inline in upstream's drop
+// function.
+func (poolStatusRequestDrops) draPartitionableDevicesTypeFeatureInUse(request *v1alpha3.ResourcePoolStatusRequest) bool {
+	return request != nil && request.Spec.DefaultPartitionTypeAttribute != nil
 }

@@ -19,7 +19,7 @@ func DropDisabledResourceClaimFieldsV1(claim, old *resourcev1.ResourceClaim, gat
 		oldSpec = &old.Spec
 	}
 	d := resourceClaimSpecDrops{&dropper{gates: gates}}
-	d.DropDisabledFields(&claim.Spec, oldSpec, field.NewPath("spec"))
+	d.dropDisabledFields(&claim.Spec, oldSpec, field.NewPath("spec"))
 	return d.warnings
 }
 
@@ -31,7 +31,7 @@ func DropDisabledResourceClaimTemplateFieldsV1(tmpl, old *resourcev1.ResourceCla
 		oldSpec = &old.Spec.Spec
 	}
 	d := resourceClaimSpecDrops{&dropper{gates: gates}}
-	d.DropDisabledFields(&tmpl.Spec.Spec, oldSpec, field.NewPath("spec", "spec"))
+	d.dropDisabledFields(&tmpl.Spec.Spec, oldSpec, field.NewPath("spec", "spec"))
 	return d.warnings
 }
 
@@ -40,15 +40,15 @@ func DropDisabledResourceClaimTemplateFieldsV1(tmpl, old *resourcev1.ResourceCla
 // template.
 type resourceClaimSpecDrops struct{ *dropper }
 
-// DropDisabledFields runs the rules in upstream's order: the prioritized
+// dropDisabledFields runs the rules in upstream's order: the prioritized
 // list first, so that the tolerations (and the rest) of a dropped
 // firstAvailable are not looked at.
-func (d resourceClaimSpecDrops) DropDisabledFields(new, old *resourcev1.ResourceClaimSpec, p *field.Path) {
+func (d resourceClaimSpecDrops) dropDisabledFields(new, old *resourcev1.ResourceClaimSpec, p *field.Path) {
 	devices := p.Child("devices")
 	d.dropDisabledDRAPrioritizedListFields(new, old, devices)
 	d.dropDisabledDRADeviceTaintsFields(new, old, devices)
 	d.dropDisabledDRAAdminAccessFields(new, old, devices)
-	d.dropDisabledDRAResourceClaimConsumableCapacityFields(new, old, devices)
+	d.dropDisabledDRAConsumableCapacityFields(new, old, devices)
 	d.dropDisabledDRADerivedAttributesFields(new, old, devices)
 }
 
@@ -92,7 +92,7 @@ func anyRequestPart(spec *resourcev1.ResourceClaimSpec, exact func(*resourcev1.E
 }
 
 func (d resourceClaimSpecDrops) dropDisabledDRADeviceTaintsFields(new, old *resourcev1.ResourceClaimSpec, devices *field.Path) {
-	off := d.off(d.draDeviceTaintsInUse(old), features.DRADeviceTaints)
+	off := d.off(d.draDeviceTaintsFeatureInUse(old), features.DRADeviceTaints)
 	if len(off) == 0 {
 		return
 	}
@@ -105,7 +105,7 @@ func (d resourceClaimSpecDrops) dropDisabledDRADeviceTaintsFields(new, old *reso
 		})
 }
 
-func (resourceClaimSpecDrops) draDeviceTaintsInUse(spec *resourcev1.ResourceClaimSpec) bool {
+func (resourceClaimSpecDrops) draDeviceTaintsFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
 	return anyRequestPart(spec,
 		func(e *resourcev1.ExactDeviceRequest) bool { return len(e.Tolerations) > 0 },
 		func(s *resourcev1.DeviceSubRequest) bool { return len(s.Tolerations) > 0 })
@@ -135,7 +135,7 @@ func (resourceClaimSpecDrops) draPrioritizedListFeatureInUse(spec *resourcev1.Re
 }
 
 func (d resourceClaimSpecDrops) dropDisabledDRAAdminAccessFields(new, old *resourcev1.ResourceClaimSpec, devices *field.Path) {
-	off := d.off(d.DRAAdminAccessFeatureInUse(old), features.DRAAdminAccess)
+	off := d.off(d.draAdminAccessFeatureInUse(old), features.DRAAdminAccess)
 	if len(off) == 0 {
 		return
 	}
@@ -144,14 +144,14 @@ func (d resourceClaimSpecDrops) dropDisabledDRAAdminAccessFields(new, old *resou
 	}, nil)
 }
 
-// DRAAdminAccessFeatureInUse is exported upstream: the claim status rule
-// asks it too (resourceClaimDrops.draAdminAccessFeatureInUse).
-func (resourceClaimSpecDrops) DRAAdminAccessFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
+// draAdminAccessFeatureInUse: the claim status rule asks it too
+// (resourceClaimDrops.draAdminAccessFeatureInUse).
+func (resourceClaimSpecDrops) draAdminAccessFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
 	return anyRequestPart(spec, func(e *resourcev1.ExactDeviceRequest) bool { return e.AdminAccess != nil }, nil)
 }
 
-func (d resourceClaimSpecDrops) dropDisabledDRAResourceClaimConsumableCapacityFields(new, old *resourcev1.ResourceClaimSpec, devices *field.Path) {
-	off := d.off(d.DRAConsumableCapacityFeatureInUse(old), features.DRAConsumableCapacity)
+func (d resourceClaimSpecDrops) dropDisabledDRAConsumableCapacityFields(new, old *resourcev1.ResourceClaimSpec, devices *field.Path) {
+	off := d.off(d.draConsumableCapacityFeatureInUse(old), features.DRAConsumableCapacity)
 	if len(off) == 0 {
 		return
 	}
@@ -168,9 +168,9 @@ func (d resourceClaimSpecDrops) dropDisabledDRAResourceClaimConsumableCapacityFi
 		})
 }
 
-// DRAConsumableCapacityFeatureInUse is exported upstream: the claim status
-// rule asks it too (resourceClaimDrops.draConsumableCapacityFeatureInUse).
-func (resourceClaimSpecDrops) DRAConsumableCapacityFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
+// draConsumableCapacityFeatureInUse: the claim status rule asks it too
+// (resourceClaimDrops.draConsumableCapacityFeatureInUse).
+func (resourceClaimSpecDrops) draConsumableCapacityFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
 	if spec == nil {
 		return false
 	}
@@ -185,7 +185,7 @@ func (resourceClaimSpecDrops) DRAConsumableCapacityFeatureInUse(spec *resourcev1
 }
 
 func (d resourceClaimSpecDrops) dropDisabledDRADerivedAttributesFields(new, old *resourcev1.ResourceClaimSpec, devices *field.Path) {
-	off := d.off(d.draDerivedAttributesInUse(old), features.DRADerivedAttributes)
+	off := d.off(d.draDerivedAttributesFeatureInUse(old), features.DRADerivedAttributes)
 	if len(off) == 0 {
 		return
 	}
@@ -198,7 +198,7 @@ func (d resourceClaimSpecDrops) dropDisabledDRADerivedAttributesFields(new, old 
 		})
 }
 
-func (resourceClaimSpecDrops) draDerivedAttributesInUse(spec *resourcev1.ResourceClaimSpec) bool {
+func (resourceClaimSpecDrops) draDerivedAttributesFeatureInUse(spec *resourcev1.ResourceClaimSpec) bool {
 	return anyRequestPart(spec,
 		func(e *resourcev1.ExactDeviceRequest) bool { return len(e.DerivedAttributes) > 0 },
 		func(s *resourcev1.DeviceSubRequest) bool { return len(s.DerivedAttributes) > 0 })
@@ -237,10 +237,10 @@ var (
 
 func (d resourceClaimDrops) dropDisabledStatusFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
 	d.dropDisabledDRAResourceClaimDeviceStatusFields(newClaim, oldClaim)
-	d.dropDisabledDRAAdminAccessStatusFields(newClaim, oldClaim)
-	d.dropDisabledDRAResourceClaimConsumableCapacityStatusFields(newClaim, oldClaim)
-	d.dropDeviceBindingConditionsFields(newClaim, oldClaim)
-	d.dropDisabledDRAOptionalNodeOperationsStatusFields(newClaim, oldClaim)
+	d.dropDisabledDRAAdminAccessFields(newClaim, oldClaim)
+	d.dropDisabledDRAConsumableCapacityFields(newClaim, oldClaim)
+	d.dropDisabledDRADeviceBindingConditionsFields(newClaim, oldClaim)
+	d.dropDisabledDRAOptionalNodeOperationsFields(newClaim, oldClaim)
 }
 
 // allocationResults are the claim's allocation results, nil for none or a
@@ -264,7 +264,7 @@ func anyAllocationResult(claim *resourcev1.ResourceClaim, f func(*resourcev1.Dev
 	return false
 }
 
-func (d resourceClaimDrops) dropDisabledDRAAdminAccessStatusFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
+func (d resourceClaimDrops) dropDisabledDRAAdminAccessFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
 	off := d.off(d.draAdminAccessFeatureInUse(oldClaim), features.DRAAdminAccess)
 	if len(off) == 0 {
 		return
@@ -279,18 +279,18 @@ func (resourceClaimDrops) draAdminAccessFeatureInUse(claim *resourcev1.ResourceC
 	if claim == nil {
 		return false
 	}
-	if (resourceClaimSpecDrops{}).DRAAdminAccessFeatureInUse(&claim.Spec) {
+	if (resourceClaimSpecDrops{}).draAdminAccessFeatureInUse(&claim.Spec) {
 		return true
 	}
 	return anyAllocationResult(claim, func(r *resourcev1.DeviceRequestAllocationResult) bool { return r.AdminAccess != nil })
 }
 
-func (resourceClaimDrops) isDRAResourceClaimDeviceStatusInUse(claim *resourcev1.ResourceClaim) bool {
+func (resourceClaimDrops) draResourceClaimDeviceStatusFeatureInUse(claim *resourcev1.ResourceClaim) bool {
 	return claim != nil && len(claim.Status.Devices) > 0
 }
 
 func (d resourceClaimDrops) dropDisabledDRAResourceClaimDeviceStatusFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
-	if off := d.off(d.isDRAResourceClaimDeviceStatusInUse(oldClaim), features.DRAResourceClaimDeviceStatus); len(off) > 0 {
+	if off := d.off(d.draResourceClaimDeviceStatusFeatureInUse(oldClaim), features.DRAResourceClaimDeviceStatus); len(off) > 0 {
 		dropList(d.dropper, &newClaim.Status.Devices, statusDevicesPath, off)
 	}
 }
@@ -315,7 +315,7 @@ func resultDeviceID(r *resourcev1.DeviceRequestAllocationResult) sharedDeviceID 
 // devices that oldClaim has allocated and newClaim no longer has, while
 // DRAResourceClaimDeviceStatus is on or the old claim has status.devices.
 func (d resourceClaimDrops) dropDeallocatedStatusDevices(newClaim, oldClaim *resourcev1.ResourceClaim) {
-	if !d.gates.Enabled(features.DRAResourceClaimDeviceStatus) && !d.isDRAResourceClaimDeviceStatusInUse(oldClaim) {
+	if !d.gates.Enabled(features.DRAResourceClaimDeviceStatus) && !d.draResourceClaimDeviceStatusFeatureInUse(oldClaim) {
 		return
 	}
 	deallocated := map[sharedDeviceID]bool{}
@@ -349,7 +349,7 @@ func (resourceClaimDrops) draConsumableCapacityFeatureInUse(claim *resourcev1.Re
 	if claim == nil {
 		return false
 	}
-	if (resourceClaimSpecDrops{}).DRAConsumableCapacityFeatureInUse(&claim.Spec) {
+	if (resourceClaimSpecDrops{}).draConsumableCapacityFeatureInUse(&claim.Spec) {
 		return true
 	}
 	if anyAllocationResult(claim, func(r *resourcev1.DeviceRequestAllocationResult) bool {
@@ -365,13 +365,13 @@ func (resourceClaimDrops) draConsumableCapacityFeatureInUse(claim *resourcev1.Re
 	return false
 }
 
-func (resourceClaimDrops) draDeviceBindingConditionsInUse(claim *resourcev1.ResourceClaim) bool {
+func (resourceClaimDrops) draDeviceBindingConditionsFeatureInUse(claim *resourcev1.ResourceClaim) bool {
 	return anyAllocationResult(claim, func(r *resourcev1.DeviceRequestAllocationResult) bool {
 		return r.BindingConditions != nil || r.BindingFailureConditions != nil
 	})
 }
 
-func (d resourceClaimDrops) dropDisabledDRAResourceClaimConsumableCapacityStatusFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
+func (d resourceClaimDrops) dropDisabledDRAConsumableCapacityFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
 	off := d.off(d.draConsumableCapacityFeatureInUse(oldClaim), features.DRAConsumableCapacity)
 	if len(off) == 0 {
 		return
@@ -386,8 +386,8 @@ func (d resourceClaimDrops) dropDisabledDRAResourceClaimConsumableCapacityStatus
 	}
 }
 
-func (d resourceClaimDrops) dropDeviceBindingConditionsFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
-	off := d.off(d.draDeviceBindingConditionsInUse(oldClaim), features.DRADeviceBindingConditions)
+func (d resourceClaimDrops) dropDisabledDRADeviceBindingConditionsFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
+	off := d.off(d.draDeviceBindingConditionsFeatureInUse(oldClaim), features.DRADeviceBindingConditions)
 	if len(off) == 0 {
 		return
 	}
@@ -398,8 +398,8 @@ func (d resourceClaimDrops) dropDeviceBindingConditionsFields(newClaim, oldClaim
 	}
 }
 
-func (d resourceClaimDrops) dropDisabledDRAOptionalNodeOperationsStatusFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
-	off := d.off(d.draOptionalNodeOperationsStatusFeatureInUse(oldClaim), features.DRAOptionalNodeOperations)
+func (d resourceClaimDrops) dropDisabledDRAOptionalNodeOperationsFields(newClaim, oldClaim *resourcev1.ResourceClaim) {
+	off := d.off(d.draOptionalNodeOperationsFeatureInUse(oldClaim), features.DRAOptionalNodeOperations)
 	if len(off) == 0 {
 		return
 	}
@@ -409,6 +409,6 @@ func (d resourceClaimDrops) dropDisabledDRAOptionalNodeOperationsStatusFields(ne
 	}
 }
 
-func (resourceClaimDrops) draOptionalNodeOperationsStatusFeatureInUse(claim *resourcev1.ResourceClaim) bool {
+func (resourceClaimDrops) draOptionalNodeOperationsFeatureInUse(claim *resourcev1.ResourceClaim) bool {
 	return anyAllocationResult(claim, func(r *resourcev1.DeviceRequestAllocationResult) bool { return len(r.SkipNodeOperations) > 0 })
 }

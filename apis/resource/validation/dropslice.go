@@ -103,7 +103,7 @@ func (d resourceSliceDrops) dropDisabledDRAPartitionableDevicesFields(newSlice, 
 // dropDisabledDRADeviceBindingConditionsFields needs two gates on: binding
 // conditions are reported through status.devices.
 func (d resourceSliceDrops) dropDisabledDRADeviceBindingConditionsFields(newSlice, oldSlice *resourcev1.ResourceSlice) {
-	off := d.off(d.draBindingConditionsFeatureInUse(oldSlice), features.DRADeviceBindingConditions, features.DRAResourceClaimDeviceStatus)
+	off := d.off(d.draDeviceBindingConditionsFeatureInUse(oldSlice), features.DRADeviceBindingConditions, features.DRAResourceClaimDeviceStatus)
 	if len(off) == 0 {
 		return
 	}
@@ -127,7 +127,7 @@ func (resourceSliceDrops) draPartitionableDevicesFeatureInUse(slice *resourcev1.
 	})
 }
 
-func (resourceSliceDrops) draBindingConditionsFeatureInUse(slice *resourcev1.ResourceSlice) bool {
+func (resourceSliceDrops) draDeviceBindingConditionsFeatureInUse(slice *resourcev1.ResourceSlice) bool {
 	return anyDevice(slice, func(dev *resourcev1.Device) bool {
 		return len(dev.BindingConditions) > 0 || len(dev.BindingFailureConditions) > 0 || dev.BindsToNode != nil
 	})
