@@ -9,23 +9,28 @@ import (
 	"strings"
 	"time"
 
+	cliresource "k8s.io/cli-runtime/pkg/resource"
+
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/features"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
+	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
 )
 
 type allocateOptions struct {
-	files        fileFlags
+	files        cliresource.FilenameOptions
 	node         string
 	output       string
 	strict       bool
@@ -37,10 +42,11 @@ type allocateOptions struct {
 
 	// features are those of a scheduler with the gates of --feature-gates.
 	features allocator.Features
+	factory  cmdutil.Factory
 }
 
-func newAllocateCommand(s Streams) *cobra.Command {
-	o := &allocateOptions{}
+func newAllocateCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
+	o := &allocateOptions{factory: f}
 	cmd := &cobra.Command{
 		Use:   "allocate -f FILENAME [--node NODE]",
 		Short: "Place pods and allocate claims from the devices of ResourceSlices, as the scheduler would",
@@ -170,7 +176,7 @@ take.`,
 			return o.run(s)
 		},
 	}
-	o.files.add(cmd, "with pods, claims, templates, classes, slices, DeviceTaintRules and nodes")
+	inputs.AddFilenameFlags(cmd, &o.files, "with pods, claims, templates, classes, slices, DeviceTaintRules and nodes")
 	cmd.Flags().StringVar(&o.node, "node", "", "allocate on this node (default: the first node that fits each claim)")
 	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
@@ -179,7 +185,7 @@ take.`,
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the search of one claim (or pod, or of all claims with --all-or-nothing) takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
 	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
 	o.cluster.add(cmd)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json", "wide"))
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
 
@@ -294,7 +300,7 @@ func (c *claimEntry) explainNodes(groups []*failureGroup) []string {
 		if n <= namedNodes {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", n, plural(n, "node", "nodes"), shortReason(g), describe.NodeRunsText(g.idx, c.nodeName)))
+		lines = append(lines, fmt.Sprintf("  %d %s (%s): %s", n, cmdutil.Plural(n, "node", "nodes"), shortReason(g), describe.NodeRunsText(g.idx, c.nodeName)))
 	}
 	return lines
 }
@@ -326,11 +332,11 @@ func shortReason(g *failureGroup) string {
 // inventory is what the input holds for allocate.
 type inventory struct {
 	// objects are the classes, slices and claims, typed in their own
-	// versions, in input order: what allocator.AllocateObjects takes.
+	// versions, in inputs.Input order: what allocator.AllocateObjects takes.
 	objects []runtime.Object
 	slices  []*resource.ResourceSlice // the slices in hub form, for the nodes they name
 	claims  []*claimEntry             // the claims, in the order of objects
-	// taintRules are the DeviceTaintRules in hub form, in input order.
+	// taintRules are the DeviceTaintRules in hub form, in inputs.Input order.
 	taintRules []*resource.DeviceTaintRule
 	nodes      []*corev1.Node
 	skipped    map[string]int
@@ -341,41 +347,41 @@ type inventory struct {
 	templates []*objects.Object
 }
 
-func (o *allocateOptions) run(s Streams) error {
+func (o *allocateOptions) run(s genericiooptions.IOStreams) error {
 	var format printer.Format
 	switch o.output {
 	case "yaml", "json":
 		format, _ = printer.ParseFormat(o.output)
 	case "wide":
 	default:
-		return usageErrorf("unknown output format %q: use yaml, json or wide", o.output)
+		return cmdutil.UsageErrorf("unknown output format %q: use yaml, json or wide", o.output)
 	}
 	var gates features.Gates
 	if !o.cluster.enabled {
 		// With --from-cluster the flag applies over the defaults of the
 		// server's release, read once connected.
 		var err error
-		if gates, err = parseFeatureGates("--feature-gates", o.featureGates); err != nil {
+		if gates, err = cmdutil.ParseFeatureGates("--feature-gates", o.featureGates); err != nil {
 			return err
 		}
 	}
 	o.features = allocator.FeaturesFromGates(gates)
-	inputs, err := o.files.expand()
+	inputs, err := inputs.Expand(o.files)
 	if err != nil {
 		return err
 	}
-	rep := newReporter(s.ErrOut)
+	rep := cmdutil.NewReporter(s.ErrOut)
 	inv, err := o.read(inputs, s, rep)
 	if err != nil {
 		return err
 	}
-	if rep.errors > 0 {
-		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
-		return errFailed
+	if rep.Errors > 0 {
+		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
+		return cmdutil.ErrFailed
 	}
 	if o.cluster.enabled {
 		if gates, err = o.addClusterInventory(inv, s); err != nil {
-			return gatesError(err, o.featureGates)
+			return cmdutil.GatesError(err, o.featureGates)
 		}
 	}
 	if len(inv.pods) > 0 {
@@ -386,7 +392,7 @@ func (o *allocateOptions) run(s Streams) error {
 
 // runClaims allocates the claims of the input, without pods, and reports
 // each one that cannot be allocated.
-func (o *allocateOptions) runClaims(s Streams, inv *inventory, rep *reporter, format printer.Format, gates features.Gates) error {
+func (o *allocateOptions) runClaims(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
 	for _, t := range inv.templates {
 		inv.skipped[t.Head.APIVersion+" "+t.Head.Kind]++
 	}
@@ -400,12 +406,12 @@ func (o *allocateOptions) runClaims(s Streams, inv *inventory, rep *reporter, fo
 	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
 		// A 1.37 scheduler with the gate off ignores the rules; say so,
 		// since their taints are then missing from every answer.
-		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
+		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
 	}
 	tried := len(o.candidateNodes(inv))
 	if err := o.allocate(inv); err != nil {
-		rep.fail(err)
-		return errFailed
+		rep.Fail(err)
+		return cmdutil.ErrFailed
 	}
 	inv.claims = foregroundClaims(inv.claims)
 
@@ -423,14 +429,14 @@ func (o *allocateOptions) runClaims(s Streams, inv *inventory, rep *reporter, fo
 		return err
 	}
 	if failed := o.reportClaims(s, inv, rep, tried); failed > 0 {
-		return errFailed
+		return cmdutil.ErrFailed
 	}
 	return nil
 }
 
 // reportClaims explains each claim that could not be allocated, then
 // writes the summary; it returns how many failed.
-func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter, tried int) int {
+func (o *allocateOptions) reportClaims(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, tried int) int {
 	failed, allocated, held := 0, 0, 0
 	for _, c := range inv.claims {
 		switch {
@@ -438,7 +444,7 @@ func (o *allocateOptions) reportClaims(s Streams, inv *inventory, rep *reporter,
 			failed++
 			groups := c.failureGroups()
 			e := c.obj.Errorf("cannot be allocated: %s", c.explain(groups, tried))
-			rep.report(e, false)
+			rep.Report(e, false)
 			if o.explain {
 				for _, line := range c.explainNodes(groups) {
 					fmt.Fprintln(s.ErrOut, line)
@@ -641,7 +647,7 @@ func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
 }
 
 func allocationSummary(allocated, held, failed int, skipped map[string]int) string {
-	line := fmt.Sprintf("Summary: %d %s allocated, %d allocated before, %d unsatisfiable", allocated, plural(allocated, "claim", "claims"), held, failed)
+	line := fmt.Sprintf("Summary: %d %s allocated, %d allocated before, %d unsatisfiable", allocated, cmdutil.Plural(allocated, "claim", "claims"), held, failed)
 	if len(skipped) > 0 {
 		var kinds []string
 		total := 0
@@ -650,7 +656,7 @@ func allocationSummary(allocated, held, failed int, skipped map[string]int) stri
 			total += n
 		}
 		sort.Strings(kinds)
-		line += fmt.Sprintf("; %d other %s skipped (%s)", total, plural(total, "object", "objects"), strings.Join(kinds, ", "))
+		line += fmt.Sprintf("; %d other %s skipped (%s)", total, cmdutil.Plural(total, "object", "objects"), strings.Join(kinds, ", "))
 	}
 	return line
 }

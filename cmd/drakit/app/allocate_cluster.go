@@ -9,6 +9,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
@@ -39,8 +40,8 @@ func (b *clusterBackground) add(cmd *cobra.Command) {
 //
 // The scheduler's feature gates become those of the server's release
 // (its defaults, --feature-gates over them), said on standard error.
-func (o *allocateOptions) addClusterInventory(inv *inventory, s Streams) (features.Gates, error) {
-	c, err := connectCluster(o.cluster.flags)
+func (o *allocateOptions) addClusterInventory(inv *inventory, s genericiooptions.IOStreams) (features.Gates, error) {
+	c, err := o.factory.Cluster(o.cluster.flags)
 	if err != nil {
 		return features.Gates{}, err
 	}

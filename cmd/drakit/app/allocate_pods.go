@@ -8,9 +8,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource/features"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
@@ -26,13 +28,13 @@ type podEntry struct {
 }
 
 // takePod adds a decoded Pod, refusing a second one of the same name.
-func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inventory, rep *reporter) {
+func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inventory, rep *cmdutil.Reporter) {
 	if inv.podNames == nil {
 		inv.podNames = map[string]bool{}
 	}
 	key := pod.Namespace + "/" + pod.Name
 	if inv.podNames[key] {
-		rep.report(obj.Errorf("a second Pod named %s", key), false)
+		rep.Report(obj.Errorf("a second Pod named %s", key), false)
 		return
 	}
 	inv.podNames[key] = true
@@ -44,9 +46,9 @@ func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inv
 var placePods = allocator.PlacePods
 
 // runPods places the pods and writes what became of them.
-func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, format printer.Format, gates features.Gates) error {
+func (o *allocateOptions) runPods(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
 	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
-		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
+		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
 	}
 	objs := append([]runtime.Object(nil), inv.objects...)
 	for _, t := range inv.templates {
@@ -66,8 +68,8 @@ func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, form
 	placed, err := placePods(context.Background(), objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules},
 		allocator.PodOptions{Explain: o.explain, PodTimeout: o.timeout})
 	if err != nil {
-		rep.fail(describe.PodSearchStopped(err, o.timeout))
-		return errFailed
+		rep.Fail(describe.PodSearchStopped(err, o.timeout))
+		return cmdutil.ErrFailed
 	}
 	for i, p := range inv.pods {
 		p.result = placed.Pods[i]
@@ -88,7 +90,7 @@ func (o *allocateOptions) runPods(s Streams, inv *inventory, rep *reporter, form
 	fmt.Fprintln(s.ErrOut, podSummary(inv, placed))
 	fmt.Fprintln(s.ErrOut, "Not simulated: "+allocator.NotSimulated+".")
 	if failed > 0 {
-		return errFailed
+		return cmdutil.ErrFailed
 	}
 	return nil
 }
@@ -122,7 +124,7 @@ func podSummary(inv *inventory, placed *allocator.Placement) string {
 		errorsPart = fmt.Sprintf(", %d failed by the scheduler with an error", schedulerErrors)
 	}
 	line := fmt.Sprintf("Summary: %d %s placed, %d bound before, %d unplaceable%s, %d waiting for a claim; %d %s made, %d allocated",
-		newly, plural(newly, "pod", "pods"), bound, unplaceable, errorsPart, waiting, placed.Made, plural(placed.Made, "claim", "claims"), allocated)
+		newly, cmdutil.Plural(newly, "pod", "pods"), bound, unplaceable, errorsPart, waiting, placed.Made, cmdutil.Plural(placed.Made, "claim", "claims"), allocated)
 	if rest := skippedPart(inv.skipped); rest != "" {
 		line += "; " + rest
 	}

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
 	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 )
 
@@ -14,7 +17,7 @@ import (
 // scheduler's own message, and with --explain the nodes of each reason;
 // with -o json one JSON object per pod. It returns how many pods were not
 // placed.
-func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocator.Placement, rep *reporter) int {
+func (o *allocateOptions) reportPods(s genericiooptions.IOStreams, inv *inventory, placed *allocator.Placement, rep *cmdutil.Reporter) int {
 	failed := 0
 	for _, p := range inv.pods {
 		r := p.result
@@ -25,23 +28,23 @@ func (o *allocateOptions) reportPods(s Streams, inv *inventory, placed *allocato
 		if o.output == "json" {
 			data, err := json.Marshal(podExplanation(p, placed, o.explain))
 			if err == nil {
-				rep.errors++
+				rep.Errors++
 				fmt.Fprintf(s.ErrOut, "%s\n", data)
 				continue
 			}
 		}
 		if r.Waiting != "" {
-			rep.report(p.obj.Errorf("waits, not tried: %s", r.Waiting), false)
+			rep.Report(p.obj.Errorf("waits, not tried: %s", r.Waiting), false)
 			continue
 		}
 		if r.SchedulerError != "" {
-			rep.report(p.obj.Errorf("%s", describe.SchedulerErrorLine(r)), false)
+			rep.Report(p.obj.Errorf("%s", describe.SchedulerErrorLine(r)), false)
 			fmt.Fprintf(s.ErrOut, "  %s\n", describe.WouldFitLine(r))
 			if r.Failure == nil {
 				continue
 			}
 		} else {
-			rep.report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
+			rep.Report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
 			fmt.Fprintf(s.ErrOut, "  kube-scheduler: %s\n", r.SchedulerMessage)
 		}
 		if o.explain {

@@ -5,8 +5,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
+	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/conversion"
@@ -14,15 +17,15 @@ import (
 
 // read collects the inventory, the claims and the pods. The documents are
 // parsed, decoded and converted on every core (a cluster export has
-// thousands); what they add to the inventory is taken in input order.
-func (o *allocateOptions) read(inputs []input, s Streams, rep *reporter) (*inventory, error) {
+// thousands); what they add to the inventory is taken in inputs.Input order.
+func (o *allocateOptions) read(ins []inputs.Input, s genericiooptions.IOStreams, rep *cmdutil.Reporter) (*inventory, error) {
 	inv := &inventory{skipped: map[string]int{}}
 	nodeNames := map[string]bool{}
-	reader := &objects.Reader{Strict: o.strict, Report: rep.report}
-	for _, in := range inputs {
-		rc, err := in.open(s.In)
+	reader := &objects.Reader{Strict: o.strict, Report: rep.Report}
+	for _, in := range ins {
+		rc, err := in.Open(s.In)
 		if err != nil {
-			rep.fail(err)
+			rep.Fail(err)
 			continue
 		}
 		err = reader.EachParallel(manifest.NewReader(rc, in.Name), runtime.GOMAXPROCS(0), o.prepare, func(obj *objects.Object, prepared any) error {
@@ -83,15 +86,15 @@ func (o *allocateOptions) prepare(obj *objects.Object) any {
 	return decoded{into, warnings, e}
 }
 
-// take adds one object to the inventory, in input order.
-func (o *allocateOptions) take(inv *inventory, nodeNames map[string]bool, obj *objects.Object, prepared any, rep *reporter) {
+// take adds one object to the inventory, in inputs.Input order.
+func (o *allocateOptions) take(inv *inventory, nodeNames map[string]bool, obj *objects.Object, prepared any, rep *cmdutil.Reporter) {
 	switch p := prepared.(type) {
 	case decoded:
 		for _, w := range p.warnings {
-			rep.report(w, true)
+			rep.Report(w, true)
 		}
 		if p.err != nil {
-			rep.report(p.err, false)
+			rep.Report(p.err, false)
 			return
 		}
 		switch v := p.obj.(type) {
@@ -99,7 +102,7 @@ func (o *allocateOptions) take(inv *inventory, nodeNames map[string]bool, obj *o
 			o.takePod(obj, v, inv, rep)
 		case *corev1.Node:
 			if nodeNames[v.Name] {
-				rep.report(obj.Errorf("a second Node named %q", v.Name), false)
+				rep.Report(obj.Errorf("a second Node named %q", v.Name), false)
 				return
 			}
 			nodeNames[v.Name] = true
@@ -107,7 +110,7 @@ func (o *allocateOptions) take(inv *inventory, nodeNames map[string]bool, obj *o
 		}
 	case hubbed:
 		if p.err != nil {
-			rep.report(obj.Errorf("%v", p.err), false)
+			rep.Report(obj.Errorf("%v", p.err), false)
 			return
 		}
 		takeHub(inv, obj, p.hub)

@@ -8,10 +8,13 @@ import (
 
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/features"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
+	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 )
 
@@ -140,9 +143,9 @@ func TestPrintTableResultFields(t *testing.T) {
 func readAllocateInput(t *testing.T, text string) (*inventory, string) {
 	t.Helper()
 	var errOut strings.Builder
-	s := Streams{In: strings.NewReader(text), ErrOut: &errOut}
-	rep := newReporter(&errOut)
-	inv, err := (&allocateOptions{strict: true}).read([]input{{Name: stdinName}}, s, rep)
+	s := genericiooptions.IOStreams{In: strings.NewReader(text), ErrOut: &errOut}
+	rep := cmdutil.NewReporter(&errOut)
+	inv, err := (&allocateOptions{strict: true}).read([]inputs.Input{{Name: inputs.StdinName}}, s, rep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +212,7 @@ status:
 // The help tells which features are on by default and how to get a 1.31
 // scheduler; both must be true of the gates drakit knows.
 func TestAllocateHelpFeatures(t *testing.T) {
-	long := newAllocateCommand(Streams{}).Long
+	long := newAllocateCommand(tf, genericiooptions.IOStreams{}).Long
 	on := long[strings.Index(long, "On by default:"):strings.Index(long, "Off by default:")]
 	off := long[strings.Index(long, "Off by default:"):strings.Index(long, "For the behaviour")]
 	defaults := features.Defaults()

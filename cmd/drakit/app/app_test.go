@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
 	"github.com/drakit/drakit/openapi"
 )
 
@@ -268,7 +270,7 @@ func TestCompletion(t *testing.T) {
 
 // TestEveryCommandHasHelpWithExamples keeps --help useful.
 func TestEveryCommandHasHelpWithExamples(t *testing.T) {
-	root := NewRootCommand(Streams{})
+	root := NewDrakitCommand(tf, genericiooptions.IOStreams{})
 	for _, cmd := range root.Commands() {
 		if cmd.Name() == "help" {
 			continue

@@ -2,9 +2,12 @@ package app
 
 import (
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
 
-func newCompletionCommand(s Streams) *cobra.Command {
+func newCompletionCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
@@ -28,7 +31,7 @@ and fields of drakit explain.`,
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("completion takes one argument: bash, zsh, fish or powershell")
+				return cmdutil.UsageErrorf("completion takes one argument: bash, zsh, fish or powershell")
 			}
 			return cobra.OnlyValidArgs(cmd, args)
 		},

@@ -6,18 +6,20 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	cliresource "k8s.io/cli-runtime/pkg/resource"
 
-	"github.com/drakit/drakit/apis/resource"
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
-	"github.com/drakit/drakit/conversion"
 )
 
 type convertOptions struct {
-	files         fileFlags
+	files         cliresource.FilenameOptions
 	outputVersion string
 	output        string
 	defaults      bool
@@ -27,7 +29,7 @@ type convertOptions struct {
 	forCreate     bool
 }
 
-func newConvertCommand(s Streams) *cobra.Command {
+func newConvertCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	o := &convertOptions{}
 	cmd := &cobra.Command{
 		Use:   "convert -f FILENAME --output-version resource.k8s.io/VERSION",
@@ -85,8 +87,8 @@ with --in-place no file is changed.`,
 			return o.run(cmd, s)
 		},
 	}
-	o.files.add(cmd, "to convert")
-	cmd.Flags().StringVar(&o.outputVersion, "output-version", "", "the version to convert to: "+strings.Join(groupVersions(), ", "))
+	inputs.AddFilenameFlags(cmd, &o.files, "to convert")
+	cmd.Flags().StringVar(&o.outputVersion, "output-version", "", "the version to convert to: "+strings.Join(cmdutil.GroupVersions(), ", "))
 	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
 	cmd.Flags().BoolVar(&o.defaults, "defaults", false, "apply the defaults of the target version")
 	cmd.Flags().BoolVar(&o.inPlace, "in-place", false, "rewrite the files instead of printing; each document keeps its format")
@@ -94,45 +96,45 @@ with --in-place no file is changed.`,
 	cmd.Flags().BoolVar(&o.skipMissing, "skip-kinds-not-in-target", false, "leave out, with a warning, the objects whose kind the target version does not have (not with --in-place)")
 	cmd.Flags().BoolVar(&o.forCreate, "for-create", false, "remove the metadata the API server sets (uid, resourceVersion, creationTimestamp, managedFields, ...), so that kubectl create -f takes the output; status stays")
 	_ = cmd.MarkFlagRequired("output-version")
-	_ = cmd.RegisterFlagCompletionFunc("output-version", completeGroupVersions)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("yaml", "json"))
+	_ = cmd.RegisterFlagCompletionFunc("output-version", cmdutil.CompleteGroupVersions)
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("yaml", "json"))
 	return cmd
 }
 
-func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
-	target, err := parseGroupVersion("--output-version", o.outputVersion)
+func (o *convertOptions) run(cmd *cobra.Command, s genericiooptions.IOStreams) error {
+	target, err := cmdutil.ParseGroupVersion("--output-version", o.outputVersion)
 	if err != nil {
 		return err
 	}
 	format, err := printer.ParseFormat(o.output)
 	if err != nil {
-		return &usageError{err: err}
+		return &cmdutil.UsageError{Err: err}
 	}
 	if o.inPlace && o.skipMissing {
-		return usageErrorf("--skip-kinds-not-in-target leaves objects out; with --in-place that would delete them from the files, so convert to standard output instead")
+		return cmdutil.UsageErrorf("--skip-kinds-not-in-target leaves objects out; with --in-place that would delete them from the files, so convert to standard output instead")
 	}
 	if o.inPlace && cmd.Flags().Changed("output") {
-		return usageErrorf("--in-place writes each document in its own format; leave out -o")
+		return cmdutil.UsageErrorf("--in-place writes each document in its own format; leave out -o")
 	}
-	inputs, err := o.files.expand()
+	inputs, err := inputs.Expand(o.files)
 	if err != nil {
 		return err
 	}
-	rep := newReporter(s.ErrOut)
+	rep := cmdutil.NewReporter(s.ErrOut)
 	conv := &convert.Converter{
 		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict, SkipKindsNotInTarget: o.skipMissing, ForCreate: o.forCreate},
-		Report:  rep.report,
+		Report:  rep.Report,
 	}
 	if o.inPlace {
 		for _, in := range inputs {
 			if in.Path == "" {
-				return usageErrorf("--in-place rewrites files; it cannot be used with -f - (standard input)")
+				return cmdutil.UsageErrorf("--in-place rewrites files; it cannot be used with -f - (standard input)")
 			}
 		}
 		return o.runInPlace(conv, inputs, rep, s)
 	}
 
-	sp := newSpool()
+	sp := printer.NewSpool()
 	defer sp.Close()
 	bw := bufio.NewWriterSize(sp, 64<<10)
 	out := printer.NewStream(bw, format)
@@ -144,18 +146,18 @@ func (o *convertOptions) run(cmd *cobra.Command, s Streams) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if rep.errors > 0 {
-		return errFailed
+	if rep.Errors > 0 {
+		return cmdutil.ErrFailed
 	}
 	return sp.CopyTo(s.Out)
 }
 
 // convertInput converts one input into out. Problems with the input are
 // reported; the error is for a failing output only.
-func convertInput(conv *convert.Converter, out *printer.Stream, in input, stdin io.Reader, rep *reporter) (convert.Stats, error) {
-	rc, err := in.open(stdin)
+func convertInput(conv *convert.Converter, out *printer.Stream, in inputs.Input, stdin io.Reader, rep *cmdutil.Reporter) (convert.Stats, error) {
+	rc, err := in.Open(stdin)
 	if err != nil {
-		rep.fail(err)
+		rep.Fail(err)
 		return convert.Stats{}, nil
 	}
 	defer rc.Close()
@@ -164,9 +166,9 @@ func convertInput(conv *convert.Converter, out *printer.Stream, in input, stdin 
 
 // runInPlace converts every file next to itself and replaces the files
 // only when all of them converted without an error.
-func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep *reporter, s Streams) error {
+func (o *convertOptions) runInPlace(conv *convert.Converter, ins []inputs.Input, rep *cmdutil.Reporter, s genericiooptions.IOStreams) error {
 	type done struct {
-		in        input
+		in        inputs.Input
 		repl      *replacement
 		stats     convert.Stats
 		unchanged bool
@@ -177,13 +179,13 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep
 			d.repl.abort()
 		}
 	}
-	for _, in := range inputs {
+	for _, in := range ins {
 		repl, err := newReplacement(in.Path)
 		if err != nil {
-			rep.fail(&manifest.Error{Source: in.Name, Err: describePathError(err)})
+			rep.Fail(&manifest.Error{Source: in.Name, Err: inputs.DescribePathError(err)})
 			continue
 		}
-		before := rep.errors
+		before := rep.Errors
 		bw := bufio.NewWriterSize(repl, 64<<10)
 		st, err := convertInput(conv, printer.NewStream(bw, printer.Keep), in, nil, rep)
 		if err == nil {
@@ -195,19 +197,19 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep
 			repl.abort()
 		}
 		if err != nil {
-			rep.fail(&manifest.Error{Source: in.Name, Err: err})
+			rep.Fail(&manifest.Error{Source: in.Name, Err: err})
 			continue
 		}
-		if rep.errors > before {
+		if rep.Errors > before {
 			repl.abort()
 			continue
 		}
 		pending = append(pending, done{in: in, repl: repl, stats: st})
 	}
-	if rep.errors > 0 {
+	if rep.Errors > 0 {
 		abortAll()
-		fmt.Fprintf(s.ErrOut, "error: no file was changed (%d %s)\n", rep.errors, plural(rep.errors, "problem", "problems"))
-		return errFailed
+		fmt.Fprintf(s.ErrOut, "error: no file was changed (%d %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
+		return cmdutil.ErrFailed
 	}
 	var changed []*done
 	var repls []*replacement
@@ -221,11 +223,11 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, inputs []input, rep
 		repls = append(repls, d.repl)
 	}
 	if at, restored, err := replaceAll(repls); err != nil {
-		rep.fail(&manifest.Error{Source: changed[at].in.Name, Err: err})
+		rep.Fail(&manifest.Error{Source: changed[at].in.Name, Err: err})
 		if restored {
 			fmt.Fprintln(s.ErrOut, "error: no file was changed")
 		}
-		return errFailed
+		return cmdutil.ErrFailed
 	}
 	for _, d := range pending {
 		if d.unchanged {
@@ -249,45 +251,4 @@ func describeStats(st convert.Stats) string {
 		parts = append(parts, fmt.Sprintf("%d of other groups", st.Other))
 	}
 	return "rewritten (" + strings.Join(parts, ", ") + ")"
-}
-
-// parseGroupVersion reads a --output-version or --as-version value.
-func parseGroupVersion(flag, value string) (schema.GroupVersion, error) {
-	gv, err := schema.ParseGroupVersion(value)
-	if err == nil && gv.Group == "" && strings.HasPrefix(value, "v") {
-		return gv, usageErrorf("%s %q: give the group as well, as in %s/%s", flag, value, resource.GroupName, value)
-	}
-	if err == nil {
-		for _, known := range conversion.Versions {
-			if gv == known {
-				return gv, nil
-			}
-		}
-	}
-	return gv, usageErrorf("%s %q is not a version drakit knows; use one of %s", flag, value, strings.Join(groupVersions(), ", "))
-}
-
-func groupVersions() []string {
-	var out []string
-	for _, gv := range conversion.Versions {
-		out = append(out, gv.String())
-	}
-	return out
-}
-
-func completeGroupVersions(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return groupVersions(), cobra.ShellCompDirectiveNoFileComp
-}
-
-func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -6,7 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/explain"
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/openapi"
@@ -17,7 +19,7 @@ type explainOptions struct {
 	recursive  bool
 }
 
-func newExplainCommand(s Streams) *cobra.Command {
+func newExplainCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	o := &explainOptions{}
 	cmd := &cobra.Command{
 		Use:   "explain RESOURCE[.FIELD...]",
@@ -39,7 +41,7 @@ through ("resourceclaim.spec.devices.requests.selectors"). Without
   drakit explain resourceslice.namedResources.instances --api-version resource.k8s.io/v1alpha2`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("explain takes exactly one argument, RESOURCE[.FIELD...], got %d", len(args))
+				return cmdutil.UsageErrorf("explain takes exactly one argument, RESOURCE[.FIELD...], got %d", len(args))
 			}
 			return nil
 		},
@@ -48,16 +50,16 @@ through ("resourceclaim.spec.devices.requests.selectors"). Without
 			return o.run(s, args[0])
 		},
 	}
-	cmd.Flags().StringVar(&o.apiVersion, "api-version", "", "the version to explain: "+strings.Join(groupVersions(), ", ")+" (default: the newest that has the kind)")
+	cmd.Flags().StringVar(&o.apiVersion, "api-version", "", "the version to explain: "+strings.Join(cmdutil.GroupVersions(), ", ")+" (default: the newest that has the kind)")
 	cmd.Flags().BoolVar(&o.recursive, "recursive", false, "list the fields of the fields, all the way down")
-	_ = cmd.RegisterFlagCompletionFunc("api-version", completeGroupVersions)
+	_ = cmd.RegisterFlagCompletionFunc("api-version", cmdutil.CompleteGroupVersions)
 	return cmd
 }
 
-func (o *explainOptions) run(s Streams, arg string) error {
+func (o *explainOptions) run(s genericiooptions.IOStreams, arg string) error {
 	var gv *schema.GroupVersion
 	if o.apiVersion != "" {
-		v, err := parseGroupVersion("--api-version", o.apiVersion)
+		v, err := cmdutil.ParseGroupVersion("--api-version", o.apiVersion)
 		if err != nil {
 			return err
 		}
@@ -65,7 +67,7 @@ func (o *explainOptions) run(s Streams, arg string) error {
 	}
 	resourceName, fields, err := explain.ParsePath(arg)
 	if err != nil {
-		return &usageError{err: err}
+		return &cmdutil.UsageError{Err: err}
 	}
 	gvk, err := findKind(resourceName, gv)
 	if err != nil {

@@ -6,22 +6,8 @@ import (
 	"strings"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
-	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/apis/resource/validation"
 )
-
-// parseFeatureGates reads --feature-gates as a 1.37 kube-apiserver reads
-// its flag of that name. Any problem is a usage error that names the flag;
-// features.Parse's message names the gate and says what is allowed (true
-// or false, the value a locked gate keeps, the known gates, the gates one
-// depends on).
-func parseFeatureGates(flag, value string) (features.Gates, error) {
-	gates, err := features.Parse(value)
-	if err != nil {
-		return gates, usageErrorf("invalid argument %q for %s: %v", value, flag, err)
-	}
-	return gates, nil
-}
 
 // rulesTable lists, one line per catalogue version, the release whose
 // validation rules drakit applies to its objects, with the kinds that

@@ -8,6 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster/clustertest"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
 
 // The golden tests run drakit commands in-process, from the repository
@@ -34,10 +40,6 @@ func TestMain(m *testing.M) {
 	repoRoot = filepath.Clean(filepath.Join(wd, "../../.."))
 	if err := os.Chdir(repoRoot); err != nil {
 		panic(err)
-	}
-	// Output must not depend on the toolchain that runs the tests.
-	buildInfo = func() VersionInfo {
-		return VersionInfo{Version: "v0.0.0-test", GitCommit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.x", Platform: "linux/amd64", APIVersions: apiVersions()}
 	}
 	os.Exit(m.Run())
 }
@@ -181,8 +183,30 @@ func runGolden(t *testing.T, c goldenCase) string {
 
 func runDrakit(args []string, stdin []byte) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = Run(args, Streams{In: bytes.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	code = Execute(tf, "drakit", args, genericiooptions.IOStreams{In: bytes.NewReader(stdin), Out: &out, ErrOut: &errOut})
 	return code, out.String(), errOut.String()
+}
+
+// testFactory is the Factory of the tests: a build whose output does not
+// depend on the toolchain that runs the tests, and the fake cluster of
+// withFakeCluster (else the cluster of the flags).
+type testFactory struct{ fake *clustertest.Fake }
+
+var tf = &testFactory{}
+
+func (f *testFactory) Build() cmdutil.BuildInfo {
+	return cmdutil.BuildInfo{Version: "v0.0.0-test", GitCommit: "0123456789abcdef0123456789abcdef01234567", GoVersion: "go1.x", Platform: "linux/amd64"}
+}
+
+func (f *testFactory) Cluster(flags *cluster.Flags) (*cluster.Cluster, error) {
+	if f.fake == nil {
+		return flags.Connect()
+	}
+	c := *f.fake.Cluster
+	if ns := flags.Config.Namespace; ns != nil && *ns != "" {
+		c.Namespace = *ns
+	}
+	return &c, nil
 }
 
 // lineDiff shows the first lines that differ.

@@ -3,25 +3,21 @@ package app
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
-	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 )
 
-// connectCluster connects to the cluster of the flags; tests replace it
-// with a fake cluster.
-var connectCluster = func(f *cluster.Flags) (*cluster.Cluster, error) { return f.Connect() }
-
-func newDescribeCommand(s Streams) *cobra.Command {
+func newDescribeCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "describe (pod | resourceclaim) NAME",
 		Short: "Explain a pod's or a claim's DRA state in a live cluster (read-only)",
@@ -53,14 +49,14 @@ nothing to it.
   drakit describe claim inference-gpus-x7k2p -n serving --context prod`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("describe what? pod NAME or resourceclaim NAME")
+			return cmdutil.UsageErrorf("describe what? pod NAME or resourceclaim NAME")
 		},
 	}
-	cmd.AddCommand(newDescribePodCommand(s), newDescribeClaimCommand(s))
+	cmd.AddCommand(newDescribePodCommand(f, s), newDescribeClaimCommand(f, s))
 	return cmd
 }
 
-func newDescribePodCommand(s Streams) *cobra.Command {
+func newDescribePodCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	flags := cluster.NewFlags()
 	var explain bool
 	var featureGates string
@@ -76,7 +72,7 @@ func newDescribePodCommand(s Streams) *cobra.Command {
   kubectl dra describe pod inference -n serving --explain`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := connectCluster(flags)
+			c, err := f.Cluster(flags)
 			if err != nil {
 				return err
 			}
@@ -97,7 +93,7 @@ type podReplay struct {
 	explain      bool
 }
 
-func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name string, r podReplay) error {
+func describePod(ctx context.Context, s genericiooptions.IOStreams, c *cluster.Cluster, name string, r podReplay) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -119,7 +115,7 @@ func describePod(ctx context.Context, s Streams, c *cluster.Cluster, name string
 	if needsReplay(pod, claims) {
 		gates, text, err := c.SchedulerGates(r.featureGates)
 		if err != nil {
-			return gatesError(err, r.featureGates)
+			return cmdutil.GatesError(err, r.featureGates)
 		}
 		about = text
 		if replay, err = describe.ReplayPod(ctx, pod, claims, inv, allocator.FeaturesFromGates(gates), r.timeout); err != nil {
@@ -142,17 +138,7 @@ func needsReplay(pod *corev1.Pod, claims []*describe.PodClaim) bool {
 	return false
 }
 
-// gatesError makes a problem of --feature-gates (value) a usage error,
-// as parseFeatureGates does.
-func gatesError(err error, value string) error {
-	var perr *features.ParseError
-	if errors.As(err, &perr) {
-		return usageErrorf("invalid argument %q for --feature-gates: %v", value, err)
-	}
-	return err
-}
-
-func newDescribeClaimCommand(s Streams) *cobra.Command {
+func newDescribeClaimCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	flags := cluster.NewFlags()
 	cmd := &cobra.Command{
 		Use:     "resourceclaim NAME",
@@ -160,7 +146,7 @@ func newDescribeClaimCommand(s Streams) *cobra.Command {
 		Short:   "What did this claim get? Its devices, their status and the pods it is reserved for",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := connectCluster(flags)
+			c, err := f.Cluster(flags)
 			if err != nil {
 				return err
 			}
@@ -184,7 +170,7 @@ func newDescribeClaimCommand(s Streams) *cobra.Command {
 	return cmd
 }
 
-func newGetCommand(s Streams) *cobra.Command {
+func newGetCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get (devices | resourceclaims)",
 		Short: "List the devices of a live cluster with their holders, or its claims with their devices (read-only)",
@@ -195,14 +181,14 @@ func newGetCommand(s Streams) *cobra.Command {
   drakit get resourceclaims -A`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageErrorf("get what? devices or resourceclaims")
+			return cmdutil.UsageErrorf("get what? devices or resourceclaims")
 		},
 	}
-	cmd.AddCommand(newGetDevicesCommand(s), newGetClaimsCommand(s))
+	cmd.AddCommand(newGetDevicesCommand(f, s), newGetClaimsCommand(f, s))
 	return cmd
 }
 
-func newGetDevicesCommand(s Streams) *cobra.Command {
+func newGetDevicesCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	flags := cluster.NewFlags()
 	var filter describe.DeviceFilter
 	var freeOnly bool
@@ -214,7 +200,7 @@ func newGetDevicesCommand(s Streams) *cobra.Command {
   drakit get devices --node node-a --class gpu.example.com --free`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := connectCluster(flags)
+			c, err := f.Cluster(flags)
 			if err != nil {
 				return err
 			}
@@ -251,7 +237,7 @@ func newGetDevicesCommand(s Streams) *cobra.Command {
 	return cmd
 }
 
-func newGetClaimsCommand(s Streams) *cobra.Command {
+func newGetClaimsCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	flags := cluster.NewFlags()
 	cmd := &cobra.Command{
 		Use:     "resourceclaims",
@@ -259,7 +245,7 @@ func newGetClaimsCommand(s Streams) *cobra.Command {
 		Short:   "Claims with their state, node, devices and the pods they are reserved for",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := connectCluster(flags)
+			c, err := f.Cluster(flags)
 			if err != nil {
 				return err
 			}

@@ -11,10 +11,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster/clustertest"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
 
 // withFakeCluster makes the cluster commands talk to a fake cluster
@@ -32,15 +33,8 @@ func withFakeCluster(t *testing.T, versions ...string) *clustertest.Fake {
 	if _, err := f.Load(string(docs)); err != nil {
 		t.Fatal(err)
 	}
-	old := connectCluster
-	connectCluster = func(flags *cluster.Flags) (*cluster.Cluster, error) {
-		c := *f.Cluster
-		if ns := flags.Config.Namespace; ns != nil && *ns != "" {
-			c.Namespace = *ns
-		}
-		return &c, nil
-	}
-	t.Cleanup(func() { connectCluster = old })
+	tf.fake = f
+	t.Cleanup(func() { tf.fake = nil })
 	return f
 }
 
@@ -127,13 +121,13 @@ func TestLiveFailures(t *testing.T) {
 				t.Errorf("lacks %q:\n%s", want, got)
 			}
 		}
-		if code != ExitFailure {
+		if code != cmdutil.ExitFailure {
 			t.Errorf("exit %d", code)
 		}
 	})
 	t.Run("no kubeconfig", func(t *testing.T) {
 		code, _, got := runDrakit([]string{"get", "devices", "--kubeconfig", "/nonexistent/config"}, nil)
-		if code != ExitFailure || !strings.Contains(got, "/nonexistent/config") {
+		if code != cmdutil.ExitFailure || !strings.Contains(got, "/nonexistent/config") {
 			t.Errorf("exit %d: %s", code, got)
 		}
 	})
@@ -142,8 +136,8 @@ func TestLiveFailures(t *testing.T) {
 func expectFailure(t *testing.T, args []string, want string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Run(args, Streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
-	if code != ExitFailure || out.Len() != 0 || strings.TrimSpace(errOut.String()) != want {
+	code := Execute(tf, "drakit", args, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitFailure || out.Len() != 0 || strings.TrimSpace(errOut.String()) != want {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out.String(), errOut.String(), want)
 	}
 }
@@ -160,13 +154,13 @@ func TestPluginName(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	code := RunAs("kubectl dra", []string{"describe", "pod", "--help"}, Streams{Out: &out, ErrOut: &errOut})
+	code := Execute(tf, "kubectl dra", []string{"describe", "pod", "--help"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
 	if code != 0 || !strings.Contains(out.String(), "  kubectl dra describe pod NAME [flags]") || !strings.Contains(out.String(), "  kubectl dra describe pod inference -n serving") {
 		t.Errorf("exit %d:\n%s", code, out.String())
 	}
 	out.Reset()
-	code = RunAs("kubectl dra", []string{"get"}, Streams{Out: &out, ErrOut: &errOut})
-	if code != ExitUsage || !strings.Contains(errOut.String(), "See 'kubectl dra get --help' for usage.") {
+	code = Execute(tf, "kubectl dra", []string{"get"}, genericiooptions.IOStreams{Out: &out, ErrOut: &errOut})
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), "See 'kubectl dra get --help' for usage.") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
 }
@@ -230,7 +224,7 @@ func TestLiveGates133(t *testing.T) {
 		{name: "live133-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide", "--feature-gates", "DRADeviceTaints=true"}},
 	})
 	code, _, errOut := runDrakit([]string{"describe", "pod", "inference", "--feature-gates", "DRANoSuchGate=true"}, nil)
-	if code != ExitUsage || !strings.Contains(errOut, `invalid argument "DRANoSuchGate=true" for --feature-gates: unrecognized feature gate: DRANoSuchGate`) {
+	if code != cmdutil.ExitUsage || !strings.Contains(errOut, `invalid argument "DRANoSuchGate=true" for --feature-gates: unrecognized feature gate: DRANoSuchGate`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

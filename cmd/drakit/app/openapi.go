@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/openapi"
 )
 
@@ -14,7 +16,7 @@ type openAPIOptions struct {
 	format     string
 }
 
-func newOpenAPICommand(s Streams) *cobra.Command {
+func newOpenAPICommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	o := &openAPIOptions{}
 	cmd := &cobra.Command{
 		Use:   "openapi --api-version resource.k8s.io/VERSION",
@@ -36,23 +38,23 @@ server of its release serves it:
 			return o.run(s)
 		},
 	}
-	cmd.Flags().StringVar(&o.apiVersion, "api-version", "", "the version: "+strings.Join(groupVersions(), ", "))
+	cmd.Flags().StringVar(&o.apiVersion, "api-version", "", "the version: "+strings.Join(cmdutil.GroupVersions(), ", "))
 	cmd.Flags().StringVar(&o.format, "format", openapi.FormatV3, "v2, v3 or jsonschema")
 	_ = cmd.MarkFlagRequired("api-version")
-	_ = cmd.RegisterFlagCompletionFunc("api-version", completeGroupVersions)
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(openapi.FormatV2, openapi.FormatV3, openapi.FormatJSONSchema))
+	_ = cmd.RegisterFlagCompletionFunc("api-version", cmdutil.CompleteGroupVersions)
+	_ = cmd.RegisterFlagCompletionFunc("format", cmdutil.FixedCompletion(openapi.FormatV2, openapi.FormatV3, openapi.FormatJSONSchema))
 	return cmd
 }
 
-func (o *openAPIOptions) run(s Streams) error {
-	gv, err := parseGroupVersion("--api-version", o.apiVersion)
+func (o *openAPIOptions) run(s genericiooptions.IOStreams) error {
+	gv, err := cmdutil.ParseGroupVersion("--api-version", o.apiVersion)
 	if err != nil {
 		return err
 	}
 	switch o.format {
 	case openapi.FormatV2, openapi.FormatV3, openapi.FormatJSONSchema:
 	default:
-		return usageErrorf("unknown --format %q: use %s, %s or %s", o.format, openapi.FormatV2, openapi.FormatV3, openapi.FormatJSONSchema)
+		return cmdutil.UsageErrorf("unknown --format %q: use %s, %s or %s", o.format, openapi.FormatV2, openapi.FormatV3, openapi.FormatJSONSchema)
 	}
 	doc, err := openapi.Document(gv.String(), o.format)
 	if err != nil {

@@ -8,64 +8,6 @@ import (
 	"path/filepath"
 )
 
-// spool holds a command's output until the command knows it succeeded, so
-// that a failure half way leaves nothing half-written on standard output.
-// It keeps up to memLimit bytes in memory and moves to a temporary file
-// beyond that: memory does not grow with the length of the output.
-type spool struct {
-	mem      bytes.Buffer
-	file     *os.File
-	memLimit int
-}
-
-func newSpool() *spool { return &spool{memLimit: 8 << 20} }
-
-func (s *spool) Write(p []byte) (int, error) {
-	if s.file == nil && s.mem.Len()+len(p) > s.memLimit {
-		f, err := os.CreateTemp("", "drakit-output-*")
-		if err != nil {
-			return 0, fmt.Errorf("cannot buffer the output: %w", err)
-		}
-		// Unlinked at once where the system allows it: nothing is left
-		// behind even if drakit is killed.
-		_ = os.Remove(f.Name())
-		if _, err := f.Write(s.mem.Bytes()); err != nil {
-			f.Close()
-			return 0, fmt.Errorf("cannot buffer the output: %w", err)
-		}
-		s.mem = bytes.Buffer{}
-		s.file = f
-	}
-	if s.file != nil {
-		return s.file.Write(p)
-	}
-	return s.mem.Write(p)
-}
-
-// CopyTo writes everything spooled to w.
-func (s *spool) CopyTo(w io.Writer) error {
-	if s.file == nil {
-		_, err := w.Write(s.mem.Bytes())
-		return err
-	}
-	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	_, err := io.Copy(w, s.file)
-	return err
-}
-
-// Close drops what was spooled.
-func (s *spool) Close() {
-	if s.file != nil {
-		name := s.file.Name()
-		s.file.Close()
-		_ = os.Remove(name)
-		s.file = nil
-	}
-	s.mem = bytes.Buffer{}
-}
-
 // replacement is the new content of a file, written next to it and put in
 // its place by rename, so that the file is at every moment either entirely
 // old or entirely new.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	cliresource "k8s.io/cli-runtime/pkg/resource"
+
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,16 +20,19 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/validation"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
+	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/conversion"
 )
 
 type validateOptions struct {
-	files        fileFlags
+	files        cliresource.FilenameOptions
 	asVersion    string
 	output       string
 	strict       bool
@@ -35,10 +40,11 @@ type validateOptions struct {
 	featureGates string
 	timeout      time.Duration
 	cluster      clusterValidation
+	factory      cmdutil.Factory
 }
 
-func newValidateCommand(s Streams) *cobra.Command {
-	o := &validateOptions{}
+func newValidateCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
+	o := &validateOptions{factory: f}
 	cmd := &cobra.Command{
 		Use:   "validate -f FILENAME",
 		Short: "Check manifests against the validation rules of their release",
@@ -119,16 +125,16 @@ and validation stops there.`,
 			return o.run(s)
 		},
 	}
-	o.files.add(cmd, "to validate")
-	cmd.Flags().StringVar(&o.asVersion, "as-version", "", "convert every object to this version first and apply its rules: "+strings.Join(groupVersions(), ", "))
+	inputs.AddFilenameFlags(cmd, &o.files, "to validate")
+	cmd.Flags().StringVar(&o.asVersion, "as-version", "", "convert every object to this version first and apply its rules: "+strings.Join(cmdutil.GroupVersions(), ", "))
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "output format: empty for text, or json")
 	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
 	cmd.Flags().BoolVar(&o.rejectQuirks, "reject-quirks", false, "also reject what the release's API server accepts only by accident (upper-case driver names, qualified names with several '/', duplicate allocation results, ...)")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up on an object whose validation takes longer (0: no limit)")
 	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
-	_ = cmd.RegisterFlagCompletionFunc("as-version", completeGroupVersions)
+	_ = cmd.RegisterFlagCompletionFunc("as-version", cmdutil.CompleteGroupVersions)
 	o.cluster.add(cmd)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("json"))
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("json"))
 	return cmd
 }
 
@@ -194,7 +200,7 @@ func (v *toValidate) groupKind() schema.GroupKind {
 	return schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
 }
 
-func (o *validateOptions) run(s Streams) error {
+func (o *validateOptions) run(s genericiooptions.IOStreams) error {
 	r, inputs, err := o.start(s)
 	if err != nil {
 		return err
@@ -224,7 +230,7 @@ func (o *validateOptions) run(s Streams) error {
 // and what it has seen so far.
 type validateRun struct {
 	o          *validateOptions
-	s          Streams
+	s          genericiooptions.IOStreams
 	out        *bufio.Writer
 	report     *jsonReport // with -o json; nil for text
 	asVersion  *schema.GroupVersion
@@ -241,28 +247,28 @@ type validateRun struct {
 
 // start checks the flags, connects to the cluster with --from-cluster,
 // and lists the inputs.
-func (o *validateOptions) start(s Streams) (*validateRun, []input, error) {
+func (o *validateOptions) start(s genericiooptions.IOStreams) (*validateRun, []inputs.Input, error) {
 	r := &validateRun{o: o, s: s, sum: validationSummary{ByKind: map[string]int{}}}
 	if o.asVersion != "" {
-		gv, err := parseGroupVersion("--as-version", o.asVersion)
+		gv, err := cmdutil.ParseGroupVersion("--as-version", o.asVersion)
 		if err != nil {
 			return nil, nil, err
 		}
 		r.asVersion = &gv
 	}
 	if o.output != "" && o.output != "json" {
-		return nil, nil, usageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
+		return nil, nil, cmdutil.UsageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
 	}
-	gates, err := parseFeatureGates("--feature-gates", o.featureGates)
+	gates, err := cmdutil.ParseFeatureGates("--feature-gates", o.featureGates)
 	if err != nil {
 		return nil, nil, err
 	}
-	inputs, err := o.files.expand()
+	inputs, err := inputs.Expand(o.files)
 	if err != nil {
 		return nil, nil, err
 	}
 	r.namespaces = newNamespaceBook()
-	if err := o.cluster.connect(r.namespaces); err != nil {
+	if err := o.cluster.connect(o.factory, r.namespaces); err != nil {
 		return nil, nil, err
 	}
 	r.out = bufio.NewWriter(s.Out)
@@ -295,8 +301,8 @@ func (r *validateRun) problem(e *manifest.Error, warning bool) {
 }
 
 // readInput reads one input and checks its objects as they come.
-func (r *validateRun) readInput(in input) error {
-	rc, err := in.open(r.s.In)
+func (r *validateRun) readInput(in inputs.Input) error {
+	rc, err := in.Open(r.s.In)
 	if err != nil {
 		r.problem(asManifestError(err), false)
 		return nil
@@ -368,7 +374,7 @@ func (r *validateRun) check(v toValidate, final bool) (held bool) {
 	errs, warnings, panicked, timedOut := validateSafely(v.typed, v.validate, r.opts, r.o.timeout)
 	if timedOut {
 		r.problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", r.o.timeout), false)
-		r.stopped = errFailed
+		r.stopped = cmdutil.ErrFailed
 		return false
 	}
 	if panicked != nil {
@@ -455,7 +461,7 @@ func (r *validateRun) finish() error {
 		return err
 	}
 	if r.sum.Invalid > 0 || r.sum.Errors > 0 {
-		return errFailed
+		return cmdutil.ErrFailed
 	}
 	return nil
 }
@@ -488,9 +494,9 @@ func location(obj *objects.Object) string {
 }
 
 func summaryLine(sum validationSummary, asVersion *schema.GroupVersion) string {
-	line := fmt.Sprintf("Summary: %d %s, %d valid, %d invalid", sum.Objects, plural(sum.Objects, "object", "objects"), sum.Valid, sum.Invalid)
+	line := fmt.Sprintf("Summary: %d %s, %d valid, %d invalid", sum.Objects, cmdutil.Plural(sum.Objects, "object", "objects"), sum.Valid, sum.Invalid)
 	if sum.Dropped > 0 {
-		line += fmt.Sprintf("; %d %s would be dropped (feature gates off)", sum.Dropped, plural(sum.Dropped, "field", "fields"))
+		line += fmt.Sprintf("; %d %s would be dropped (feature gates off)", sum.Dropped, cmdutil.Plural(sum.Dropped, "field", "fields"))
 	}
 	if sum.NotInTarget > 0 && asVersion != nil {
 		line += fmt.Sprintf("; %d left out (kind not in %s)", sum.NotInTarget, asVersion)
@@ -504,7 +510,7 @@ func summaryLine(sum validationSummary, asVersion *schema.GroupVersion) string {
 		line += fmt.Sprintf("; %d of other groups skipped (%s)", sum.Skipped, strings.Join(kinds, ", "))
 	}
 	if sum.Errors > 0 {
-		line += fmt.Sprintf("; %d input %s", sum.Errors, plural(sum.Errors, "error", "errors"))
+		line += fmt.Sprintf("; %d input %s", sum.Errors, cmdutil.Plural(sum.Errors, "error", "errors"))
 	}
 	return line
 }

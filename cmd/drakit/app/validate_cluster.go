@@ -15,6 +15,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/validation"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/hubclient"
 )
@@ -34,21 +35,21 @@ func (cv *clusterValidation) add(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&cv.enabled, "from-cluster", false, "check against the cluster of kubectl's connection flags: namespace labels from it, each object in the version the cluster serves, and an object the cluster holds as an update of the stored one (nothing is written)")
 	cmd.Flags().StringVar(&cv.subresource, "subresource", "", `with --from-cluster, "status": check objects as status updates of the stored ones`)
 	cv.flags.AddTo(cmd.Flags(), false)
-	_ = cmd.RegisterFlagCompletionFunc("subresource", fixedCompletion("status"))
+	_ = cmd.RegisterFlagCompletionFunc("subresource", cmdutil.FixedCompletion("status"))
 }
 
 // connect reads the namespaces' labels into book.
-func (cv *clusterValidation) connect(book *namespaceBook) error {
+func (cv *clusterValidation) connect(f cmdutil.Factory, book *namespaceBook) error {
 	if cv.subresource != "" && cv.subresource != "status" {
-		return usageErrorf("--subresource %q: only status is known", cv.subresource)
+		return cmdutil.UsageErrorf("--subresource %q: only status is known", cv.subresource)
 	}
 	if cv.subresource != "" && !cv.enabled {
-		return usageErrorf("--subresource needs --from-cluster: a status update is checked against the stored object")
+		return cmdutil.UsageErrorf("--subresource needs --from-cluster: a status update is checked against the stored object")
 	}
 	if !cv.enabled {
 		return nil
 	}
-	c, err := connectCluster(cv.flags)
+	c, err := f.Cluster(cv.flags)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
 
 // Golden cases of validate with the live rules: feature gates, Namespaces,
@@ -47,7 +48,7 @@ spec:
         tolerations: [{key: example.com/k, operator: Exists}]
 `)
 	code, stdout, stderr := runDrakit([]string{"validate", "-f", "-", "--feature-gates", "DRADeviceTaints=false,DRADeviceTaintRules=false"}, in)
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Errorf("exit code %d, want 0: %s%s", code, stdout, stderr)
 	}
 	want := `<stdin>:1: document 1: ResourceClaim.resource.k8s.io "c": warning: spec.devices.requests[0].exactly.tolerations would be dropped: feature gate DRADeviceTaints is off` + "\n"
@@ -59,7 +60,7 @@ spec:
 	}
 	// The same gates on: nothing dropped, nothing said.
 	code, _, stderr = runDrakit([]string{"validate", "-f", "-"}, in)
-	if code != ExitOK || stderr != "" {
+	if code != cmdutil.ExitOK || stderr != "" {
 		t.Errorf("default gates: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -70,7 +71,7 @@ spec:
 // counted as skipped.
 func TestValidateAdminAccessNamespaces(t *testing.T) {
 	code, stdout, stderr := runDrakit([]string{"validate", "-f", inputFile("namespaces.yaml"), "-o", "json"}, nil)
-	if code != ExitFailure {
+	if code != cmdutil.ExitFailure {
 		t.Errorf("exit code %d, want 1", code)
 	}
 	var report struct {
@@ -142,7 +143,7 @@ func TestBrokenExamplesNameTheirField(t *testing.T) {
 				t.Fatalf("first line %q does not say which field is broken", first)
 			}
 			code, stdout, stderr := runDrakit([]string{"validate", "-f", file}, nil)
-			if code != ExitFailure {
+			if code != cmdutil.ExitFailure {
 				t.Errorf("exit code %d, want 1", code)
 			}
 			lines := strings.Split(strings.TrimSpace(stdout), "\n")

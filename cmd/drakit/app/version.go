@@ -3,21 +3,14 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/debug"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
-	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
-
-// version is set at build time:
-//
-//	go build -ldflags "-X github.com/drakit/drakit/cmd/drakit/app.version=v0.1.0" ./cmd/drakit
-//
-// Otherwise the module version from the build information is used
-// (go install ...@v0.1.0), or "devel".
-var version = ""
 
 // VersionInfo is what `drakit version` prints.
 type VersionInfo struct {
@@ -46,30 +39,13 @@ func apiVersions() []APIVersion {
 	return out
 }
 
-// buildInfo is replaced in tests, whose output must not depend on the
-// toolchain.
-var buildInfo = func() VersionInfo {
-	info := VersionInfo{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, APIVersions: apiVersions()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if info.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			info.Version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				info.GitCommit = s.Value
-			case "vcs.modified":
-				info.GitTreeDirt = s.Value == "true"
-			}
-		}
-	}
-	if info.Version == "" {
-		info.Version = "devel"
-	}
-	return info
+// versionInfo is what f says of the build, with the API versions.
+func versionInfo(f cmdutil.Factory) VersionInfo {
+	b := f.Build()
+	return VersionInfo{Version: b.Version, GitCommit: b.GitCommit, GitTreeDirt: b.GitTreeDirty, GoVersion: b.GoVersion, Platform: b.Platform, APIVersions: apiVersions()}
 }
 
-func newVersionCommand(s Streams) *cobra.Command {
+func newVersionCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "version",
@@ -78,7 +54,7 @@ func newVersionCommand(s Streams) *cobra.Command {
   drakit version -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			info := buildInfo()
+			info := versionInfo(f)
 			switch output {
 			case "":
 				fmt.Fprintf(s.Out, "drakit version: %s\n", info.Version)
@@ -106,12 +82,12 @@ func newVersionCommand(s Streams) *cobra.Command {
 				}
 				s.Out.Write(data)
 			default:
-				return usageErrorf("unknown output format %q: leave -o out, or use json or yaml", output)
+				return cmdutil.UsageErrorf("unknown output format %q: leave -o out, or use json or yaml", output)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "output format: empty for text, json or yaml")
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("json", "yaml"))
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("json", "yaml"))
 	return cmd
 }

@@ -28,6 +28,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
@@ -126,7 +127,7 @@ func TestLive(t *testing.T) {
 	kubeconfig := writeKubeconfig(t, s.Config.Host, s.Config.BearerToken)
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
-		code := app.Run(append(args, "--kubeconfig", kubeconfig), app.Streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+		code := app.Run(append(args, "--kubeconfig", kubeconfig), genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 		return code, out.String(), errOut.String()
 	}
 	expect := func(t *testing.T, args []string, wantCode int, wants ...string) {

@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
@@ -45,7 +46,7 @@ func BenchmarkPendingPod(b *testing.B) {
 	b.Run("drakit-describe-pod", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			var out, errOut bytes.Buffer
-			code := app.Run([]string{"describe", "pod", "pending", "-n", scaleNS, "--kubeconfig", kubeconfig}, app.Streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+			code := app.Run([]string{"describe", "pod", "pending", "-n", scaleNS, "--kubeconfig", kubeconfig}, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 			if code != 0 || !strings.Contains(out.String(), "nodes can run "+scaleNS+"/pending: ") {
 				b.Fatalf("exit %d:\n%s%s", code, out.String(), errOut.String())
 			}

@@ -8,6 +8,8 @@
 // output must read back to exactly the same content in any YAML 1.1 or 1.2
 // parser, which is why strings that could be read as anything else are
 // quoted.
+//
+// A Spool holds a command's output until the command knows it succeeded.
 package printer
 
 import (
