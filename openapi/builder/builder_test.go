@@ -104,7 +104,7 @@ func TestOperations(t *testing.T) {
 		params                            []string
 	}
 	listParams := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "timeoutSeconds", "watch"}
-	listParams137 := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "shardSelector", "timeoutSeconds", "watch"}
+	listParamsSharded := []string{"allowWatchBookmarks", "continue", "fieldSelector", "labelSelector", "limit", "resourceVersion", "resourceVersionMatch", "sendInitialEvents", "shardSelector", "timeoutSeconds", "watch"}
 	for _, tc := range []op{
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims", "get", "listResourceV1alpha3NamespacedResourceClaim", "list", listParams},
 		// 1.26 did not have sendInitialEvents yet.
@@ -122,9 +122,9 @@ func TestOperations(t *testing.T) {
 		// from 1.32, shardSelector from 1.36).
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/deviceclasses/{name}", "delete", "deleteResourceV1alpha3DeviceClass", "delete", []string{"dryRun", "gracePeriodSeconds", "orphanDependents", "propagationPolicy"}},
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}", "delete", "deleteResourceV1alpha3DeviceTaintRule", "delete", []string{"dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential", "orphanDependents", "propagationPolicy"}},
-		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests", "get", "listResourceV1alpha3ResourcePoolStatusRequest", "list", listParams137},
+		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests", "get", "listResourceV1alpha3ResourcePoolStatusRequest", "list", listParamsSharded},
 		{"v1alpha3", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests/{name}/status", "put", "replaceResourceV1alpha3ResourcePoolStatusRequestStatus", "put", []string{"dryRun", "fieldManager", "fieldValidation"}},
-		{"v1beta1", "/apis/resource.k8s.io/v1beta1/namespaces/{namespace}/resourceclaims", "get", "listResourceV1beta1NamespacedResourceClaim", "list", listParams137},
+		{"v1beta1", "/apis/resource.k8s.io/v1beta1/namespaces/{namespace}/resourceclaims", "get", "listResourceV1beta1NamespacedResourceClaim", "list", listParamsSharded},
 		{"v1beta2", "/apis/resource.k8s.io/v1beta2/devicetaintrules/{name}/status", "patch", "patchResourceV1beta2DeviceTaintRuleStatus", "patch", []string{"dryRun", "fieldManager", "fieldValidation", "force"}},
 		{"v1", "/apis/resource.k8s.io/v1/devicetaintrules/{name}", "delete", "deleteResourceV1DeviceTaintRule", "delete", []string{"dryRun", "gracePeriodSeconds", "ignoreStoreReadErrorWithClusterBreakingPotential", "orphanDependents", "propagationPolicy"}},
 		{"v1", "/apis/resource.k8s.io/v1/resourceslices", "delete", "deleteResourceV1CollectionResourceSlice", "deletecollection",

@@ -18,12 +18,12 @@ type kubeFeatureGate interface {
 // with their stages, defaults, locks and dependencies.
 func kubeGate(t *testing.T) kubeFeatureGate {
 	t.Helper()
-	v137 := version.MustParse("1.37")
-	g := featuregate.NewVersionedFeatureGate(v137)
+	emulated := version.MustParse("1.37")
+	g := featuregate.NewVersionedFeatureGate(emulated)
 	known := map[featuregate.Feature]featuregate.VersionedSpecs{}
 	deps := map[featuregate.Feature][]featuregate.Feature{}
 	for _, s := range Known() {
-		spec := featuregate.FeatureSpec{Version: v137, Default: s.Default, LockToDefault: s.LockedToDefault, PreRelease: featuregate.GA}
+		spec := featuregate.FeatureSpec{Version: emulated, Default: s.Default, LockToDefault: s.LockedToDefault, PreRelease: featuregate.GA}
 		switch s.Stage {
 		case Alpha:
 			spec.PreRelease = featuregate.Alpha

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// The 1.37 column of the gate table: stage and default of every DRA gate.
-func TestDefaults137(t *testing.T) {
+// The column of the gate table of the release drakit follows (1.37): stage
+// and default of every DRA gate.
+func TestDefaultsOfTheFollowedRelease(t *testing.T) {
 	want := map[Name]struct {
 		stage   Stage
 		on      bool

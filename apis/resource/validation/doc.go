@@ -91,8 +91,9 @@
 // Files are named by their role. Only the frozen rules, which no later
 // release changes, carry their release; the live rules carry none, so that
 // following a new release means editing them, not renaming or copying
-// (TestDocFilesTableNamesEveryFile and TestNamesCarryNoRelease hold the
-// package to it):
+// (TestDocFilesTableNamesEveryFile, and internal/repocheck's
+// TestNoReleaseInNames for every name of the module, hold the package to
+// it):
 //
 //	doc.go                this documentation (doc_test.go keeps its tables honest)
 //	validate.go           entry points, Options, the registry; what the server does before it validates

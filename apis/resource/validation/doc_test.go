@@ -1,9 +1,6 @@
 package validation
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +14,8 @@ import (
 
 // The package documentation's tables are kept honest here: the versions
 // and releases (against the catalogue) and the files (against the
-// directory); and no name carries a release number.
+// directory). That no name carries a release number is kept repository-
+// wide (internal/repocheck).
 
 // docTableLine is a line of the package documentation's table of versions
 // and releases: "v1alpha3  Kubernetes 1.31; DeviceTaintRule and
@@ -116,61 +114,4 @@ func TestDocFilesTableNamesEveryFile(t *testing.T) {
 	for f := range named {
 		t.Errorf("doc.go's Files table names %s, which is not a file of the package", f)
 	}
-}
-
-// releaseNumber finds a release number in a name: three digits in a row
-// (137, 1.37 written without its dot).
-var releaseNumber = regexp.MustCompile(`\d\d\d`)
-
-// TestNamesCarryNoRelease: no name declared in the package (functions,
-// methods, types, constants, variables, fields, locals), its tests
-// included, carries a release number. The frozen rules carry theirs in
-// their file names and their versions in their identifiers; the live
-// rules carry none, so that a new release means editing them, not
-// renaming them.
-func TestNamesCarryNoRelease(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			for _, id := range declaredNames(n) {
-				if releaseNumber.MatchString(id.Name) {
-					t.Errorf("%s: %s carries a release number", fset.Position(id.Pos()), id.Name)
-				}
-			}
-			return true
-		})
-	}
-}
-
-// declaredNames are the names n declares.
-func declaredNames(n ast.Node) []*ast.Ident {
-	switch d := n.(type) {
-	case *ast.FuncDecl:
-		return []*ast.Ident{d.Name}
-	case *ast.TypeSpec:
-		return []*ast.Ident{d.Name}
-	case *ast.ValueSpec:
-		return d.Names
-	case *ast.Field:
-		return d.Names
-	case *ast.AssignStmt:
-		var names []*ast.Ident
-		if d.Tok == token.DEFINE {
-			for _, l := range d.Lhs {
-				if id, ok := l.(*ast.Ident); ok {
-					names = append(names, id)
-				}
-			}
-		}
-		return names
-	}
-	return nil
 }
