@@ -240,7 +240,7 @@ func (a *Allocator) blame(search *solver, plans []*claimPlan, results []Result) 
 		}
 		prefix = append(prefix, p.requests...)
 		if search.solve(prefix) {
-			search.release(prefix)
+			search.untake(prefix)
 			before = append(before, p)
 			continue
 		}
@@ -293,7 +293,7 @@ func (a *Allocator) settle(search *solver, p *claimPlan, before []*claimPlan, re
 		if res.Err != nil {
 			// Not allocated after all (see severalTerms): the devices are
 			// free for the claims after it.
-			search.release(p.requests)
+			search.untake(p.requests)
 		}
 		return nil
 	}
@@ -308,7 +308,7 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 	held := search.swapState(search.freshState())
 	alone := search.solve(p.requests)
 	if alone {
-		search.release(p.requests)
+		search.untake(p.requests)
 	}
 	search.swapState(held)
 	if search.err != nil {
@@ -332,7 +332,7 @@ func (a *Allocator) diagnose(search *solver, p *claimPlan, before []*claimPlan) 
 	}
 	for j := range p.requests {
 		if search.solve(p.requests[:j+1]) {
-			search.release(p.requests[:j+1])
+			search.untake(p.requests[:j+1])
 			continue
 		}
 		if search.err != nil {
@@ -390,7 +390,7 @@ func (a *Allocator) blameRequest(search *solver, p *claimPlan, j int, holders []
 	constraints := strings.Join(constraintNames, ", ")
 	fitsAlone := search.solve(p.requests[j : j+1])
 	if fitsAlone {
-		search.release(p.requests[j : j+1])
+		search.untake(p.requests[j : j+1])
 	}
 	matching, taken := len(r.candidates), search.takenFrom(r)
 	// The request is alone here, and one device meets any constraint on

@@ -57,7 +57,7 @@ type Options struct {
 	// AllocatedDevices are further devices in use. The list is kept, not
 	// copied (as upstream keeps the caller's set of allocated devices): it
 	// must not be modified while the Allocator uses it. Record changes
-	// with MarkAllocated and Release.
+	// with MarkAllocated and MarkFree.
 	AllocatedDevices []DeviceID
 	// Node is the node on which the claims are to be used. Nil means no
 	// node: only slices with allNodes are considered (network-attached
@@ -860,9 +860,9 @@ func (a *Allocator) MarkAllocated(ids ...DeviceID) {
 	}
 }
 
-// Release records whole devices as free again (their claim was
-// deallocated); ReleaseResults undoes Commit, shares included.
-func (a *Allocator) Release(ids ...DeviceID) {
+// MarkFree records whole devices as free again (their claim was
+// deallocated); Uncommit undoes Commit, shares included.
+func (a *Allocator) MarkFree(ids ...DeviceID) {
 	for _, id := range ids {
 		a.allocated.remove(id)
 		a.setInUse(id, false)

@@ -132,7 +132,7 @@ func TestSelectorResultsAreCached(t *testing.T) {
 	}
 }
 
-func TestCommitAndRelease(t *testing.T) {
+func TestCommitAndMarkFree(t *testing.T) {
 	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s1", drv, "n1", onNode("n1"), gpus(2, numaZero)...)}, Node: node("n1")})
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestCommitAndRelease(t *testing.T) {
 	if !IsReason(res[0].Err, ReasonNotEnough) {
 		t.Fatalf("got %v", res[0].Err)
 	}
-	a.Release(DeviceID{drv, "n1", "gpu0"})
+	a.MarkFree(DeviceID{drv, "n1", "gpu0"})
 	res, _ = a.Allocate(ctx, c)
 	if res[0].Err != nil || res[0].Allocation.Devices.Results[0].Device != "gpu0" {
 		t.Fatalf("got %v", res[0])
@@ -216,7 +216,7 @@ func TestImpossibleIsProvenByCounting(t *testing.T) {
 	if s := a.Stats().SearchSteps; s != 0 {
 		t.Errorf("%d search steps for a count the free devices cannot meet", s)
 	}
-	a.Release(inUse...)
+	a.MarkFree(inUse...)
 	// 64 devices per numa value would be needed; each value has 62 or 63.
 	before := a.Stats().SearchSteps
 	res, err = a.Allocate(context.Background(), []*resource.ResourceClaim{withConstraint(claim("c", req("r", "gpu", count(32)), req("s", "gpu", count(32))), "gpu.example.com/numa")})

@@ -195,7 +195,7 @@ func (a *Allocator) compatBlame(search *solver, requests []*requestPlan) string 
 		search.skipCompat = &skip
 		ok := search.solve(requests)
 		if ok {
-			search.release(requests)
+			search.untake(requests)
 		}
 		search.skipCompat = nil
 		return ok && search.err == nil

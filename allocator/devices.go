@@ -427,13 +427,13 @@ func (a *Allocator) input(e *sliceEntry, d int) *cel.Input {
 	return &e.inputs[d]
 }
 
-// releaseInputs drops the CEL variables the entry's inputs hold, which
+// freeVariables drops the CEL variables the entry's inputs hold, which
 // are big compared with a device, keeping what the fast path learnt
 // about the devices; results are kept, so the variables are rarely
 // needed twice.
-func (e *sliceEntry) releaseInputs() {
+func (e *sliceEntry) freeVariables() {
 	for i := range e.inputs {
-		e.inputs[i].Release()
+		e.inputs[i].FreeVariables()
 	}
 }
 

@@ -23,8 +23,8 @@
 //		if r.Err != nil { ... } // *allocator.ClaimError: claim, request, Reason, detail
 //		claim := r.AllocatedClaim()  // copy with status.allocation
 //	}
-//	a.Commit(results)         // keep the devices (or shares) for later calls
-//	a.ReleaseResults(results) // and give them back, exactly
+//	a.Commit(results)   // keep the devices (or shares) for later calls
+//	a.Uncommit(results) // and give them back, exactly
 //
 // For objects of any version (typed or unstructured), AllocateObjects
 // converts them to the hub, allocates, and writes each claim back in its

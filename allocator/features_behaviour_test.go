@@ -8,7 +8,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-func TestCommitSharesAndReleaseResults(t *testing.T) {
+func TestCommitSharesAndUncommit(t *testing.T) {
 	a, err := New(Options{Classes: []*resource.DeviceClass{gpuClass}, Slices: []*resource.ResourceSlice{slice("s", drv, "n1", onNode("n1"), nic("nic0"))}, Node: node("n1")})
 	if err != nil {
 		t.Fatal(err)
@@ -32,13 +32,13 @@ func TestCommitSharesAndReleaseResults(t *testing.T) {
 	if res, _ := a.Allocate(ctx, small); !IsReason(res[0].Err, ReasonNotEnough) {
 		t.Fatalf("a third share beyond the capacity: %v", res[0].Err)
 	}
-	a.ReleaseResults(first)
+	a.Uncommit(first)
 	res, _ := a.Allocate(ctx, big)
 	if res[0].Err != nil {
-		t.Fatalf("after releasing the share of 7: %v", res[0].Err)
+		t.Fatalf("after uncommitting the share of 7: %v", res[0].Err)
 	}
-	a.ReleaseResults(second)
-	a.ReleaseResults(second) // releasing twice changes nothing
+	a.Uncommit(second)
+	a.Uncommit(second) // uncommitting twice changes nothing
 	a.Commit(res)
 	if res, _ := a.Allocate(ctx, small); res[0].Err != nil {
 		t.Fatalf("3 next to 7 again: %v", res[0].Err)

@@ -126,13 +126,13 @@ func TestAllocatedDevicesNotWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.MarkAllocated(DeviceID{drv, "n1", "gpu2"})
-	a.Release(inUse[0])
+	a.MarkFree(inUse[0])
 	res, err := a.AllocateOn(context.Background(), node("n1"), []*resource.ResourceClaim{claim("c", req("r", "gpu", count(2)))})
 	if err != nil || res[0].Err != nil {
 		t.Fatal(err, res[0].Err)
 	}
 	if got := devicesOf(res[0].Allocation); !slices.Equal(got, []string{"r=" + drv + "/n1/gpu0", "r=" + drv + "/n1/gpu3"}) {
-		t.Errorf("got %v, want gpu0 (released) and gpu3", got)
+		t.Errorf("got %v, want gpu0 (marked free) and gpu3", got)
 	}
 	if got := inUse[:cap(inUse)]; !slices.Equal(got, want) {
 		t.Errorf("the caller's list changed: %v, want %v", got, want)
@@ -269,9 +269,9 @@ func TestInUseRecord(t *testing.T) {
 			t.Errorf("%v marked, but not in use", id)
 		}
 	}
-	a.Release(DeviceID{drv, "n1", "gpu1"})
+	a.MarkFree(DeviceID{drv, "n1", "gpu1"})
 	if a.IsAllocated(DeviceID{drv, "n1", "gpu1"}) || !a.IsAllocated(DeviceID{drv, "n1", "gpu2"}) || !a.IsAllocated(DeviceID{drv, "n2", "gpu0"}) {
-		t.Errorf("after releasing n1/gpu1: in use %v %v %v, want false true true", a.IsAllocated(DeviceID{drv, "n1", "gpu1"}), a.IsAllocated(DeviceID{drv, "n1", "gpu2"}), a.IsAllocated(DeviceID{drv, "n2", "gpu0"}))
+		t.Errorf("after MarkFree of n1/gpu1: in use %v %v %v, want false true true", a.IsAllocated(DeviceID{drv, "n1", "gpu1"}), a.IsAllocated(DeviceID{drv, "n1", "gpu2"}), a.IsAllocated(DeviceID{drv, "n2", "gpu0"}))
 	}
 }
 

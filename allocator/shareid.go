@@ -57,7 +57,7 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 	// The attempts before the device's hint are in use: they were when
 	// the hint was taken, and none was released since.
 	start := 0
-	if held != nil && memo != nil && held.hintOf == memo && held.hintReleases == held.releases {
+	if held != nil && memo != nil && held.hintOf == memo && held.hintUnholds == held.unholds {
 		start = held.hintNext
 	}
 	var uid types.UID
@@ -93,7 +93,7 @@ func (a *Allocator) shareID(claim *resource.ResourceClaim, request string, id De
 		memo.ids = known
 	}
 	if held != nil {
-		held.hintOf, held.hintNext, held.hintReleases = memo, attempt, held.releases
+		held.hintOf, held.hintNext, held.hintUnholds = memo, attempt, held.unholds
 	}
 	a.shareBuf = name[:0]
 	a.callShareIDs = append(a.callShareIDs, madeShare{id, uid})

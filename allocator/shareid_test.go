@@ -90,10 +90,10 @@ func TestShareIDNotReused(t *testing.T) {
 	if x == y {
 		t.Errorf("shareID %s handed out twice", x)
 	}
-	a.ReleaseResults(first)
+	a.Uncommit(first)
 	third, _ := a.Allocate(context.Background(), []*resource.ResourceClaim{c})
 	if z := *third[0].Allocation.Devices.Results[0].ShareID; z != x {
-		t.Errorf("after release the claim got shareID %s, want %s again", z, x)
+		t.Errorf("after Uncommit the claim got shareID %s, want %s again", z, x)
 	}
 }
 
@@ -120,7 +120,7 @@ func TestShareIDMemo(t *testing.T) {
 			ids = append(ids, string(*results[0].Allocation.Devices.Results[0].ShareID))
 		}
 		for _, results := range all {
-			a.ReleaseResults(results)
+			a.Uncommit(results)
 		}
 		return ids
 	}
@@ -172,9 +172,9 @@ func newNICAllocator(t *testing.T, mode Mode) *Allocator {
 	return a
 }
 
-// TestShareIDAfterRelease: a share released on the device makes its ID the
+// TestShareIDAfterUncommit: a share given back on the device makes its ID the
 // first free one again, whatever shareID remembered of the device.
-func TestShareIDAfterRelease(t *testing.T) {
+func TestShareIDAfterUncommit(t *testing.T) {
 	a := newNICAllocator(t, Joint)
 	c := claim("c", exact("r", "gpu", bandwidth("1")))
 	allocate := func() Result {
@@ -192,10 +192,10 @@ func TestShareIDAfterRelease(t *testing.T) {
 		a.Commit([]Result{r})
 		committed = append(committed, r)
 	}
-	a.ReleaseResults(committed[1:2])
+	a.Uncommit(committed[1:2])
 	again := allocate()
 	if got, want := idOf(again), idOf(committed[1]); got != want {
-		t.Fatalf("after releasing the second share: ID %s, want the second's %s", got, want)
+		t.Fatalf("after uncommitting the second share: ID %s, want the second's %s", got, want)
 	}
 	a.Commit([]Result{again})
 	next := allocate()

@@ -12,13 +12,13 @@ import (
 type deviceShares struct {
 	ids      map[types.UID]bool
 	consumed map[resource.QualifiedName]apiresource.Quantity
-	// releases counts the shares released (unhold). shareID's hint: the
+	// unholds counts the shares given back (unhold). shareID's hint: the
 	// attempts of the name hintOf before hintNext were in use when it
-	// last made an ID for the device, with releases at hintReleases.
-	releases     int
-	hintOf       *shareNames
-	hintNext     int
-	hintReleases int
+	// last made an ID for the device, with unholds at hintUnholds.
+	unholds     int
+	hintOf      *shareNames
+	hintNext    int
+	hintUnholds int
 }
 
 // holdKind says how an allocation result holds its device.
@@ -82,14 +82,14 @@ func (a *Allocator) unhold(r *resource.DeviceRequestAllocationResult) {
 			return
 		}
 		delete(s.ids, *r.ShareID)
-		s.releases++
+		s.unholds++
 		addQuantities(s.consumed, r.ConsumedCapacity, -1)
 		if len(s.ids) == 0 {
 			delete(a.shares, id)
 			a.sharesGen++
 		}
 	case holdsDevice:
-		a.Release(id)
+		a.MarkFree(id)
 	}
 }
 
@@ -109,11 +109,11 @@ func (a *Allocator) Commit(results []Result) {
 	}
 }
 
-// ReleaseResults undoes Commit exactly: the devices of the results are
+// Uncommit undoes Commit exactly: the devices of the results are
 // free again and their shares give back the capacity they consumed (other
 // shares of the same device stay). Use it when a committed claim is
-// deallocated; Release frees whole devices.
-func (a *Allocator) ReleaseResults(results []Result) {
+// deallocated; MarkFree frees whole devices.
+func (a *Allocator) Uncommit(results []Result) {
 	for _, r := range results {
 		if r.Err != nil || r.Allocation == nil || r.AlreadyAllocated {
 			continue

@@ -185,9 +185,9 @@ func (s *solver) solve(requests []*requestPlan) bool {
 	return s.step(requests, 0)
 }
 
-// release undoes a successful solve: the devices and the constraint values
+// untake undoes a successful solve: the devices and the constraint values
 // it took.
-func (s *solver) release(requests []*requestPlan) {
+func (s *solver) untake(requests []*requestPlan) {
 	// In reverse, so that shares give back counters as they took them.
 	for k := len(requests) - 1; k >= 0; k-- {
 		r := requests[k].concrete()

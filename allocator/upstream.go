@@ -89,7 +89,7 @@ func mayAbortInSearch(requests []*requestPlan) bool {
 func (s *solver) upstreamAbort(requests []*requestPlan) string {
 	pr := &probe{s: s, budget: probeBudget}
 	if pr.step(requests, 0) {
-		s.release(requests)
+		s.untake(requests)
 	}
 	if pr.abortReq == nil {
 		return ""

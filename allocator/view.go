@@ -167,14 +167,14 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		}
 		for k := range selectors {
 			if err := a.evaluate(ctx, e, selectors[k].id, mask); err != nil {
-				e.releaseInputs()
+				e.freeVariables()
 				return nil, nil, DeviceID{}, err
 			}
 			r := e.results[selectors[k].id]
 			for w := range mask {
 				if f := mask[w] & r.failed[w]; f != 0 {
 					d := int32(w*64 + trailingZeros(f))
-					e.releaseInputs()
+					e.freeVariables()
 					return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 				}
 				mask[w] &= r.match[w]
@@ -184,13 +184,13 @@ func (a *Allocator) matching(ctx context.Context, v *view, selectors []selectorR
 		if partial {
 			// Not every device was judged: nothing to keep but the
 			// verdicts (e.results).
-			e.releaseInputs()
+			e.freeVariables()
 			continue
 		}
 		e.masks.put(key, mask)
 		// Selector inputs are big compared with a device; results are
 		// kept, so an input is rarely needed twice.
-		e.releaseInputs()
+		e.freeVariables()
 	}
 	return masks, nil, DeviceID{}, nil
 }
@@ -237,12 +237,12 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				ok := true
 				for k := range selectors {
 					if err := a.evaluate(ctx, e, selectors[k].id, one); err != nil {
-						e.releaseInputs()
+						e.freeVariables()
 						return nil, nil, DeviceID{}, err
 					}
 					r := e.results[selectors[k].id]
 					if r.failed[w]&one[w] != 0 {
-						e.releaseInputs()
+						e.freeVariables()
 						return nil, &selectors[k], DeviceID{e.driver, e.pool, e.devices[d].Name}, r.errs[d]
 					}
 					if r.match[w]&one[w] == 0 {
@@ -259,7 +259,7 @@ func (a *Allocator) matchingFirst(ctx context.Context, v *view, selectors []sele
 				}
 			}
 		}
-		e.releaseInputs()
+		e.freeVariables()
 	}
 	return masks, nil, DeviceID{}, nil
 }

@@ -72,7 +72,7 @@ variant_versions() {
 
 # variant_tests is the go test package and -run pattern run against a
 # variant server.
-variant_tests=(./resourcev1/ -run '^TestResourceV1Interface$')
+variant_tests=(./resourcev1/ -run '^(TestResourceV1Interface|TestResourceSliceController)$')
 
 # scheduler_release reports whether kube-scheduler and
 # kube-controller-manager run against a server of the release, for the

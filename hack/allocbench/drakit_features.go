@@ -35,13 +35,13 @@ func drakitCommit(a *allocator.Allocator, results []*resource.AllocationResult) 
 	a.Commit(rs)
 }
 
-// drakitRelease forgets committed allocations exactly: whole devices are
+// drakitUncommit forgets committed allocations exactly: whole devices are
 // free again, shares give back their capacity (other shares stay), and
 // adminAccess results held nothing.
-func drakitRelease(a *allocator.Allocator, results []*resource.AllocationResult) {
+func drakitUncommit(a *allocator.Allocator, results []*resource.AllocationResult) {
 	rs := make([]allocator.Result, len(results))
 	for i, r := range results {
 		rs[i] = allocator.Result{Allocation: r}
 	}
-	a.ReleaseResults(rs)
+	a.Uncommit(rs)
 }

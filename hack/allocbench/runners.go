@@ -165,7 +165,7 @@ func (r *DrakitRunner) Commit(results []*resource.AllocationResult) {
 }
 
 func (r *DrakitRunner) Reset() {
-	drakitRelease(r.A, r.committed)
+	drakitUncommit(r.A, r.committed)
 	r.committed = nil
 }
 

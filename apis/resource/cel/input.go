@@ -102,10 +102,10 @@ func (in *Input) init(driver string, device *resource.Device) {
 // Driver is the device's driver.
 func (in *Input) Driver() string { return in.fast.Driver() }
 
-// Release drops the CEL variables built so far, keeping what the fast path
-// learnt about the device; a program that needs them again builds them
-// again. It is safe to call while other goroutines evaluate.
-func (in *Input) Release() {
+// FreeVariables drops the CEL variables built so far, keeping what the
+// fast path learnt about the device; a program that needs them again
+// builds them again. It is safe to call while other goroutines evaluate.
+func (in *Input) FreeVariables() {
 	if in.shapes.Load() != nil {
 		in.shapes.Store(nil)
 	}
