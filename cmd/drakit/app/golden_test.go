@@ -118,8 +118,6 @@ var goldenCases = []goldenCase{
 	{name: "explain-kind-not-in-version", args: []string{"explain", "resourceclass", "--api-version", "resource.k8s.io/v1alpha3"}},
 	{name: "usage-explain-no-args", args: []string{"explain"}},
 	// the rest
-	{name: "version", args: []string{"version"}},
-	{name: "version-json", args: []string{"version", "-o", "json"}},
 	{name: "help-convert", args: []string{"convert", "--help"}},
 	{name: "help", args: []string{}},
 	{name: "usage-openapi-format", args: []string{"openapi", "--api-version", "resource.k8s.io/v1alpha1", "--format", "v4"}},
