@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-
-	"github.com/drakit/drakit/openapi"
 )
 
 // copyExamples copies the example files of a version into a new
@@ -220,25 +218,6 @@ func TestDirectories(t *testing.T) {
 	code, stdout, stderr := runDrakit([]string{"validate", "-f", dir, "-R"}, nil)
 	if code != 0 || stdout != "Summary: 1 object, 1 valid, 0 invalid\n" {
 		t.Errorf("with -R: exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-}
-
-func TestOpenAPIPrintsThePublishedDocuments(t *testing.T) {
-	for _, format := range []string{"v2", "v3", "jsonschema"} {
-		want, err := openapi.Document("resource.k8s.io/v1alpha2", format)
-		if err != nil {
-			t.Fatal(err)
-		}
-		code, stdout, stderr := runDrakit([]string{"openapi", "--api-version", "resource.k8s.io/v1alpha2", "--format", format}, nil)
-		if code != 0 || stderr != "" {
-			t.Fatalf("%s: exit %d: %s", format, code, stderr)
-		}
-		if strings.TrimSuffix(stdout, "\n") != strings.TrimSuffix(string(want), "\n") {
-			t.Errorf("%s: the output is not the published document", format)
-		}
-		if !json.Valid([]byte(stdout)) {
-			t.Errorf("%s: not JSON", format)
-		}
 	}
 }
 

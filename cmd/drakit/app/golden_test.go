@@ -120,7 +120,6 @@ var goldenCases = []goldenCase{
 	// the rest
 	{name: "help-convert", args: []string{"convert", "--help"}},
 	{name: "help", args: []string{}},
-	{name: "usage-openapi-format", args: []string{"openapi", "--api-version", "resource.k8s.io/v1alpha1", "--format", "v4"}},
 }
 
 func TestGolden(t *testing.T) { testGoldenCases(t, goldenCases) }

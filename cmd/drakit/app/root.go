@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
@@ -134,7 +135,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		newExplainCommand(f, streams),
 		newDescribeCommand(f, streams),
 		newGetCommand(f, streams),
-		newOpenAPICommand(f, streams),
+		openapi.NewCmdOpenAPI(f, streams),
 		versioncmd.NewCmdVersion(f, streams),
 		newCompletionCommand(f, streams),
 	)
