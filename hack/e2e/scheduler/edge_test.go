@@ -23,6 +23,7 @@ func edgeCases() []*scenario {
 		edgeTemplates(),
 		edgeNodeTaint(),
 		edgeNetworkAttached(),
+		edgeSliceWithoutNode(),
 	}
 }
 
@@ -230,5 +231,20 @@ func edgeNetworkAttached() *scenario {
 	sc.pendingPod("p1", named("both", "both"))
 	sc.pendingPod("p2", named("nic", "nic"))
 	sc.pendingPod("p3", named("gpu", "gpu"))
+	return sc
+}
+
+func edgeSliceWithoutNode() *scenario {
+	sc := newScenario("slice-without-node")
+	sc.why = "a slice names a node the cluster does not have (its node is gone, or it was never registered): the scheduler tries the cluster's nodes only"
+	gpuNodes(sc, gpus(1))
+	ghost := &corev1.Node{}
+	ghost.Name = sc.clusterName("ghost")
+	sc.localPool(ghost, gpuDriver, gpus(1)...)
+	class := sc.clusterName("gpu")
+	sc.claim("c1", claimSpec(request("r", class, 1)))
+	sc.claim("c2", claimSpec(request("r", class, 1)))
+	sc.pendingPod("p1", named("g", "c1"))
+	sc.pendingPod("p2", named("g", "c2"))
 	return sc
 }

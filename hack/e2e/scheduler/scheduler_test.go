@@ -160,7 +160,9 @@ func (d *difference) String() string {
 
 // scenarioResult is one scenario's comparison.
 type scenarioResult struct {
-	sc    *scenario
+	sc *scenario
+	// nodes are the cluster's nodes during the scenario.
+	nodes map[string]bool
 	pods  []*podResult
 	diffs []*difference
 	// liveStderr is what the CLI wrote to standard error.
@@ -196,7 +198,10 @@ func (e *env) run(t *testing.T, sc *scenario) *scenarioResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &scenarioResult{sc: sc, liveStderr: stderr}
+	res := &scenarioResult{sc: sc, liveStderr: stderr, nodes: map[string]bool{}}
+	for _, n := range cr.nodes {
+		res.nodes[n.Name] = true
+	}
 	for _, p := range cr.pending {
 		pr := &podResult{pod: p.Name, scheduler: h.outcomes[p.Name], offline: offline[p.Name], live: live[p.Name]}
 		if pr.replay, pr.judged, err = e.predict.replay(ctx, cr, h, p.Name); err != nil {
