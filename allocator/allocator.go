@@ -105,10 +105,6 @@ type config struct {
 	taintRules    []*resource.DeviceTaintRule
 	taintRulesGen int
 	classes       map[string]*resource.DeviceClass
-	// deviceRules are further reasons why a device cannot be used (see
-	// candidateScan.unusable), which only tests set: the worked example of
-	// a new gate (newgate_example_test.go) cannot add a case to unusable.
-	deviceRules []func(dev *resource.Device) string
 }
 
 // inventory is the caller's list of slices (kept, not copied) with what

@@ -316,8 +316,8 @@ func (sc *candidateScan) capacity(d int) (need map[resource.QualifiedName]apires
 // "" when it can: skipNodeOperations (OptionalNodeOperations, with the
 // experimental implementation; the same for every device of the slice, see
 // enterSlice), counters (PartitionableDevices, and a pool already
-// overdrawn). A new gate that makes devices unusable adds its case here;
-// deviceRules are the cases a test adds (newgate_example_test.go).
+// overdrawn). A new gate that makes devices unusable adds its case here
+// (newgate_example_test.go adds one for a made-up gate).
 func (sc *candidateScan) unusable(dev *resource.Device, d int) string {
 	switch {
 	case sc.sliceUnusable != "":
@@ -326,11 +326,6 @@ func (sc *candidateScan) unusable(dev *resource.Device, d int) string {
 		return "consumes counters, but the PartitionableDevices feature is off"
 	case sc.uses != nil && len(sc.uses[d]) > 0 && sc.pool.overdrawn:
 		return "its pool's counters are already overdrawn"
-	}
-	for _, rule := range sc.a.deviceRules {
-		if why := rule(dev); why != "" {
-			return why
-		}
 	}
 	return ""
 }
