@@ -107,16 +107,7 @@ var goldenCases = []goldenCase{
 	{name: "allocate-huge-exponent", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", inputFile("huge-exponent-selector.yaml")}},
 	{name: "allocate-v1alpha2", args: []string{"allocate", "-f", "examples/v1alpha2", "-o", "json"}},
 	{name: "allocate-bad-input", args: []string{"allocate", "-f", "examples/v1alpha3", "-f", inputFile("unknown-field.yaml")}},
-	// explain
-	{name: "explain-devices", args: []string{"explain", "resourceclaim.spec.devices", "--api-version", "resource.k8s.io/v1alpha3"}},
-	{name: "explain-leaf", args: []string{"explain", "resourceclaims.spec.devices.requests.allocationMode", "--api-version", "resource.k8s.io/v1alpha3"}},
-	{name: "explain-recursive", args: []string{"explain", "ResourceClass", "--api-version", "resource.k8s.io/v1alpha1", "--recursive"}},
-	{name: "explain-default-version", args: []string{"explain", "resourceslice.spec.pool"}},
-	{name: "explain-v1alpha2-slice", args: []string{"explain", "resourceslice.namedResources.instances", "--api-version", "resource.k8s.io/v1alpha2"}},
-	{name: "explain-field-not-in-version", args: []string{"explain", "resourceslice.namedResources"}},
-	{name: "explain-no-field", args: []string{"explain", "resourceclaim.spec.devices.colour", "--api-version", "resource.k8s.io/v1alpha3"}},
-	{name: "explain-kind-not-in-version", args: []string{"explain", "resourceclass", "--api-version", "resource.k8s.io/v1alpha3"}},
-	{name: "usage-explain-no-args", args: []string{"explain"}},
+
 	// the rest
 	{name: "help-convert", args: []string{"convert", "--help"}},
 	{name: "help", args: []string{}},

@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
@@ -132,7 +133,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		newConvertCommand(f, streams),
 		newValidateCommand(f, streams),
 		newAllocateCommand(f, streams),
-		newExplainCommand(f, streams),
+		explain.NewCmdExplain(f, streams),
 		newDescribeCommand(f, streams),
 		newGetCommand(f, streams),
 		openapi.NewCmdOpenAPI(f, streams),
