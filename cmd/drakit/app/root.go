@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/cmd/drakit/app/completion"
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
@@ -138,7 +139,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		newGetCommand(f, streams),
 		openapi.NewCmdOpenAPI(f, streams),
 		versioncmd.NewCmdVersion(f, streams),
-		newCompletionCommand(f, streams),
+		completion.NewCmdCompletion(f, streams),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	argsAreUsage(root)
