@@ -279,17 +279,25 @@ func (c *cluster) schedule(ctx context.Context, cr *created) (*history, error) {
 	// and for an unbound pod how many bindings there were when its
 	// condition last changed.
 	observe := func(upTo int) error {
+		// A pod bound on a second try was tried again because of what
+		// another pod's binding changed: when both bindings are seen at
+		// once, the retried pod's comes second.
+		var fresh, retried []step
+		defer func() { h.order = append(append(h.order, fresh...), retried...) }()
 		for _, p := range cr.pending[:upTo] {
 			o, err := c.outcomeOf(ctx, cr.namespace, p.Name)
 			if err != nil {
 				return err
 			}
 			prev, seen := outcomes[p.Name]
-			if o.node != "" && (!seen || prev.node == "") {
-				h.order = append(h.order, step{pod: p.Name, outcome: o})
+			switch {
+			case o.node != "" && !seen:
+				fresh = append(fresh, step{pod: p.Name, outcome: o})
+			case o.node != "" && prev.node == "":
+				retried = append(retried, step{pod: p.Name, outcome: o})
 			}
 			if o.node == "" && o.reason != "" && (!seen || prev != o) {
-				h.decidedAt[p.Name] = len(h.order)
+				h.decidedAt[p.Name] = len(h.order) + len(fresh) + len(retried)
 			}
 			if o.node != "" || o.reason != "" {
 				outcomes[p.Name] = o

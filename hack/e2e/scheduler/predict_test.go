@@ -263,6 +263,24 @@ func (h *history) boundBefore(pod string) int {
 // scheduler allocated for it.
 func (p *predictor) replay(ctx context.Context, cr *created, h *history, pod string) (verdict, []error, error) {
 	k := h.boundBefore(pod)
+	v, errs, err := p.replayAt(ctx, cr, h, pod, k)
+	o := h.outcomes[pod]
+	if err != nil || o.node != "" || k >= len(h.order) || (agrees(o, v, false) && wordsDiffer(o, v) == "") {
+		return v, errs, err
+	}
+	// The scheduler tries an unschedulable pod again when a claim of its
+	// changes, which happens in the PreBind of the pod that allocates it,
+	// before that pod is bound: its new decision may have seen one more
+	// binding than was observed with it.
+	if next, _, err := p.replayAt(ctx, cr, h, pod, k+1); err == nil && agrees(o, next, false) && wordsDiffer(o, next) == "" {
+		return next, nil, nil
+	}
+	return v, errs, err
+}
+
+// replayAt is replay on the state with the first k bindings of the
+// scheduler applied.
+func (p *predictor) replayAt(ctx context.Context, cr *created, h *history, pod string, k int) (verdict, []error, error) {
 	before := map[string]string{} // pod -> node, bound before
 	for _, s := range h.order[:k] {
 		before[s.pod] = s.outcome.node
