@@ -15,12 +15,17 @@
 #                                 listed known differences), the known
 #                                 differences' examples, and one run of each
 #                                 benchmark scenario
-#   hack/allocbench.sh pods       BenchmarkPods: a synthetic cluster of 5,000
-#                                 nodes x 8 GPUs and 10,000 pending pods,
-#                                 the drakit binary (`drakit allocate`, YAML
-#                                 included; wall time, peak RSS) beside
-#                                 upstream's allocator in the scheduler's
-#                                 loop (sampled, scaled to all pods)
+#   hack/allocbench.sh pods [re]  BenchmarkPods: synthetic clusters of 5,000
+#                                 nodes x 8 GPUs and 10,000 pending pods in
+#                                 two shapes (one-model: one GPU model per
+#                                 node, six templates; two-models: two
+#                                 models per node, one per NUMA node, twelve
+#                                 templates interleaved), the drakit binary
+#                                 (`drakit allocate`, YAML included; wall
+#                                 and CPU time, peak RSS) beside upstream's
+#                                 allocator in the scheduler's loop
+#                                 (sampled, scaled to all pods); re selects
+#                                 shapes and sides (two-models/.*/drakit)
 #   hack/allocbench.sh bench [re] the side-by-side benchmarks
 #                                 BenchmarkAllocate/<scenario>/{cold,warm}/
 #                                 {drakit,stable,incubating,experimental}
@@ -41,7 +46,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/allocbench"
 
 if [ "${1:-}" = "pods" ]; then
-  exec go test -run '^$' -bench 'BenchmarkPods' -benchtime 1x -timeout 60m .
+  exec go test -run '^$' -bench "BenchmarkPods/${2:-.}" -benchtime 1x -timeout 60m .
 fi
 
 if [ "${1:-}" = "bench" ]; then

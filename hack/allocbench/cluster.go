@@ -115,6 +115,69 @@ func SyntheticCluster(spec ClusterSpec) *Cluster {
 	return c
 }
 
+// twoModelPairs are the models of the two-models shape's nodes, NUMA node
+// 0's first: three models across the cluster, two on each node.
+var twoModelPairs = [3][2]string{{"H100", "A100"}, {"H100", "L40S"}, {"A100", "L40S"}}
+
+// twoModelTemplates are the twelve specs of the two-models shape, one pod
+// in twelve each: 1, 2, 4 and 8 GPUs, of any model or of one, some on one
+// NUMA node. Every one fits on an empty node of some kind; a third of the
+// cluster's GPUs stays free, so that every pod is placed.
+func twoModelTemplates() []clusterTemplate {
+	model := func(m string) string { return `device.attributes["gpu.example.com"].model == "` + m + `"` }
+	return []clusterTemplate{
+		{"gpu-1", 1, deviceClaim(gpuRequest("gpu", 1, ""))},
+		{"h100-1", 1, deviceClaim(gpuRequest("gpu", 1, model("H100")))},
+		{"a100-1", 1, deviceClaim(gpuRequest("gpu", 1, model("A100")))},
+		{"l40s-1", 1, deviceClaim(gpuRequest("gpu", 1, model("L40S")))},
+		{"gpu-2-numa", 1, numa(deviceClaim(gpuRequest("gpus", 2, "")))},
+		{"h100-2-numa", 1, numa(deviceClaim(gpuRequest("gpus", 2, model("H100"))))},
+		{"a100-2", 1, deviceClaim(gpuRequest("gpus", 2, model("A100")))},
+		{"l40s-2-numa", 1, numa(deviceClaim(gpuRequest("gpus", 2, model("L40S"))))},
+		{"gpu-4-numa", 1, numa(deviceClaim(gpuRequest("gpus", 4, "")))},
+		{"h100-4-numa", 1, numa(deviceClaim(gpuRequest("gpus", 4, model("H100"))))},
+		{"l40s-4-numa", 1, numa(deviceClaim(gpuRequest("gpus", 4, model("L40S"))))},
+		{"gpu-8", 1, deviceClaim(gpuRequest("gpus", 8, ""))},
+	}
+}
+
+// TwoModelCluster is the benchmark's second shape: spec.Nodes nodes, each
+// with two GPU models, one per NUMA node (twoModelPairs in turn), one
+// slice of spec.GPUsPerNode GPUs per node, and spec.Pods pending pods of
+// the twelve twoModelTemplates interleaved (pod i asks for template i mod
+// 12), creation times a second apart. Unlike SyntheticCluster, a pod's
+// kind (its claim's spec) decides which nodes it can use and how it packs
+// them, so the kinds fill the cluster at different speeds.
+func TwoModelCluster(spec ClusterSpec) *Cluster {
+	c := &Cluster{Classes: []*resourceapi.DeviceClass{gpuClass()}}
+	for i := 0; i < spec.Nodes; i++ {
+		name := fmt.Sprintf("node-%05d", i)
+		pair := twoModelPairs[i%len(twoModelPairs)]
+		c.Nodes = append(c.Nodes, clusterNode(name, map[string]string{"zone": fmt.Sprintf("z%d", i%clusterZones)}))
+		c.Slices = append(c.Slices, gpuSlice(name, spec.GPUsPerNode, func(d int) (string, int64) {
+			numaNode := int64(d * 2 / spec.GPUsPerNode)
+			return pair[numaNode], numaNode
+		}))
+	}
+	templates := twoModelTemplates()
+	for _, t := range templates {
+		c.Templates = append(c.Templates, template(t.name, t.spec))
+	}
+	for i := 0; i < spec.Pods; i++ {
+		c.Pods = append(c.Pods, clusterPod(i, templates[i%len(templates)].name))
+	}
+	return c
+}
+
+// clusterShapes are the shapes of BenchmarkPods, by name.
+var clusterShapes = []struct {
+	name string
+	make func(ClusterSpec) *Cluster
+}{
+	{"one-model", SyntheticCluster},
+	{"two-models", TwoModelCluster},
+}
+
 func templateOf(templates []clusterTemplate, i int) string {
 	k := i % 20
 	for _, t := range templates {

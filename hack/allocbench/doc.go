@@ -35,6 +35,15 @@
 //     that every allocation is compared device by device: constraints over
 //     list-typed and derived attributes (ListTypeAttributes,
 //     DerivedAttributes), and compatibility groups (CompatibilityGroups).
+//   - BenchmarkPods/<shape>/<nodes>x8/{drakit,upstream} times the whole
+//     scheduling of a synthetic cluster (5,000 nodes x 8 GPUs and 10,000
+//     pending pods by default): the drakit binary's `drakit allocate`
+//     (wall and CPU time, peak RSS) and upstream's allocator in the
+//     scheduler's loop, sampled. Shapes: one-model (SyntheticCluster: one
+//     GPU model per node, six templates, zone selectors, priorities) and
+//     two-models (TwoModelCluster: two models per node, one per NUMA node,
+//     three across the cluster, twelve templates of 1, 2, 4 and 8 GPUs
+//     interleaved, every pod placeable).
 //
 // drakit always runs with the scenario's features (drakit_features.go, the
 // one place that builds drakit's allocator options), so every scenario,
@@ -55,5 +64,6 @@
 // and translated to v1 by a near field-by-field copy (translate.go;
 // upstream's results come back by translate_back.go). It is a module of
 // its own so that drakit never depends on upstream's allocator. Run it
-// with hack/allocbench.sh (vet and tests) or hack/allocbench.sh bench.
+// with hack/allocbench.sh (vet and tests), hack/allocbench.sh bench or
+// hack/allocbench.sh pods.
 package allocbench
