@@ -53,42 +53,7 @@ type goldenCase struct {
 func inputFile(name string) string { return appDir + "/testdata/input/" + name }
 
 var goldenCases = []goldenCase{
-	// convert: the README's first command (v1alpha1 to v1, skipping), and
-	// the other directions.
-	{name: "convert-v1alpha1-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha1", "-R", "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "convert-v1alpha1-to-v1-skip", args: []string{"convert", "-f", "examples/v1alpha1", "-R", "--output-version", "resource.k8s.io/v1", "--skip-kinds-not-in-target"}},
-	{name: "convert-v1-to-v1alpha3", args: []string{"convert", "-f", "examples/v1", "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "convert-v1alpha2-to-v1alpha3", args: []string{"convert", "-f", "examples/v1alpha2", "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "convert-v1alpha3-to-v1alpha2", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha2"}},
-	{name: "convert-v1alpha3-to-v1alpha1-slices", args: []string{"convert", "-f", "examples/v1alpha3", "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "convert-json", args: []string{"convert", "-f", "examples/v1alpha1/resourceclasses.yaml", "--output-version", "resource.k8s.io/v1alpha2", "-o", "json"}},
-	{name: "convert-stdin", args: []string{"convert", "-f", "-", "--output-version", "resource.k8s.io/v1alpha1"}, stdin: "examples/v1alpha3/deviceclasses.yaml"},
-	{name: "convert-defaults", args: []string{"convert", "-f", "examples/v1alpha3/resourceclaimtemplates.yaml", "--output-version", "resource.k8s.io/v1alpha3", "--defaults"}},
-	{name: "convert-lists", args: []string{"convert", "-f", inputFile("lists.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "convert-not-strict", args: []string{"convert", "-f", inputFile("unknown-field.yaml"), "--output-version", "resource.k8s.io/v1alpha1", "--strict=false"}},
-	// convert: bad input, one line each, exit 1, nothing on stdout.
-	{name: "bad-malformed-yaml", args: []string{"convert", "-f", inputFile("malformed.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "bad-malformed-json", args: []string{"convert", "-f", inputFile("malformed.json"), "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "bad-unknown-version", args: []string{"convert", "-f", inputFile("unknown-version.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "bad-unknown-kind", args: []string{"convert", "-f", inputFile("unknown-kind.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "bad-unknown-field", args: []string{"convert", "-f", inputFile("unknown-field.yaml"), "--output-version", "resource.k8s.io/v1alpha1"}},
-	{name: "bad-duplicate-field", args: []string{"convert", "-f", inputFile("duplicate-field.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-wrong-type", args: []string{"convert", "-f", inputFile("wrong-type.yaml"), "--output-version", "resource.k8s.io/v1alpha2"}},
-	{name: "bad-alias-bomb", args: []string{"convert", "-f", inputFile("alias-bomb.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-binary", args: []string{"convert", "-f", inputFile("binary.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-no-kind", args: []string{"convert", "-f", inputFile("no-kind.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-missing-file", args: []string{"convert", "-f", inputFile("no-such-file.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-huge-exponent", args: []string{"convert", "-f", inputFile("huge-exponent.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "bad-mixed", args: []string{"convert", "-f", inputFile("mixed.yaml"), "--output-version", "resource.k8s.io/v1alpha3"}},
 	// Usage errors: exit 2.
-	{name: "usage-no-output-version", args: []string{"convert", "-f", "examples/v1alpha1"}},
-	{name: "usage-bad-output-version", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v2"}},
-	{name: "usage-skip-in-place", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1", "--skip-kinds-not-in-target", "--in-place"}},
-	{name: "usage-version-without-group", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "v1alpha3"}},
-	{name: "usage-bad-output", args: []string{"convert", "-f", "examples/v1alpha1", "--output-version", "resource.k8s.io/v1alpha3", "-o", "xml"}},
-	{name: "usage-no-input", args: []string{"convert", "--output-version", "resource.k8s.io/v1alpha3"}},
-	{name: "usage-in-place-stdin", args: []string{"convert", "-f", "-", "--output-version", "resource.k8s.io/v1alpha3", "--in-place"}},
-	{name: "usage-unknown-flag", args: []string{"convert", "--output-verison", "resource.k8s.io/v1alpha3"}},
 	{name: "usage-unknown-command", args: []string{"convrt"}},
 	// validate
 	{name: "validate-examples", args: []string{"validate", "-f", "examples", "-R"}},
@@ -109,7 +74,6 @@ var goldenCases = []goldenCase{
 	{name: "allocate-bad-input", args: []string{"allocate", "-f", "examples/v1alpha3", "-f", inputFile("unknown-field.yaml")}},
 
 	// the rest
-	{name: "help-convert", args: []string{"convert", "--help"}},
 	{name: "help", args: []string{}},
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
 	"github.com/drakit/drakit/cmd/drakit/app/completion"
+	"github.com/drakit/drakit/cmd/drakit/app/convert"
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
@@ -131,7 +132,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 	})
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
-		newConvertCommand(f, streams),
+		convert.NewCmdConvert(f, streams),
 		newValidateCommand(f, streams),
 		newAllocateCommand(f, streams),
 		explain.NewCmdExplain(f, streams),

@@ -1,4 +1,4 @@
-package app
+package convert
 
 import (
 	"bytes"
@@ -85,10 +85,6 @@ func (r *replacement) abort() {
 	}
 }
 
-// rename is os.Rename; tests make it fail to see that a set of files is
-// replaced all or nothing.
-var rename = os.Rename
-
 // replaceAll puts every finished replacement in place of its file, or, if
 // one cannot be put in place, none: the files replaced before it get their
 // old content back. Each file is at every moment entirely old or entirely
@@ -97,8 +93,8 @@ var rename = os.Rename
 // the .drakit-* files next to them) say where the old content is.
 //
 // On an error, at is the replacement that failed and restored says whether
-// every file has its old content.
-func replaceAll(repls []*replacement) (at int, restored bool, err error) {
+// every file has its old content. rename is os.Rename (tests make it fail).
+func replaceAll(repls []*replacement, rename func(oldpath, newpath string) error) (at int, restored bool, err error) {
 	// The old content stays reachable under a second name (a hard link,
 	// or a copy where links are not possible) until all are replaced.
 	for i, r := range repls {

@@ -1,4 +1,4 @@
-package app
+package convert
 
 import (
 	"bytes"
@@ -8,22 +8,55 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/conversion"
 )
 
-// failingRename makes the rename of call number n (from 0) fail, for the
-// rest of the test.
-func failingRename(t testing.TB, n int) {
+// failingRename is os.Rename, except that call number n (from 0) fails.
+func failingRename(n int) func(oldpath, newpath string) error {
 	calls := 0
-	rename = func(from, to string) error {
+	return func(from, to string) error {
 		calls++
 		if calls-1 == n {
 			return &os.LinkError{Op: "rename", Old: from, New: to, Err: errors.New("injected failure")}
 		}
 		return os.Rename(from, to)
 	}
-	t.Cleanup(func() { rename = os.Rename })
 }
+
+// convertInPlace runs convert --in-place over dir to version, with rename
+// putting the files in place (nil for os.Rename), and returns the exit
+// code drakit would give and what it wrote to standard error.
+func convertInPlace(dir, version string, rename func(oldpath, newpath string) error) (code int, stderr string) {
+	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	o := NewOptions(streams)
+	o.Filenames, o.OutputVersion, o.InPlace = []string{dir}, version, true
+	if rename != nil {
+		o.rename = rename
+	}
+	err := o.Complete(nil, NewCmdConvert(nil, streams), nil)
+	if err == nil {
+		err = o.Validate()
+	}
+	if err == nil {
+		err = o.Run()
+	}
+	switch {
+	case err == nil:
+		return cmdutil.ExitOK, errOut.String()
+	case errors.Is(err, cmdutil.ErrFailed):
+		return cmdutil.ExitFailure, errOut.String()
+	case cmdutil.IsUsageError(err):
+		return cmdutil.ExitUsage, errOut.String() + "error: " + err.Error() + "\n"
+	}
+	return cmdutil.ExitFailure, errOut.String() + "error: " + err.Error() + "\n"
+}
+
+// packageDir is the package's directory, where the tests start (TestMain
+// then moves to the repository's root).
+var packageDir, _ = os.Getwd()
 
 // inPlaceFiles writes the files into a new directory.
 func inPlaceFiles(t testing.TB, files map[string][]byte) string {
@@ -69,19 +102,16 @@ func sameFiles(a, b map[string][]byte) bool {
 // file as a run without the failure does, or left every file as it was,
 // with no file of its own left behind.
 func checkInPlace(t *testing.T, files map[string][]byte, version string, failAt int) (code int, stderr string) {
-	args := func(dir string) []string {
-		return []string{"convert", "-f", dir, "--output-version", version, "--in-place"}
-	}
 	refDir := inPlaceFiles(t, files)
-	refCode, _, _ := runDrakit(args(refDir), nil)
+	refCode, _ := convertInPlace(refDir, version, nil)
 	want := readFiles(t, refDir)
 
 	dir := inPlaceFiles(t, files)
+	var rename func(oldpath, newpath string) error
 	if failAt >= 0 {
-		failingRename(t, failAt)
+		rename = failingRename(failAt)
 	}
-	code, _, stderr = runDrakit(args(dir), nil)
-	rename = os.Rename
+	code, stderr = convertInPlace(dir, version, rename)
 	got := readFiles(t, dir)
 	switch {
 	case code == 0 && refCode != 0:
@@ -130,7 +160,7 @@ func TestInPlaceIsAllOrNothingAcrossFiles(t *testing.T) {
 // failure rewrites it, or every file is left byte for byte as it was, and
 // no temporary file is left behind.
 //
-//	go test ./cmd/drakit/app -run '^$' -fuzz '^FuzzConvertInPlace$' -fuzztime 1m
+//	go test ./cmd/drakit/app/convert -run '^$' -fuzz '^FuzzConvertInPlace$' -fuzztime 1m
 func FuzzConvertInPlace(f *testing.F) {
 	// TestMain runs the tests in the repository's root; the seed corpus
 	// is in the package's directory.
@@ -138,8 +168,11 @@ func FuzzConvertInPlace(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Chdir(filepath.Join(repoRoot, "cmd/drakit/app"))
-	class, _ := os.ReadFile(filepath.Join(repoRoot, "examples/v1alpha1/resourceclasses.yaml"))
+	class, err := os.ReadFile("examples/v1alpha1/resourceclasses.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Chdir(packageDir)
 	f.Add(class, []byte(`{"apiVersion":"resource.k8s.io/v1alpha2","kind":"ResourceClass","metadata":{"name":"x"},"driverName":"d"}`), uint8(2), uint8(1))
 	f.Add([]byte("# only a comment\n"), []byte("apiVersion: v1\nkind: ConfigMap\n"), uint8(2), uint8(0))
 	f.Add([]byte("kind: ResourceClaim\n"), class, uint8(2), uint8(3))

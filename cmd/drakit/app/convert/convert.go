@@ -1,40 +1,28 @@
-package app
+// Package convert is "drakit convert": manifests from one version of
+// resource.k8s.io to another, printed or rewritten in place.
+package convert
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
 	cliresource "k8s.io/cli-runtime/pkg/resource"
 
-	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
-	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	convertstream "github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
 )
 
-type convertOptions struct {
-	files         cliresource.FilenameOptions
-	outputVersion string
-	output        string
-	defaults      bool
-	inPlace       bool
-	strict        bool
-	skipMissing   bool
-	forCreate     bool
-}
-
-func newConvertCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
-	o := &convertOptions{}
-	cmd := &cobra.Command{
-		Use:   "convert -f FILENAME --output-version resource.k8s.io/VERSION",
-		Short: "Convert manifests between versions of resource.k8s.io",
-		Long: `Convert DRA manifests to another version of resource.k8s.io.
+var (
+	convertLong = `Convert DRA manifests to another version of resource.k8s.io.
 
 Every document comes out in the order it came in: a stream stays a stream
 (no List is made of it). Objects already at the target version, and
@@ -63,8 +51,9 @@ Unknown and duplicate fields are errors; with --strict=false they are
 warnings and the fields are dropped. Every problem is reported on one line
 with the file, line, document (counted from 1) and field path, and the
 command exits 1 without writing anything: standard output gets nothing, and
-with --in-place no file is changed.`,
-		Example: `  # Convert the 1.26 examples to the 1.31 API, printing YAML
+with --in-place no file is changed.`
+
+	convertExample = `  # Convert the 1.26 examples to the 1.31 API, printing YAML
   drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1alpha3
 
   # Read standard input, print JSON
@@ -81,65 +70,129 @@ with --in-place no file is changed.`,
   drakit convert -f claims.yaml --output-version resource.k8s.io/v1 --for-create >claims-v1.yaml
 
   # Fill in the defaults of the target version as well
-  drakit convert -f claim.yaml --output-version resource.k8s.io/v1alpha3 --defaults`,
-		Args: cobra.NoArgs,
+  drakit convert -f claim.yaml --output-version resource.k8s.io/v1alpha3 --defaults`
+)
+
+// Options are the options of "drakit convert".
+type Options struct {
+	cliresource.FilenameOptions
+	// OutputVersion is the version to convert to, --output-version.
+	OutputVersion string
+	// Output is -o: yaml or json (not with InPlace).
+	Output string
+	// Defaults applies the defaults of the target version.
+	Defaults bool
+	// InPlace rewrites the files instead of printing.
+	InPlace bool
+	// Strict makes unknown and duplicate fields errors.
+	Strict bool
+	// SkipKindsNotInTarget leaves out, with a warning, the objects whose
+	// kind the target version lacks.
+	SkipKindsNotInTarget bool
+	// ForCreate removes the metadata the API server sets.
+	ForCreate bool
+
+	target        schema.GroupVersion
+	format        printer.Format
+	outputChanged bool
+	// rename puts a file in place of another (os.Rename); the tests make
+	// it fail, to see that a set of files is replaced all or nothing.
+	rename func(oldpath, newpath string) error
+
+	genericiooptions.IOStreams
+}
+
+// NewOptions are the options with their defaults.
+func NewOptions(streams genericiooptions.IOStreams) *Options {
+	return &Options{Output: "yaml", Strict: true, rename: os.Rename, IOStreams: streams}
+}
+
+// NewCmdConvert is "drakit convert".
+func NewCmdConvert(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewOptions(streams)
+	cmd := &cobra.Command{
+		Use:     "convert -f FILENAME --output-version resource.k8s.io/VERSION",
+		Short:   "Convert manifests between versions of resource.k8s.io",
+		Long:    convertLong,
+		Example: convertExample,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(cmd, s)
+			if err := o.Complete(f, cmd, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run()
 		},
 	}
-	inputs.AddFilenameFlags(cmd, &o.files, "to convert")
-	cmd.Flags().StringVar(&o.outputVersion, "output-version", "", "the version to convert to: "+strings.Join(cmdutil.GroupVersions(), ", "))
-	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml or json")
-	cmd.Flags().BoolVar(&o.defaults, "defaults", false, "apply the defaults of the target version")
-	cmd.Flags().BoolVar(&o.inPlace, "in-place", false, "rewrite the files instead of printing; each document keeps its format")
-	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
-	cmd.Flags().BoolVar(&o.skipMissing, "skip-kinds-not-in-target", false, "leave out, with a warning, the objects whose kind the target version does not have (not with --in-place)")
-	cmd.Flags().BoolVar(&o.forCreate, "for-create", false, "remove the metadata the API server sets (uid, resourceVersion, creationTimestamp, managedFields, ...), so that kubectl create -f takes the output; status stays")
+	inputs.AddFilenameFlags(cmd, &o.FilenameOptions, "to convert")
+	cmd.Flags().StringVar(&o.OutputVersion, "output-version", o.OutputVersion, "the version to convert to: "+strings.Join(cmdutil.GroupVersions(), ", "))
+	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: yaml or json")
+	cmd.Flags().BoolVar(&o.Defaults, "defaults", o.Defaults, "apply the defaults of the target version")
+	cmd.Flags().BoolVar(&o.InPlace, "in-place", o.InPlace, "rewrite the files instead of printing; each document keeps its format")
+	cmd.Flags().BoolVar(&o.Strict, "strict", o.Strict, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	cmd.Flags().BoolVar(&o.SkipKindsNotInTarget, "skip-kinds-not-in-target", o.SkipKindsNotInTarget, "leave out, with a warning, the objects whose kind the target version does not have (not with --in-place)")
+	cmd.Flags().BoolVar(&o.ForCreate, "for-create", o.ForCreate, "remove the metadata the API server sets (uid, resourceVersion, creationTimestamp, managedFields, ...), so that kubectl create -f takes the output; status stays")
 	_ = cmd.MarkFlagRequired("output-version")
 	_ = cmd.RegisterFlagCompletionFunc("output-version", cmdutil.CompleteGroupVersions)
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("yaml", "json"))
 	return cmd
 }
 
-func (o *convertOptions) run(cmd *cobra.Command, s genericiooptions.IOStreams) error {
-	target, err := cmdutil.ParseGroupVersion("--output-version", o.outputVersion)
+// Complete reads --output-version and -o.
+func (o *Options) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string) error {
+	target, err := cmdutil.ParseGroupVersion("--output-version", o.OutputVersion)
 	if err != nil {
 		return err
 	}
-	format, err := printer.ParseFormat(o.output)
+	format, err := printer.ParseFormat(o.Output)
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
 	}
-	if o.inPlace && o.skipMissing {
+	o.target, o.format = target, format
+	o.outputChanged = cmd.Flags().Changed("output")
+	return nil
+}
+
+// Validate checks the flags that do not go together.
+func (o *Options) Validate() error {
+	if o.InPlace && o.SkipKindsNotInTarget {
 		return cmdutil.UsageErrorf("--skip-kinds-not-in-target leaves objects out; with --in-place that would delete them from the files, so convert to standard output instead")
 	}
-	if o.inPlace && cmd.Flags().Changed("output") {
+	if o.InPlace && o.outputChanged {
 		return cmdutil.UsageErrorf("--in-place writes each document in its own format; leave out -o")
 	}
-	inputs, err := inputs.Expand(o.files)
+	return nil
+}
+
+// Run converts the inputs to standard output, which gets nothing unless
+// every input converted, or with --in-place rewrites them.
+func (o *Options) Run() error {
+	ins, err := inputs.Expand(o.FilenameOptions)
 	if err != nil {
 		return err
 	}
-	rep := cmdutil.NewReporter(s.ErrOut)
-	conv := &convert.Converter{
-		Options: convert.Options{Target: target, Defaults: o.defaults, Strict: o.strict, SkipKindsNotInTarget: o.skipMissing, ForCreate: o.forCreate},
+	rep := cmdutil.NewReporter(o.ErrOut)
+	conv := &convertstream.Converter{
+		Options: convertstream.Options{Target: o.target, Defaults: o.Defaults, Strict: o.Strict, SkipKindsNotInTarget: o.SkipKindsNotInTarget, ForCreate: o.ForCreate},
 		Report:  rep.Report,
 	}
-	if o.inPlace {
-		for _, in := range inputs {
+	if o.InPlace {
+		for _, in := range ins {
 			if in.Path == "" {
 				return cmdutil.UsageErrorf("--in-place rewrites files; it cannot be used with -f - (standard input)")
 			}
 		}
-		return o.runInPlace(conv, inputs, rep, s)
+		return o.runInPlace(conv, ins, rep)
 	}
 
 	sp := printer.NewSpool()
 	defer sp.Close()
 	bw := bufio.NewWriterSize(sp, 64<<10)
-	out := printer.NewStream(bw, format)
-	for _, in := range inputs {
-		if _, err := convertInput(conv, out, in, s.In, rep); err != nil {
+	out := printer.NewStream(bw, o.format)
+	for _, in := range ins {
+		if _, err := convertInput(conv, out, in, o.In, rep); err != nil {
 			return err
 		}
 	}
@@ -149,16 +202,16 @@ func (o *convertOptions) run(cmd *cobra.Command, s genericiooptions.IOStreams) e
 	if rep.Errors > 0 {
 		return cmdutil.ErrFailed
 	}
-	return sp.CopyTo(s.Out)
+	return sp.CopyTo(o.Out)
 }
 
 // convertInput converts one input into out. Problems with the input are
 // reported; the error is for a failing output only.
-func convertInput(conv *convert.Converter, out *printer.Stream, in inputs.Input, stdin io.Reader, rep *cmdutil.Reporter) (convert.Stats, error) {
+func convertInput(conv *convertstream.Converter, out *printer.Stream, in inputs.Input, stdin io.Reader, rep *cmdutil.Reporter) (convertstream.Stats, error) {
 	rc, err := in.Open(stdin)
 	if err != nil {
 		rep.Fail(err)
-		return convert.Stats{}, nil
+		return convertstream.Stats{}, nil
 	}
 	defer rc.Close()
 	return conv.Stream(out, manifest.NewReader(rc, in.Name))
@@ -166,11 +219,11 @@ func convertInput(conv *convert.Converter, out *printer.Stream, in inputs.Input,
 
 // runInPlace converts every file next to itself and replaces the files
 // only when all of them converted without an error.
-func (o *convertOptions) runInPlace(conv *convert.Converter, ins []inputs.Input, rep *cmdutil.Reporter, s genericiooptions.IOStreams) error {
+func (o *Options) runInPlace(conv *convertstream.Converter, ins []inputs.Input, rep *cmdutil.Reporter) error {
 	type done struct {
 		in        inputs.Input
 		repl      *replacement
-		stats     convert.Stats
+		stats     convertstream.Stats
 		unchanged bool
 	}
 	var pending []done
@@ -208,7 +261,7 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, ins []inputs.Input,
 	}
 	if rep.Errors > 0 {
 		abortAll()
-		fmt.Fprintf(s.ErrOut, "error: no file was changed (%d %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
+		fmt.Fprintf(o.ErrOut, "error: no file was changed (%d %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
 		return cmdutil.ErrFailed
 	}
 	var changed []*done
@@ -222,24 +275,24 @@ func (o *convertOptions) runInPlace(conv *convert.Converter, ins []inputs.Input,
 		changed = append(changed, d)
 		repls = append(repls, d.repl)
 	}
-	if at, restored, err := replaceAll(repls); err != nil {
+	if at, restored, err := replaceAll(repls, o.rename); err != nil {
 		rep.Fail(&manifest.Error{Source: changed[at].in.Name, Err: err})
 		if restored {
-			fmt.Fprintln(s.ErrOut, "error: no file was changed")
+			fmt.Fprintln(o.ErrOut, "error: no file was changed")
 		}
 		return cmdutil.ErrFailed
 	}
 	for _, d := range pending {
 		if d.unchanged {
-			fmt.Fprintf(s.Out, "%s: unchanged\n", d.in.Name)
+			fmt.Fprintf(o.Out, "%s: unchanged\n", d.in.Name)
 			continue
 		}
-		fmt.Fprintf(s.Out, "%s: %s\n", d.in.Name, describeStats(d.stats))
+		fmt.Fprintf(o.Out, "%s: %s\n", d.in.Name, describeStats(d.stats))
 	}
 	return nil
 }
 
-func describeStats(st convert.Stats) string {
+func describeStats(st convertstream.Stats) string {
 	var parts []string
 	if st.Converted > 0 {
 		parts = append(parts, fmt.Sprintf("%d converted", st.Converted))
