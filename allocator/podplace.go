@@ -286,10 +286,40 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 	case fit == nil:
 		res.Failure = sig.failure
 		res.SchedulerMessage = p.schedulerMessage(call, sig.failure)
+		if cs := deallocatable(call, sig.failure); cs != nil && res.Deallocated == "" {
+			return p.retryAfterDeallocation(ctx, i, cs)
+		}
 	default:
 		p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
 	}
 	return nil
+}
+
+// retryAfterDeallocation does what the scheduler does after its DRA
+// PostFilter deallocated a claim of a pod no node could run: the claim
+// loses its allocation (its devices are free again) and the pod is tried
+// once more, now allocating that claim too. The scheduler tries again
+// when the claim's update reaches it; drakit at once, before the next pod
+// of the queue.
+func (p *podPlacer) retryAfterDeallocation(ctx context.Context, i int, cs *claimState) error {
+	for _, a := range p.workers {
+		a.Uncommit([]Result{{Claim: cs.hub, Allocation: cs.hub.Status.Allocation}})
+	}
+	if p.explain && cs.node != "" {
+		held := p.holders[cs.node]
+		for k, name := range held {
+			if name == claimName(cs.hub) {
+				p.holders[cs.node] = append(held[:k:k], held[k+1:]...)
+				break
+			}
+		}
+	}
+	c := cs.hub.DeepCopy()
+	c.Status.Allocation, c.Status.ReservedFor, c.Status.Devices = nil, nil, nil
+	cs.hub, cs.copied, cs.node, cs.result = c, true, "", Result{Claim: c}
+	first := p.results[i]
+	p.results[i] = PodResult{Name: first.Name, Pod: first.Pod, Deallocated: claimName(c), FirstMessage: first.SchedulerMessage}
+	return p.place(ctx, i)
 }
 
 // hasAll reports whether a claim the pod allocates has an All request

@@ -199,7 +199,7 @@ func (p *podPlacer) schedulerMessage(call *podCall, f *PodFailure) string {
 		fmt.Fprintf(&b, " %s.", strings.Join(reasons, ", "))
 	}
 	var post []string
-	if f.PreFilter == "" && f.Scheduler[SchedulerClaimNotAvailable] > 0 && deallocatable(call) {
+	if deallocatable(call, f) != nil {
 		post = append(post, "deallocation of ResourceClaim completed")
 	}
 	post = append(post, preemptionMessage(call.pod, f))
@@ -217,21 +217,26 @@ func countedSorted(counts map[string]int) []string {
 	return out
 }
 
-// deallocatable reports whether the DRA plugin's PostFilter deallocates
-// one of the pod's allocated claims that a node could not use: one that
-// no other pod has reserved. The scheduler then tries the pod again,
-// which PlacePods does not (see pods.go).
-func deallocatable(call *podCall) bool {
+// deallocatable is the claim the DRA plugin's PostFilter deallocates when
+// no node fits the pod, or nil: one of the pod's allocated claims that a
+// node could not use (where the pod's other claims could be allocated:
+// SchedulerClaimNotAvailable) and that no other pod has reserved. The
+// scheduler picks one such claim at random; this is the first in the
+// pod's order.
+func deallocatable(call *podCall, f *PodFailure) *claimState {
+	if f.PreFilter != "" || f.Scheduler[SchedulerClaimNotAvailable] == 0 {
+		return nil
+	}
 	for k, cs := range call.held {
 		if cs.extended || call.heldNodes[k] == nil {
 			continue
 		}
 		reserved := cs.hub.Status.ReservedFor
 		if len(reserved) == 0 || len(reserved) == 1 && reserved[0].UID == call.pod.UID {
-			return true
+			return cs
 		}
 	}
-	return false
+	return nil
 }
 
 // preemptionMessage is DefaultPreemption's part of the message. Every

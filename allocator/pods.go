@@ -63,10 +63,13 @@ import (
 //   - preemption is not simulated: the scheduler's message says that
 //     preemption does not help (every filter drakit applies rejects a node
 //     as unresolvable, but a missing extended resource, where drakit
-//     assumes no victims would help), and that the DRA plugin deallocates
-//     a claim of the pod that a node could not use and no other pod has
-//     reserved (after which the scheduler tries the pod again, which
-//     PlacePods does not);
+//     assumes no victims would help);
+//   - when no node fits and the DRA plugin's PostFilter deallocates a
+//     claim of the pod that a node could not use and no other pod has
+//     reserved, the scheduler tries the pod again once the claim's update
+//     reaches it, maybe after other pods; PlacePods tries it again at
+//     once (PodResult.Deallocated), and picks the first such claim where
+//     the scheduler picks one at random;
 //   - the 256 consumers a claim may list in status.reservedFor are not
 //     checked.
 
@@ -149,6 +152,13 @@ type PodResult struct {
 	// WouldFit, with SchedulerError, is the node drakit's allocator would
 	// place the pod on.
 	WouldFit string
+	// Deallocated is set when the pod's first attempt found no node, and
+	// the scheduler's DRA PostFilter deallocated this claim of the pod
+	// ("namespace/name"): allocated, reserved for no other pod, on a node
+	// the pod could not use. The pod was then tried again (the rest of
+	// the result is that attempt's); FirstMessage is the scheduler's
+	// message of the first.
+	Deallocated, FirstMessage string
 }
 
 // PlacePods places pending pods (without spec.nodeName) on the nodes of

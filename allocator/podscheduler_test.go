@@ -228,3 +228,46 @@ spec:
 		}
 	}
 }
+
+// A claim allocated on n1 and reserved for no pod, for a pod that must run
+// on n0: no node fits, the DRA plugin's PostFilter deallocates the claim,
+// and the scheduler's next attempt allocates it on n0.
+func TestPlacePodsDeallocatesAndRetries(t *testing.T) {
+	text := schedulerCluster(map[string]string{"n0": "g0:x:0", "n1": "g0:x:0"}) + `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ml}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: gpu}}]
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: g0}]
+    nodeSelector:
+      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ml, uid: uid-p}
+spec:
+  containers: [{name: c, image: x}]
+  nodeSelector: {name: n0}
+  resourceClaims: [{name: c, resourceClaimName: c}]
+`
+	r := podByName(placeText(t, text, schedulerNodes("n0", "n1")), "p")
+	first := "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 resourceclaim not available on the node. " +
+		"deallocation of ResourceClaim completed, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
+	if r.Node != "n0" || r.Deallocated != "ml/c" || r.FirstMessage != first || r.Failure != nil {
+		t.Errorf("got node %q, deallocated %q, first message\n%s\nfailure %v; want n0 after deallocating ml/c, first message\n%s", r.Node, r.Deallocated, r.FirstMessage, r.Failure, first)
+	}
+
+	// Reserved for another pod, the claim stays, and so does the pod.
+	text = strings.Replace(text, "      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]\n",
+		"      nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]\n  reservedFor: [{resource: pods, name: other, uid: uid-other}]\n", 1)
+	r = podByName(placeText(t, text, schedulerNodes("n0", "n1")), "p")
+	if r.Node != "" || r.Deallocated != "" || !strings.Contains(r.SchedulerMessage, "1 resourceclaim not available on the node. preemption:") {
+		t.Errorf("reserved claim: node %q, deallocated %q, message %q; want unplaced, no deallocation", r.Node, r.Deallocated, r.SchedulerMessage)
+	}
+}
