@@ -56,14 +56,6 @@ var goldenCases = []goldenCase{
 	// Usage errors: exit 2.
 	{name: "usage-unknown-command", args: []string{"convrt"}},
 	// validate
-	{name: "validate-examples", args: []string{"validate", "-f", "examples", "-R"}},
-	{name: "validate-as-version", args: []string{"validate", "-f", "examples/v1alpha3", "--as-version", "resource.k8s.io/v1alpha2"}},
-	{name: "validate-invalid", args: []string{"validate", "-f", inputFile("invalid.yaml")}},
-	{name: "validate-invalid-json", args: []string{"validate", "-f", inputFile("invalid.yaml"), "-f", inputFile("unknown-field.yaml"), "-o", "json"}},
-	{name: "validate-quirks", args: []string{"validate", "-f", inputFile("quirks.yaml")}},
-	{name: "validate-reject-quirks", args: []string{"validate", "-f", inputFile("quirks.yaml"), "--reject-quirks"}},
-	{name: "validate-bad-input", args: []string{"validate", "-f", inputFile("mixed.yaml"), "-f", inputFile("malformed.yaml")}},
-	{name: "validate-stdin", args: []string{"validate", "-f", "-"}, stdin: inputFile("lists.yaml")},
 	// allocate
 	{name: "allocate-wide", args: []string{"allocate", "-f", "examples/v1alpha3", "-o", "wide"}},
 	{name: "allocate-node", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", "examples/v1alpha3/resourceclaims.yaml", "--node", "node-b"}},

@@ -52,7 +52,6 @@ var liveGoldenCases = []goldenCase{
 	{name: "live-get-devices-node", args: []string{"get", "devices", "--node", "node-c"}},
 	{name: "live-get-claims", args: []string{"get", "resourceclaims", "-A"}},
 	{name: "live-describe-pod-missing", args: []string{"describe", "pod", "nosuch"}},
-	{name: "live-validate-edits", args: []string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}},
 	{name: "live-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide"}},
 }
 
@@ -163,20 +162,6 @@ func TestPluginName(t *testing.T) {
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), "See 'kubectl dra get --help' for usage.") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
-}
-
-// TestLiveValidate133: on a cluster serving v1alpha3 (1.31's rules, which
-// have no admin-access rule), the edits are checked in v1alpha3.
-func TestLiveValidate133(t *testing.T) {
-	withFakeCluster(t, "v1alpha3")
-	testGoldenCases(t, []goldenCase{{name: "live133-validate-edits", args: []string{"validate", "--from-cluster", "-f", appDir + "/testdata/live/edits.yaml"}}})
-}
-
-// TestLiveValidateStatus: --subresource status checks a status update of
-// the stored claim; a claim the cluster does not have cannot be one.
-func TestLiveValidateStatus(t *testing.T) {
-	withFakeCluster(t, "v1")
-	testGoldenCases(t, []goldenCase{{name: "live-validate-status", args: []string{"validate", "--from-cluster", "--subresource", "status", "-f", appDir + "/testdata/live/status-edits.yaml"}}})
 }
 
 // TestDescribeAgreesWithAllocate: "describe pod" and "allocate" with a pod

@@ -20,6 +20,7 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/app/convert"
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
+	"github.com/drakit/drakit/cmd/drakit/app/validate"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
@@ -133,7 +134,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
 		convert.NewCmdConvert(f, streams),
-		newValidateCommand(f, streams),
+		validate.NewCmdValidate(f, streams),
 		newAllocateCommand(f, streams),
 		explain.NewCmdExplain(f, streams),
 		newDescribeCommand(f, streams),

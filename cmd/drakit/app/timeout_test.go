@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/drakit/drakit/allocator"
-	"github.com/drakit/drakit/apis/resource/validation"
 )
 
 // The deadline reaches the allocator's search, and the error names the
@@ -63,25 +61,6 @@ func TestAllocateTimeoutIsPerClaim(t *testing.T) {
 	}
 	if elapsed := time.Since(start); elapsed < timeout {
 		t.Skipf("the whole run took %s, less than --timeout: nothing shown", elapsed)
-	}
-}
-
-// One object whose validation does not end stops validate after
-// --timeout, naming the object.
-func TestValidateTimeoutNamesTheObject(t *testing.T) {
-	release := make(chan struct{})
-	validateObject = func(obj runtime.Object, opts validation.Options) (field.ErrorList, []validation.DropWarning) {
-		<-release
-		return nil, nil
-	}
-	t.Cleanup(func() {
-		close(release)
-		validateObject = validation.ValidateObjectWithWarnings
-	})
-	code, stdout, stderr := runDrakit([]string{"validate", "-f", "examples/v1/deviceclasses.yaml", "--timeout", "20ms"}, nil)
-	want := regexp.MustCompile(`^error: examples/v1/deviceclasses\.yaml:\d+: document 1: DeviceClass [a-z0-9.-]+: validation did not finish within 20ms \(--timeout\); the objects after it were not validated: .*raise --timeout\n$`)
-	if code != 1 || !want.MatchString(stderr) || stdout != "Summary: 0 objects, 0 valid, 0 invalid; 1 input error\n" {
-		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
 

@@ -1,4 +1,8 @@
-package app
+// Package validate is "drakit validate": manifests checked offline with
+// the rules the API server of each version's release applies (or those of
+// --as-version), and with --from-cluster against a live cluster's
+// namespaces and stored objects.
+package validate
 
 import (
 	"bufio"
@@ -11,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	cliresource "k8s.io/cli-runtime/pkg/resource"
-
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,9 +23,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	cliresource "k8s.io/cli-runtime/pkg/resource"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/apis/resource/validation"
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
@@ -31,24 +36,8 @@ import (
 	"github.com/drakit/drakit/conversion"
 )
 
-type validateOptions struct {
-	files        cliresource.FilenameOptions
-	asVersion    string
-	output       string
-	strict       bool
-	rejectQuirks bool
-	featureGates string
-	timeout      time.Duration
-	cluster      clusterValidation
-	factory      cmdutil.Factory
-}
-
-func newValidateCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
-	o := &validateOptions{factory: f}
-	cmd := &cobra.Command{
-		Use:   "validate -f FILENAME",
-		Short: "Check manifests against the validation rules of their release",
-		Long: `Validate DRA manifests offline, with the rules the API server of each
+var (
+	validateLong = `Validate DRA manifests offline, with the rules the API server of each
 version's release applies on create:
 
 ` + rulesTable() + `
@@ -108,8 +97,9 @@ Validating one object may take at most --timeout (default 10s): CEL
 selectors are compiled and type-checked as the API server does, which
 takes about 50 ms for each selector at the length limit, and one claim
 can have hundreds. An object that takes longer is reported as an error
-and validation stops there.`,
-		Example: `  # Validate the examples of every version
+and validation stops there.`
+
+	validateExample = `  # Validate the examples of every version
   drakit validate -f examples/ -R
 
   # Would the 1.30 manifests be valid in 1.31?
@@ -119,23 +109,167 @@ and validation stops there.`,
   drakit validate -f examples/v1alpha3 --as-version resource.k8s.io/v1 --feature-gates DRADeviceTaints=false,DRADeviceTaintRules=false
 
   # Machine-readable report from standard input, with the namespaces' labels
-  kubectl get namespaces,resourceclaims -A -o yaml | drakit validate -f - -o json`,
-		Args: cobra.NoArgs,
+  kubectl get namespaces,resourceclaims -A -o yaml | drakit validate -f - -o json`
+)
+
+// Options are the options of "drakit validate".
+type Options struct {
+	cliresource.FilenameOptions
+	// AsVersion is --as-version: convert every object to this version
+	// first and apply its rules; empty for each object's own version.
+	AsVersion string
+	// Output is -o: empty for text, or json.
+	Output string
+	// Strict makes unknown and duplicate fields errors.
+	Strict bool
+	// RejectQuirks also rejects what the release's API server accepts
+	// only by accident.
+	RejectQuirks bool
+	// FeatureGates are the gates of the cluster whose rules are the
+	// followed release's, in kube-apiserver's syntax.
+	FeatureGates string
+	// Timeout bounds the validation of one object (0: no limit).
+	Timeout time.Duration
+	// FromCluster checks against the cluster of ClusterFlags; Subresource
+	// "status" checks status updates of the stored objects.
+	FromCluster  bool
+	Subresource  string
+	ClusterFlags *cluster.Flags
+
+	asVersion *schema.GroupVersion
+	gates     features.Gates
+	inputs    []inputs.Input
+	// validateObject checks an object as a create
+	// (validation.ValidateObjectWithWarnings; tests give one that never
+	// ends).
+	validateObject func(runtime.Object, validation.Options) (field.ErrorList, []validation.DropWarning)
+
+	genericiooptions.IOStreams
+}
+
+// NewOptions are the options with their defaults.
+func NewOptions(streams genericiooptions.IOStreams) *Options {
+	return &Options{Strict: true, Timeout: 10 * time.Second, ClusterFlags: cluster.NewFlags(),
+		validateObject: validation.ValidateObjectWithWarnings, IOStreams: streams}
+}
+
+// NewCmdValidate is "drakit validate".
+func NewCmdValidate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewOptions(streams)
+	cmd := &cobra.Command{
+		Use:     "validate -f FILENAME",
+		Short:   "Check manifests against the validation rules of their release",
+		Long:    validateLong,
+		Example: validateExample,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(s)
+			if err := o.Complete(f, cmd, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(f)
 		},
 	}
-	inputs.AddFilenameFlags(cmd, &o.files, "to validate")
-	cmd.Flags().StringVar(&o.asVersion, "as-version", "", "convert every object to this version first and apply its rules: "+strings.Join(cmdutil.GroupVersions(), ", "))
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "output format: empty for text, or json")
-	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
-	cmd.Flags().BoolVar(&o.rejectQuirks, "reject-quirks", false, "also reject what the release's API server accepts only by accident (upper-case driver names, qualified names with several '/', duplicate allocation results, ...)")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up on an object whose validation takes longer (0: no limit)")
-	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
+	inputs.AddFilenameFlags(cmd, &o.FilenameOptions, "to validate")
+	cmd.Flags().StringVar(&o.AsVersion, "as-version", o.AsVersion, "convert every object to this version first and apply its rules: "+strings.Join(cmdutil.GroupVersions(), ", "))
+	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: empty for text, or json")
+	cmd.Flags().BoolVar(&o.Strict, "strict", o.Strict, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	cmd.Flags().BoolVar(&o.RejectQuirks, "reject-quirks", o.RejectQuirks, "also reject what the release's API server accepts only by accident (upper-case driver names, qualified names with several '/', duplicate allocation results, ...)")
+	cmd.Flags().DurationVar(&o.Timeout, "timeout", o.Timeout, "give up on an object whose validation takes longer (0: no limit)")
+	cmd.Flags().StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates, "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
+	cmd.Flags().BoolVar(&o.FromCluster, "from-cluster", o.FromCluster, "check against the cluster of kubectl's connection flags: namespace labels from it, each object in the version the cluster serves, and an object the cluster holds as an update of the stored one (nothing is written)")
+	cmd.Flags().StringVar(&o.Subresource, "subresource", o.Subresource, `with --from-cluster, "status": check objects as status updates of the stored ones`)
+	o.ClusterFlags.AddTo(cmd.Flags(), false)
 	_ = cmd.RegisterFlagCompletionFunc("as-version", cmdutil.CompleteGroupVersions)
-	o.cluster.add(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("subresource", cmdutil.FixedCompletion("status"))
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("json"))
 	return cmd
+}
+
+// Complete reads --as-version, -o and --feature-gates, and lists the
+// inputs.
+func (o *Options) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string) error {
+	if o.AsVersion != "" {
+		gv, err := cmdutil.ParseGroupVersion("--as-version", o.AsVersion)
+		if err != nil {
+			return err
+		}
+		o.asVersion = &gv
+	}
+	if o.Output != "" && o.Output != "json" {
+		return cmdutil.UsageErrorf("unknown output format %q: leave -o out for text, or use json", o.Output)
+	}
+	gates, err := cmdutil.ParseFeatureGates("--feature-gates", o.FeatureGates)
+	if err != nil {
+		return err
+	}
+	o.gates = gates
+	o.inputs, err = inputs.Expand(o.FilenameOptions)
+	return err
+}
+
+// Validate checks --subresource.
+func (o *Options) Validate() error {
+	if o.Subresource != "" && o.Subresource != "status" {
+		return cmdutil.UsageErrorf("--subresource %q: only status is known", o.Subresource)
+	}
+	if o.Subresource != "" && !o.FromCluster {
+		return cmdutil.UsageErrorf("--subresource needs --from-cluster: a status update is checked against the stored object")
+	}
+	return nil
+}
+
+// Run validates the inputs' objects as they are read, with --from-cluster
+// against the cluster f connects to, and writes the report.
+func (o *Options) Run(f cmdutil.Factory) error {
+	r, err := o.start(f)
+	if err != nil {
+		return err
+	}
+	defer r.out.Flush()
+	for _, in := range o.inputs {
+		err := r.readInput(in)
+		if r.stopped != nil {
+			// Nothing more is read or checked: the summary says what
+			// was.
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, v := range r.held {
+		if r.stopped != nil {
+			break
+		}
+		r.check(v, true)
+	}
+	return r.finish()
+}
+
+// start connects to the cluster with --from-cluster and prepares the run.
+func (o *Options) start(f cmdutil.Factory) (*validateRun, error) {
+	r := &validateRun{o: o, s: o.IOStreams, asVersion: o.asVersion, sum: validationSummary{ByKind: map[string]int{}}}
+	r.namespaces = newNamespaceBook()
+	if o.FromCluster {
+		c, err := f.Cluster(o.ClusterFlags)
+		if err != nil {
+			return nil, err
+		}
+		r.cluster = &clusterCheck{c: c, subresource: o.Subresource}
+		if err := r.cluster.readNamespaces(r.namespaces); err != nil {
+			return nil, err
+		}
+	}
+	r.out = bufio.NewWriter(o.Out)
+	if o.Output == "json" {
+		r.report = newJSONReport(r.out)
+	}
+	r.reader = &objects.Reader{Strict: o.Strict, Report: r.problem}
+	r.opts = validation.Options{Strict: o.RejectQuirks, FeatureGates: o.gates, NamespaceLabels: r.namespaces.lookup}
+	return r, nil
 }
 
 // validationResult is one entry of the JSON report: an object with its
@@ -190,7 +324,7 @@ type toValidate struct {
 	obj   *objects.Object
 	typed runtime.Object
 	gvk   schema.GroupVersionKind
-	// validate checks typed; nil for validateObject (a create).
+	// validate checks typed; nil for Options.validateObject (a create).
 	validate func(runtime.Object, validation.Options) (field.ErrorList, []validation.DropWarning)
 	// checkedAs says what the check was (--from-cluster).
 	checkedAs string
@@ -200,37 +334,12 @@ func (v *toValidate) groupKind() schema.GroupKind {
 	return schema.GroupKind{Group: resource.GroupName, Kind: v.gvk.Kind}
 }
 
-func (o *validateOptions) run(s genericiooptions.IOStreams) error {
-	r, inputs, err := o.start(s)
-	if err != nil {
-		return err
-	}
-	defer r.out.Flush()
-	for _, in := range inputs {
-		err := r.readInput(in)
-		if r.stopped != nil {
-			// Nothing more is read or checked: the summary says what
-			// was.
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	for _, v := range r.held {
-		if r.stopped != nil {
-			break
-		}
-		r.check(v, true)
-	}
-	return r.finish()
-}
-
 // validateRun is one run of validate: what it was asked, where it writes,
 // and what it has seen so far.
 type validateRun struct {
-	o          *validateOptions
+	o          *Options
 	s          genericiooptions.IOStreams
+	cluster    *clusterCheck // with --from-cluster
 	out        *bufio.Writer
 	report     *jsonReport // with -o json; nil for text
 	asVersion  *schema.GroupVersion
@@ -243,41 +352,6 @@ type validateRun struct {
 	held []toValidate
 	// stopped is set when an object took longer than --timeout.
 	stopped error
-}
-
-// start checks the flags, connects to the cluster with --from-cluster,
-// and lists the inputs.
-func (o *validateOptions) start(s genericiooptions.IOStreams) (*validateRun, []inputs.Input, error) {
-	r := &validateRun{o: o, s: s, sum: validationSummary{ByKind: map[string]int{}}}
-	if o.asVersion != "" {
-		gv, err := cmdutil.ParseGroupVersion("--as-version", o.asVersion)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.asVersion = &gv
-	}
-	if o.output != "" && o.output != "json" {
-		return nil, nil, cmdutil.UsageErrorf("unknown output format %q: leave -o out for text, or use json", o.output)
-	}
-	gates, err := cmdutil.ParseFeatureGates("--feature-gates", o.featureGates)
-	if err != nil {
-		return nil, nil, err
-	}
-	inputs, err := inputs.Expand(o.files)
-	if err != nil {
-		return nil, nil, err
-	}
-	r.namespaces = newNamespaceBook()
-	if err := o.cluster.connect(o.factory, r.namespaces); err != nil {
-		return nil, nil, err
-	}
-	r.out = bufio.NewWriter(s.Out)
-	if o.output == "json" {
-		r.report = newJSONReport(r.out)
-	}
-	r.reader = &objects.Reader{Strict: o.strict, Report: r.problem}
-	r.opts = validation.Options{Strict: o.rejectQuirks, FeatureGates: gates, NamespaceLabels: r.namespaces.lookup}
-	return r, inputs, nil
 }
 
 // problem reports a problem of the input: text goes to standard error as
@@ -317,7 +391,7 @@ func (r *validateRun) readInput(in inputs.Input) error {
 func (r *validateRun) take(obj *objects.Object) error {
 	if obj.Typed == nil {
 		if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Namespace" {
-			readNamespace(obj, r.o.strict, r.namespaces, r.problem)
+			readNamespace(obj, r.o.Strict, r.namespaces, r.problem)
 			return nil
 		}
 		r.sum.Skipped++
@@ -330,8 +404,8 @@ func (r *validateRun) take(obj *objects.Object) error {
 			return nil
 		}
 	}
-	if r.o.cluster.c != nil {
-		how, err := r.o.cluster.prepare(&v, r.asVersion)
+	if r.cluster != nil {
+		how, err := r.cluster.prepare(&v, r.asVersion)
 		if err != nil {
 			r.problem(obj.Errorf("%v", err), false)
 			return nil
@@ -371,9 +445,13 @@ func (r *validateRun) convert(v *toValidate) bool {
 // objects are reported at the end.
 func (r *validateRun) check(v toValidate, final bool) (held bool) {
 	r.namespaces.ask()
-	errs, warnings, panicked, timedOut := validateSafely(v.typed, v.validate, r.opts, r.o.timeout)
+	validate := v.validate
+	if validate == nil {
+		validate = r.o.validateObject
+	}
+	errs, warnings, panicked, timedOut := validateSafely(v.typed, validate, r.opts, r.o.Timeout)
 	if timedOut {
-		r.problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", r.o.timeout), false)
+		r.problem(v.obj.Errorf("validation did not finish within %s (--timeout); the objects after it were not validated: split its selectors over several objects or shorten them, or raise --timeout", r.o.Timeout), false)
 		r.stopped = cmdutil.ErrFailed
 		return false
 	}
@@ -621,9 +699,6 @@ func validateSafely(obj runtime.Object, validate func(runtime.Object, validation
 			a.panicked = recover()
 			done <- a
 		}()
-		if validate == nil {
-			validate = validateObject
-		}
 		a.errs, a.warnings = validate(obj, opts)
 	}()
 	var expired <-chan time.Time
@@ -639,7 +714,3 @@ func validateSafely(obj runtime.Object, validate func(runtime.Object, validation
 		return nil, nil, nil, true
 	}
 }
-
-// validateObject is validation.ValidateObjectWithWarnings; tests replace
-// it.
-var validateObject = validation.ValidateObjectWithWarnings

@@ -1,10 +1,9 @@
-package app
+package validate
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,46 +14,22 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/validation"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
-	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/conversion"
 	"github.com/drakit/drakit/hubclient"
 )
 
-// clusterValidation is validate's --from-cluster: namespace labels from
-// the cluster, and objects the cluster holds checked as updates of the
-// stored ones, in the version the cluster serves.
-type clusterValidation struct {
-	enabled     bool
-	subresource string
-	flags       *cluster.Flags
+// clusterCheck is validate's --from-cluster: namespace labels from the
+// cluster, and objects the cluster holds checked as updates (or, with
+// --subresource status, status updates) of the stored ones, in the version
+// the cluster serves.
+type clusterCheck struct {
 	c           *cluster.Cluster
+	subresource string
 }
 
-func (cv *clusterValidation) add(cmd *cobra.Command) {
-	cv.flags = cluster.NewFlags()
-	cmd.Flags().BoolVar(&cv.enabled, "from-cluster", false, "check against the cluster of kubectl's connection flags: namespace labels from it, each object in the version the cluster serves, and an object the cluster holds as an update of the stored one (nothing is written)")
-	cmd.Flags().StringVar(&cv.subresource, "subresource", "", `with --from-cluster, "status": check objects as status updates of the stored ones`)
-	cv.flags.AddTo(cmd.Flags(), false)
-	_ = cmd.RegisterFlagCompletionFunc("subresource", cmdutil.FixedCompletion("status"))
-}
-
-// connect reads the namespaces' labels into book.
-func (cv *clusterValidation) connect(f cmdutil.Factory, book *namespaceBook) error {
-	if cv.subresource != "" && cv.subresource != "status" {
-		return cmdutil.UsageErrorf("--subresource %q: only status is known", cv.subresource)
-	}
-	if cv.subresource != "" && !cv.enabled {
-		return cmdutil.UsageErrorf("--subresource needs --from-cluster: a status update is checked against the stored object")
-	}
-	if !cv.enabled {
-		return nil
-	}
-	c, err := f.Cluster(cv.flags)
-	if err != nil {
-		return err
-	}
-	cv.c = c
-	labels, err := c.NamespaceLabels(context.Background())
+// readNamespaces reads the namespaces' labels into book.
+func (cv *clusterCheck) readNamespaces(book *namespaceBook) error {
+	labels, err := cv.c.NamespaceLabels(context.Background())
 	if err != nil {
 		return err
 	}
@@ -68,7 +43,7 @@ func (cv *clusterValidation) connect(f cmdutil.Factory, book *namespaceBook) err
 // (unless asVersion chose one) and, when the cluster holds an object of
 // that kind, namespace and name, makes v an update (or status update) of
 // it. It returns what it checks v as, for the user.
-func (cv *clusterValidation) prepare(v *toValidate, asVersion *schema.GroupVersion) (string, error) {
+func (cv *clusterCheck) prepare(v *toValidate, asVersion *schema.GroupVersion) (string, error) {
 	hub, err := conversion.ToHub(v.typed)
 	if err != nil {
 		return "", err
@@ -137,7 +112,7 @@ func (cv *clusterValidation) prepare(v *toValidate, asVersion *schema.GroupVersi
 	return how + ", with the rules of resource.k8s.io/" + v.gvk.Version, nil
 }
 
-func (cv *clusterValidation) get(hubKind, ns, name string) (runtime.Object, error) {
+func (cv *clusterCheck) get(hubKind, ns, name string) (runtime.Object, error) {
 	ctx, get := context.Background(), metav1.GetOptions{}
 	var obj runtime.Object
 	var err error
