@@ -49,6 +49,9 @@ func PrintPod(w io.Writer, pod *corev1.Pod, claims []*PodClaim, r *Replay, inv *
 // not tolerated.
 func printOutcome(w io.Writer, r *Replay, explain bool) {
 	p := r.Pod
+	if p.Deallocated != "" {
+		fmt.Fprintf(w, "  First attempt: kube-scheduler: %s\n  Its DRA plugin deallocates claim %s (allocated where the pod cannot run, reserved for no other pod) and tries the pod again:\n", p.FirstMessage, p.Deallocated)
+	}
 	switch {
 	case p.Waiting != "":
 		// What the allocator's input lacks, the cluster lacks.
