@@ -1527,7 +1527,7 @@ kind: ResourceSlice
 metadata:
   name: s
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"],"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}]}'
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}],"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"]}'
 spec:
   driver: gpu.example.com
   pool: {name: pool, generation: 0, resourceSliceCount: 2}
@@ -1543,7 +1543,7 @@ kind: ResourceSlice
 metadata:
   name: s
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"pool":{"name":"pool","resourceSliceCount":2},"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"],"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}]}'
+    conversion.drakit.io/stash: '{"v":1,"pool":{"name":"pool","resourceSliceCount":2},"devices":[{"index":0,"name":"gpu-0-half","consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"20Gi"}}}],"nodeName":"node-1","taints":[{"key":"example.com/maintenance","effect":"NoSchedule"}]}],"perDeviceNodeSelection":true,"sharedCounters":[{"name":"gpu-0","counters":{"memory":{"value":"40Gi"}}}],"partitionTypeAttribute":"gpu.example.com/profile","skipNodeOperations":["*"]}'
 driverName: gpu.example.com
 namedResources:
   instances: [{name: gpu-0-half, attributes: [{name: profile, string: half}]}]
@@ -2428,7 +2428,7 @@ kind: ResourceSlice
 metadata:
   name: s
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"noResourceModel":true,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}]}'
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}],"noResourceModel":true}'
 spec:
   driver: gpu.example.com
   pool: {name: node-1, generation: 0, resourceSliceCount: 1}
@@ -2445,7 +2445,7 @@ kind: ResourceSlice
 metadata:
   name: s
   annotations:
-    conversion.drakit.io/stash: '{"v":1,"noResourceModel":true,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}]}'
+    conversion.drakit.io/stash: '{"v":1,"devices":[{"index":0,"name":"gpu-0","namedResources":{"order":["b","a"]}}],"noResourceModel":true}'
 spec:
   driver: gpu.example.com
   pool: {name: node-1, generation: 0, resourceSliceCount: 1}

@@ -6,6 +6,7 @@ import (
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/legacy"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
 // v1 is the shape of the hub: every field converts field by field
@@ -19,7 +20,11 @@ import (
 
 // shape: v1 says requests, devices and a slice's node name as the hub
 // does, nothing flat.
-var shape = legacy.V1Flat{}
+var shape = legacy.V1Flat{Lost: legacy.Lost{
+	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1.DeviceClassSpec{}}),
+	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1.ResourceSliceSpec{}}),
+	Device: stash.LostFields[hub.Device]([]any{resourcev1.Device{}}),
+}}
 
 // ---------------------------------------------------------------------------
 // DeviceClass
@@ -28,14 +33,14 @@ func Convert_resource_DeviceClass_To_v1_DeviceClass(in *hub.DeviceClass, out *re
 	if err := autoConvert_resource_DeviceClass_To_v1_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
+	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
 func Convert_v1_DeviceClass_To_resource_DeviceClass(in *resourcev1.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
+	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
 func Convert_resource_DeviceClassSpec_To_v1_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1.DeviceClassSpec, s conversion.Scope) error {

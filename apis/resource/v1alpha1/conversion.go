@@ -22,12 +22,17 @@ import (
 // ---------------------------------------------------------------------------
 // ResourceClass <-> DeviceClass
 
+// classLost are the fields of a class spec that a ResourceClass cannot say
+// at all, derived from the types (stash.LostFields): the stash keeps them.
+// The selectors are driverName's and the stash's (legacy.ClassToLegacy).
+var classLost = stash.LostFields[hub.DeviceClassSpec]([]any{ResourceClass{}}, "selectors")
+
 func Convert_resource_DeviceClass_To_v1alpha1_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
 	out.SuitableNodes = in.Spec.SuitableNodes
 	var err error
-	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, false)
+	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, classLost)
 	return err
 }
 
@@ -37,7 +42,7 @@ func Convert_v1alpha1_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		ParametersRef: (*hub.ResourceClassParametersReference)(in.ParametersRef),
 		SuitableNodes: in.SuitableNodes,
 	}
-	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, false)
+	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, classLost)
 }
 
 func Convert_resource_DeviceClassList_To_v1alpha1_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {

@@ -27,13 +27,18 @@ import (
 // ---------------------------------------------------------------------------
 // ResourceClass <-> DeviceClass
 
+// classLost are the fields of a class spec that a ResourceClass cannot say
+// at all, derived from the types (stash.LostFields): the stash keeps them.
+// The selectors are driverName's and the stash's (legacy.ClassToLegacy).
+var classLost = stash.LostFields[hub.DeviceClassSpec]([]any{ResourceClass{}}, "selectors")
+
 func Convert_resource_DeviceClass_To_v1alpha2_ResourceClass(in *hub.DeviceClass, out *ResourceClass, s conversion.Scope) error {
 	out.ObjectMeta = in.ObjectMeta
 	out.ParametersRef = (*ResourceClassParametersReference)(in.Spec.ParametersRef)
 	out.SuitableNodes = in.Spec.SuitableNodes
 	out.StructuredParameters = in.Spec.StructuredParameters
 	var err error
-	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, true)
+	out.DriverName, err = legacy.ClassToLegacy(&in.Spec, &out.ObjectMeta, classLost)
 	return err
 }
 
@@ -44,7 +49,7 @@ func Convert_v1alpha2_ResourceClass_To_resource_DeviceClass(in *ResourceClass, o
 		SuitableNodes:        in.SuitableNodes,
 		StructuredParameters: in.StructuredParameters,
 	}
-	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, true)
+	return legacy.ClassFromLegacy(in.DriverName, &out.ObjectMeta, &out.Spec, classLost)
 }
 
 func Convert_resource_DeviceClassList_To_v1alpha2_ResourceClassList(in *hub.DeviceClassList, out *ResourceClassList, s conversion.Scope) error {
@@ -215,6 +220,16 @@ func Convert_v1alpha2_AllocationResult_To_resource_AllocationResult(in *Allocati
 // ---------------------------------------------------------------------------
 // ResourceSlice
 
+// sliceLost and deviceLost are the fields of a slice spec and of a device
+// that v1alpha2 cannot say at all, derived from the types
+// (stash.LostFields): the stash keeps them. The driver, pool, devices and
+// noResourceModel of a slice, and the capacity and layout of a device, are
+// said in v1alpha2's own way (below).
+var (
+	sliceLost  = stash.LostFields[hub.ResourceSliceSpec]([]any{ResourceSlice{}}, "driver", "pool", "devices", "noResourceModel")
+	deviceLost = stash.LostFields[hub.Device]([]any{NamedResourcesInstance{}}, "capacity", "namedResources")
+)
+
 func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
 	spec := &in.Spec
 	out.ObjectMeta = in.ObjectMeta
@@ -226,24 +241,29 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 	out.DriverName = spec.Driver
 	out.NamedResources = nil
 
-	st := stash.Slice{V: stash.FormatVersion, NodeSelector: spec.NodeSelector, AllNodes: spec.AllNodes,
-		PerDeviceNodeSelection: spec.PerDeviceNodeSelection, PartitionTypeAttribute: spec.PartitionTypeAttribute}
+	var st *stash.Slice
+	start := func() {
+		if st == nil {
+			st = &stash.Slice{V: stash.FormatVersion}
+		}
+	}
+	if sliceLost.AnySet(spec) {
+		start()
+		sliceLost.Keep(spec, &st.ResourceSliceSpec)
+	}
 	if spec.NodeName != nil && nodeName == "" {
+		start()
 		st.NodeName = spec.NodeName
 	}
 	if spec.Pool != legacy.Pool(nodeName, spec.Driver) {
+		start()
 		pool := spec.Pool
 		st.Pool = &pool
 	}
-	if spec.SharedCounters != nil {
-		counters := spec.SharedCounters
-		st.SharedCounters = &counters
+	if spec.NoResourceModel && spec.Devices != nil {
+		start()
+		st.NoResourceModel = true
 	}
-	if spec.SkipNodeOperations != nil {
-		ops := spec.SkipNodeOperations
-		st.SkipNodeOperations = &ops
-	}
-	st.NoResourceModel = spec.NoResourceModel && spec.Devices != nil
 	if !spec.NoResourceModel || spec.Devices != nil {
 		out.NamedResources = &NamedResourcesResources{}
 		if spec.Devices != nil {
@@ -252,19 +272,17 @@ func Convert_resource_ResourceSlice_To_v1alpha2_ResourceSlice(in *hub.ResourceSl
 				d := &spec.Devices[i]
 				renderInstance(d, &instances[i])
 				if sd, ok := deviceStash(i, d, instances[i].Attributes); ok {
+					start()
 					st.Devices = append(st.Devices, sd)
 				}
 			}
 			out.NamedResources.Instances = instances
 		}
 	}
-	if st.Pool == nil && st.NodeSelector == nil && st.NodeName == nil && st.AllNodes == nil && !st.NoResourceModel &&
-		st.PerDeviceNodeSelection == nil && st.SharedCounters == nil && st.PartitionTypeAttribute == nil &&
-		st.SkipNodeOperations == nil && st.Devices == nil {
+	if st == nil {
 		return nil
 	}
-	payload := st // only a stash that is written escapes
-	return stash.Write(&out.ObjectMeta, "ResourceSlice", &payload)
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", st)
 }
 
 func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
@@ -298,16 +316,7 @@ func Convert_v1alpha2_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 	if st.NodeName != nil && spec.NodeName == nil {
 		spec.NodeName = st.NodeName
 	}
-	spec.NodeSelector = st.NodeSelector
-	spec.AllNodes = st.AllNodes
-	spec.PerDeviceNodeSelection = st.PerDeviceNodeSelection
-	spec.PartitionTypeAttribute = st.PartitionTypeAttribute
-	if st.SharedCounters != nil {
-		spec.SharedCounters = *st.SharedCounters
-	}
-	if st.SkipNodeOperations != nil {
-		spec.SkipNodeOperations = *st.SkipNodeOperations
-	}
+	sliceLost.Restore(&st.ResourceSliceSpec, spec)
 	spec.NoResourceModel = spec.NoResourceModel || st.NoResourceModel
 	for i := range st.Devices {
 		sd := &st.Devices[i]
@@ -569,50 +578,38 @@ func sameLayout(a, b *hub.NamedResourcesLayout) bool {
 }
 
 // deviceStash keeps what the instance rendered from the device at index i
-// (its attributes, shown) cannot say: see renderInstance. It reports false
-// when nothing needs keeping.
+// (its attributes, shown) cannot say: see renderInstance, and the fields
+// v1alpha2 lacks (deviceLost). It reports false when nothing needs keeping.
 func deviceStash(i int, d *hub.Device, shown []NamedResourcesAttribute) (stash.Device, bool) {
-	st := stash.Device{Index: i, Name: d.Name,
-		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
-		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources}
+	var attributes map[hub.QualifiedName]stash.Attribute
 	for name, a := range d.Attributes {
 		if !shownAttribute(d, name, &a) {
-			if st.Attributes == nil {
-				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
+			if attributes == nil {
+				attributes = map[hub.QualifiedName]stash.Attribute{}
 			}
 			kept := a // only what is kept escapes
-			st.Attributes[name] = stash.AttributeOf(&kept)
+			attributes[name] = stash.AttributeOf(&kept)
 		}
 	}
+	var capacity map[hub.QualifiedName]hub.DeviceCapacity
 	for name, c := range d.Capacity {
 		if c.RequestPolicy != nil || !shownCapacity(d, name) {
-			if st.Capacity == nil {
-				st.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
+			if capacity == nil {
+				capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
 			}
-			st.Capacity[name] = c
+			capacity[name] = c
 		}
 	}
+	var layout *hub.NamedResourcesLayout
 	if !sameLayout(d.NamedResources, layoutOf(shown)) {
-		st.NamedResources = d.NamedResources
+		layout = d.NamedResources
 	}
-	if d.ConsumesCounters != nil {
-		st.ConsumesCounters = &d.ConsumesCounters
-	}
-	if d.Taints != nil {
-		st.Taints = &d.Taints
-	}
-	if d.BindingConditions != nil {
-		st.BindingConditions = &d.BindingConditions
-	}
-	if d.BindingFailureConditions != nil {
-		st.BindingFailureConditions = &d.BindingFailureConditions
-	}
-	if st.Attributes == nil && st.Capacity == nil && st.ConsumesCounters == nil && st.NodeName == nil &&
-		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
-		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
-		st.NodeAllocatableResources == nil && st.NamedResources == nil {
+	if attributes == nil && capacity == nil && layout == nil && !deviceLost.AnySet(d) {
 		return stash.Device{}, false
 	}
+	st := stash.Device{Index: i, Attributes: attributes}
+	st.Name, st.Capacity, st.NamedResources = d.Name, capacity, layout
+	deviceLost.Keep(d, &st.Device)
 	return st, true
 }
 
@@ -656,22 +653,7 @@ func restoreDevice(st *stash.Device, in *NamedResourcesInstance, out *hub.Device
 			out.NamedResources = derived
 		}
 	}
-	if st.ConsumesCounters != nil {
-		out.ConsumesCounters = *st.ConsumesCounters
-	}
-	out.NodeName, out.NodeSelector, out.AllNodes = st.NodeName, st.NodeSelector, st.AllNodes
-	if st.Taints != nil {
-		out.Taints = *st.Taints
-	}
-	out.BindsToNode = st.BindsToNode
-	if st.BindingConditions != nil {
-		out.BindingConditions = *st.BindingConditions
-	}
-	if st.BindingFailureConditions != nil {
-		out.BindingFailureConditions = *st.BindingFailureConditions
-	}
-	out.AllowMultipleAllocations = st.AllowMultipleAllocations
-	out.NodeAllocatableResources = st.NodeAllocatableResources
+	deviceLost.Restore(&st.Device, out)
 }
 
 // sameList reports whether two attribute lists have the same names in the

@@ -31,18 +31,20 @@ import (
 // ---------------------------------------------------------------------------
 // DeviceClass
 
+// classLost are the fields of a class spec that v1alpha3 cannot say at
+// all, derived from the types (stash.LostFields): the stash keeps them.
+var classLost = stash.LostFields[hub.DeviceClassSpec]([]any{DeviceClassSpec{}})
+
 func Convert_resource_DeviceClass_To_v1alpha3_DeviceClass(in *hub.DeviceClass, out *DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_resource_DeviceClass_To_v1alpha3_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	spec := &in.Spec
-	if spec.ParametersRef == nil && spec.StructuredParameters == nil && spec.ExtendedResourceName == nil {
+	if !classLost.AnySet(&in.Spec) {
 		return nil
 	}
-	st := stash.Class{V: stash.FormatVersion, ParametersRef: spec.ParametersRef, StructuredParameters: spec.StructuredParameters,
-		ExtendedResourceName: spec.ExtendedResourceName}
-	payload := st // only a stash that is written escapes
-	return stash.Write(&out.ObjectMeta, "DeviceClass", &payload)
+	st := &stash.Class{V: stash.FormatVersion}
+	classLost.Keep(&in.Spec, &st.DeviceClassSpec)
+	return stash.Write(&out.ObjectMeta, "DeviceClass", st)
 }
 
 func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
@@ -53,15 +55,12 @@ func Convert_v1alpha3_DeviceClass_To_resource_DeviceClass(in *DeviceClass, out *
 	if st == nil || err != nil {
 		return err
 	}
-	out.Spec.ParametersRef = st.ParametersRef
-	out.Spec.StructuredParameters = st.StructuredParameters
-	out.Spec.ExtendedResourceName = st.ExtendedResourceName
+	classLost.Restore(&st.DeviceClassSpec, &out.Spec)
 	return nil
 }
 
 func Convert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in *hub.DeviceClassSpec, out *DeviceClassSpec, s conversion.Scope) error {
-	// ExtendedResourceName, ParametersRef and StructuredParameters go to
-	// the stash (see DeviceClass).
+	// The fields v1alpha3 lacks go to the stash (see DeviceClass).
 	return autoConvert_resource_DeviceClassSpec_To_v1alpha3_DeviceClassSpec(in, out, s)
 }
 
@@ -449,38 +448,48 @@ func Convert_resource_AllocationResult_To_v1alpha3_AllocationResult(in *hub.Allo
 // ---------------------------------------------------------------------------
 // ResourceSlice
 
+// sliceLost and deviceLost are the fields of a slice spec and of a device
+// that v1alpha3 cannot say at all, derived from the types
+// (stash.LostFields): the stash keeps them. The device's attributes and
+// capacities, which v1alpha3 shows partly, are kept by deviceStash.
+var (
+	sliceLost  = stash.LostFields[hub.ResourceSliceSpec]([]any{ResourceSliceSpec{}})
+	deviceLost = stash.LostFields[hub.Device]([]any{Device{}, BasicDevice{}}, "attributes", "capacity")
+)
+
 func Convert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in *hub.ResourceSlice, out *ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceSlice_To_v1alpha3_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
 	spec := &in.Spec
-	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: spec.NoResourceModel,
-		PerDeviceNodeSelection: spec.PerDeviceNodeSelection, PartitionTypeAttribute: spec.PartitionTypeAttribute}
+	var st *stash.Slice
+	start := func() {
+		if st == nil {
+			st = &stash.Slice{V: stash.FormatVersion}
+		}
+	}
+	if sliceLost.AnySet(spec) {
+		start()
+		sliceLost.Keep(spec, &st.ResourceSliceSpec)
+	}
 	if spec.NodeName != nil && *spec.NodeName == "" {
+		start()
 		st.NodeName = spec.NodeName
 	}
 	if spec.AllNodes != nil && !*spec.AllNodes {
+		start()
 		st.AllNodes = spec.AllNodes
-	}
-	if spec.SharedCounters != nil {
-		counters := spec.SharedCounters
-		st.SharedCounters = &counters
-	}
-	if spec.SkipNodeOperations != nil {
-		ops := spec.SkipNodeOperations
-		st.SkipNodeOperations = &ops
 	}
 	for i := range spec.Devices {
 		if d, ok := deviceStash(i, &spec.Devices[i]); ok {
+			start()
 			st.Devices = append(st.Devices, d)
 		}
 	}
-	if !st.NoResourceModel && st.NodeName == nil && st.AllNodes == nil && st.PerDeviceNodeSelection == nil &&
-		st.SharedCounters == nil && st.PartitionTypeAttribute == nil && st.SkipNodeOperations == nil && st.Devices == nil {
+	if st == nil {
 		return nil
 	}
-	payload := st // only a stash that is written escapes
-	return stash.Write(&out.ObjectMeta, "ResourceSlice", &payload)
+	return stash.Write(&out.ObjectMeta, "ResourceSlice", st)
 }
 
 func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
@@ -492,20 +501,12 @@ func Convert_v1alpha3_ResourceSlice_To_resource_ResourceSlice(in *ResourceSlice,
 		return err
 	}
 	spec := &out.Spec
-	spec.NoResourceModel = st.NoResourceModel
-	spec.PerDeviceNodeSelection = st.PerDeviceNodeSelection
-	spec.PartitionTypeAttribute = st.PartitionTypeAttribute
+	sliceLost.Restore(&st.ResourceSliceSpec, spec)
 	if st.NodeName != nil && spec.NodeName == nil {
 		spec.NodeName = st.NodeName
 	}
 	if st.AllNodes != nil && spec.AllNodes == nil {
 		spec.AllNodes = st.AllNodes
-	}
-	if st.SharedCounters != nil {
-		spec.SharedCounters = *st.SharedCounters
-	}
-	if st.SkipNodeOperations != nil {
-		spec.SkipNodeOperations = *st.SkipNodeOperations
 	}
 	for i := range st.Devices {
 		sd := &st.Devices[i]
@@ -642,48 +643,34 @@ func hasList(a *hub.DeviceAttribute) bool {
 
 // deviceStash keeps what v1alpha3 cannot say of the device at index i: the
 // attributes with a list, the capacities with a request policy (whole),
-// every later device field, and the v1alpha2 layout. It reports false when
-// nothing needs keeping.
+// and the fields v1alpha3 lacks (deviceLost). It reports false when nothing
+// needs keeping.
 func deviceStash(i int, d *hub.Device) (stash.Device, bool) {
-	st := stash.Device{Index: i, Name: d.Name,
-		NodeName: d.NodeName, NodeSelector: d.NodeSelector, AllNodes: d.AllNodes, BindsToNode: d.BindsToNode,
-		AllowMultipleAllocations: d.AllowMultipleAllocations, NodeAllocatableResources: d.NodeAllocatableResources,
-		NamedResources: d.NamedResources}
+	var attributes map[hub.QualifiedName]stash.Attribute
 	for name, a := range d.Attributes {
 		if hasList(&a) {
-			if st.Attributes == nil {
-				st.Attributes = map[hub.QualifiedName]stash.Attribute{}
+			if attributes == nil {
+				attributes = map[hub.QualifiedName]stash.Attribute{}
 			}
 			kept := a // only what is kept escapes
-			st.Attributes[name] = stash.AttributeOf(&kept)
+			attributes[name] = stash.AttributeOf(&kept)
 		}
 	}
+	var capacity map[hub.QualifiedName]hub.DeviceCapacity
 	for name, c := range d.Capacity {
 		if c.RequestPolicy != nil {
-			if st.Capacity == nil {
-				st.Capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
+			if capacity == nil {
+				capacity = map[hub.QualifiedName]hub.DeviceCapacity{}
 			}
-			st.Capacity[name] = c
+			capacity[name] = c
 		}
 	}
-	if d.ConsumesCounters != nil {
-		st.ConsumesCounters = &d.ConsumesCounters
-	}
-	if d.Taints != nil {
-		st.Taints = &d.Taints
-	}
-	if d.BindingConditions != nil {
-		st.BindingConditions = &d.BindingConditions
-	}
-	if d.BindingFailureConditions != nil {
-		st.BindingFailureConditions = &d.BindingFailureConditions
-	}
-	if st.Attributes == nil && st.Capacity == nil && st.ConsumesCounters == nil && st.NodeName == nil &&
-		st.NodeSelector == nil && st.AllNodes == nil && st.Taints == nil && st.BindsToNode == nil &&
-		st.BindingConditions == nil && st.BindingFailureConditions == nil && st.AllowMultipleAllocations == nil &&
-		st.NodeAllocatableResources == nil && st.NamedResources == nil {
+	if attributes == nil && capacity == nil && !deviceLost.AnySet(d) {
 		return stash.Device{}, false
 	}
+	st := stash.Device{Index: i, Attributes: attributes}
+	st.Name, st.Capacity = d.Name, capacity
+	deviceLost.Keep(d, &st.Device)
 	return st, true
 }
 
@@ -707,21 +694,6 @@ func restoreDevice(st *stash.Device, out *hub.Device) {
 			out.Capacity[name] = shown
 		}
 	}
-	if st.ConsumesCounters != nil {
-		out.ConsumesCounters = *st.ConsumesCounters
-	}
-	out.NodeName, out.NodeSelector, out.AllNodes = st.NodeName, st.NodeSelector, st.AllNodes
-	if st.Taints != nil {
-		out.Taints = *st.Taints
-	}
-	out.BindsToNode = st.BindsToNode
-	if st.BindingConditions != nil {
-		out.BindingConditions = *st.BindingConditions
-	}
-	if st.BindingFailureConditions != nil {
-		out.BindingFailureConditions = *st.BindingFailureConditions
-	}
-	out.AllowMultipleAllocations = st.AllowMultipleAllocations
-	out.NodeAllocatableResources = st.NodeAllocatableResources
-	out.NamedResources = stash.Layout(st.NamedResources)
+	deviceLost.Restore(&st.Device, out)
+	out.NamedResources = stash.Layout(out.NamedResources)
 }

@@ -9,6 +9,7 @@ import (
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/legacy"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
 // v1beta1 says what v1 (the hub's shape) says, in three places differently:
@@ -27,7 +28,11 @@ import (
 
 // shape: v1beta1's requests are flat, and its slice's nodeName and
 // allNodes plain (see legacy.V1Flat).
-var shape = legacy.V1Flat{Requests: true, Node: true}
+var shape = legacy.V1Flat{Requests: true, Node: true, Lost: legacy.Lost{
+	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta1.DeviceClassSpec{}}),
+	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta1.ResourceSliceSpec{}}),
+	Device: stash.LostFields[hub.Device]([]any{resourcev1beta1.Device{}, resourcev1beta1.BasicDevice{}}),
+}}
 
 // ---------------------------------------------------------------------------
 // DeviceClass
@@ -36,14 +41,14 @@ func Convert_resource_DeviceClass_To_v1beta1_DeviceClass(in *hub.DeviceClass, ou
 	if err := autoConvert_resource_DeviceClass_To_v1beta1_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
+	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
 func Convert_v1beta1_DeviceClass_To_resource_DeviceClass(in *resourcev1beta1.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta1_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
+	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
 func Convert_resource_DeviceClassSpec_To_v1beta1_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1beta1.DeviceClassSpec, s conversion.Scope) error {

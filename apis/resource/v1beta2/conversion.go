@@ -6,6 +6,7 @@ import (
 
 	hub "github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/internal/legacy"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
 )
 
 // v1beta2 has v1's shape, which is the hub's: every field converts field by
@@ -27,7 +28,11 @@ import (
 
 // shape: v1beta2 says requests, devices and a slice's node name as the hub
 // does, nothing flat.
-var shape = legacy.V1Flat{}
+var shape = legacy.V1Flat{Lost: legacy.Lost{
+	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta2.DeviceClassSpec{}}),
+	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta2.ResourceSliceSpec{}}),
+	Device: stash.LostFields[hub.Device]([]any{resourcev1beta2.Device{}}),
+}}
 
 // ---------------------------------------------------------------------------
 // DeviceClass
@@ -36,14 +41,14 @@ func Convert_resource_DeviceClass_To_v1beta2_DeviceClass(in *hub.DeviceClass, ou
 	if err := autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec)
+	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec, shape)
 }
 
 func Convert_v1beta2_DeviceClass_To_resource_DeviceClass(in *resourcev1beta2.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec)
+	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec, shape)
 }
 
 func Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1beta2.DeviceClassSpec, s conversion.Scope) error {

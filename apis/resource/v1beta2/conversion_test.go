@@ -384,7 +384,7 @@ func TestLegacySliceFields(t *testing.T) {
 	}}
 	v := &resourcev1beta2.ResourceSlice{}
 	convert(t, scheme, in, v)
-	if got, want := stashOf(t, v), `{"v":1,"noResourceModel":true,"devices":[{"index":1,"name":"gpu-1","attributes":{"a":{"strings":[]}},"namedResources":{"order":["b","a"],"nullLists":["a"]}}]}`; got != want {
+	if got, want := stashOf(t, v), `{"v":1,"devices":[{"index":1,"name":"gpu-1","attributes":{"a":{"strings":[]}},"namedResources":{"order":["b","a"],"nullLists":["a"]}}],"noResourceModel":true}`; got != want {
 		t.Errorf("stash:\n got %s\nwant %s", got, want)
 	}
 	back := &hub.ResourceSlice{}

@@ -16,44 +16,38 @@ import (
 // ClassToLegacy shows a hub class spec in v1alpha1/v1alpha2 terms. It
 // returns the driverName and keeps in the stash of meta (the metadata of
 // the converted ResourceClass, a copy of the hub's) what the version cannot
-// say: the selectors after the driver's, the config, the
-// extendedResourceName, and structuredParameters unless the version has a
-// field of its own for it (hasStructuredParameters: v1alpha2 has, v1alpha1
-// has not).
-func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, hasStructuredParameters bool) (driverName string, err error) {
+// say: the selectors after the driver's, and the fields lost in the version
+// (the config, the extendedResourceName, and structuredParameters where the
+// version has no field for it: v1alpha2 has, v1alpha1 has not).
+func ClassToLegacy(in *resource.DeviceClassSpec, meta *metav1.ObjectMeta, lost *stash.Fields[resource.DeviceClassSpec]) (driverName string, err error) {
 	driver, rest := SplitDriver(in.Selectors)
-	st := stash.Class{V: stash.FormatVersion, Config: in.Config, ExtendedResourceName: in.ExtendedResourceName}
-	if !hasStructuredParameters {
-		st.StructuredParameters = in.StructuredParameters
-	}
-	if rest != nil && !(driver != "" && len(rest) == 0) {
-		st.Selectors = rest
-	}
-	if st.Selectors == nil && st.Config == nil && st.StructuredParameters == nil && st.ExtendedResourceName == nil {
+	keepSelectors := rest != nil && !(driver != "" && len(rest) == 0)
+	if !keepSelectors && !lost.AnySet(in) {
 		return driver, nil
 	}
-	payload := st // only a stash that is written escapes
-	return driver, stash.Write(meta, "ResourceClass", &payload)
+	st := &stash.Class{V: stash.FormatVersion}
+	lost.Keep(in, &st.DeviceClassSpec)
+	if keepSelectors {
+		st.Selectors = rest
+	}
+	return driver, stash.Write(meta, "ResourceClass", st)
 }
 
 // ClassFromLegacy is the inverse of ClassToLegacy: it takes the stash from
 // meta (the hub class's metadata, a copy of the ResourceClass's) and fills
-// in the selectors (driverName's selector first), the config and, unless the
-// version has a field of its own for it, structuredParameters.
-func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, hasStructuredParameters bool) error {
+// in the selectors (driverName's selector first) and the lost fields.
+func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, lost *stash.Fields[resource.DeviceClassSpec]) error {
 	st, err := stash.Take[stash.Class](meta, "ResourceClass")
 	if err != nil {
 		return err
 	}
 	if st == nil {
-		st = &stash.Class{} // no stash: the class says no more than its own fields
+		// No stash: the class says no more than its own fields.
+		out.Selectors = JoinDriver(driverName, nil)
+		return nil
 	}
 	out.Selectors = JoinDriver(driverName, st.Selectors)
-	out.Config = st.Config
-	out.ExtendedResourceName = st.ExtendedResourceName
-	if !hasStructuredParameters {
-		out.StructuredParameters = st.StructuredParameters
-	}
+	lost.Restore(&st.DeviceClassSpec, out)
 	return nil
 }
 

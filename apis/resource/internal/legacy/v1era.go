@@ -27,32 +27,41 @@ type V1Flat struct {
 	// (v1beta1), so a set "" or false shows as unset, and the stash keeps
 	// them set.
 	Node bool
+	// Lost are the hub fields the version cannot say at all.
+	Lost Lost
+}
+
+// Lost are the fields of the hub types whose values the stash keeps field
+// by field that a version cannot say at all, derived from the types
+// (stash.LostFields): the stash keeps each that is set and gives it back.
+type Lost struct {
+	Class  *stash.Fields[resource.DeviceClassSpec]
+	Slice  *stash.Fields[resource.ResourceSliceSpec]
+	Device *stash.Fields[resource.Device]
 }
 
 // WriteV1ClassStash keeps in the stash of meta (the metadata of the
-// converted DeviceClass) the legacy fields of in: suitableNodes,
-// parametersRef and structuredParameters.
-func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec) error {
-	if in.SuitableNodes == nil && in.ParametersRef == nil && in.StructuredParameters == nil {
+// converted DeviceClass) the fields of in that the version cannot say (the
+// legacy suitableNodes, parametersRef and structuredParameters).
+func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec, shape V1Flat) error {
+	if !shape.Lost.Class.AnySet(in) {
 		return nil
 	}
-	st := stash.Class{V: stash.FormatVersion, SuitableNodes: in.SuitableNodes,
-		ParametersRef: in.ParametersRef, StructuredParameters: in.StructuredParameters}
-	return stash.Write(meta, "DeviceClass", &st)
+	st := &stash.Class{V: stash.FormatVersion}
+	shape.Lost.Class.Keep(in, &st.DeviceClassSpec)
+	return stash.Write(meta, "DeviceClass", st)
 }
 
 // TakeV1ClassStash takes the stash WriteV1ClassStash wrote from meta (the hub
-// class's metadata) and puts the legacy fields back into out. What the
+// class's metadata) and puts the fields it kept back into out. What the
 // version says itself (selectors, config, extendedResourceName) is never
 // taken from a stash.
-func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec) error {
+func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, shape V1Flat) error {
 	st, err := stash.Take[stash.Class](meta, "DeviceClass")
 	if st == nil || err != nil {
 		return err
 	}
-	out.SuitableNodes = st.SuitableNodes
-	out.ParametersRef = st.ParametersRef
-	out.StructuredParameters = st.StructuredParameters
+	shape.Lost.Class.Restore(&st.DeviceClassSpec, out)
 	return nil
 }
 
@@ -224,43 +233,62 @@ func onlyRendered(results, rendered []resource.DeviceRequestAllocationResult) bo
 }
 
 // WriteV1SliceStash keeps in the stash of meta (the metadata of the
-// converted ResourceSlice) the legacy fields of in (noResourceModel, each
-// device's namedResources layout) and, for a plain node name, a set "" or
-// false.
-func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, flat V1Flat) error {
-	st := stash.Slice{V: stash.FormatVersion, NoResourceModel: in.NoResourceModel}
-	if flat.Node {
+// converted ResourceSlice) the fields of in and of its devices that the
+// version cannot say (the legacy noResourceModel, each device's
+// namedResources layout), attributes whose value is an empty list, and,
+// for a plain node name, a set "" or false.
+func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, shape V1Flat) error {
+	var st *stash.Slice
+	start := func() {
+		if st == nil {
+			st = &stash.Slice{V: stash.FormatVersion}
+		}
+	}
+	if shape.Lost.Slice.AnySet(in) {
+		start()
+		shape.Lost.Slice.Keep(in, &st.ResourceSliceSpec)
+	}
+	if shape.Node {
 		if p := in.NodeName; p != nil && *p == "" {
+			start()
 			st.NodeName = p
 		}
 		if p := in.AllNodes; p != nil && !*p {
+			start()
 			st.AllNodes = p
 		}
 	}
-	st.EmptyDevices = in.Devices != nil && len(in.Devices) == 0
+	if in.Devices != nil && len(in.Devices) == 0 {
+		start()
+		st.EmptyDevices = true
+	}
 	for i := range in.Devices {
 		d := &in.Devices[i]
-		kept := stash.Device{Index: i, Name: d.Name, NamedResources: d.NamedResources, Attributes: emptyListAttributes(d.Attributes)}
-		if kept.NamedResources != nil || kept.Attributes != nil {
-			st.Devices = append(st.Devices, kept)
+		attributes := emptyListAttributes(d.Attributes)
+		if attributes == nil && !shape.Lost.Device.AnySet(d) {
+			continue
 		}
+		start()
+		kept := stash.Device{Index: i, Attributes: attributes}
+		kept.Name = d.Name
+		shape.Lost.Device.Keep(d, &kept.Device)
+		st.Devices = append(st.Devices, kept)
 	}
-	if !st.NoResourceModel && st.Devices == nil && st.NodeName == nil && st.AllNodes == nil && !st.EmptyDevices {
+	if st == nil {
 		return nil
 	}
-	payload := st // only a stash that is written escapes
-	return stash.Write(meta, "ResourceSlice", &payload)
+	return stash.Write(meta, "ResourceSlice", st)
 }
 
 // TakeV1SliceStash takes the stash WriteV1SliceStash wrote from meta (the
 // hub slice's metadata) and puts what it kept back into out.
-func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, flat V1Flat) error {
+func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, shape V1Flat) error {
 	st, err := stash.Take[stash.Slice](meta, "ResourceSlice")
 	if st == nil || err != nil {
 		return err
 	}
-	out.NoResourceModel = st.NoResourceModel
-	if flat.Node {
+	shape.Lost.Slice.Restore(&st.ResourceSliceSpec, out)
+	if shape.Node {
 		// Only while the version still says "unset": a name or true set
 		// since then wins.
 		if p := st.NodeName; p != nil && *p == "" && out.NodeName == nil {
@@ -273,16 +301,16 @@ func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, 
 	if st.EmptyDevices && out.Devices == nil {
 		out.Devices = []resource.Device{} // unless devices were added since
 	}
-	for _, sd := range st.Devices {
-		// The layout belongs to the device it was kept for: a device that
-		// is no longer there, or another one in its place, gets none.
+	for i := range st.Devices {
+		sd := &st.Devices[i]
+		// What was kept belongs to the device it was kept for: a device
+		// that is no longer there, or another one in its place, gets none.
 		if sd.Index < 0 || sd.Index >= len(out.Devices) || out.Devices[sd.Index].Name != sd.Name {
 			continue
 		}
 		d := &out.Devices[sd.Index]
-		if sd.NamedResources != nil {
-			d.NamedResources = stash.Layout(sd.NamedResources)
-		}
+		shape.Lost.Device.Restore(&sd.Device, d)
+		d.NamedResources = stash.Layout(d.NamedResources)
 		for name, a := range sd.Attributes {
 			// Only while the attribute still has no value, as the wire
 			// gives it back: a value set since wins.

@@ -30,7 +30,26 @@ func payloadTypes() []func() Payload {
 // JSON, pointers to lists that are nil or point to a list) with strings of
 // any bytes, invalid UTF-8 and every character JSON escapes included.
 func payloadFiller(seed int64) *randfill.Filler {
-	return fuzzer.New(seed).Funcs(fuzzer.HardStrings()...)
+	return fuzzer.New(seed).Funcs(fuzzer.HardStrings()...).Funcs(
+		func(c *Class, fill randfill.Continue) { fill.FillNoCustom(c); clearHidden(c) },
+		func(s *Slice, fill randfill.Continue) { fill.FillNoCustom(s); clearHidden(s) },
+		func(d *Device, fill randfill.Continue) { fill.FillNoCustom(d); clearHidden(d) },
+	)
+}
+
+// clearHidden clears the fields of the hub value that payload (a pointer
+// to a payload type with one) keeps which a field of the payload's own
+// hides: no conversion sets them, and JSON cannot say them.
+func clearHidden(payload any) {
+	v := reflect.ValueOf(payload).Elem()
+	l := layoutOf(v.Type())
+	kept := v.Field(l.kept)
+	for i := 0; i < kept.NumField(); i++ {
+		name, _, _ := strings.Cut(kept.Type().Field(i).Tag.Get("json"), ",")
+		if l.fields.byName[name] == nil {
+			kept.Field(i).SetZero()
+		}
+	}
 }
 
 // exactly compares payloads exactly; quantities must have the same value,

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	jsoniter "github.com/json-iterator/go"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -23,22 +22,18 @@ import (
 // FormatVersion is the value of "v" in every payload this drakit writes.
 const FormatVersion = 1
 
-// Class is the stash of a DeviceClass (ResourceClass in v1alpha1/v1alpha2).
+// Class is the stash of a DeviceClass (ResourceClass in v1alpha1/v1alpha2):
+// the class spec's fields the target cannot say (see LostFields), and, for
+// v1alpha1/v1alpha2, the selectors after the driver's, which driverName
+// shows.
 type Class struct {
 	V int `json:"v"`
-	// Selectors are the class selectors not shown by the target. When the
-	// target shows a driverName, these follow the driver's selector.
-	Selectors            []resource.DeviceSelector                  `json:"selectors,omitempty"`
-	Config               []resource.DeviceClassConfiguration        `json:"config,omitempty"`
-	ParametersRef        *resource.ResourceClassParametersReference `json:"parametersRef,omitempty"`
-	StructuredParameters *bool                                      `json:"structuredParameters,omitempty"`
-	// SuitableNodes is the legacy suitableNodes for the targets that lack
-	// it (every version but v1alpha1 to v1alpha3).
-	SuitableNodes *corev1.NodeSelector `json:"suitableNodes,omitempty"`
-	// ExtendedResourceName is v1's extendedResourceName for the targets
-	// that lack it.
-	ExtendedResourceName *string `json:"extendedResourceName,omitempty"`
+	// The kept fields of the class spec, each under its own name.
+	resource.DeviceClassSpec
 }
+
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (c Class) MarshalJSON() ([]byte, error) { return marshalKept(&c) }
 
 // Claim is the stash of a ResourceClaim or ResourceClaimTemplate.
 type Claim struct {
@@ -125,24 +120,16 @@ func (s *ClaimStatus) IsZero() bool {
 	return s.DriverName == "" && s.Allocation == nil && !s.DeallocationRequested && s.Devices == nil
 }
 
-// Slice is the stash of a ResourceSlice.
+// Slice is the stash of a ResourceSlice: the fields of the slice spec the
+// target cannot say (see LostFields), or cannot tell from unset (a set
+// nodeName "" or allNodes false where the target has a plain string or
+// bool), and what the target says of the pool, the devices and the list of
+// devices in a way of its own.
 type Slice struct {
-	V            int                    `json:"v"`
-	Pool         *resource.ResourcePool `json:"pool,omitempty"`
-	NodeSelector *corev1.NodeSelector   `json:"nodeSelector,omitempty"`
-	// NodeName and AllNodes keep v1's pointers where the target has a
-	// plain string or bool (v1alpha3, v1beta1) or nothing (v1alpha2 for
-	// allNodes): a set "" or false, or any value the target cannot show.
-	NodeName        *string `json:"nodeName,omitempty"`
-	AllNodes        *bool   `json:"allNodes,omitempty"`
-	NoResourceModel bool    `json:"noResourceModel,omitempty"`
-	// PerDeviceNodeSelection and SharedCounters are v1's, and
-	// PartitionTypeAttribute and SkipNodeOperations 1.37's, for the targets
-	// that lack them.
-	PerDeviceNodeSelection *bool                         `json:"perDeviceNodeSelection,omitempty"`
-	SharedCounters         *[]resource.CounterSet        `json:"sharedCounters,omitempty"`
-	PartitionTypeAttribute *resource.FullyQualifiedName  `json:"partitionTypeAttribute,omitempty"`
-	SkipNodeOperations     *[]resource.SkipNodeOperation `json:"skipNodeOperations,omitempty"`
+	V int `json:"v"`
+	// Pool is the pool where the target derives one (v1alpha2) and the
+	// pool differs from it.
+	Pool *resource.ResourcePool `json:"pool,omitempty"`
 	// Devices holds per-device values, by position in spec.devices.
 	Devices []Device `json:"devices,omitempty"`
 	// EmptyDevices says that spec.devices was an empty list rather than
@@ -150,37 +137,33 @@ type Slice struct {
 	// v1-era versions) while v1alpha2's instances and v1alpha3's devices
 	// write [] apart from null.
 	EmptyDevices bool `json:"emptyDevices,omitempty"`
+	// The kept fields of the slice spec, each under its own name.
+	resource.ResourceSliceSpec
 }
 
-// Device holds the values of one device that the target cannot show. The
-// fields after Name are the hub Device's, each set only when the target
-// cannot show it.
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (s Slice) MarshalJSON() ([]byte, error) { return marshalKept(&s) }
+
+// Device holds the values of one device that the target cannot say: the
+// device's fields the target lacks (see LostFields), and what the target
+// shows partly (attributes and capacities the target cannot show, a
+// v1alpha2 layout).
 type Device struct {
-	// Index and Name locate the device; Name guards against reordering.
-	Index int    `json:"index"`
-	Name  string `json:"name"`
+	// Index and Name (the kept device's) locate the device; Name guards
+	// against reordering.
+	Index int `json:"index"`
 	// Attributes are the attributes the target cannot show (list-valued
 	// ones, for the versions before them), or all of them where the target
-	// shows them differently.
+	// shows them differently, in the stash's form.
 	Attributes map[resource.QualifiedName]Attribute `json:"attributes,omitempty"`
-	// Capacity are the capacities whose request policy the target cannot
-	// show (the versions before 1.34), or that v1alpha2 cannot show because
-	// an attribute has the same name, in full.
-	Capacity                 map[resource.QualifiedName]resource.DeviceCapacity       `json:"capacity,omitempty"`
-	ConsumesCounters         *[]resource.DeviceCounterConsumption                     `json:"consumesCounters,omitempty"`
-	NodeName                 *string                                                  `json:"nodeName,omitempty"`
-	NodeSelector             *corev1.NodeSelector                                     `json:"nodeSelector,omitempty"`
-	AllNodes                 *bool                                                    `json:"allNodes,omitempty"`
-	Taints                   *[]resource.DeviceTaint                                  `json:"taints,omitempty"`
-	BindsToNode              *bool                                                    `json:"bindsToNode,omitempty"`
-	BindingConditions        *[]string                                                `json:"bindingConditions,omitempty"`
-	BindingFailureConditions *[]string                                                `json:"bindingFailureConditions,omitempty"`
-	AllowMultipleAllocations *bool                                                    `json:"allowMultipleAllocations,omitempty"`
-	NodeAllocatableResources map[corev1.ResourceName]resource.NodeAllocatableResource `json:"nodeAllocatableResources,omitempty"`
-	// NamedResources is the hub's legacy v1alpha2 layout, for every target
-	// but v1alpha2.
-	NamedResources *resource.NamedResourcesLayout `json:"namedResources,omitempty"`
+	// The kept fields of the device, each under its own name: its name,
+	// the fields the target lacks, capacities in full that the target
+	// shows only partly, the legacy v1alpha2 layout.
+	resource.Device
 }
+
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (d Device) MarshalJSON() ([]byte, error) { return marshalKept(&d) }
 
 // Attribute is a hub DeviceAttribute as a stash keeps it: under the hub's
 // JSON names, with each list behind a pointer, so that a list the hub holds

@@ -1,0 +1,370 @@
+package stash
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// What a version cannot say at all of a hub value is derived from the types,
+// not written field by field: the fields of a hub struct whose JSON names
+// none of the version's own types has are lost in that version (LostFields),
+// and a stash keeps each of them that is set, whole, under its hub JSON name,
+// and gives it back whole. A field added to a hub type is therefore kept by
+// every version that does not have it, with no code of its own: not in the
+// versions' conversions, nor in the payloads, nor in the reader (which reads
+// a kept hub value's fields by name, see reader.keptField).
+//
+// The payload types hold kept values as an embedded hub struct (Device holds
+// a resource.Device, Slice a resource.ResourceSliceSpec, Class a
+// resource.DeviceClassSpec): the payload's JSON has the kept fields beside
+// its own, as encoding/json writes an embedded struct, and a field of the
+// payload's own hides the hub field of the same name. A kept field is
+// written when it is set: a pointer, slice or map that is not nil (an empty
+// list is written as [], so that it comes back empty and not nil), any other
+// value that is not zero. That is exactly how format 1 wrote the same fields
+// (as pointers to lists where the hub's JSON would leave an empty list out),
+// so the payloads did not change: format 1 stays format 1.
+
+// Fields is a set of the fields of the hub struct type T.
+type Fields[T any] struct {
+	list []*fieldInfo
+}
+
+// fieldInfo is one field of a hub struct.
+type fieldInfo struct {
+	name   string // JSON
+	offset uintptr
+	typ    reflect.Type
+}
+
+// set reports whether the field of the struct at base is set.
+func (f *fieldInfo) set(base unsafe.Pointer) bool {
+	p := unsafe.Add(base, f.offset)
+	switch f.typ.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice:
+		return *(*unsafe.Pointer)(p) != nil
+	case reflect.String:
+		return *(*string)(p) != ""
+	case reflect.Bool:
+		return *(*bool)(p)
+	default:
+		return !reflect.NewAt(f.typ, p).Elem().IsZero()
+	}
+}
+
+// value is the field of the struct at base, settable.
+func (f *fieldInfo) value(base unsafe.Pointer) reflect.Value {
+	return reflect.NewAt(f.typ, unsafe.Add(base, f.offset)).Elem()
+}
+
+// LostFields are the fields of the hub struct type T that a version cannot
+// say at all: those whose JSON names none of the version's types (shownBy,
+// one value of each) has, less handled, the JSON names of the fields that
+// the version's conversion shows in a way of its own or keeps partly (a
+// v1alpha2 device's capacity, shown as quantities). A type's names include
+// those of its embedded and inlined structs.
+//
+// It panics when T is not a struct, or when handled names no field of T: a
+// mistake that any test of the version finds.
+func LostFields[T any](shownBy []any, handled ...string) *Fields[T] {
+	shown := map[string]bool{}
+	for _, v := range shownBy {
+		jsonNames(reflect.TypeOf(v), shown)
+	}
+	all := hubFields(reflect.TypeFor[T]())
+	for _, name := range handled {
+		if all.byName[name] == nil {
+			panic(fmt.Sprintf("stash.LostFields: %s has no field %q", reflect.TypeFor[T](), name))
+		}
+		shown[name] = true
+	}
+	out := &Fields[T]{}
+	for _, f := range all.list {
+		if !shown[f.name] {
+			out.list = append(out.list, f)
+		}
+	}
+	return out
+}
+
+// Names are the JSON names of the fields, in declaration order.
+func (fs *Fields[T]) Names() []string {
+	names := make([]string, len(fs.list))
+	for i, f := range fs.list {
+		names[i] = f.name
+	}
+	return names
+}
+
+// AnySet reports whether any of the fields is set in v.
+func (fs *Fields[T]) AnySet(v *T) bool {
+	base := unsafe.Pointer(v)
+	for _, f := range fs.list {
+		if f.set(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// Keep copies into kept each of the fields that is set in in, sharing its
+// memory, and reports whether there was any.
+func (fs *Fields[T]) Keep(in, kept *T) bool {
+	from, to := unsafe.Pointer(in), unsafe.Pointer(kept)
+	any := false
+	for _, f := range fs.list {
+		if f.set(from) {
+			f.value(to).Set(f.value(from))
+			any = true
+		}
+	}
+	return any
+}
+
+// Restore copies the fields from kept, what Keep kept, into out, sharing
+// their memory: each is what was kept, or unset.
+func (fs *Fields[T]) Restore(kept, out *T) {
+	from, to := unsafe.Pointer(kept), unsafe.Pointer(out)
+	for _, f := range fs.list {
+		if f.set(from) || f.set(to) {
+			f.value(to).Set(f.value(from))
+		}
+	}
+}
+
+// structFields are the fields of a hub struct, by position and JSON name.
+type structFields struct {
+	list   []*fieldInfo
+	byName map[string]*fieldInfo
+}
+
+var hubFieldsCache sync.Map // reflect.Type -> *structFields
+
+// hubFields describes the struct type typ: its fields by JSON name, those
+// of embedded and inlined structs among them, as encoding/json reads them
+// (fields without a JSON name, unexported or "-", left out).
+func hubFields(typ reflect.Type) *structFields {
+	if cached, ok := hubFieldsCache.Load(typ); ok {
+		return cached.(*structFields)
+	}
+	if typ.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("stash: %s is not a struct", typ))
+	}
+	out := &structFields{byName: map[string]*fieldInfo{}}
+	addFields(typ, 0, out)
+	cached, _ := hubFieldsCache.LoadOrStore(typ, out)
+	return cached.(*structFields)
+}
+
+// addFields adds the fields of typ, at offset in the outer struct, to out:
+// its named fields first, then those of its embedded and inlined structs
+// that a shallower field of the same name does not hide.
+func addFields(typ reflect.Type, offset uintptr, out *structFields) {
+	var embedded []reflect.StructField
+	for i := 0; i < typ.NumField(); i++ {
+		sf := typ.Field(i)
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case name == "" && sf.Type.Kind() == reflect.Struct && (sf.Anonymous || opts == "inline"):
+			embedded = append(embedded, sf)
+		case !sf.IsExported():
+		default:
+			if name == "" {
+				name = sf.Name
+			}
+			f := &fieldInfo{name: name, offset: offset + sf.Offset, typ: sf.Type}
+			out.list = append(out.list, f)
+			out.byName[name] = f
+		}
+	}
+	for _, sf := range embedded {
+		inner := &structFields{byName: map[string]*fieldInfo{}}
+		addFields(sf.Type, offset+sf.Offset, inner)
+		for _, f := range inner.list {
+			if out.byName[f.name] == nil {
+				out.list = append(out.list, f)
+				out.byName[f.name] = f
+			}
+		}
+	}
+}
+
+// jsonNames adds the JSON member names of typ's values to names: its
+// fields' and those of its embedded and inlined structs.
+func jsonNames(typ reflect.Type, names map[string]bool) {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	if typ.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("stash: %s is not a struct", typ))
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		sf := typ.Field(i)
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case name == "" && (sf.Anonymous || opts == "inline"):
+			jsonNames(sf.Type, names)
+		case name == "":
+			names[sf.Name] = true
+		default:
+			names[name] = true
+		}
+	}
+}
+
+// keptLayout is how a payload type with a kept hub value (an embedded hub
+// struct) is written: in the hub's order of fields, each field of the kept
+// value that is set, and at the place of a field that a field of the
+// payload's own hides, that field as its tag says; the payload's other
+// fields before (declared before the hub struct) or after (declared after
+// it). A payload's JSON therefore reads like the hub value it keeps.
+type keptLayout struct {
+	kept   int // the embedded field's index
+	order  []member
+	fields *structFields // the kept value's fields the payload shows
+}
+
+// member is one member the layout writes: a field of the payload's own
+// (own), or of the kept value.
+type member struct {
+	own       bool
+	index     int        // own: the payload's field
+	omitempty bool       // own
+	field     *fieldInfo // kept
+	name      string
+}
+
+var keptLayouts sync.Map // reflect.Type -> *keptLayout
+
+func layoutOf(typ reflect.Type) *keptLayout {
+	if cached, ok := keptLayouts.Load(typ); ok {
+		return cached.(*keptLayout)
+	}
+	l := &keptLayout{kept: -1}
+	var before, after []member
+	own := map[string]member{}
+	for i := 0; i < typ.NumField(); i++ {
+		sf := typ.Field(i)
+		if sf.Anonymous {
+			if l.kept >= 0 {
+				panic(fmt.Sprintf("stash: %s embeds two hub structs", typ))
+			}
+			l.kept = i
+			continue
+		}
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		m := member{own: true, index: i, omitempty: strings.Contains(opts, "omitempty"), name: name}
+		own[name] = m
+		if l.kept < 0 {
+			before = append(before, m)
+		} else {
+			after = append(after, m)
+		}
+	}
+	if l.kept < 0 {
+		panic(fmt.Sprintf("stash: %s embeds no hub struct", typ))
+	}
+	all := hubFields(typ.Field(l.kept).Type)
+	l.fields = &structFields{byName: map[string]*fieldInfo{}}
+	var middle []member
+	placed := map[string]bool{}
+	for _, f := range all.list {
+		if m, hidden := own[f.name]; hidden {
+			middle = append(middle, m)
+			placed[f.name] = true
+			continue
+		}
+		l.fields.list = append(l.fields.list, f)
+		l.fields.byName[f.name] = f
+		middle = append(middle, member{field: f, name: f.name})
+	}
+	for _, m := range before {
+		if !placed[m.name] {
+			l.order = append(l.order, m)
+		}
+	}
+	l.order = append(l.order, middle...)
+	for _, m := range after {
+		if !placed[m.name] {
+			l.order = append(l.order, m)
+		}
+	}
+	cached, _ := keptLayouts.LoadOrStore(typ, l)
+	return cached.(*keptLayout)
+}
+
+// marshalKept writes v, a pointer to a payload with a kept hub value, as
+// keptLayout says.
+func marshalKept(v any) ([]byte, error) {
+	pv := reflect.ValueOf(v).Elem()
+	l := layoutOf(pv.Type())
+	kept := unsafe.Pointer(pv.Field(l.kept).Addr().Pointer())
+	s := codec.BorrowStream(nil)
+	defer codec.ReturnStream(s)
+	s.WriteObjectStart()
+	more := false
+	for _, m := range l.order {
+		var value reflect.Value
+		if m.own {
+			value = pv.Field(m.index)
+			if m.omitempty && isEmptyValue(value) {
+				continue
+			}
+		} else {
+			if !m.field.set(kept) {
+				continue
+			}
+			value = m.field.value(kept)
+		}
+		if more {
+			s.WriteMore()
+		}
+		more = true
+		s.WriteObjectField(m.name)
+		s.WriteVal(value.Addr().Interface())
+	}
+	s.WriteObjectEnd()
+	if s.Error != nil {
+		return nil, s.Error
+	}
+	return append([]byte(nil), s.Buffer()...), nil
+}
+
+// isEmptyValue is encoding/json's omitempty test.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// byName reads the member key of an object into the field of that JSON
+// name of *out, a struct (its embedded structs' fields included), through
+// the strict codec (viaCodec); a name *out has no field for is an unknown
+// field. It is how the reader reads what it has no code of its own for:
+// the fields of a kept hub value, a field added to a hub type, the parts of
+// the payloads that are rarely stashed.
+func (r *reader) byName(out any, key string) {
+	v := reflect.ValueOf(out)
+	f := hubFields(v.Type().Elem()).byName[key]
+	if f == nil {
+		r.unknown(key)
+		return
+	}
+	field := f.value(v.UnsafePointer())
+	field.SetZero()
+	if r.null() {
+		return
+	}
+	r.viaCodec(field.Addr().Interface())
+}
