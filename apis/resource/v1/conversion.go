@@ -20,6 +20,8 @@ import (
 
 // shape: v1 says requests, devices and a slice's node name as the hub
 // does, nothing flat.
+// Lost: the hub fields its types lack (the legacy ones), derived from the
+// types; the stash keeps them.
 var shape = legacy.V1Flat{Lost: legacy.Lost{
 	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1.DeviceClassSpec{}}),
 	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1.ResourceSliceSpec{}}),

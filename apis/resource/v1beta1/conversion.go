@@ -28,6 +28,8 @@ import (
 
 // shape: v1beta1's requests are flat, and its slice's nodeName and
 // allNodes plain (see legacy.V1Flat).
+// Lost: the hub fields its types lack (the legacy ones), derived from the
+// types; the stash keeps them.
 var shape = legacy.V1Flat{Requests: true, Node: true, Lost: legacy.Lost{
 	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta1.DeviceClassSpec{}}),
 	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta1.ResourceSliceSpec{}}),

@@ -3,9 +3,10 @@
 // that the target version cannot show, and nothing that can be derived from
 // the target's own fields, and nothing that the defaults of the version the
 // value comes from would fill in again. A pointer or a non-empty value means
-// "present"; the conversion functions of each version decide what to put
-// here. Write refuses a stash that would take the object's annotations past
-// the API server's limit.
+// "present". What a version cannot say at all is derived from the types
+// (LostFields, fields.go) and kept in an embedded hub value; the conversion
+// functions of each version decide the rest. Write refuses a stash that
+// would take the object's annotations past the API server's limit.
 package stash
 
 import (
@@ -221,8 +222,10 @@ func (a *Attribute) Hub() resource.DeviceAttribute {
 // program that uses apimachinery (structured-merge-diff builds on it),
 // configured as its ConfigCompatibleWithStandardLibrary is but without HTML
 // escaping, so that CEL expressions keep their "<" and "&&" readable. Map
-// keys are sorted, so that the same payload is always the same text. Payloads are read by the hand-written
-// decoders of decode.go; TestWriteReadRoundTrip holds the two together.
+// keys are sorted, so that the same payload is always the same text. The
+// payloads with a kept hub value write it themselves (marshalKept). Payloads
+// are read by the decoders of decode.go; TestWriteReadRoundTrip holds the two
+// together.
 var codec = jsoniter.Config{
 	EscapeHTML:             false,
 	SortMapKeys:            true,

@@ -1,0 +1,83 @@
+package stash
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/drakit/drakit/apis/resource"
+)
+
+// TestLostFields: the fields a version cannot say are the hub fields whose
+// JSON names none of its types has, less those it handles; Keep keeps each
+// that is set (an empty list is set), Restore gives them back, and a
+// handled name that is no field is a mistake found at once.
+func TestLostFields(t *testing.T) {
+	type basic struct {
+		Attributes map[string]string `json:"attributes"`
+	}
+	type device struct {
+		Name  string `json:"name"`
+		Basic basic  `json:"basic"`
+		basic `json:",inline"`
+	}
+	lost := LostFields[resource.Device]([]any{device{}}, "capacity")
+	var want []string
+	for _, f := range hubFields(reflect.TypeFor[resource.Device]()).list {
+		if f.name != "name" && f.name != "attributes" && f.name != "capacity" {
+			want = append(want, f.name)
+		}
+	}
+	if got := lost.Names(); !slices.Equal(got, want) || !slices.Contains(got, "bindingConditions") {
+		t.Errorf("lost %v, want %v", got, want)
+	}
+
+	in := resource.Device{Name: "gpu-0", Capacity: map[resource.QualifiedName]resource.DeviceCapacity{}, BindingConditions: []string{}}
+	if !lost.AnySet(&in) {
+		t.Errorf("an empty bindingConditions is not set")
+	}
+	var kept resource.Device
+	if !lost.Keep(&in, &kept) || kept.BindingConditions == nil || kept.Name != "" || kept.Capacity != nil {
+		t.Errorf("kept %+v: want bindingConditions alone, empty and not nil", kept)
+	}
+	out := resource.Device{Name: "gpu-0"}
+	lost.Restore(&kept, &out)
+	if out.BindingConditions == nil || len(out.BindingConditions) != 0 || out.Name != "gpu-0" {
+		t.Errorf("restored %+v", out)
+	}
+	if lost.AnySet(&resource.Device{Name: "x", Attributes: map[resource.QualifiedName]resource.DeviceAttribute{}}) {
+		t.Errorf("fields the version shows count as lost")
+	}
+
+	defer func() {
+		if recover() == nil {
+			t.Errorf("a handled name that is no field of the hub type was accepted")
+		}
+	}()
+	LostFields[resource.Device]([]any{device{}}, "noSuchField")
+}
+
+// TestKeptPayloadText: a payload with a kept hub value writes it in the
+// hub's order, its own fields at the place of the hub fields they hide, an
+// empty list as [], and reads back as it was.
+func TestKeptPayloadText(t *testing.T) {
+	node := ""
+	in := &Slice{V: FormatVersion, EmptyDevices: true, Devices: []Device{{Index: 1}}}
+	in.NodeName = &node
+	in.SharedCounters = []resource.CounterSet{}
+	in.NoResourceModel = true
+	in.Devices[0].Name = "gpu-1"
+	in.Devices[0].BindingConditions = []string{}
+	value, err := codec.MarshalToString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"v":1,"emptyDevices":true,"nodeName":"","devices":[{"index":1,"name":"gpu-1","bindingConditions":[]}],"sharedCounters":[],"noResourceModel":true}`
+	if value != want {
+		t.Errorf("got  %s\nwant %s", value, want)
+	}
+	out := &Slice{}
+	if err := decodePayload(value, out); err != nil || !reflect.DeepEqual(in, out) {
+		t.Errorf("read back %+v, %v; want %+v", out, err, in)
+	}
+}
