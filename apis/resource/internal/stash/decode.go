@@ -419,6 +419,20 @@ func (r *reader) device(out *Device) {
 			}) && out.Attributes == nil {
 				out.Attributes = map[resource.QualifiedName]Attribute{} // {}
 			}
+		case "namedResources":
+			out.NamedResources = optional(r, func(r *reader, l *resource.NamedResourcesLayout) {
+				name := func(r *reader, n *resource.QualifiedName) { *n = resource.QualifiedName(r.str()) }
+				r.fields(func(key string) {
+					switch key {
+					case "order":
+						l.Order = list(r, name)
+					case "nullLists":
+						l.NullLists = list(r, name)
+					default:
+						r.byName(l, key)
+					}
+				})
+			})
 		default:
 			r.byName(out, key)
 		}

@@ -366,5 +366,37 @@ func (r *reader) byName(out any, key string) {
 	if r.null() {
 		return
 	}
-	r.viaCodec(field.Addr().Interface())
+	if !r.scalar(field) {
+		r.viaCodec(field.Addr().Interface())
+	}
+}
+
+// scalar reads a string, bool or integer, or a pointer to one, into v
+// with the reader itself, sparing the codec's copies; it reports false,
+// having read nothing, for any other kind.
+func (r *reader) scalar(v reflect.Value) bool {
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		switch t.Elem().Kind() {
+		case reflect.String, reflect.Bool, reflect.Int, reflect.Int64:
+			p := reflect.New(t.Elem())
+			r.scalar(p.Elem())
+			v.Set(p)
+			return true
+		}
+		return false
+	}
+	switch t.Kind() {
+	case reflect.String:
+		v.SetString(r.str())
+	case reflect.Bool:
+		v.SetBool(r.boolean())
+	case reflect.Int:
+		v.SetInt(int64(r.int()))
+	case reflect.Int64:
+		v.SetInt(r.int64())
+	default:
+		return false
+	}
+	return true
 }

@@ -34,7 +34,7 @@ type Class struct {
 }
 
 // MarshalJSON writes the kept fields that are set (see fields.go).
-func (c Class) MarshalJSON() ([]byte, error) { return marshalKept(&c) }
+func (c *Class) MarshalJSON() ([]byte, error) { return marshalKept(c) }
 
 // Claim is the stash of a ResourceClaim or ResourceClaimTemplate.
 type Claim struct {
@@ -143,7 +143,7 @@ type Slice struct {
 }
 
 // MarshalJSON writes the kept fields that are set (see fields.go).
-func (s Slice) MarshalJSON() ([]byte, error) { return marshalKept(&s) }
+func (s *Slice) MarshalJSON() ([]byte, error) { return marshalKept(s) }
 
 // Device holds the values of one device that the target cannot say: the
 // device's fields the target lacks (see LostFields), and what the target
@@ -164,7 +164,7 @@ type Device struct {
 }
 
 // MarshalJSON writes the kept fields that are set (see fields.go).
-func (d Device) MarshalJSON() ([]byte, error) { return marshalKept(&d) }
+func (d *Device) MarshalJSON() ([]byte, error) { return marshalKept(d) }
 
 // Attribute is a hub DeviceAttribute as a stash keeps it: under the hub's
 // JSON names, with each list behind a pointer, so that a list the hub holds
