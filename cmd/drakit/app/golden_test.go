@@ -57,13 +57,6 @@ var goldenCases = []goldenCase{
 	{name: "usage-unknown-command", args: []string{"convrt"}},
 	// validate
 	// allocate
-	{name: "allocate-wide", args: []string{"allocate", "-f", "examples/v1alpha3", "-o", "wide"}},
-	{name: "allocate-node", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", "examples/v1alpha3/resourceclaims.yaml", "--node", "node-b"}},
-	{name: "allocate-unsatisfiable", args: []string{"allocate", "-f", "examples/v1alpha3", "--node", "node-c", "-o", "wide"}},
-	{name: "allocate-all-or-nothing", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", inputFile("pod-claims.yaml"), "--all-or-nothing", "-o", "wide"}},
-	{name: "allocate-huge-exponent", args: []string{"allocate", "-f", "examples/v1alpha3/deviceclasses.yaml", "-f", "examples/v1alpha3/resourceslices.yaml", "-f", inputFile("huge-exponent-selector.yaml")}},
-	{name: "allocate-v1alpha2", args: []string{"allocate", "-f", "examples/v1alpha2", "-o", "json"}},
-	{name: "allocate-bad-input", args: []string{"allocate", "-f", "examples/v1alpha3", "-f", inputFile("unknown-field.yaml")}},
 
 	// the rest
 	{name: "help", args: []string{}},

@@ -52,7 +52,6 @@ var liveGoldenCases = []goldenCase{
 	{name: "live-get-devices-node", args: []string{"get", "devices", "--node", "node-c"}},
 	{name: "live-get-claims", args: []string{"get", "resourceclaims", "-A"}},
 	{name: "live-describe-pod-missing", args: []string{"describe", "pod", "nosuch"}},
-	{name: "live-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide"}},
 }
 
 func TestLiveGolden(t *testing.T) {
@@ -206,20 +205,9 @@ func TestLiveGates133(t *testing.T) {
 	testGoldenCases(t, []goldenCase{
 		{name: "live133-describe-pod", args: []string{"describe", "pod", "inference"}},
 		{name: "live133-describe-pod-gates", args: []string{"describe", "pod", "inference", "--feature-gates", "DRADeviceTaints=true,DRADeviceTaintRules=true,DRAAdminAccess=false"}},
-		{name: "live133-allocate-what-if", args: []string{"allocate", "--from-cluster", "-f", appDir + "/testdata/live/whatif.yaml", "-o", "wide", "--feature-gates", "DRADeviceTaints=true"}},
 	})
 	code, _, errOut := runDrakit([]string{"describe", "pod", "inference", "--feature-gates", "DRANoSuchGate=true"}, nil)
 	if code != cmdutil.ExitUsage || !strings.Contains(errOut, `invalid argument "DRANoSuchGate=true" for --feature-gates: unrecognized feature gate: DRANoSuchGate`) {
 		t.Errorf("exit %d: %s", code, errOut)
-	}
-}
-
-// allocate --from-cluster makes a pod's claim from the cluster's template
-// when the input lacks it, instead of leaving the pod waiting.
-func TestLiveAllocateTemplateFromCluster(t *testing.T) {
-	withFakeCluster(t, "v1")
-	code, out, errOut := runDrakit([]string{"allocate", "--from-cluster", "-o", "wide", "-f", appDir + "/testdata/live/whatif-template-pod.yaml"}, nil)
-	if strings.Contains(errOut, "waits") || !strings.Contains(out, "default/trainer-gpus-") {
-		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource/catalogue"
+	"github.com/drakit/drakit/cmd/drakit/app/allocate"
 	"github.com/drakit/drakit/cmd/drakit/app/completion"
 	"github.com/drakit/drakit/cmd/drakit/app/convert"
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
@@ -135,7 +136,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 	root.AddCommand(
 		convert.NewCmdConvert(f, streams),
 		validate.NewCmdValidate(f, streams),
-		newAllocateCommand(f, streams),
+		allocate.NewCmdAllocate(f, streams),
 		explain.NewCmdExplain(f, streams),
 		newDescribeCommand(f, streams),
 		newGetCommand(f, streams),

@@ -202,6 +202,31 @@ func Render(t testing.TB, f cmdutil.Factory, c Case) string {
 	return b.String()
 }
 
+// SameOnEveryRelease runs the cases against fake clusters that serve the
+// resource.k8s.io versions of 1.31-1.33 (v1alpha3) and of 1.32-1.33
+// (v1beta1, v1beta2, with v1alpha3's DeviceTaintRule), and checks that
+// each answers as the golden file of the 1.37 cluster (v1) says: what the
+// versions cannot say travels in drakit's stash, so the version that a
+// line names is the only difference.
+func SameOnEveryRelease(t *testing.T, cases []Case) {
+	t.Helper()
+	for _, version := range []string{"v1alpha3", "v1beta1", "v1beta2"} {
+		t.Run(version, func(t *testing.T) {
+			f := NewFakeClusterFactory(t, version, "v1alpha3")
+			for _, c := range cases {
+				want, err := os.ReadFile(GoldenFile(c.Name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := strings.ReplaceAll(Render(t, f, c), "resource.k8s.io/"+version+")", "resource.k8s.io/v1)")
+				if got != string(want) {
+					t.Errorf("%s: differs from the v1 answer:\n--- v1\n%s\n--- %s\n%s", c.Name, want, version, got)
+				}
+			}
+		})
+	}
+}
+
 // lineDiff shows the first lines that differ.
 func lineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")

@@ -1,36 +1,22 @@
-package app
+package allocate
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
+	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/conversion"
 )
-
-// clusterBackground is allocate's --from-cluster: the live inventory as
-// the background of the claims given with -f.
-type clusterBackground struct {
-	enabled bool
-	flags   *cluster.Flags
-}
-
-func (b *clusterBackground) add(cmd *cobra.Command) {
-	b.flags = cluster.NewFlags()
-	cmd.Flags().BoolVar(&b.enabled, "from-cluster", false, "read the classes, slices, DeviceTaintRules, nodes and allocated claims of the cluster (kubectl's connection flags) and allocate the given claims against them; nothing is written to the cluster")
-	b.flags.AddTo(cmd.Flags(), false)
-}
 
 // addClusterInventory adds the cluster's inventory to inv, before what the
 // input holds: its classes, slices and DeviceTaintRules; its allocated
@@ -40,22 +26,22 @@ func (b *clusterBackground) add(cmd *cobra.Command) {
 //
 // The scheduler's feature gates become those of the server's release
 // (its defaults, --feature-gates over them), said on standard error.
-func (o *allocateOptions) addClusterInventory(inv *inventory, s genericiooptions.IOStreams) (features.Gates, error) {
-	c, err := o.factory.Cluster(o.cluster.flags)
+func (o *Options) addClusterInventory(f cmdutil.Factory, inv *inventory) (features.Gates, error) {
+	c, err := f.Cluster(o.ClusterFlags)
 	if err != nil {
 		return features.Gates{}, err
 	}
-	gates, about, err := c.SchedulerGates(o.featureGates)
+	gates, about, err := c.SchedulerGates(o.FeatureGates)
 	if err != nil {
 		return gates, err
 	}
 	o.features = allocator.FeaturesFromGates(gates)
-	fmt.Fprintf(s.ErrOut, "Feature gates: %s\n", about)
+	fmt.Fprintf(o.ErrOut, "Feature gates: %s\n", about)
 	return gates, o.addLive(c, inv)
 }
 
 // addLive adds what the cluster holds to inv.
-func (o *allocateOptions) addLive(c *cluster.Cluster, inv *inventory) error {
+func (o *Options) addLive(c *cluster.Cluster, inv *inventory) error {
 	live, err := c.ReadInventory(context.Background())
 	if err != nil {
 		return err

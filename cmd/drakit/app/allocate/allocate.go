@@ -1,4 +1,9 @@
-package app
+// Package allocate is "drakit allocate": claims allocated and pods placed
+// offline, as the scheduler of the followed release would, from the
+// classes, slices, DeviceTaintRules and nodes given with them (and with
+// --from-cluster, a live cluster's); the output as objects or a table, and
+// each failure explained in the scheduler's manner.
+package allocate
 
 import (
 	"bufio"
@@ -20,8 +25,9 @@ import (
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/features"
+	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
-	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	convertstream "github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 	"github.com/drakit/drakit/cmd/drakit/internal/inputs"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
@@ -29,28 +35,8 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/internal/printer"
 )
 
-type allocateOptions struct {
-	files        cliresource.FilenameOptions
-	node         string
-	output       string
-	strict       bool
-	allOrNothing bool
-	featureGates string
-	timeout      time.Duration
-	explain      bool
-	cluster      clusterBackground
-
-	// features are those of a scheduler with the gates of --feature-gates.
-	features allocator.Features
-	factory  cmdutil.Factory
-}
-
-func newAllocateCommand(f cmdutil.Factory, s genericiooptions.IOStreams) *cobra.Command {
-	o := &allocateOptions{factory: f}
-	cmd := &cobra.Command{
-		Use:   "allocate -f FILENAME [--node NODE]",
-		Short: "Place pods and allocate claims from the devices of ResourceSlices, as the scheduler would",
-		Long: `Allocate ResourceClaims offline as the scheduler of Kubernetes 1.37 does,
+var (
+	allocateLong = `Allocate ResourceClaims offline as the scheduler of Kubernetes 1.37 does,
 from the classes, ResourceSlices and DeviceTaintRules given with them.
 
 The features are those of a 1.37 scheduler with the feature gates of
@@ -150,8 +136,9 @@ together with --all-or-nothing) gives up after --timeout (default 10s),
 as the scheduler's DRA filter does, naming the claims it was allocating,
 with exit code 1: a claim over many devices with constraints can need a
 search that does not end in practice. Many claims take as long as they
-take.`,
-		Example: `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
+take.`
+
+	allocateExample = `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
   drakit allocate -f examples/v1 -o wide
 
   # The same with a 1.31 scheduler's semantics
@@ -170,24 +157,114 @@ take.`,
   kubectl get deviceclasses,resourceslices,devicetaintrules,resourceclaims,nodes -A -o yaml | drakit allocate -f -
 
   # Claims from a 1.30 cluster
-  kubectl get resourceclasses,resourceslices,resourceclaims,nodes -A -o yaml | drakit allocate -f -`,
-		Args: cobra.NoArgs,
+  kubectl get resourceclasses,resourceslices,resourceclaims,nodes -A -o yaml | drakit allocate -f -`
+)
+
+// Options are the options of "drakit allocate".
+type Options struct {
+	cliresource.FilenameOptions
+	// Node is --node: allocate on this node (default: the first node
+	// that fits each claim).
+	Node string
+	// Output is -o: yaml, json or wide (a table).
+	Output string
+	// Strict makes unknown and duplicate fields errors.
+	Strict bool
+	// AllOrNothing allocates all claims together, as the claims of one
+	// pod, or none.
+	AllOrNothing bool
+	// FeatureGates are the scheduler's gates, in kube-apiserver's syntax,
+	// over the followed release's defaults (with FromCluster, over those
+	// of the server's release).
+	FeatureGates string
+	// Timeout bounds the search of one claim (or pod, or of all claims
+	// with AllOrNothing); 0: no limit.
+	Timeout time.Duration
+	// Explain names the nodes of each reason a claim or pod failed.
+	Explain bool
+	// FromCluster allocates against the inventory of the cluster of
+	// ClusterFlags.
+	FromCluster  bool
+	ClusterFlags *cluster.Flags
+
+	format printer.Format
+	inputs []inputs.Input
+	// gates and features are those of a scheduler with the gates of
+	// --feature-gates (with --from-cluster, set once connected).
+	gates    features.Gates
+	features allocator.Features
+	// allocateObjects is allocator.AllocateObjects (tests give one that
+	// panics).
+	allocateObjects func(context.Context, []runtime.Object, allocator.ObjectOptions) ([]allocator.ObjectResult, error)
+
+	genericiooptions.IOStreams
+}
+
+// NewOptions are the options with their defaults.
+func NewOptions(streams genericiooptions.IOStreams) *Options {
+	return &Options{Output: "yaml", Strict: true, Timeout: 10 * time.Second, ClusterFlags: cluster.NewFlags(),
+		allocateObjects: allocator.AllocateObjects, IOStreams: streams}
+}
+
+// NewCmdAllocate is "drakit allocate".
+func NewCmdAllocate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewOptions(streams)
+	cmd := &cobra.Command{
+		Use:     "allocate -f FILENAME [--node NODE]",
+		Short:   "Place pods and allocate claims from the devices of ResourceSlices, as the scheduler would",
+		Long:    allocateLong,
+		Example: allocateExample,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(s)
+			if err := o.Complete(f, cmd, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(f)
 		},
 	}
-	inputs.AddFilenameFlags(cmd, &o.files, "with pods, claims, templates, classes, slices, DeviceTaintRules and nodes")
-	cmd.Flags().StringVar(&o.node, "node", "", "allocate on this node (default: the first node that fits each claim)")
-	cmd.Flags().StringVarP(&o.output, "output", "o", "yaml", "output format: yaml, json or wide (a table)")
-	cmd.Flags().BoolVar(&o.strict, "strict", true, "treat unknown and duplicate fields as errors (false: warn and drop them)")
-	cmd.Flags().BoolVar(&o.allOrNothing, "all-or-nothing", false, "allocate all claims together, as the claims of one pod, or none")
-	cmd.Flags().StringVar(&o.featureGates, "feature-gates", "", "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults, or with --from-cluster those of the server's release")
-	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Second, "give up when the search of one claim (or pod, or of all claims with --all-or-nothing) takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
-	cmd.Flags().BoolVarP(&o.explain, "explain", "v", false, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
-	o.cluster.add(cmd)
+	inputs.AddFilenameFlags(cmd, &o.FilenameOptions, "with pods, claims, templates, classes, slices, DeviceTaintRules and nodes")
+	cmd.Flags().StringVar(&o.Node, "node", o.Node, "allocate on this node (default: the first node that fits each claim)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: yaml, json or wide (a table)")
+	cmd.Flags().BoolVar(&o.Strict, "strict", o.Strict, "treat unknown and duplicate fields as errors (false: warn and drop them)")
+	cmd.Flags().BoolVar(&o.AllOrNothing, "all-or-nothing", o.AllOrNothing, "allocate all claims together, as the claims of one pod, or none")
+	cmd.Flags().StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates, "the scheduler's feature gates, in kube-apiserver's syntax (DRAConsumableCapacity=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults, or with --from-cluster those of the server's release")
+	cmd.Flags().DurationVar(&o.Timeout, "timeout", o.Timeout, "give up when the search of one claim (or pod, or of all claims with --all-or-nothing) takes longer (0: no limit); one claim over many devices can need a search that never ends in practice")
+	cmd.Flags().BoolVarP(&o.Explain, "explain", "v", o.Explain, "for claims and pods that cannot be allocated or placed, name the nodes of each reason (for pods, also the claims holding their devices)")
+	cmd.Flags().BoolVar(&o.FromCluster, "from-cluster", o.FromCluster, "read the classes, slices, DeviceTaintRules, nodes and allocated claims of the cluster (kubectl's connection flags) and allocate the given claims against them; nothing is written to the cluster")
+	o.ClusterFlags.AddTo(cmd.Flags(), false)
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("yaml", "json", "wide"))
 	return cmd
 }
+
+// Complete reads -o and --feature-gates (without --from-cluster: with
+// it, the flag applies over the defaults of the server's release, read
+// once connected), and lists the inputs.
+func (o *Options) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string) error {
+	switch o.Output {
+	case "yaml", "json":
+		o.format, _ = printer.ParseFormat(o.Output)
+	case "wide":
+	default:
+		return cmdutil.UsageErrorf("unknown output format %q: use yaml, json or wide", o.Output)
+	}
+	var gates features.Gates
+	if !o.FromCluster {
+		var err error
+		if gates, err = cmdutil.ParseFeatureGates("--feature-gates", o.FeatureGates); err != nil {
+			return err
+		}
+	}
+	o.gates, o.features = gates, allocator.FeaturesFromGates(gates)
+	var err error
+	o.inputs, err = inputs.Expand(o.FilenameOptions)
+	return err
+}
+
+// Validate has nothing to check that Complete has not.
+func (o *Options) Validate() error { return nil }
 
 // claimEntry is one claim from the input and what became of it.
 type claimEntry struct {
@@ -347,66 +424,47 @@ type inventory struct {
 	templates []*objects.Object
 }
 
-func (o *allocateOptions) run(s genericiooptions.IOStreams) error {
-	var format printer.Format
-	switch o.output {
-	case "yaml", "json":
-		format, _ = printer.ParseFormat(o.output)
-	case "wide":
-	default:
-		return cmdutil.UsageErrorf("unknown output format %q: use yaml, json or wide", o.output)
-	}
-	var gates features.Gates
-	if !o.cluster.enabled {
-		// With --from-cluster the flag applies over the defaults of the
-		// server's release, read once connected.
-		var err error
-		if gates, err = cmdutil.ParseFeatureGates("--feature-gates", o.featureGates); err != nil {
-			return err
-		}
-	}
-	o.features = allocator.FeaturesFromGates(gates)
-	inputs, err := inputs.Expand(o.files)
-	if err != nil {
-		return err
-	}
-	rep := cmdutil.NewReporter(s.ErrOut)
-	inv, err := o.read(inputs, s, rep)
+// Run reads the inputs (and with --from-cluster the cluster f connects
+// to), allocates the claims or places the pods, and writes the result.
+func (o *Options) Run(f cmdutil.Factory) error {
+	gates := o.gates
+	rep := cmdutil.NewReporter(o.ErrOut)
+	inv, err := o.read(o.inputs, rep)
 	if err != nil {
 		return err
 	}
 	if rep.Errors > 0 {
-		fmt.Fprintf(s.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
+		fmt.Fprintf(o.ErrOut, "error: nothing was allocated (%d input %s)\n", rep.Errors, cmdutil.Plural(rep.Errors, "problem", "problems"))
 		return cmdutil.ErrFailed
 	}
-	if o.cluster.enabled {
-		if gates, err = o.addClusterInventory(inv, s); err != nil {
-			return cmdutil.GatesError(err, o.featureGates)
+	if o.FromCluster {
+		if gates, err = o.addClusterInventory(f, inv); err != nil {
+			return cmdutil.GatesError(err, o.FeatureGates)
 		}
 	}
 	if len(inv.pods) > 0 {
-		return o.runPods(s, inv, rep, format, gates)
+		return o.runPods(inv, rep, o.format, gates)
 	}
-	return o.runClaims(s, inv, rep, format, gates)
+	return o.runClaims(inv, rep, o.format, gates)
 }
 
 // runClaims allocates the claims of the input, without pods, and reports
 // each one that cannot be allocated.
-func (o *allocateOptions) runClaims(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
+func (o *Options) runClaims(inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
 	for _, t := range inv.templates {
 		inv.skipped[t.Head.APIVersion+" "+t.Head.Kind]++
 	}
 	if len(inv.claims) == 0 {
 		// Not an error: an export of a namespace without claims is
 		// allocated when it has none unsatisfiable.
-		fmt.Fprintln(s.ErrOut, "No ResourceClaim in the input: nothing to allocate.")
-		fmt.Fprintln(s.ErrOut, allocationSummary(0, 0, 0, inv.skipped))
+		fmt.Fprintln(o.ErrOut, "No ResourceClaim in the input: nothing to allocate.")
+		fmt.Fprintln(o.ErrOut, allocationSummary(0, 0, 0, inv.skipped))
 		return nil
 	}
 	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
 		// A 1.37 scheduler with the gate off ignores the rules; say so,
 		// since their taints are then missing from every answer.
-		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
+		fmt.Fprintf(o.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
 	}
 	tried := len(o.candidateNodes(inv))
 	if err := o.allocate(inv); err != nil {
@@ -415,9 +473,9 @@ func (o *allocateOptions) runClaims(s genericiooptions.IOStreams, inv *inventory
 	}
 	inv.claims = foregroundClaims(inv.claims)
 
-	out := bufio.NewWriter(s.Out)
+	out := bufio.NewWriter(o.Out)
 	var err error
-	if o.output == "wide" {
+	if o.Output == "wide" {
 		err = printTable(out, inv)
 	} else {
 		err = printClaims(out, inv, format)
@@ -428,7 +486,7 @@ func (o *allocateOptions) runClaims(s genericiooptions.IOStreams, inv *inventory
 	if err != nil {
 		return err
 	}
-	if failed := o.reportClaims(s, inv, rep, tried); failed > 0 {
+	if failed := o.reportClaims(inv, rep, tried); failed > 0 {
 		return cmdutil.ErrFailed
 	}
 	return nil
@@ -436,7 +494,7 @@ func (o *allocateOptions) runClaims(s genericiooptions.IOStreams, inv *inventory
 
 // reportClaims explains each claim that could not be allocated, then
 // writes the summary; it returns how many failed.
-func (o *allocateOptions) reportClaims(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, tried int) int {
+func (o *Options) reportClaims(inv *inventory, rep *cmdutil.Reporter, tried int) int {
 	failed, allocated, held := 0, 0, 0
 	for _, c := range inv.claims {
 		switch {
@@ -445,9 +503,9 @@ func (o *allocateOptions) reportClaims(s genericiooptions.IOStreams, inv *invent
 			groups := c.failureGroups()
 			e := c.obj.Errorf("cannot be allocated: %s", c.explain(groups, tried))
 			rep.Report(e, false)
-			if o.explain {
+			if o.Explain {
 				for _, line := range c.explainNodes(groups) {
-					fmt.Fprintln(s.ErrOut, line)
+					fmt.Fprintln(o.ErrOut, line)
 				}
 			}
 		case c.outcome.Result.AlreadyAllocated:
@@ -456,24 +514,21 @@ func (o *allocateOptions) reportClaims(s genericiooptions.IOStreams, inv *invent
 			allocated++
 		}
 	}
-	fmt.Fprintln(s.ErrOut, allocationSummary(allocated, held, failed, inv.skipped))
+	fmt.Fprintln(o.ErrOut, allocationSummary(allocated, held, failed, inv.skipped))
 	return failed
 }
-
-// allocateObjects is allocator.AllocateObjects; tests replace it.
-var allocateObjects = allocator.AllocateObjects
 
 // allocate fills in the outcome of every claim: each claim (or, with
 // --all-or-nothing, all claims together) on the first candidate node that
 // fits. It gives up after --timeout.
-func (o *allocateOptions) allocate(inv *inventory) error {
+func (o *Options) allocate(inv *inventory) error {
 	mode := allocator.Sequential
-	if o.allOrNothing {
+	if o.AllOrNothing {
 		mode = allocator.Joint
 	}
 	features := o.features
-	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules, ClaimTimeout: o.timeout}
-	results, err := allocateSafely(context.Background(), inv.objects, opts)
+	opts := allocator.ObjectOptions{Nodes: o.candidateNodes(inv), Mode: mode, Features: &features, DeviceTaintRules: inv.taintRules, ClaimTimeout: o.Timeout}
+	results, err := o.allocateSafely(context.Background(), inv.objects, opts)
 	var stopped *allocator.StoppedError
 	if errors.As(err, &stopped) && errors.Is(err, context.DeadlineExceeded) {
 		return o.timeoutError(inv, stopped)
@@ -489,19 +544,19 @@ func (o *allocateOptions) allocate(inv *inventory) error {
 
 // allocateSafely is allocateObjects with a panic turned into an error
 // that asks for a report.
-func allocateSafely(ctx context.Context, objs []runtime.Object, opts allocator.ObjectOptions) (results []allocator.ObjectResult, err error) {
+func (o *Options) allocateSafely(ctx context.Context, objs []runtime.Object, opts allocator.ObjectOptions) (results []allocator.ObjectResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in the allocator: %v (please report it, with the input)", r)
 		}
 	}()
-	return allocateObjects(ctx, objs, opts)
+	return o.allocateObjects(ctx, objs, opts)
 }
 
 // timeoutError says that allocation took longer than --timeout, naming
 // the claims being allocated when it stopped (with their file and
 // document when there is one), and what to do.
-func (o *allocateOptions) timeoutError(inv *inventory, stopped *allocator.StoppedError) error {
+func (o *Options) timeoutError(inv *inventory, stopped *allocator.StoppedError) error {
 	what := "the allocation"
 	var claims []*claimEntry
 	if stopped != nil {
@@ -517,7 +572,7 @@ func (o *allocateOptions) timeoutError(inv *inventory, stopped *allocator.Stoppe
 			what += " on node " + stopped.Node.Name
 		}
 	}
-	msg := fmt.Sprintf("%s did not finish within %s (--timeout): the search over the requests and the devices that match them is too large; narrow the claim's selectors or device counts, give --node, or raise --timeout", what, o.timeout)
+	msg := fmt.Sprintf("%s did not finish within %s (--timeout): the search over the requests and the devices that match them is too large; narrow the claim's selectors or device counts, give --node, or raise --timeout", what, o.Timeout)
 	switch {
 	case len(claims) == 1:
 		return claims[0].obj.Errorf("%s", msg)
@@ -543,14 +598,14 @@ func claimID(c *claimEntry) string {
 // candidateNodes are the nodes to try: the one given with --node, else
 // the Node documents and then the nodes named by slices; with none of
 // these, no node (only slices that every node reaches).
-func (o *allocateOptions) candidateNodes(inv *inventory) []*corev1.Node {
-	if o.node != "" {
+func (o *Options) candidateNodes(inv *inventory) []*corev1.Node {
+	if o.Node != "" {
 		for _, n := range inv.nodes {
-			if n.Name == o.node {
+			if n.Name == o.Node {
 				return []*corev1.Node{n}
 			}
 		}
-		return []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: o.node}}}
+		return []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: o.Node}}}
 	}
 	nodes := append([]*corev1.Node(nil), inv.nodes...)
 	known := map[string]bool{}
@@ -638,7 +693,7 @@ func printClaims(w *bufio.Writer, inv *inventory, format printer.Format) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.obj.Name(), err)
 		}
-		convert.PruneNoise(content)
+		convertstream.PruneNoise(content)
 		if err := out.Object(src, content); err != nil {
 			return err
 		}

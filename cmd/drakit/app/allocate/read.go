@@ -1,11 +1,10 @@
-package app
+package allocate
 
 import (
 	"runtime"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
@@ -18,12 +17,12 @@ import (
 // read collects the inventory, the claims and the pods. The documents are
 // parsed, decoded and converted on every core (a cluster export has
 // thousands); what they add to the inventory is taken in inputs.Input order.
-func (o *allocateOptions) read(ins []inputs.Input, s genericiooptions.IOStreams, rep *cmdutil.Reporter) (*inventory, error) {
+func (o *Options) read(ins []inputs.Input, rep *cmdutil.Reporter) (*inventory, error) {
 	inv := &inventory{skipped: map[string]int{}}
 	nodeNames := map[string]bool{}
-	reader := &objects.Reader{Strict: o.strict, Report: rep.Report}
+	reader := &objects.Reader{Strict: o.Strict, Report: rep.Report}
 	for _, in := range ins {
-		rc, err := in.Open(s.In)
+		rc, err := in.Open(o.In)
 		if err != nil {
 			rep.Fail(err)
 			continue
@@ -62,7 +61,7 @@ type hubbed struct {
 // decoding Pods and Nodes, converting objects of the group to the hub
 // (which tells the kinds apart: a ResourceClass is a DeviceClass, and
 // finds every object that cannot be converted, not only the first).
-func (o *allocateOptions) prepare(obj *objects.Object) any {
+func (o *Options) prepare(obj *objects.Object) any {
 	if obj.Typed != nil {
 		hub, err := conversion.ToHub(obj.Typed)
 		return hubbed{hub, err}
@@ -76,7 +75,7 @@ func (o *allocateOptions) prepare(obj *objects.Object) any {
 	default:
 		return nil
 	}
-	warnings, e := obj.Doc.Decode(obj.JSON, into, o.strict, obj.At)
+	warnings, e := obj.Doc.Decode(obj.JSON, into, o.Strict, obj.At)
 	for _, w := range warnings {
 		w.Object = obj.Name()
 	}
@@ -87,7 +86,7 @@ func (o *allocateOptions) prepare(obj *objects.Object) any {
 }
 
 // take adds one object to the inventory, in inputs.Input order.
-func (o *allocateOptions) take(inv *inventory, nodeNames map[string]bool, obj *objects.Object, prepared any, rep *cmdutil.Reporter) {
+func (o *Options) take(inv *inventory, nodeNames map[string]bool, obj *objects.Object, prepared any, rep *cmdutil.Reporter) {
 	switch p := prepared.(type) {
 	case decoded:
 		for _, w := range p.warnings {

@@ -1,4 +1,4 @@
-package app
+package allocate
 
 import (
 	"bufio"
@@ -8,12 +8,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/apis/resource/features"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
-	"github.com/drakit/drakit/cmd/drakit/internal/convert"
+	convertstream "github.com/drakit/drakit/cmd/drakit/internal/convert"
 	"github.com/drakit/drakit/cmd/drakit/internal/describe"
 	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
@@ -28,7 +27,7 @@ type podEntry struct {
 }
 
 // takePod adds a decoded Pod, refusing a second one of the same name.
-func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inventory, rep *cmdutil.Reporter) {
+func (o *Options) takePod(obj *objects.Object, pod *corev1.Pod, inv *inventory, rep *cmdutil.Reporter) {
 	if inv.podNames == nil {
 		inv.podNames = map[string]bool{}
 	}
@@ -42,13 +41,10 @@ func (o *allocateOptions) takePod(obj *objects.Object, pod *corev1.Pod, inv *inv
 	inv.pods = append(inv.pods, &podEntry{obj: obj, pod: pod})
 }
 
-// placePods is allocator.PlacePods; tests replace it.
-var placePods = allocator.PlacePods
-
 // runPods places the pods and writes what became of them.
-func (o *allocateOptions) runPods(s genericiooptions.IOStreams, inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
+func (o *Options) runPods(inv *inventory, rep *cmdutil.Reporter, format printer.Format, gates features.Gates) error {
 	if n := len(inv.taintRules); n > 0 && !o.features.DeviceTaintRules {
-		fmt.Fprintf(s.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
+		fmt.Fprintf(o.ErrOut, "note: %d %s not applied: feature gate %s is off\n", n, cmdutil.Plural(n, "DeviceTaintRule", "DeviceTaintRules"), offTaintRuleGate(gates))
 	}
 	objs := append([]runtime.Object(nil), inv.objects...)
 	for _, t := range inv.templates {
@@ -65,17 +61,17 @@ func (o *allocateOptions) runPods(s genericiooptions.IOStreams, inv *inventory, 
 	}
 	features := o.features
 	// --timeout bounds each pod's search, not the whole cluster's.
-	placed, err := placePods(context.Background(), objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules},
-		allocator.PodOptions{Explain: o.explain, PodTimeout: o.timeout})
+	placed, err := allocator.PlacePods(context.Background(), objs, allocator.ObjectOptions{Nodes: nodes, Features: &features, DeviceTaintRules: inv.taintRules},
+		allocator.PodOptions{Explain: o.Explain, PodTimeout: o.Timeout})
 	if err != nil {
-		rep.Fail(describe.PodSearchStopped(err, o.timeout))
+		rep.Fail(describe.PodSearchStopped(err, o.Timeout))
 		return cmdutil.ErrFailed
 	}
 	for i, p := range inv.pods {
 		p.result = placed.Pods[i]
 	}
-	out := bufio.NewWriter(s.Out)
-	if o.output == "wide" {
+	out := bufio.NewWriter(o.Out)
+	if o.Output == "wide" {
 		err = printPodTable(out, inv, placed)
 	} else {
 		err = printPodObjects(out, inv, placed, format)
@@ -86,9 +82,9 @@ func (o *allocateOptions) runPods(s genericiooptions.IOStreams, inv *inventory, 
 	if err != nil {
 		return err
 	}
-	failed := o.reportPods(s, inv, placed, rep)
-	fmt.Fprintln(s.ErrOut, podSummary(inv, placed))
-	fmt.Fprintln(s.ErrOut, "Not simulated: "+allocator.NotSimulated+".")
+	failed := o.reportPods(inv, placed, rep)
+	fmt.Fprintln(o.ErrOut, podSummary(inv, placed))
+	fmt.Fprintln(o.ErrOut, "Not simulated: "+allocator.NotSimulated+".")
 	if failed > 0 {
 		return cmdutil.ErrFailed
 	}
@@ -202,7 +198,7 @@ func writeObject(out *printer.Stream, src *printer.Source, obj runtime.Object, n
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	convert.PruneNoise(content)
+	convertstream.PruneNoise(content)
 	if md, ok := content["metadata"].(map[string]any); ok {
 		// A zero creationTimestamp is written as null; made claims have none.
 		if md["creationTimestamp"] == nil {

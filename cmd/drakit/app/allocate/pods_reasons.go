@@ -1,11 +1,9 @@
-package app
+package allocate
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/drakit/drakit/allocator"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
@@ -17,7 +15,7 @@ import (
 // scheduler's own message, and with --explain the nodes of each reason;
 // with -o json one JSON object per pod. It returns how many pods were not
 // placed.
-func (o *allocateOptions) reportPods(s genericiooptions.IOStreams, inv *inventory, placed *allocator.Placement, rep *cmdutil.Reporter) int {
+func (o *Options) reportPods(inv *inventory, placed *allocator.Placement, rep *cmdutil.Reporter) int {
 	failed := 0
 	for _, p := range inv.pods {
 		r := p.result
@@ -25,11 +23,11 @@ func (o *allocateOptions) reportPods(s genericiooptions.IOStreams, inv *inventor
 			continue
 		}
 		failed++
-		if o.output == "json" {
-			data, err := json.Marshal(podExplanation(p, placed, o.explain))
+		if o.Output == "json" {
+			data, err := json.Marshal(podExplanation(p, placed, o.Explain))
 			if err == nil {
 				rep.Errors++
-				fmt.Fprintf(s.ErrOut, "%s\n", data)
+				fmt.Fprintf(o.ErrOut, "%s\n", data)
 				continue
 			}
 		}
@@ -39,17 +37,17 @@ func (o *allocateOptions) reportPods(s genericiooptions.IOStreams, inv *inventor
 		}
 		if r.SchedulerError != "" {
 			rep.Report(p.obj.Errorf("%s", describe.SchedulerErrorLine(r)), false)
-			fmt.Fprintf(s.ErrOut, "  %s\n", describe.WouldFitLine(r))
+			fmt.Fprintf(o.ErrOut, "  %s\n", describe.WouldFitLine(r))
 			if r.Failure == nil {
 				continue
 			}
 		} else {
 			rep.Report(p.obj.Errorf("%s", r.Failure.Line(r.Name)), false)
-			fmt.Fprintf(s.ErrOut, "  kube-scheduler: %s\n", r.SchedulerMessage)
+			fmt.Fprintf(o.ErrOut, "  kube-scheduler: %s\n", r.SchedulerMessage)
 		}
-		if o.explain {
+		if o.Explain {
 			for _, reason := range r.Failure.Reasons {
-				describe.WriteReason(s.ErrOut, "  ", reason, placed)
+				describe.WriteReason(o.ErrOut, "  ", reason, placed)
 			}
 		}
 	}
