@@ -66,6 +66,8 @@ var goldenCases = []cmdtesting.Case{
 
 func TestGolden(t *testing.T) { cmdtesting.Golden(t, factory, goldenCases) }
 
+// copyExamples copies the example files of a version into a new
+// directory.
 func copyExamples(t *testing.T, version string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -234,6 +236,7 @@ func TestOversizeDocumentIsOneErrorAndTheRestIsRead(t *testing.T) {
 	}
 }
 
+// TestStdinAndFileGiveTheSameOutput: "-" reads standard input like a file.
 func TestStdinAndFileGiveTheSameOutput(t *testing.T) {
 	for _, f := range []string{"examples/v1alpha2/resourceclaims.yaml", cmdtesting.InputFile("lists.yaml")} {
 		data, _ := os.ReadFile(f)
@@ -245,6 +248,8 @@ func TestStdinAndFileGiveTheSameOutput(t *testing.T) {
 	}
 }
 
+// TestSameVersionIsIdentity: converting the examples to their own version
+// gives every file back byte for byte.
 func TestSameVersionIsIdentity(t *testing.T) {
 	for _, version := range []string{"v1alpha1", "v1alpha2", "v1alpha3"} {
 		files, _ := filepath.Glob(filepath.Join("examples", version, "*.yaml"))
