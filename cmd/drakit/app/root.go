@@ -19,7 +19,9 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/app/allocate"
 	"github.com/drakit/drakit/cmd/drakit/app/completion"
 	"github.com/drakit/drakit/cmd/drakit/app/convert"
+	"github.com/drakit/drakit/cmd/drakit/app/describe"
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
+	"github.com/drakit/drakit/cmd/drakit/app/get"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	"github.com/drakit/drakit/cmd/drakit/app/validate"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
@@ -138,8 +140,8 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		validate.NewCmdValidate(f, streams),
 		allocate.NewCmdAllocate(f, streams),
 		explain.NewCmdExplain(f, streams),
-		newDescribeCommand(f, streams),
-		newGetCommand(f, streams),
+		describe.NewCmdDescribe(f, streams),
+		get.NewCmdGet(f, streams),
 		openapi.NewCmdOpenAPI(f, streams),
 		versioncmd.NewCmdVersion(f, streams),
 		completion.NewCmdCompletion(f, streams),
