@@ -1,9 +1,10 @@
 // Package app is the drakit command line: the root command, which
 // assembles the commands of the packages below it, and the functions that
 // run it and turn its errors into kubectl's conventions for messages and
-// exit codes. The commands convert, validate, allocate and explain
-// resource.k8s.io manifests offline, and get and describe read live
-// clusters. The main package only calls Main.
+// exit codes. convert, validate, allocate, explain and openapi work on
+// resource.k8s.io manifests without a cluster; validate and allocate also
+// against a live one (--from-cluster), and get and describe read live
+// clusters, all read-only. The main package only calls Main.
 package app
 
 import (
@@ -82,8 +83,9 @@ func Execute(f cmdutil.Factory, name string, args []string, streams genericioopt
 
 var (
 	rootLong = `drakit works with the manifests of Kubernetes Dynamic Resource Allocation
-(the resource.k8s.io API group) without a cluster. It knows every version
-the group ever had:
+(the resource.k8s.io API group), without a cluster or against a live one
+(read-only: get, describe, --from-cluster). It knows every version the
+group ever had:
 
 ` + versionTable() + `
 and converts between them without losing anything: what a version cannot
@@ -96,8 +98,8 @@ for standard input, in YAML or JSON, one document or many.
 Exit codes: 0 success, 1 bad input or a negative result (invalid objects,
 unsatisfiable claims), 2 a wrong command line.`
 
-	rootExample = `  # Move the 1.26 example manifests to the 1.31 API
-  drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1alpha3
+	rootExample = `  # Move the 1.26 example manifests to resource.k8s.io/v1 (PodScheduling has no kind there)
+  drakit convert -f examples/v1alpha1 -R --output-version resource.k8s.io/v1 --skip-kinds-not-in-target
 
   # Check manifests against the rules of their own release
   drakit validate -f examples/ -R
@@ -114,7 +116,7 @@ unsatisfiable claims), 2 a wrong command line.`
 func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "drakit",
-		Short:         "Convert, validate, allocate and explain Kubernetes DRA manifests offline",
+		Short:         "Convert, validate, allocate and explain Kubernetes DRA manifests, and read a cluster's DRA state",
 		Long:          rootLong,
 		Example:       rootExample,
 		SilenceErrors: true,
