@@ -42,7 +42,15 @@
 // templates and for extended resources, shared claims, the scheduler's
 // queue order and the node filters DRA depends on. Where it deliberately
 // differs from the scheduler is listed at the top of pods.go, as this
-// file lists the allocator's differences from upstream's.
+// file lists the allocator's differences from upstream's. Pods of one
+// kind (the same claims and node filters) go on from the node where the
+// last one was placed, nodes filling up; pods whose claims are the same
+// but whose node filters or namespaces differ share the failures that
+// allocation found on nodes that have not changed since, and pass over
+// such nodes in one step (podmemo.go). So pods that differ only in what
+// the node filters look at do not each allocate on every node, and the
+// result is that of trying every node for every pod (but for the numbers
+// in the reasons of a kind, pods.go).
 //
 // An Allocator is meant to live long: it keeps the compiled selectors and
 // the result of every selector on every device, so that each selector is

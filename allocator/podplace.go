@@ -50,6 +50,16 @@ type podPlacer struct {
 	// holders are, by node, the claims allocated there, for explaining
 	// why devices are taken (only with explain).
 	holders map[string][]string
+	// draKinds are the kinds of pods by their claims (podmemo.go), and
+	// draKeeping those of them that keep failures; epoch counts the
+	// changes of what is in use; nodeIndex are the indices of each node
+	// name in nodes.
+	draKinds   map[string]*draKind
+	draKeeping []*draKind
+	epoch      uint32
+	nodeIndex  map[string][]int
+	// poolNode are the pools local to one node, by that node.
+	poolNode map[poolKey]string
 }
 
 type claimState struct {
@@ -85,6 +95,9 @@ type signatureState struct {
 	failure    *PodFailure
 	abortNodes []int
 	abort      string
+	// skipped are the nodes before cursor whose reasons failure does not
+	// count yet (podmemo.go).
+	skipped []skipRange
 }
 
 // recheckAborts finds, for the pod, the first of the kind's abortNodes
@@ -93,7 +106,7 @@ type signatureState struct {
 func (p *podPlacer) recheckAborts(ctx context.Context, call *podCall, sig *signatureState) error {
 	sig.abort = ""
 	for len(sig.abortNodes) > 0 {
-		o := p.tryNode(ctx, p.workers[0], call, p.nodes[sig.abortNodes[0]])
+		o := p.tryNode(ctx, p.workers[0], call, sig.abortNodes[0])
 		if o.err != nil {
 			return o.err
 		}
@@ -112,12 +125,14 @@ func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts P
 		byName: map[string]*claimState{}, byOwner: map[types.UID][]*claimState{},
 		templates: map[string]templateEntry{}, classes: podclaims.NewClasses(in.classes),
 		signatures: map[string]*signatureState{}, holders: map[string][]string{},
+		draKinds: map[string]*draKind{},
 	}
 	for _, n := range opts.Nodes {
 		if n != nil {
 			p.nodes = append(p.nodes, n)
 		}
 	}
+	p.nodeIndex, p.poolNode = nodesByName(p.nodes), poolNodes(in.slices)
 	p.classNames = map[string]bool{}
 	for _, c := range in.classes {
 		p.classNames[c.Name] = true
@@ -224,6 +239,8 @@ type podCall struct {
 	extClaims map[string]*claimState // by the resources viaDRA
 	// entryOf names the pod's resourceClaims entry of each claim.
 	entryOf map[string]string
+	// dra is the pod's kind by its claims (podmemo.go).
+	dra *draKind
 }
 
 // entry names the pod's resourceClaims entry of a claim, "extended
@@ -263,6 +280,9 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 	fit, err := p.scan(ctx, call, sig)
 	if err != nil {
 		return err
+	}
+	if fit == nil {
+		p.countSkipped(call, sig)
 	}
 	if fit != nil && sig.abort == "" {
 		node, abort, err := p.abortAfter(ctx, call, sig.cursor)
@@ -305,6 +325,7 @@ func (p *podPlacer) retryAfterDeallocation(ctx context.Context, i int, cs *claim
 	for _, a := range p.workers {
 		a.Uncommit([]Result{{Claim: cs.hub, Allocation: cs.hub.Status.Allocation}})
 	}
+	p.changed(cs.node, []Result{{Claim: cs.hub, Allocation: cs.hub.Status.Allocation}})
 	if p.explain && cs.node != "" {
 		held := p.holders[cs.node]
 		for k, name := range held {
@@ -357,12 +378,18 @@ const maxBatch = 64
 // returned as the fit, which the caller then does not commit.
 func (p *podPlacer) scan(ctx context.Context, call *podCall, sig *signatureState) (*nodeOutcome, error) {
 	batch := 1
-	for sig.cursor < len(p.nodes) {
+	for {
+		if p.skip(call, sig); sig.cursor >= len(p.nodes) {
+			break
+		}
 		outs := p.tryBatch(ctx, call, sig.cursor, min(batch, len(p.nodes)-sig.cursor))
 		for k := range outs {
 			o := &outs[k]
 			if o.err != nil {
 				return nil, o.err
+			}
+			if o.same {
+				p.remember(call.dra, sig.cursor+k, o.why)
 			}
 			if o.abort != "" {
 				sig.abortNodes = append(sig.abortNodes, sig.cursor+k)
@@ -401,7 +428,7 @@ func (p *podPlacer) abortAfter(ctx context.Context, call *podCall, fit int) (nod
 		return -1, "", nil
 	}
 	for k := fit + 1; k < len(p.nodes); k++ {
-		o := p.tryNode(ctx, p.workers[0], call, p.nodes[k])
+		o := p.tryNode(ctx, p.workers[0], call, k)
 		if o.err != nil {
 			return -1, "", o.err
 		}
@@ -421,6 +448,10 @@ type nodeOutcome struct {
 	// on this node (Result.UpstreamAbort), whether or not drakit's fits.
 	abort string
 	err   error
+	// same is set for a failure of the DRA filter that every pod of the
+	// draKind would meet in the same words while the node does not
+	// change (podmemo.go).
+	same bool
 }
 
 // tryBatch tries n nodes from first, spread over the workers; it returns
@@ -428,7 +459,7 @@ type nodeOutcome struct {
 func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) []nodeOutcome {
 	outs := make([]nodeOutcome, n)
 	try := func(w, k int) {
-		outs[k] = p.tryNode(ctx, p.workers[w], call, p.nodes[first+k])
+		outs[k] = p.tryNode(ctx, p.workers[w], call, first+k)
 	}
 	if n == 1 || len(p.workers) == 1 {
 		for k := range outs {
@@ -472,12 +503,18 @@ func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) [
 // filters (nodefit), then the DRA filter in its order of checks: extended
 // resources, the claims that are allocated (noted when the node cannot
 // use them), the allocation of the others, and only then the noted
-// claims. The outcome says why the node fails (in drakit's words and the
+// claims. The outcome says why node k fails (in drakit's words and the
 // scheduler's), or holds the allocation; abort is set wherever
-// upstream's allocator would end the call with an error, fit or not.
-func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, node *corev1.Node) nodeOutcome {
+// upstream's allocator would end the call with an error, fit or not. A
+// failure of the DRA filter that the pod's draKind knows on the node is
+// not looked for again.
+func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, k int) nodeOutcome {
+	node := p.nodes[k]
 	if f := call.filter.Check(node); f != nil {
 		return nodeOutcome{why: &failureKey{text: f.Reason, scheduler: f.Scheduler}}
+	}
+	if why := p.knownFailure(call.dra, k); why != nil {
+		return nodeOutcome{why: why}
 	}
 	claims := call.toAlloc
 	if call.extended != nil {
@@ -511,6 +548,7 @@ func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, no
 		out.abort = results[0].UpstreamAbort
 		if why := allocationFailure(results, call, claims); why != nil {
 			out.why = why
+			out.same = out.abort == "" && sameForKind(why, results, claims)
 			return out
 		}
 		out.results, out.claims = results, claims
@@ -518,6 +556,7 @@ func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, no
 	if unavailable >= 0 {
 		out.why = &failureKey{text: fmt.Sprintf("claim %s allocated where the node cannot use it", call.entry(call.held[unavailable])), scheduler: SchedulerClaimNotAvailable}
 		out.results, out.claims = nil, nil
+		out.same = out.abort == ""
 	}
 	return out
 }
@@ -558,16 +597,30 @@ func (p *podPlacer) signature(call *podCall) *signatureState {
 			ext = []any{call.pod.Spec.InitContainers, call.pod.Spec.Containers, call.pod.Spec.Overhead}
 		}
 	}
-	key, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod), specs, held, ext})
-	if err != nil {
+	var entries []string
+	for _, cs := range call.toAlloc {
+		entries = append(entries, call.entry(cs))
+	}
+	for _, cs := range call.held {
+		entries = append(entries, call.entry(cs))
+	}
+	// The kind is the node filters' part and the DRA filter's; the
+	// draKind the DRA filter's part and the pod's names for its claims.
+	filters, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod)})
+	claims, err2 := json.Marshal([]any{specs, held, ext})
+	names, err3 := json.Marshal(entries)
+	key := string(filters) + "\x00" + string(claims)
+	if err != nil || err2 != nil || err3 != nil {
 		// Unreachable for API types; a pod of its own kind is correct,
 		// only slower.
-		key = []byte(call.pod.Namespace + "/" + call.pod.Name)
+		key = call.pod.Namespace + "/" + call.pod.Name
+	} else {
+		call.dra = p.draKindOf(string(claims) + "\x00" + string(names))
 	}
-	sig := p.signatures[string(key)]
+	sig := p.signatures[key]
 	if sig == nil {
 		sig = &signatureState{failure: &PodFailure{Nodes: len(p.nodes)}}
-		p.signatures[string(key)] = sig
+		p.signatures[key] = sig
 	}
 	return sig
 }

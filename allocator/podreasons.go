@@ -55,6 +55,10 @@ type PodReason struct {
 	// Nodes are the indices (in Placement.Nodes) of the nodes, in order;
 	// kept only with PodOptions.Explain.
 	Nodes []int
+	// exampleNode is the node of Example, asksNode that of Asks: the
+	// first node and the last that gave numbers, whatever the order in
+	// which the nodes are counted (podmemo.go counts some late).
+	exampleNode, asksNode int
 }
 
 // String is the reason with its count and numbers:
@@ -100,9 +104,11 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 	}
 	r := f.byText[k.text]
 	if r == nil {
-		r = &PodReason{Text: k.text, Example: k.example}
+		r = &PodReason{Text: k.text, Example: k.example, exampleNode: node, asksNode: -1}
 		f.byText[k.text] = r
 		f.Reasons = append(f.Reasons, r)
+	} else if node < r.exampleNode {
+		r.Example, r.exampleNode = k.example, node
 	}
 	r.Count++
 	if f.Scheduler == nil {
@@ -113,7 +119,9 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 		f.resolvable++
 	}
 	if k.asks > 0 {
-		r.Asks = k.asks
+		if node > r.asksNode {
+			r.Asks, r.asksNode = k.asks, node
+		}
 		r.MostFree = max(r.MostFree, k.got)
 	}
 	if keepNodes {

@@ -160,6 +160,7 @@ func (p *podPlacer) commit(res *PodResult, call *podCall, node *corev1.Node, cla
 	for _, a := range p.workers {
 		a.Commit(results)
 	}
+	p.changed(node.Name, results)
 	pod := res.Pod.DeepCopy()
 	pod.Spec.NodeName = node.Name
 	res.Node = node.Name
