@@ -37,8 +37,9 @@ import (
 )
 
 var (
-	validateLong = `Validate DRA manifests offline, with the rules the API server of each
-version's release applies on create:
+	validateLong = `Validate DRA manifests, without a cluster (or with --from-cluster against
+one), with the rules the API server of each version's release applies on
+create:
 
 ` + rulesTable() + `
 Objects checked with the rules of 1.37 are checked as a 1.37 cluster with
