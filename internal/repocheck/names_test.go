@@ -53,12 +53,6 @@ var allowedNames = map[string]string{
 	"TestLive130":         "cmd/drakit: a fake 1.30 cluster",
 	"TestLiveValidate133": "cmd/drakit: validation against a fake 1.33 cluster",
 	"TestLiveGates133":    "cmd/drakit: a fake 1.33 cluster's default gates",
-	// allocate with the gates a 1.31 cluster had by default.
-	"TestAllocateOldExamplesAsIn131": "cmd/drakit: allocate with a 1.31 cluster's default gates",
-	"gates131":                       "cmd/drakit: a 1.31 cluster's default gates",
-	"code131":                        "cmd/drakit: exit code with a 1.31 cluster's default gates",
-	"out131":                         "cmd/drakit: output with a 1.31 cluster's default gates",
-	"err131":                         "cmd/drakit: errors with a 1.31 cluster's default gates",
 }
 
 // frozenRulesFile is the one form of Go file name that carries a release:

@@ -32,19 +32,19 @@ var goldenCases = []cmdtesting.Case{
 
 func TestGolden(t *testing.T) { cmdtesting.Golden(t, factory, goldenCases) }
 
-// gates131 are the gates that give allocate the semantics of a 1.31
-// scheduler, as its help says.
-const gates131 = "DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false"
+// laterGatesOff turns off the gates of what 1.32 and later added, as
+// allocate's help says: 1.37's rules with those gates off.
+const laterGatesOff = "DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false"
 
 // Golden cases of allocate with the 1.37 allocator: examples/v1 with its
 // shared NIC, partitions on counters, taints, a DeviceTaintRule and
-// firstAvailable; the same with a 1.31 scheduler's gates; the taint rules
+// firstAvailable; the same with what 1.32 and later added off; the taint rules
 // on and off on one node; a DeviceTaintRule of v1alpha3 that leaves claims
 // without devices.
 var allocateFeatureCases = []cmdtesting.Case{
 	{Name: "allocate-v1-wide", Args: []string{"allocate", "-f", "examples/v1", "-o", "wide"}},
 	{Name: "allocate-v1", Args: []string{"allocate", "-f", "examples/v1"}},
-	{Name: "allocate-gates-off", Args: []string{"allocate", "-f", "examples/v1", "-o", "wide", "--feature-gates", gates131}},
+	{Name: "allocate-gates-off", Args: []string{"allocate", "-f", "examples/v1", "-o", "wide", "--feature-gates", laterGatesOff}},
 	{Name: "allocate-taint-rule-node-a", Args: []string{"allocate", "-f", "examples/v1", "--node", "node-a", "-o", "wide"}},
 	{Name: "allocate-taint-rules-off", Args: []string{"allocate", "-f", "examples/v1", "--node", "node-a", "-o", "wide", "--feature-gates", "DRADeviceTaintRules=false"}},
 	{Name: "allocate-taint-rule-v1alpha3", Args: []string{"allocate", "-f", "examples/v1", "-f", cmdtesting.InputFile("taint-rule-v1alpha3.yaml"), "-o", "wide"}},
@@ -181,8 +181,8 @@ func TestAllocateTaintRulesOffNote(t *testing.T) {
 
 // Claims and inventories written for 1.31 and before use none of what
 // 1.32 and later added, so a 1.37 scheduler with its default gates places
-// them where one with a 1.31 scheduler's gates does.
-func TestAllocateOldExamplesAsIn131(t *testing.T) {
+// them where one with those gates off does.
+func TestAllocateOldExamplesWithLaterGatesOff(t *testing.T) {
 	for _, args := range [][]string{
 		{"-f", "examples/v1alpha3", "-o", "wide"},
 		{"-f", "examples/v1alpha3", "--node", "node-c"},
@@ -192,9 +192,9 @@ func TestAllocateOldExamplesAsIn131(t *testing.T) {
 	} {
 		args = append([]string{"allocate"}, args...)
 		codeNow, outNow, errNow := cmdtesting.Run(factory, args, nil)
-		code131, out131, err131 := cmdtesting.Run(factory, append(args, "--feature-gates", gates131), nil)
-		if codeNow != code131 || outNow != out131 || errNow != err131 {
-			t.Errorf("%s: with the 1.31 gates (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), code131, out131, err131, codeNow, outNow, errNow)
+		codeOff, outOff, errOff := cmdtesting.Run(factory, append(args, "--feature-gates", laterGatesOff), nil)
+		if codeNow != codeOff || outNow != outOff || errNow != errOff {
+			t.Errorf("%s: with the gates of 1.32 and later off (exit code %d):\n%s%s\nwith the 1.37 defaults (exit code %d):\n%s%s", strings.Join(args, " "), codeOff, outOff, errOff, codeNow, outNow, errNow)
 		}
 		if !strings.Contains(outNow, "allocated") && !strings.Contains(outNow, "allocation") {
 			t.Errorf("%s: nothing allocated:\n%s%s", strings.Join(args, " "), outNow, errNow)
