@@ -75,7 +75,8 @@ Documents of other kinds are skipped and counted.
 With --node the claims are allocated on that node (a Node document of that
 name, or else a bare node with that name and no labels). Without --node
 each claim goes to the first node that can satisfy it: the Node documents
-in the order given, then the nodes named by slices.
+in the order given, then the nodes named by slices (with --from-cluster
+the cluster's Nodes only, as the scheduler has them).
 
 Claims are allocated one after the other, each keeping what it got. With
 --all-or-nothing they are allocated together, as the claims of one pod:
@@ -608,6 +609,15 @@ func (o *Options) candidateNodes(inv *inventory) []*corev1.Node {
 		return []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: o.Node}}}
 	}
 	nodes := append([]*corev1.Node(nil), inv.nodes...)
+	if o.FromCluster {
+		// The cluster's Nodes are all the nodes there are: the scheduler
+		// never places a pod on a node a slice names but the cluster
+		// lacks.
+		if len(nodes) == 0 {
+			return []*corev1.Node{nil}
+		}
+		return nodes
+	}
 	known := map[string]bool{}
 	for _, n := range nodes {
 		known[n.Name] = true
