@@ -9,7 +9,33 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# step starts a step and prints how long the one before took; at the end
+# every step's time is printed again, so that a slow step is easy to find.
+suite_start=$SECONDS
+step_name=""
+step_start=$SECONDS
+times=()
+end_step() {
+  if [ -n "$step_name" ]; then
+    times+=("$(printf '%5ss  %s' "$((SECONDS - step_start))" "$step_name")")
+    printf '== %s took %ss\n' "$step_name" "$((SECONDS - step_start))"
+  fi
+}
+step() {
+  end_step
+  step_name="$*"
+  step_start=$SECONDS
+  printf '\n== %s (at %ss)\n' "$*" "$((SECONDS - suite_start))"
+}
+summary() {
+  local status=$?
+  end_step
+  step_name=""
+  printf '\n== step times (exit status %s)\n' "$status"
+  printf '%s\n' "${times[@]}"
+  printf '%5ss  in all\n' "$((SECONDS - suite_start))"
+}
+trap summary EXIT
 
 step "build"
 go build ./...
