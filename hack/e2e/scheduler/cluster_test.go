@@ -324,7 +324,7 @@ func (c *cluster) schedule(ctx context.Context, cr *created) (*history, error) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	if err := c.settle(ctx, cr, outcomes, observe); err != nil {
+	if err := c.settle(ctx, cr, h, observe); err != nil {
 		return nil, err
 	}
 	claims, pods, err := c.after(ctx, cr)
@@ -343,18 +343,12 @@ func (c *cluster) schedule(ctx context.Context, cr *created) (*history, error) {
 // (hack/e2e.sh), and a retry follows the claim's update at once.
 const settleQuiet = 2500 * time.Millisecond
 
-// settle waits, when a pod is unbound, until no pod was bound and no
-// message changed for settleQuiet.
-func (c *cluster) settle(ctx context.Context, cr *created, outcomes map[string]outcome, observe func(int) error) error {
-	unbound := func() bool {
-		for _, o := range outcomes {
-			if o.node == "" {
-				return true
-			}
-		}
-		return false
-	}
-	if !unbound() || !c.mayRetry(cr) {
+// settle waits, when the scheduler will try an unbound pod again (see
+// mayRetry and retryExpected), until no pod was bound and no message
+// changed for settleQuiet.
+func (c *cluster) settle(ctx context.Context, cr *created, h *history, observe func(int) error) error {
+	outcomes := h.outcomes
+	if !c.mayRetry(cr) && !retryExpected(cr, h) {
 		return nil
 	}
 	deadline := time.Now().Add(waitTimeout)
@@ -372,6 +366,36 @@ func (c *cluster) settle(ctx context.Context, cr *created, outcomes map[string]o
 		}
 	}
 	return nil
+}
+
+// retryExpected reports whether a pod left unbound shares a claim with a
+// pod bound after the scheduler last decided on it: the claim's
+// allocation makes the scheduler try it again (after its backoff), and
+// its condition then speaks of the cluster after that binding.
+func retryExpected(cr *created, h *history) bool {
+	users := map[string][]string{} // claim -> pods naming it
+	for _, p := range cr.pending {
+		for _, rc := range p.Spec.ResourceClaims {
+			if rc.ResourceClaimName != nil {
+				users[*rc.ResourceClaimName] = append(users[*rc.ResourceClaimName], p.Name)
+			}
+		}
+	}
+	for pod, o := range h.outcomes {
+		if o.node != "" {
+			continue
+		}
+		later := map[string]bool{}
+		for _, s := range h.order[min(h.decidedAt[pod], len(h.order)):] {
+			later[s.pod] = true
+		}
+		for _, pods := range users {
+			if slices.Contains(pods, pod) && slices.ContainsFunc(pods, func(p string) bool { return later[p] }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mayRetry reports whether the scheduler may bind an unschedulable pod of

@@ -18,12 +18,17 @@ func edgeCases() []*scenario {
 		edgeFirstAvailable(),
 		edgeAllocationModeAll(),
 		edgeAllConstraintAbort(),
+		edgeAllAbortTemplate(),
 		edgeMatchAttribute(),
 		edgeAllocatedElsewhere(),
 		edgeTemplates(),
 		edgeNodeTaint(),
 		edgeNetworkAttached(),
 		edgeSliceWithoutNode(),
+		edgeRetryMessage(),
+		edgeRetryAfterError(),
+		edgeAllAbortBeforeInUse(),
+		edgeAllAbortFirstClaim(),
 	}
 }
 
@@ -165,6 +170,16 @@ func edgeAllConstraintAbort() *scenario {
 	return sc
 }
 
+func edgeAllAbortTemplate() *scenario {
+	sc := newScenario("all-abort-template")
+	sc.why = "the scheduler's error of all-constraint-abort names the claim, here one the resourceclaim controller made from a template, with a random name"
+	gpuNodes(sc, []resourcev1.Device{gpu("g0", "x", 0), gpu("g1", "y", 1), gpu("g2", "x", 1)})
+	class := sc.clusterName("gpu")
+	sc.template("t", matchAttribute(claimSpec(request("r0", class, 1, modelIs("x")), request("r1", class, 0, modelIs("y"))), "numa"))
+	sc.pendingPod("p1", fromTemplate("g", "t"))
+	return sc
+}
+
 func edgeMatchAttribute() *scenario {
 	sc := newScenario("match-attribute")
 	sc.why = "matchAttribute: the two GPUs must share a NUMA node, which only n1's do"
@@ -246,5 +261,57 @@ func edgeSliceWithoutNode() *scenario {
 	sc.claim("c2", claimSpec(request("r", class, 1)))
 	sc.pendingPod("p1", named("g", "c1"))
 	sc.pendingPod("p2", named("g", "c2"))
+	return sc
+}
+
+func edgeRetryMessage() *scenario {
+	sc := newScenario("retry-message")
+	sc.why = "p1 needs three GPUs on one node and fits nowhere; p2, which shares p1's claim s, allocates s on its node: the scheduler tries p1 again, where its other claim fits now on the other node but s is not available, and its message says so"
+	gpuNodes(sc, gpus(2), gpus(2))
+	class := sc.clusterName("gpu")
+	sc.claim("s", claimSpec(request("r", class, 1)))
+	sc.claim("x", claimSpec(request("r", class, 2)))
+	sc.pendingPod("p1", named("s", "s"), named("x", "x"))
+	sc.pendingPod("p2", named("s", "s"))
+	return sc
+}
+
+func edgeAllAbortBeforeInUse() *scenario {
+	sc := newScenario("all-abort-before-in-use")
+	sc.why = "on n0 the All request's devices are g0 and g1, g1 held by a running pod: the 1.37 allocator takes g2 (NUMA 1) for the first request, meets g0 (NUMA 0) first in the All request and ends the attempt with an error before it sees that g1 is in use; n1 fits"
+	nodes := gpuNodes(sc,
+		[]resourcev1.Device{gpu("g0", "b", 0), gpu("g1", "b", 0), gpu("g2", "a", 1)},
+		[]resourcev1.Device{gpu("g0", "a", 0), gpu("g1", "b", 0)})
+	class := sc.clusterName("gpu")
+	held := sc.claim("held", claimSpec(request("r", class, 1)))
+	allocate(held, []string{"b0"}, allocated{"r", sc.slices[0], "g1"})
+	sc.boundPod("b0", nodes[0], named("g", "held"))
+	sc.claim("c", matchAttribute(claimSpec(request("one", class, 1, modelIs("a")), request("all", class, 0, modelIs("b"))), "numa"))
+	sc.pendingPod("p1", named("g", "c"))
+	return sc
+}
+
+func edgeAllAbortFirstClaim() *scenario {
+	sc := newScenario("all-abort-first-claim")
+	sc.why = "the pod's first claim makes the 1.37 allocator end the attempt with an error on n0 (its All request meets a device of the other NUMA node); its second claim, All devices of NUMA node 1, cannot be allocated there (g2 is tainted): upstream allocates the claims in order and fails with the first claim's error"
+	taintedB := gpu("g2", "b", 1)
+	taintDevice(&taintedB, "broken", resourcev1.DeviceTaintEffectNoSchedule)
+	gpuNodes(sc, []resourcev1.Device{gpu("g0", "b", 0), gpu("g1", "a", 1), taintedB})
+	class := sc.clusterName("gpu")
+	sc.claim("c1", matchAttribute(claimSpec(request("one", class, 1, modelIs("b")), request("all", class, 0, modelIs("a"))), "numa"))
+	sc.claim("c2", claimSpec(request("r", class, 0, numaIs(1))))
+	sc.pendingPod("p1", named("a", "c1"), named("b", "c2"))
+	return sc
+}
+
+func edgeRetryAfterError() *scenario {
+	sc := newScenario("retry-after-error")
+	sc.why = "p1's first claim takes both GPUs of model b with NUMA 1 first, and its second claim's All request then meets g1 (NUMA 1) after one took g3 (NUMA 0): the 1.37 allocator ends the attempt with an error. p2 allocates the second claim alone (g0 and g1); the scheduler tries p1 again, its second claim allocated now, and binds it"
+	gpuNodes(sc, []resourcev1.Device{gpu("g0", "b", 1), gpu("g1", "a", 1), gpu("g2", "b", 1), gpu("g3", "b", 0)})
+	class := sc.clusterName("gpu")
+	sc.claim("c0", claimSpec(firstAvailable("r", request("big", class, 2, modelIs("b")), request("small", class, 1))))
+	sc.claim("c1", matchAttribute(claimSpec(request("one", class, 1, modelIs("b")), request("all", class, 0, modelIs("a"))), "numa"))
+	sc.pendingPod("p1", named("c0", "c0"), named("c1", "c1"))
+	sc.pendingPod("p2", named("c1", "c1"))
 	return sc
 }

@@ -3,6 +3,8 @@ package scheduler
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,10 +21,26 @@ var seeds = func() []uint64 {
 	return out
 }()
 
-// generated are the scenarios of seeds.
+// generated are the scenarios of seeds, or of the seeds in
+// DRAKIT_E2E_SCHEDULER_SEEDS ("31-500", "7,9"), to look for differences
+// beyond the fixed list.
 func generated() []*scenario {
+	list := seeds
+	if env := os.Getenv("DRAKIT_E2E_SCHEDULER_SEEDS"); env != "" {
+		list = nil
+		for _, part := range strings.Split(env, ",") {
+			var from, to uint64
+			if n, _ := fmt.Sscanf(part, "%d-%d", &from, &to); n == 2 {
+				for s := from; s <= to; s++ {
+					list = append(list, s)
+				}
+			} else if n, _ := fmt.Sscanf(part, "%d", &from); n == 1 {
+				list = append(list, from)
+			}
+		}
+	}
 	var out []*scenario
-	for _, seed := range seeds {
+	for _, seed := range list {
 		out = append(out, generate(seed))
 	}
 	return out
@@ -121,14 +139,19 @@ func generate(seed uint64) *scenario {
 	gpuSpec := func() resourcev1.ResourceClaimSpec {
 		var r resourcev1.DeviceRequest
 		switch k := rng.IntN(10); {
-		case k < 4:
+		case k < 2:
 			r = request("r", gpuClass, int64(1+rng.IntN(2)))
-		case k < 5:
+		case k < 3:
 			r = request("r", gpuClass, 1, modelIs(pick("a", "b")))
-		case k < 6:
+		case k < 4:
 			r = request("r", gpuClass, 0, numaIs(rng.IntN(2)))
-		case k < 8:
+		case k < 6:
 			r = firstAvailable("r", request("big", gpuClass, 2, modelIs(pick("a", "b"))), request("small", gpuClass, 1))
+		case k < 7:
+			// Two requests under one constraint, the second All: where a
+			// device of the All request breaks the constraint, the 1.37
+			// allocator ends the scheduling attempt with an error.
+			return matchAttribute(claimSpec(request("one", gpuClass, 1, modelIs(pick("a", "b"))), request("all", gpuClass, 0, modelIs(pick("a", "b")))), "numa")
 		default:
 			spec := matchAttribute(claimSpec(request("r", gpuClass, 2)), "numa")
 			if chance(0.2) {
@@ -260,6 +283,11 @@ func TestGeneratedShapes(t *testing.T) {
 		for _, spec := range specs {
 			if len(spec.Devices.Constraints) > 0 {
 				shape["matchAttribute"] = true
+				for _, r := range spec.Devices.Requests {
+					if r.Exactly != nil && r.Exactly.AllocationMode == resourcev1.DeviceAllocationModeAll {
+						shape["All under matchAttribute"] = true
+					}
+				}
 			}
 			for _, r := range spec.Devices.Requests {
 				switch {
@@ -280,7 +308,7 @@ func TestGeneratedShapes(t *testing.T) {
 			counts[k]++
 		}
 	}
-	for _, want := range []string{"2 nodes", "3 nodes", "4 nodes", "5 nodes", "node taint", "network-attached pool", "device taint", "bound pod",
+	for _, want := range []string{"All under matchAttribute", "2 nodes", "3 nodes", "4 nodes", "5 nodes", "node taint", "network-attached pool", "device taint", "bound pod",
 		"template", "node selector", "node toleration", "shared claim", "matchAttribute", "firstAvailable", "allocationMode All", "device toleration", "GPU and NIC"} {
 		if counts[want] < 3 {
 			t.Errorf("%d of the %d generated scenarios have %s, want at least 3", counts[want], len(seeds), want)

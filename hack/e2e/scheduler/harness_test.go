@@ -83,10 +83,14 @@ func TestCompareClassifies(t *testing.T) {
 		{"judged", []*podResult{
 			{pod: "p1", scheduler: bound("n1"), replay: placed("n1"), judged: []error{context.Canceled}, offline: placed("n1"), live: placed("n1")},
 		}, []string{"replay/replay", "offline/offline", "live/live"}},
-		{"node-choice", []*podResult{
+		{"earlier-choice", []*podResult{
 			{pod: "p1", scheduler: bound("n1"), replay: placed("n1"), offline: placed("n0"), live: placed("n1")},
 			{pod: "p2", scheduler: unschedulable, replay: failed, offline: placed("n1"), live: failed},
-		}, []string{"node-choice/offline"}},
+		}, []string{"earlier-choice/offline"}},
+		{"earlier devices", []*podResult{
+			{pod: "p1", scheduler: bound("n1"), devices: []string{"n1/g1"}, replay: placed("n1"), offline: verdict{node: "n1", devices: []string{"n1/g0"}}, live: placed("n1")},
+			{pod: "p2", scheduler: unschedulable, replay: failed, offline: placed("n1"), live: placed("n1")},
+		}, []string{"earlier-choice/offline", "earlier-choice/live"}},
 		{"offline", []*podResult{
 			{pod: "p1", scheduler: unschedulable, replay: failed, offline: placed("n1"), live: failed},
 		}, []string{"offline/offline"}},

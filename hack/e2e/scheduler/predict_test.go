@@ -10,12 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
+	"sort"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
@@ -34,15 +35,18 @@ type verdict struct {
 	// waiting says why drakit did not try it (a claim is missing).
 	waiting string
 	// schedulerError is PodResult.SchedulerError: the scheduler will
-	// fail the pod with an error, this message. Empty while the
-	// allocator lacks the field (see schedulerErrorOf).
+	// fail the pod with an error, this message.
 	schedulerError string
 	// message is the scheduler's message drakit expects
-	// (PodFailure.SchedulerMessage), else its own reason line.
+	// (PodResult.SchedulerMessage), else its own reason line.
 	message string
 	// schedulerWords: message is the scheduler's own message, to be
 	// compared with the pod's condition word for word.
 	schedulerWords bool
+	// devices are, for a placed pod of the offline prediction, the
+	// devices ("pool/device", sorted) of its claims that were not
+	// allocated before the scenario's pods: what it took.
+	devices []string
 }
 
 func (v verdict) placed() bool { return v.node != "" }
@@ -67,28 +71,15 @@ func verdictOf(r allocator.PodResult) verdict {
 	if r.Bound {
 		v.node = ""
 	}
-	v.schedulerError, _ = stringField(r, "SchedulerError")
+	v.schedulerError = r.SchedulerError
 	if r.Failure != nil {
-		if msg, ok := stringField(r, "SchedulerMessage"); ok && msg != "" {
-			v.message, v.schedulerWords = msg, true
+		if r.SchedulerMessage != "" {
+			v.message, v.schedulerWords = r.SchedulerMessage, true
 		} else {
 			v.message = r.Failure.Line(r.Name)
 		}
 	}
 	return v
-}
-
-// stringField is a string field of the PodResult: SchedulerError (the
-// error with which the scheduler will fail the pod) and SchedulerMessage
-// (the message of its PodScheduled condition) are new in the allocator;
-// reflection lets this test build on either side of that change, and
-// compare them once they exist.
-func stringField(r allocator.PodResult, name string) (string, bool) {
-	f := reflect.ValueOf(r).FieldByName(name)
-	if !f.IsValid() || f.Kind() != reflect.String {
-		return "", false
-	}
-	return f.String(), true
 }
 
 // predictor runs drakit's predictions.
@@ -120,13 +111,87 @@ func (p *predictor) offline(ctx context.Context, cr *created) (map[string]verdic
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]verdict{}
-	for _, r := range placed.Pods {
-		if !r.Bound {
-			out[r.Pod.Name] = verdictOf(r)
+	devices := map[string][]string{} // "namespace/name" -> devices taken in the run
+	for _, c := range placed.Claims {
+		if c.Err == nil && !c.Result.AlreadyAllocated && c.Claim != nil {
+			devices[c.Name] = allocatedDevices(c.Claim)
 		}
 	}
+	out := map[string]verdict{}
+	for _, r := range placed.Pods {
+		if r.Bound {
+			continue
+		}
+		v := verdictOf(r)
+		if v.placed() {
+			for _, c := range r.Claims {
+				v.devices = append(v.devices, devices[c]...)
+			}
+			sort.Strings(v.devices)
+		}
+		out[r.Pod.Name] = v
+	}
 	return out, nil
+}
+
+// allocatedDevices are the devices ("pool/device") of a claim's
+// allocation, of any version, typed or not.
+func allocatedDevices(claim runtime.Object) []string {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(claim)
+	if err != nil {
+		return nil
+	}
+	results, _, _ := unstructured.NestedSlice(u, "status", "allocation", "devices", "results")
+	var out []string
+	for _, r := range results {
+		m, _ := r.(map[string]any)
+		pool, _ := m["pool"].(string)
+		device, _ := m["device"].(string)
+		out = append(out, pool+"/"+device)
+	}
+	return out
+}
+
+// schedulerDevices are, for each pod the scheduler bound, the devices
+// ("pool/device", sorted) of its claims that were not allocated before the
+// scenario's pods, as the scheduler allocated them.
+func schedulerDevices(cr *created, h *history) map[string][]string {
+	before := map[string]bool{}
+	for _, c := range cr.claims {
+		if c.Status.Allocation != nil {
+			before[c.Name] = true
+		}
+	}
+	byName := map[string]*resourcev1.ResourceClaim{}
+	for _, c := range h.claims {
+		byName[c.Name] = c
+	}
+	out := map[string][]string{}
+	for _, s := range h.order {
+		pod := h.pods[s.pod]
+		var names []string
+		for _, rc := range pod.Spec.ResourceClaims {
+			if rc.ResourceClaimName != nil {
+				names = append(names, *rc.ResourceClaimName)
+			}
+		}
+		for _, st := range pod.Status.ResourceClaimStatuses {
+			if st.ResourceClaimName != nil {
+				names = append(names, *st.ResourceClaimName)
+			}
+		}
+		var devices []string
+		for _, n := range names {
+			if c := byName[n]; c != nil && !before[n] && c.Status.Allocation != nil {
+				for _, r := range c.Status.Allocation.Devices.Results {
+					devices = append(devices, r.Pool+"/"+r.Device)
+				}
+			}
+		}
+		sort.Strings(devices)
+		out[s.pod] = devices
+	}
+	return out
 }
 
 // live runs `drakit allocate --from-cluster` with the pending pods as the

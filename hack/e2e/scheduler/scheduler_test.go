@@ -24,8 +24,9 @@
 //   - offline and live: the whole prediction agrees when the same holds
 //     for drakit's own run, in which earlier pods may have gone to other
 //     nodes: drakit takes the first node that fits, the scheduler the one
-//     that scores best. Where an earlier pod went elsewhere, a
-//     disagreement is put down to that (node-choice) and counted.
+//     that scores best, and the devices may differ on the same node.
+//     Where an earlier pod went elsewhere, a disagreement is put down to
+//     that (earlier-choice) and counted.
 //
 // Every disagreement must be explained by an entry of knownDifferences,
 // each with an example (an edge case) that must still show it; the
@@ -36,6 +37,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -123,9 +125,12 @@ func draGates(all string) (string, error) {
 type podResult struct {
 	pod       string
 	scheduler outcome
-	offline   verdict
-	live      verdict
-	replay    verdict
+	// devices are the devices the scheduler allocated for the pod's
+	// claims, when it bound it (see verdict.devices).
+	devices []string
+	offline verdict
+	live    verdict
+	replay  verdict
 	// judged is what allocator/verify finds wrong with the scheduler's
 	// devices (a bound pod).
 	judged []error
@@ -137,8 +142,9 @@ type difference struct {
 	pod      string
 	// kind: "replay" (drakit decides otherwise on the scheduler's own
 	// state), "offline" or "live" (the whole prediction, where every
-	// earlier pod went where the scheduler put it), "node-choice" (the
-	// whole prediction, after an earlier pod went elsewhere), "message"
+	// earlier pod went where the scheduler put it), "earlier-choice" (the
+	// whole prediction, after an earlier pod went to another node or other
+	// devices), "message"
 	// (the scheduler's words).
 	kind string
 	// of is the prediction compared: replay, offline or live.
@@ -202,8 +208,9 @@ func (e *env) run(t *testing.T, sc *scenario) *scenarioResult {
 	for _, n := range cr.nodes {
 		res.nodes[n.Name] = true
 	}
+	devices := schedulerDevices(cr, h)
 	for _, p := range cr.pending {
-		pr := &podResult{pod: p.Name, scheduler: h.outcomes[p.Name], offline: offline[p.Name], live: live[p.Name]}
+		pr := &podResult{pod: p.Name, scheduler: h.outcomes[p.Name], devices: devices[p.Name], offline: offline[p.Name], live: live[p.Name]}
 		if pr.replay, pr.judged, err = e.predict.replay(ctx, cr, h, p.Name); err != nil {
 			t.Fatalf("replaying pod %s: %v", p.Name, err)
 		}
@@ -252,9 +259,14 @@ func (r *scenarioResult) compare() {
 			v  verdict
 			at func(*podResult) verdict
 		}{{"offline", pr.offline, func(p *podResult) verdict { return p.offline }}, {"live", pr.live, func(p *podResult) verdict { return p.live }}} {
+			// An earlier pod went elsewhere: to another node, or to other
+			// devices of the same node. Only the offline prediction
+			// says which devices it took; the live one is the same
+			// algorithm on the same objects.
 			diverged := false
 			for _, earlier := range r.pods[:i] {
-				if earlier.scheduler.node != whole.at(earlier).node {
+				if earlier.scheduler.node != whole.at(earlier).node ||
+					earlier.scheduler.node != "" && earlier.offline.node == earlier.scheduler.node && !slices.Equal(earlier.offline.devices, earlier.devices) {
 					diverged = true
 					break
 				}
@@ -262,7 +274,7 @@ func (r *scenarioResult) compare() {
 			if !agrees(pr.scheduler, whole.v, feasible) {
 				kind := whole.of
 				if diverged {
-					kind = "node-choice"
+					kind = "earlier-choice"
 				}
 				add(pr, kind, whole.of, whole.v, "")
 				continue
