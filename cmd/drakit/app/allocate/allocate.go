@@ -36,8 +36,9 @@ import (
 )
 
 var (
-	allocateLong = `Allocate ResourceClaims offline as the scheduler of Kubernetes 1.37 does,
-from the classes, ResourceSlices and DeviceTaintRules given with them.
+	allocateLong = `Allocate ResourceClaims as the scheduler of Kubernetes 1.37 does, from the
+classes, ResourceSlices and DeviceTaintRules given with them (with
+--from-cluster, also those of a live cluster).
 
 The features are those of a 1.37 scheduler with the feature gates of
 --feature-gates (kube-apiserver's syntax; default: the 1.37 defaults;
@@ -53,11 +54,13 @@ Off by default: list-type attributes (DRAListTypeAttributes), derived
 attributes (DRADerivedAttributes), compatibility groups
 (DRADeviceCompatibilityGroups), optional node operations
 (DRAOptionalNodeOperations) and fractional capacity ranges
-(DRAFractionalCapacityRange). For the behaviour of a 1.31 scheduler turn
-off what 1.32 and later added:
+(DRAFractionalCapacityRange). To leave out what 1.32 and later added,
+turn their gates off:
   --feature-gates DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false
-(firstAvailable and admin access stay on; claims written for 1.31 have no
-firstAvailable, and 1.31 already had admin access).
+That is 1.37's allocator with those gates off, not 1.31's, which differed
+in more than gates and is not kept. firstAvailable and admin access stay
+on (locked; claims written for 1.31 have no firstAvailable, and 1.31
+already had admin access).
 
 The inputs hold, in any versions and any order:
   - ResourceClaims to allocate; claims that already carry an allocation
@@ -142,7 +145,7 @@ take.`
 	allocateExample = `  # Where would the example claims go? (1.37: shared NICs, taints, alternatives)
   drakit allocate -f examples/v1 -o wide
 
-  # The same with a 1.31 scheduler's semantics
+  # The same without what 1.32 and later added (their gates off)
   drakit allocate -f examples/v1 -o wide --feature-gates DRAPartitionableDevices=false,DRADeviceTaints=false,DRADeviceTaintRules=false,DRAConsumableCapacity=false,DRADeviceBindingConditions=false
 
   # On one node, all claims together (one pod)

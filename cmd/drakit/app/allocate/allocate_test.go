@@ -116,12 +116,12 @@ func TestAllocateWithoutClaims(t *testing.T) {
 	}
 }
 
-// The help tells which features are on by default and how to get a 1.31
-// scheduler; both must be true of the gates drakit knows.
+// The help tells which features are on by default and how to leave out
+// what 1.32 and later added; both must be true of the gates drakit knows.
 func TestAllocateHelpFeatures(t *testing.T) {
 	long := allocate.NewCmdAllocate(factory, genericiooptions.IOStreams{}).Long
 	on := long[strings.Index(long, "On by default:"):strings.Index(long, "Off by default:")]
-	off := long[strings.Index(long, "Off by default:"):strings.Index(long, "For the behaviour")]
+	off := long[strings.Index(long, "Off by default:"):strings.Index(long, "To leave out what")]
 	defaults := features.Defaults()
 	for _, spec := range features.Known() {
 		name := "(" + string(spec.Name) + ")"
@@ -140,11 +140,11 @@ func TestAllocateHelpFeatures(t *testing.T) {
 	}
 	gates, err := features.Parse(recipe)
 	if err != nil {
-		t.Fatalf("the 1.31 recipe %q: %v", recipe, err)
+		t.Fatalf("the recipe %q: %v", recipe, err)
 	}
 	// What is left is what 1.31 had, or what a 1.37 cannot turn off.
 	if got, want := allocator.FeaturesFromGates(gates), (allocator.Features{AdminAccess: true, PrioritizedList: true}); got != want {
-		t.Errorf("the 1.31 recipe gives %+v, want %+v", got, want)
+		t.Errorf("the recipe gives %+v, want %+v", got, want)
 	}
 }
 
