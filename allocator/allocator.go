@@ -319,6 +319,7 @@ type sliceEntry struct {
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
 	inputs          []cel.Input               // selector inputs, made on demand (input)
+	inputsLent      bool                      // input lent one since freeVariables
 	taints          *sliceTaints              // taintsIn
 
 	// sharesOf are, per device, its shares allocated before the call, as

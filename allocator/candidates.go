@@ -280,7 +280,9 @@ func (sc *candidateScan) judge(d int) *candidateFailure {
 // an All request: binding conditions without DeviceBindingAndStatus, and
 // bindsToNode when there is no node to bind to.
 func (sc *candidateScan) hidden(dev *resource.Device) bool {
-	if !sc.f.DeviceBindingAndStatus && len(dev.BindingConditions) > 0 {
+	// The slice's flag first: a device's own fields are read only in a
+	// slice that has such devices (a scheduler's call reads few devices).
+	if !sc.f.DeviceBindingAndStatus && sc.e.hasBinding && len(dev.BindingConditions) > 0 {
 		return true
 	}
 	return sc.node == nil && dev.BindsToNode != nil && *dev.BindsToNode
@@ -322,7 +324,7 @@ func (sc *candidateScan) unusable(dev *resource.Device, d int) string {
 	switch {
 	case sc.sliceUnusable != "":
 		return sc.sliceUnusable
-	case !sc.f.PartitionableDevices && len(dev.ConsumesCounters) > 0:
+	case !sc.f.PartitionableDevices && hasBit(sc.e.consumers, d):
 		return "consumes counters, but the PartitionableDevices feature is off"
 	case sc.uses != nil && len(sc.uses[d]) > 0 && sc.pool.overdrawn:
 		return "its pool's counters are already overdrawn"

@@ -424,14 +424,21 @@ func (a *Allocator) input(e *sliceEntry, d int) *cel.Input {
 	if e.inputs == nil {
 		e.inputs = cel.NewInputs(e.driver, e.devices)
 	}
+	e.inputsLent = true
 	return &e.inputs[d]
 }
 
 // freeVariables drops the CEL variables the entry's inputs hold, which
 // are big compared with a device, keeping what the fast path learnt
 // about the devices; results are kept, so the variables are rarely
-// needed twice.
+// needed twice. Only inputs lent since the last time can hold any: a
+// call on a node whose selectors were all judged before lends none, and
+// then reads no input (a slice of 8 devices has 9 cache lines of them).
 func (e *sliceEntry) freeVariables() {
+	if !e.inputsLent {
+		return
+	}
+	e.inputsLent = false
 	for i := range e.inputs {
 		e.inputs[i].FreeVariables()
 	}
