@@ -275,26 +275,50 @@ func (a *Allocator) Stats() Stats { return a.stats }
 type poolKey struct{ driver, pool string }
 
 // sliceEntry is one slice with what the allocator learnt about its devices.
+//
+// The fields a call reads on every node it is asked about come first, so
+// that they share the entry's first cache lines (with the bit sets of a
+// slice of up to 64 devices, held in the entry): a scheduler asks about
+// node after node, and on a machine whose L2 cache does not hold the
+// entries of all of them, each line of an entry a call reads is a miss.
 type sliceEntry struct {
+	// A call on a node whose selectors were judged before reads the
+	// first two lines: the masks, and the devices in use.
+	masks selectorMasks // devices that pass a list of selectors, never changed
+	// small holds the four bit sets of a slice of up to 64 devices.
+	small [4]uint64
+	inUse []uint64 // devices allocated before the call
+	words int      // length of the device bit sets, in uint64
+
+	selectable []uint64 // every device (the mask selectors start from)
+	devices    []resource.Device
+	taints     *sliceTaints // taintsIn
+	scanned    bool         // scanDevices filled in the bit sets and flags
+	hasBinding bool         // a device has binding conditions (a nil list does not count)
+	inputsLent bool         // input lent one since freeVariables
+	usesCompat bool         // a device names compatibility groups
+	// onNode: spec.nodeName is set and perDeviceNodeSelection is not
+	// (createNodeSelector's node-local case, which it need not read the
+	// slice for).
+	onNode    bool
+	results   []*selectorResults // by selector id
+	consumers []uint64           // devices that consume counters
+	driver    string
+	multi     []uint64 // devices with allowMultipleAllocations
+	pool      string
+
 	key        string
 	obj        *resource.ResourceSlice
-	driver     string
-	pool       string
 	generation int64 // the pool's generation
 	sliceCount int64 // the pool's resourceSliceCount
 	nodeName   string
 	allNodes   bool
 	selector   *nodeMatcher
 
-	devices []resource.Device
-	words   int // length of the device bit sets, in uint64
-
-	// What scanDevices fills in, when a call first sees the slice.
-	scanned    bool
-	selectable []uint64 // every device (the mask selectors start from)
-	inUse      []uint64 // devices allocated before the call
-	byName     map[string]int32
-	duplicate  string // a device name the slice uses twice
+	// What scanDevices fills in, when a call first sees the slice,
+	// besides the bit sets and flags above.
+	byName    map[string]int32
+	duplicate string // a device name the slice uses twice
 	// outOfBound, when set, is a quantity of the slice beyond
 	// quantityguard's bound, which no comparison may see: it makes the
 	// pool invalid.
@@ -305,22 +329,14 @@ type sliceEntry struct {
 	perDevice      bool // node selection per device (perDeviceNodeSelection, no slice-level selection)
 	perDeviceSet   bool // perDeviceNodeSelection is set at all
 	sharedCounters bool // the slice declares counter sets
-	usesCompat     bool // a device names compatibility groups
-	hasBinding     bool // a device has binding conditions (a nil list does not count)
 	deviceNodes    []deviceNode
-	consumers      []uint64 // devices that consume counters
-	multi          []uint64 // devices with allowMultipleAllocations
 	usesFor        *poolCounters
 	uses           [][]counterUse
 	capNeeds       map[string]*capacityNeeds // by capacityKey
-	masks          selectorMasks             // devices that pass a list of selectors, never changed
 
-	results         []*selectorResults        // by selector id
 	attributeValues map[attrValuesKey][]int32 // constraint values by device, -1 when missing (attrValues)
 	derivedValues   map[attrValuesKey][]int32 // the same for derived attributes, by expression; notDerived until evaluated
 	inputs          []cel.Input               // selector inputs, made on demand (input)
-	inputsLent      bool                      // input lent one since freeVariables
-	taints          *sliceTaints              // taintsIn
 
 	// sharesOf are, per device, its shares allocated before the call, as
 	// of Allocator.sharesGen (sharesGen-1; sharedConsumption).
@@ -686,6 +702,7 @@ func newSliceEntry(key string, s *resource.ResourceSlice) (*sliceEntry, error) {
 		}
 		e.selector = m
 	}
+	e.onNode = spec.NodeName != nil && (spec.PerDeviceNodeSelection == nil || !*spec.PerDeviceNodeSelection)
 	e.perDeviceSet = spec.PerDeviceNodeSelection != nil
 	e.perDevice = e.nodeName == "" && !e.allNodes && e.selector == nil && spec.PerDeviceNodeSelection != nil && *spec.PerDeviceNodeSelection
 	e.sharedCounters = len(spec.SharedCounters) > 0
@@ -719,12 +736,16 @@ func (e *sliceEntry) scanDevices() {
 	if err := sliceQuantityBeyondBound(&e.obj.Spec); err != nil {
 		e.outOfBound = fmt.Sprintf("ResourceSlice %q: %v", e.obj.Name, err)
 	}
-	// The four bit sets share one allocation: a cold scheduler's
-	// Allocator scans the slices of every node it asks about.
+	// The four bit sets share one allocation, or none for up to 64
+	// devices: a cold scheduler's Allocator scans the slices of every
+	// node it asks about, a warm one reads them on every call.
 	n := e.words
-	sets := make([]uint64, 4*n)
+	sets := e.small[:]
+	if n > 1 {
+		sets = make([]uint64, 4*n)
+	}
 	e.selectable, e.inUse = sets[:n:n], sets[n:2*n:2*n]
-	e.consumers, e.multi = sets[2*n:3*n:3*n], sets[3*n:]
+	e.consumers, e.multi = sets[2*n:3*n:3*n], sets[3*n:4*n:4*n]
 	// A slice of a few devices is searched for duplicate names device by
 	// device, and its index by name made when first needed (index);
 	// otherwise the index is made here, where duplicates are looked for.

@@ -92,15 +92,17 @@ func (v *view) clone() *view {
 
 // viewOfOne is a view of one slice in one allocation: most nodes of a
 // cluster see one slice (their own), and a scheduler keeps the view of
-// every node it asks about.
+// every node it asks about. What a call reads of it (the lists' one
+// element, the view's first fields, the pool's state but for its
+// counters' details) is in its first three cache lines.
 type viewOfOne struct {
-	view
 	slice    [1]*sliceEntry
 	offset   [1]int32
 	poolOf   [1]int32
 	nodeMask [1][]uint64
 	pool     [1]*poolState
-	state    poolState
+	view
+	state poolState
 }
 
 // cloneOfOne is clone for a view of one slice and no pools left out.

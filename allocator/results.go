@@ -207,6 +207,13 @@ func createNodeSelector(v *view, node *corev1.Node, p *claimPlan, requests []*re
 	for _, r := range requests {
 		for _, dev := range r.chosen {
 			e := v.slices[dev.slice]
+			if e.onNode && node != nil {
+				// What the slice's spec says below, known from the entry.
+				if local == nil {
+					local = &nodeLocal{}
+				}
+				return local.selector(node.Name), nil
+			}
 			d := &e.devices[dev.device]
 			nodeName, selector := e.obj.Spec.NodeName, e.obj.Spec.NodeSelector
 			path := "spec.nodeSelector"

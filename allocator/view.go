@@ -13,19 +13,20 @@ import (
 // generation of every pool the node reaches, in a fixed order (driver,
 // pool, slice name), each device with an index local to the call.
 type view struct {
-	slices     []*sliceEntry
-	offsets    []int32 // local index of each slice's first device
-	total      int
-	incomplete []poolKey
-	invalid    []invalidPool
-
+	// What every call reads comes first (see viewOfOne).
+	slices []*sliceEntry
 	// nodeMasks are, per slice, the devices the node reaches (nil: all);
 	// poolOf is, per slice, its pool in pools.
 	nodeMasks [][]uint64
 	poolOf    []int32
-	pools     []*poolState
+	total     int
 	// hasCompat: a pool uses compatibility groups (poolState.compat).
 	hasCompat bool
+	pools     []*poolState
+	offsets   []int32 // local index of each slice's first device
+
+	incomplete []poolKey
+	invalid    []invalidPool
 }
 
 // invalidPool is a pool whose slices name a device twice: results could
@@ -273,6 +274,9 @@ type selectorMasks struct {
 	first    []uint64
 	hasFirst bool
 	more     map[string][]uint64
+	// firstWord holds first for a slice of up to 64 devices, in the
+	// sliceEntry's first cache lines.
+	firstWord [1]uint64
 }
 
 func (m *selectorMasks) get(key string) ([]uint64, bool) {
@@ -285,6 +289,10 @@ func (m *selectorMasks) get(key string) ([]uint64, bool) {
 
 func (m *selectorMasks) put(key string, mask []uint64) {
 	if !m.hasFirst {
+		if len(mask) == 1 {
+			m.firstWord[0] = mask[0]
+			mask = m.firstWord[:]
+		}
 		m.firstKey, m.first, m.hasFirst = key, mask, true
 		return
 	}
