@@ -163,13 +163,23 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # pick_port VAR sets VAR to a loopback TCP port nothing listens on and no
-# earlier call picked. Another process could still take it before it is
-# bound; the readiness waits below then fail with the log naming the port.
+# earlier call picked. Ports come from below the kernel's ephemeral range:
+# a server's own outgoing connections (kube-apiserver dials etcd before it
+# binds its port) take ephemeral ports, and one of them once took the port
+# picked for that server ("bind: address already in use"). Another process
+# could still take a port before it is bound; the readiness waits below
+# then fail with the log naming the port.
 used_ports=" "
+ephemeral_low=32768
+if [ -r /proc/sys/net/ipv4/ip_local_port_range ]; then
+  read -r ephemeral_low _ </proc/sys/net/ipv4/ip_local_port_range
+fi
+port_low=10000
+[ "$ephemeral_low" -gt $(( port_low + 2000 )) ] || port_low=1024
 pick_port() {
   local port
   for _ in $(seq 1 200); do
-    port=$(( 20000 + RANDOM % 30000 ))
+    port=$(( port_low + RANDOM % (ephemeral_low - port_low) ))
     case "$used_ports" in *" $port "*) continue ;; esac
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       used_ports+="$port "
