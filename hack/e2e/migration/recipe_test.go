@@ -110,7 +110,7 @@ func TestRecipe(t *testing.T) {
 		// among them.
 		sameObjects(t, "1.37 read back "+k.v1, created[k.v1], items(t, k.v1, data))
 	}
-	checkOn137(t, created["resourceclaims"], run)
+	checkOnTarget(t, created["resourceclaims"], run)
 
 	// Step 5, the way back: convert the 1.37 export to v1alpha2, make the
 	// kept-aside 1.30 export creatable again, create on a fresh 1.30
@@ -146,11 +146,11 @@ func TestRecipe(t *testing.T) {
 	}
 }
 
-// checkOn137 proves what docs/migration.md says a 1.37 cluster makes of
+// checkOnTarget proves what docs/migration.md says a 1.37 cluster makes of
 // the claims: structured allocations are v1 device results the 1.37
 // scheduler understands; a classic allocation has none (nothing 1.37 can
 // act on), and the claim's classic parameters live on only in the stash.
-func checkOn137(t *testing.T, claims []*unstructured.Unstructured, run string) {
+func checkOnTarget(t *testing.T, claims []*unstructured.Unstructured, run string) {
 	t.Helper()
 	byName := map[string]*unstructured.Unstructured{}
 	for _, c := range claims {

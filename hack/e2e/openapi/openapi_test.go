@@ -75,20 +75,20 @@ const (
 )
 
 const (
-	releaseVersion = "the server's document carries the release it was built from; drakit's document is not tied to a release"
-	metaKinds      = "the server registers DeleteOptions and WatchEvent in every API group it serves and lists them all; drakit's document has only its own group"
-	classicDRA     = "Kubernetes 1.32 removed classic DRA from v1alpha3 in place: controller, deallocationRequested, suitableNodes and PodSchedulingContext are gone"
-	added133       = "added to v1alpha3 after 1.31 (1.32/1.33 alpha and beta features: prioritized list, device taints and tolerations, partitionable devices, device status, admin access in results); drakit's v1alpha3 is the 1.31 shape"
-	requestReq     = "since 1.33 a request names deviceClassName or firstAvailable, so deviceClassName is no longer required"
-	adminAcc       = "1.33 made adminAccess a pointer without a default (1.31: a boolean defaulting to false)"
-	shardInfo      = "drakit's documents describe the shared meta/v1 types as apimachinery v0.37 defines them; ShardInfo (ListMeta.shardInfo) came with 1.36 (alpha, ShardedListAndWatch) and is set only for lists asked for with shardSelector, which the documents of 1.26-1.31 do not offer"
-	statusDetails  = "1.27-1.33 marked the details of a Status (an object) with list-type atomic by mistake; apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object"
-	later137       = "drakit's v1alpha3 has DeviceTaintRule and ResourcePoolStatusRequest as 1.37 serves them: the rule's status subresource and the None effect came with 1.35, shardSelector with 1.36, ResourcePoolStatusRequest with 1.36"
-	selector135    = "1.35 removed deviceClassName and selectors from a DeviceTaintRule's selector; drakit's v1alpha3 DeviceTaintRule is the 1.37 one"
-	metaKindsV2    = "the server's v2 document lists DeleteOptions and WatchEvent as kinds of every group version of the cluster; drakit's one v2 document lists the core group and every resource.k8s.io version drakit knows (the entries of the versions this server serves are the same)"
-	statusKindsV2  = "drakit's one v2 document lists Status as a kind of resource.k8s.io/v1alpha1 and v1alpha2, whose releases registered it; a server lists it only for the versions it serves that do (1.37: none)"
-	deleteOptV2    = "drakit's one v2 document describes the shared meta/v1 types as 1.37 does; DeleteOptions gained ignoreStoreReadErrorWithClusterBreakingPotential in 1.32 (the v3 documents of the alpha versions leave it out, as their releases did)"
-	deleteOpt      = "DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (and its delete query parameter) were added in Kubernetes 1.32"
+	releaseVersion        = "the server's document carries the release it was built from; drakit's document is not tied to a release"
+	metaKinds             = "the server registers DeleteOptions and WatchEvent in every API group it serves and lists them all; drakit's document has only its own group"
+	classicDRA            = "Kubernetes 1.32 removed classic DRA from v1alpha3 in place: controller, deallocationRequested, suitableNodes and PodSchedulingContext are gone"
+	addedAfterAlpha3      = "added to v1alpha3 after 1.31 (1.32/1.33 alpha and beta features: prioritized list, device taints and tolerations, partitionable devices, device status, admin access in results); drakit's v1alpha3 is the 1.31 shape"
+	requestReq            = "since 1.33 a request names deviceClassName or firstAvailable, so deviceClassName is no longer required"
+	adminAcc              = "1.33 made adminAccess a pointer without a default (1.31: a boolean defaulting to false)"
+	shardInfo             = "drakit's documents describe the shared meta/v1 types as apimachinery v0.37 defines them; ShardInfo (ListMeta.shardInfo) came with 1.36 (alpha, ShardedListAndWatch) and is set only for lists asked for with shardSelector, which the documents of 1.26-1.31 do not offer"
+	statusDetails         = "1.27-1.33 marked the details of a Status (an object) with list-type atomic by mistake; apimachinery v0.37's definitions no longer do, and the marker never meant anything on an object"
+	alpha3LaterKinds      = "drakit's v1alpha3 has DeviceTaintRule and ResourcePoolStatusRequest as 1.37 serves them: the rule's status subresource and the None effect came with 1.35, shardSelector with 1.36, ResourcePoolStatusRequest with 1.36"
+	taintSelectorNarrowed = "1.35 removed deviceClassName and selectors from a DeviceTaintRule's selector; drakit's v1alpha3 DeviceTaintRule is the 1.37 one"
+	metaKindsV2           = "the server's v2 document lists DeleteOptions and WatchEvent as kinds of every group version of the cluster; drakit's one v2 document lists the core group and every resource.k8s.io version drakit knows (the entries of the versions this server serves are the same)"
+	statusKindsV2         = "drakit's one v2 document lists Status as a kind of resource.k8s.io/v1alpha1 and v1alpha2, whose releases registered it; a server lists it only for the versions it serves that do (1.37: none)"
+	deleteOptV2           = "drakit's one v2 document describes the shared meta/v1 types as 1.37 does; DeleteOptions gained ignoreStoreReadErrorWithClusterBreakingPotential in 1.32 (the v3 documents of the alpha versions leave it out, as their releases did)"
+	deleteOpt             = "DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential (and its delete query parameter) were added in Kubernetes 1.32"
 )
 
 // expectations are the known differences of one document ("v3", "v3
@@ -142,19 +142,19 @@ func v3Expectations(minor int) []expected {
 		"ResourceClaimStatus/properties/devices",
 		"ResourceSliceSpec/properties/perDeviceNodeSelection", "ResourceSliceSpec/properties/sharedCounters",
 	} {
-		out = append(out, expected{s + name, onlyServer, added133, nil})
+		out = append(out, expected{s + name, onlyServer, addedAfterAlpha3, nil})
 	}
 	// drakit's v1alpha3 has DeviceTaintRule in its 1.37 shape.
 	out = append(out,
-		expected{s + "DeviceTaint/properties/effect/enum", differs, later137, nil},
-		expected{s + "DeviceTaintRule/properties/status", onlyDrakit, later137, nil},
-		expected{s + "DeviceTaintRuleStatus", onlyDrakit, later137, nil},
-		expected{s + "DeviceTaintSelector/properties/deviceClassName", onlyServer, selector135, nil},
-		expected{s + "DeviceTaintSelector/properties/selectors", onlyServer, selector135, nil},
-		expected{"/paths//apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}/status", onlyDrakit, later137, nil},
+		expected{s + "DeviceTaint/properties/effect/enum", differs, alpha3LaterKinds, nil},
+		expected{s + "DeviceTaintRule/properties/status", onlyDrakit, alpha3LaterKinds, nil},
+		expected{s + "DeviceTaintRuleStatus", onlyDrakit, alpha3LaterKinds, nil},
+		expected{s + "DeviceTaintSelector/properties/deviceClassName", onlyServer, taintSelectorNarrowed, nil},
+		expected{s + "DeviceTaintSelector/properties/selectors", onlyServer, taintSelectorNarrowed, nil},
+		expected{"/paths//apis/resource.k8s.io/v1alpha3/devicetaintrules/{name}/status", onlyDrakit, alpha3LaterKinds, nil},
 	)
 	for _, p := range []string{"devicetaintrules/delete", "devicetaintrules/get", "watch/devicetaintrules", "watch/devicetaintrules/{name}"} {
-		out = append(out, expected{"/paths//apis/resource.k8s.io/v1alpha3/" + p + "/parameters[shardSelector]", onlyDrakit, later137, nil})
+		out = append(out, expected{"/paths//apis/resource.k8s.io/v1alpha3/" + p + "/parameters[shardSelector]", onlyDrakit, alpha3LaterKinds, nil})
 	}
 	// The delete-collection and delete operations of every served kind have
 	// the new query parameter.

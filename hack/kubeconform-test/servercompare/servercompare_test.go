@@ -107,9 +107,10 @@ type knownDifference struct {
 // Comparison names for knownDifferences.
 var (
 	alphaVersions = []string{"v1alpha1", "v1alpha2", "v1alpha3"}
-	// of137 are the comparisons with the documents of 1.37.2.
-	of137          = []string{"v1alpha3@1.37", "v1beta1", "v1beta2", "v1"}
-	allComparisons = append(append([]string(nil), alphaVersions...), of137...)
+	// ofFollowed are the comparisons with the documents of the followed
+	// release's server (1.37.2).
+	ofFollowed     = []string{"v1alpha3@1.37", "v1beta1", "v1beta2", "v1"}
+	allComparisons = append(append([]string(nil), alphaVersions...), ofFollowed...)
 	// withNodeSelector are the comparisons whose documents use core/v1
 	// NodeSelector (v1alpha3's 1.37 kinds do not).
 	withNodeSelector = []string{"v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1beta2", "v1"}
@@ -187,7 +188,7 @@ var knownDifferences = []knownDifference{
 		reason:  "as in the v3 documents: live servers list the enum, the committed api/openapi-spec files do not",
 	},
 	{
-		document: "v3", releases: of137, side: "ours",
+		document: "v3", releases: ofFollowed, side: "ours",
 		pattern: "/components/schemas/io.k8s.api.resource.*/properties/*/enum",
 		reason: "the enum types of the v1 era (allocation modes, config sources, taint effects, toleration operators): " +
 			enumReason,
@@ -198,7 +199,7 @@ var knownDifferences = []knownDifference{
 		reason:  "the SkipNodeOperation values of 1.37, an enum type in a list: " + enumReason,
 	},
 	{
-		document: "v2", releases: of137, side: "ours",
+		document: "v2", releases: ofFollowed, side: "ours",
 		pattern: "/definitions/io.k8s.api.resource.*/properties/*/enum",
 		reason:  "as in the v3 documents: live servers list the enum values, the committed api/openapi-spec files do not",
 	},
@@ -265,27 +266,27 @@ var knownDifferences = []knownDifference{
 			"operations take as a query parameter; the operations of the 1.31 kinds keep 1.31's parameters",
 	},
 	{
-		document: "v3", releases: of137, side: "real",
+		document: "v3", releases: ofFollowed, side: "real",
 		pattern: "/paths/*/*/responses/*/content/application~1cbor",
 		reason:  cborReason,
 	},
 	{
-		document: "v3", releases: of137, side: "real",
+		document: "v3", releases: ofFollowed, side: "real",
 		pattern: "/paths/*/*/responses/*/content/application~1cbor-seq",
 		reason:  cborReason,
 	},
 	{
-		document: "v3", releases: of137, side: "real",
+		document: "v3", releases: ofFollowed, side: "real",
 		pattern: "/paths/*/*/requestBody/content/application~1apply-patch+cbor",
 		reason:  cborReason,
 	},
 	{
-		document: "v2", releases: of137, side: "both", when: onlyCBORAdded,
+		document: "v2", releases: ofFollowed, side: "both", when: onlyCBORAdded,
 		pattern: "/paths/*/*/produces",
 		reason:  cborReason,
 	},
 	{
-		document: "v2", releases: of137, side: "both", when: onlyCBORAdded,
+		document: "v2", releases: ofFollowed, side: "both", when: onlyCBORAdded,
 		pattern: "/paths/*/*/consumes",
 		reason:  cborReason,
 	},

@@ -41,11 +41,11 @@ var unknownFields = map[string]map[string]Entry{
 		"spec.spec.controller": {32, 0, classicDRARemoved},
 	},
 	"v1alpha3/DeviceTaintRule": {
-		"status": {33, 34, taintRuleStatus135},
+		"status": {33, 34, taintRuleStatusAdded},
 	},
 }
 
-const taintRuleStatus135 = "drakit's v1alpha3 DeviceTaintRule is the 1.37 one; its status (and the status subresource) came with 1.35"
+const taintRuleStatusAdded = "drakit's v1alpha3 DeviceTaintRule is the 1.37 one; its status (and the status subresource) came with 1.35"
 
 // UnknownFields returns the sorted fields of version/kind that a server of
 // the given minor release rejects as unknown under fieldValidation=Strict.

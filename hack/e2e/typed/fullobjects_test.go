@@ -24,15 +24,15 @@ import (
 // including those of the alpha gates hack/e2e.sh turns
 // on (README.md says which gate keeps which field); the server must store
 // each exactly as sent. v1beta2 has v1's JSON shape; v1beta1's objects are
-// converted from these (see in137), which the test checks is lossless.
+// converted from these (see inVersion), which the test checks is lossless.
 //
 // Every value is one the 1.37 server has no default for: allocation modes,
 // counts, toleration operators, taint times and the pool status limit are
 // all spelt out, so that what was sent and what is stored are the same.
 
-// deviceClass137 uses every field of a DeviceClass: selectors, config and
+// fullDeviceClass uses every field of a DeviceClass: selectors, config and
 // the extended resource name (DRAExtendedResource, GA).
-const deviceClass137 = `
+const fullDeviceClass = `
 selectors:
 - cel:
     expression: device.driver == "gpu.example.com"
@@ -45,12 +45,12 @@ config:
 extendedResourceName: example.com/gpu
 `
 
-// claimSpec137 uses every field of a claim's spec: exact requests with
+// fullClaimSpec uses every field of a claim's spec: exact requests with
 // tolerations, derived attributes (DRADerivedAttributes, alpha), capacity
 // (DRAConsumableCapacity) and admin access (the namespace needs the
 // admin-access label), a prioritized list, both kinds of constraints and
 // opaque config.
-const claimSpec137 = `
+const fullClaimSpec = `
 devices:
   requests:
   - name: gpus
@@ -108,7 +108,7 @@ devices:
       parameters: {mig: 1g.5gb}
 `
 
-// nodeSlice137 is a node-local slice whose first device uses every device
+// fullNodeSlice is a node-local slice whose first device uses every device
 // field that a slice with a node name allows: all eight attribute kinds
 // (the lists: DRAListTypeAttributes, alpha), capacity with both kinds of
 // request policy (DRAConsumableCapacity; fractional ranges:
@@ -116,7 +116,7 @@ devices:
 // allocatable resources (DRANodeAllocatableResources, alpha; admission
 // wants the node to exist and declare the feature, so NODE is replaced by
 // such a node), and the slice skips a node operation.
-const nodeSlice137 = `
+const fullNodeSlice = `
 driver: gpu.example.com
 nodeName: NODE
 pool: {name: NODE, generation: 1, resourceSliceCount: 1}
@@ -177,11 +177,11 @@ func fromYAML[T any](t *testing.T, what, y string) T {
 
 // v1DeviceClass, v1Claim, ... build the v1 objects from the YAML above.
 func v1DeviceClass(t *testing.T, name string) *rv1.DeviceClass {
-	return &rv1.DeviceClass{ObjectMeta: meta("", name), Spec: fromYAML[rv1.DeviceClassSpec](t, "deviceClass137", deviceClass137)}
+	return &rv1.DeviceClass{ObjectMeta: meta("", name), Spec: fromYAML[rv1.DeviceClassSpec](t, "fullDeviceClass", fullDeviceClass)}
 }
 
 func v1Claim(t *testing.T, ns, name string) *rv1.ResourceClaim {
-	return &rv1.ResourceClaim{ObjectMeta: meta(ns, name), Spec: fromYAML[rv1.ResourceClaimSpec](t, "claimSpec137", claimSpec137)}
+	return &rv1.ResourceClaim{ObjectMeta: meta(ns, name), Spec: fromYAML[rv1.ResourceClaimSpec](t, "fullClaimSpec", fullClaimSpec)}
 }
 
 // v1Slice builds a slice from one of the slice YAMLs, with NODE and POOL
@@ -191,10 +191,10 @@ func v1Slice(t *testing.T, what, spec, name, node, pool string) *rv1.ResourceSli
 	return &rv1.ResourceSlice{ObjectMeta: meta("", name), Spec: fromYAML[rv1.ResourceSliceSpec](t, what, spec)}
 }
 
-// in137 converts a v1 object to the given version with drakit's conversion
+// inVersion converts a v1 object to the given version with drakit's conversion
 // and fails unless that was lossless: the result carries no stash, and
 // converting it back gives the v1 object again.
-func in137[T runtime.Object](t *testing.T, obj runtime.Object, version string) T {
+func inVersion[T runtime.Object](t *testing.T, obj runtime.Object, version string) T {
 	t.Helper()
 	gv := schema.GroupVersion{Group: resource.GroupName, Version: version}
 	out, err := conversion.Convert(obj, gv)
@@ -220,7 +220,7 @@ func in137[T runtime.Object](t *testing.T, obj runtime.Object, version string) T
 	return typed
 }
 
-// allocatableNode creates the Node that nodeSlice137 names: admission
+// allocatableNode creates the Node that fullNodeSlice names: admission
 // (NodeDeclaredFeatureValidator, active while DRANodeAllocatableResources
 // is on) refuses a slice with nodeAllocatableResources unless its node
 // exists and declares the feature. It returns once the admission plugin,
