@@ -64,6 +64,16 @@ type Kind struct {
 	// Served are the releases whose API server served this kind in this
 	// version.
 	Served Releases
+	// Registered, when not zero, are the releases whose API server
+	// registered the kind's REST resource in this version in any shape,
+	// where that is more than Served: v1alpha3's four core kinds were
+	// served by 1.32 and 1.33 too, in a shape drakit does not have. An
+	// upgrade check asks Registered (RegisteredIn); everything that
+	// reads or writes objects asks Served.
+	Registered Releases
+	// Lifecycle, when set, is what this kind's prerelease-lifecycle
+	// markers say where they differ from its version's (LifecycleOf).
+	Lifecycle *Lifecycle
 	// Rules, when not 0, is the release whose rules apply to this kind
 	// where it differs from its version's: v1alpha3's DeviceTaintRule and
 	// ResourcePoolStatusRequest are 1.37 kinds in a version whose other
@@ -179,6 +189,14 @@ type Version struct {
 	// objects of this version: the newest release that served the
 	// version in the shape drakit's types have.
 	Rules int
+	// EnabledByDefault are the releases whose API server served the
+	// version without --runtime-config; zero for none (alpha and, since
+	// 1.24, beta versions are off by default). Source:
+	// pkg/controlplane/instance.go of each release (ga-facts.md §1.2).
+	EnabledByDefault Releases
+	// Lifecycle is what the +k8s:prerelease-lifecycle-gen markers of the
+	// version's kinds say (a kind may differ: Kind.Lifecycle).
+	Lifecycle Lifecycle
 	// Kinds are the version's kinds, in the order the documentation lists
 	// them (classes, claims, templates, then the rest).
 	Kinds []Kind
@@ -218,6 +236,7 @@ var Versions = []Version{
 		Name:        "v1alpha1",
 		Served:      Releases{26, 26},
 		Rules:       26,
+		Lifecycle:   Lifecycle{Introduced: 26, Source: "k8s.io/api v0.26 resource/v1alpha1/types.go markers (introduced only: no prerelease-lifecycle file for alpha); removed from the scheme in 1.27 (api-facts.md §0)"},
 		AddToScheme: v1alpha1.AddToScheme,
 		Kinds: []Kind{
 			{Name: "ResourceClass", Hub: "DeviceClass", Resource: "resourceclasses", Served: Releases{26, 26}},
@@ -231,6 +250,7 @@ var Versions = []Version{
 		Name:        "v1alpha2",
 		Served:      Releases{27, 30},
 		Rules:       30,
+		Lifecycle:   Lifecycle{Introduced: 26, Source: "k8s.io/api v0.30 resource/v1alpha2/types.go markers (introduced=1.26, carried over from v1alpha1; no prerelease-lifecycle file for alpha); removed from the scheme in 1.31 (api-facts.md §0)"},
 		AddToScheme: v1alpha2.AddToScheme,
 		Kinds: []Kind{
 			{Name: "ResourceClass", Hub: "DeviceClass", Resource: "resourceclasses", Served: Releases{27, 30}},
@@ -249,15 +269,16 @@ var Versions = []Version{
 		Name:        "v1alpha3",
 		Served:      Releases{31, 37},
 		Rules:       31,
+		Lifecycle:   Lifecycle{Introduced: 31, Deprecated: 34, Removed: 37, Replacement: "v1beta1", Source: "k8s.io/api v0.33 resource/v1alpha3/zz_generated.prerelease-lifecycle.go (ga-facts.md §1.1); the kinds were unregistered in 1.34 (pkg/registry/resource/rest/storage_resource.go)"},
 		AddToScheme: v1alpha3.AddToScheme,
 		Kinds: []Kind{
-			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{31, 31}},
-			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{31, 31}},
-			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}},
-			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}},
-			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}, FieldLabels: sliceLabelsV1alpha3},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37, KubeAPI: true},
-			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37, KubeAPI: true},
+			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{31, 31}, Registered: Releases{31, 33}},
+			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{31, 31}, Registered: Releases{31, 33}},
+			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{31, 31}, Registered: Releases{31, 33}},
+			{Name: "PodSchedulingContext", Hub: "PodSchedulingContext", Resource: "podschedulingcontexts", Namespaced: true, Status: true, Served: Releases{31, 31}, Lifecycle: &Lifecycle{Introduced: 26, Source: "k8s.io/api v0.31 resource/v1alpha3/types.go marker introduced=1.26; unregistered in 1.32 with classic DRA (ga-facts.md §1.1)"}},
+			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{31, 31}, FieldLabels: sliceLabelsV1alpha3, Registered: Releases{31, 33}},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{33, 37}, Rules: 37, KubeAPI: true, Lifecycle: &Lifecycle{Introduced: 33, Deprecated: 36, Removed: 39, Source: "k8s.io/api v0.37.2 resource/v1alpha3/zz_generated.prerelease-lifecycle.go"}},
+			{Name: "ResourcePoolStatusRequest", Hub: "ResourcePoolStatusRequest", Resource: "resourcepoolstatusrequests", Status: true, Served: Releases{36, 37}, Rules: 37, KubeAPI: true, Lifecycle: &Lifecycle{Introduced: 36, Deprecated: 39, Removed: 42, Source: "k8s.io/api v0.37.2 resource/v1alpha3/zz_generated.prerelease-lifecycle.go"}},
 		},
 	},
 	{
@@ -265,6 +286,7 @@ var Versions = []Version{
 		Name:        "v1beta1",
 		Served:      Releases{32, 37},
 		Rules:       37,
+		Lifecycle:   Lifecycle{Introduced: 32, Deprecated: 35, Removed: 38, Source: "k8s.io/api v0.37.2 resource/v1beta1/zz_generated.prerelease-lifecycle.go; the 1.37 server warns \"resource.k8s.io/v1beta1 ResourceSlice is deprecated in v1.35+, unavailable in v1.38+\" (users-and-releases.md §2)"},
 		AddToScheme: v1beta1.AddToScheme,
 		Kinds: []Kind{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{32, 37}, KubeAPI: true},
@@ -278,27 +300,30 @@ var Versions = []Version{
 		Name:        "v1beta2",
 		Served:      Releases{33, 37},
 		Rules:       37,
+		Lifecycle:   Lifecycle{Introduced: 33, Deprecated: 36, Removed: 39, Source: "k8s.io/api v0.37.2 resource/v1beta2/zz_generated.prerelease-lifecycle.go"},
 		AddToScheme: v1beta2.AddToScheme,
 		Kinds: []Kind{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{33, 37}, KubeAPI: true},
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{33, 37}, KubeAPI: true},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{33, 37}, KubeAPI: true},
 			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{33, 37}, KubeAPI: true, FieldLabels: sliceLabels},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}, KubeAPI: true},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{36, 37}, KubeAPI: true, Lifecycle: &Lifecycle{Introduced: 36, Deprecated: 39, Removed: 42, Source: "k8s.io/api v0.37.2 resource/v1beta2/zz_generated.prerelease-lifecycle.go"}},
 		},
 	},
 	{
 		// v1, served since 1.34 and enabled by default.
-		Name:        "v1",
-		Served:      Releases{34, 37},
-		Rules:       37,
-		AddToScheme: v1.AddToScheme,
+		Name:             "v1",
+		Served:           Releases{34, 37},
+		Rules:            37,
+		EnabledByDefault: Releases{34, 37},
+		Lifecycle:        Lifecycle{Introduced: 34, Source: "k8s.io/api v0.37.2 resource/v1/types.go (GA: no prerelease-lifecycle markers); on by default from 1.34 (pkg/controlplane/instance.go, stableAPIGroupVersionsEnabledByDefault)"},
+		AddToScheme:      v1.AddToScheme,
 		Kinds: []Kind{
 			{Name: "DeviceClass", Hub: "DeviceClass", Resource: "deviceclasses", Served: Releases{34, 37}, KubeAPI: true},
 			{Name: "ResourceClaim", Hub: "ResourceClaim", Resource: "resourceclaims", Namespaced: true, Status: true, Served: Releases{34, 37}, KubeAPI: true},
 			{Name: "ResourceClaimTemplate", Hub: "ResourceClaimTemplate", Resource: "resourceclaimtemplates", Namespaced: true, Served: Releases{34, 37}, KubeAPI: true},
 			{Name: "ResourceSlice", Hub: "ResourceSlice", Resource: "resourceslices", Served: Releases{34, 37}, KubeAPI: true, FieldLabels: sliceLabels},
-			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}, KubeAPI: true},
+			{Name: "DeviceTaintRule", Hub: "DeviceTaintRule", Resource: "devicetaintrules", Status: true, Served: Releases{37, 37}, KubeAPI: true, Lifecycle: &Lifecycle{Introduced: 37, Source: "k8s.io/api v0.37.2 resource/v1/types.go (GA: no prerelease-lifecycle markers)"}},
 		},
 	},
 }

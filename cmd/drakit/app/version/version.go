@@ -15,7 +15,10 @@ import (
 )
 
 var versionExample = `  drakit version
-  drakit version -o json`
+
+  # For programs: also what every release from 1.26 on serves, deprecates,
+  # removes and stores, per kind and version, with the source of each fact
+  drakit version -o json | jq '.releases[] | select(.release == "1.38")'`
 
 // Info is what "drakit version" prints.
 type Info struct {
@@ -25,6 +28,13 @@ type Info struct {
 	GoVersion   string       `json:"goVersion"`
 	Platform    string       `json:"platform"`
 	APIVersions []APIVersion `json:"apiVersions"`
+	// Releases are, for every Kubernetes release from 1.26 to the one
+	// after the release drakit follows, the versions that serve each
+	// kind (enabled by default or not, with their prerelease lifecycle)
+	// and its storage version, each fact with its source: the catalogue's
+	// deprecation data, for programs (-o json, -o yaml; the text output
+	// leaves it out).
+	Releases []catalogue.ReleaseFacts `json:"releases"`
 }
 
 // APIVersion is a version of resource.k8s.io drakit knows, with the
@@ -75,7 +85,7 @@ func NewCmdVersion(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra
 // Complete reads the build from f.
 func (o *Options) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string) error {
 	b := f.Build()
-	o.info = Info{Version: b.Version, GitCommit: b.GitCommit, GitTreeDirt: b.GitTreeDirty, GoVersion: b.GoVersion, Platform: b.Platform, APIVersions: apiVersions()}
+	o.info = Info{Version: b.Version, GitCommit: b.GitCommit, GitTreeDirt: b.GitTreeDirty, GoVersion: b.GoVersion, Platform: b.Platform, APIVersions: apiVersions(), Releases: catalogue.Facts()}
 	return nil
 }
 
