@@ -1,0 +1,287 @@
+package driverconfig
+
+import (
+	"fmt"
+	"strings"
+
+	resourcev1 "k8s.io/api/resource/v1"
+	resourcev1beta1 "k8s.io/api/resource/v1beta1"
+	resourcev1beta2 "k8s.io/api/resource/v1beta2"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/v1alpha2"
+	"github.com/drakit/drakit/apis/resource/v1alpha3"
+)
+
+// Result is one allocated device of a claim (an entry of
+// status.allocation.devices.results).
+type Result struct {
+	// Request is the request the device was allocated for: "gpu", or
+	// "gpu/small" for a subrequest of firstAvailable. Empty for a 1.30
+	// allocation, whose requests have no names.
+	Request string
+	// Driver, Pool and Device name the device. A 1.30 allocation has no
+	// pools: Pool is its structuredData.nodeName.
+	Driver, Pool, Device string
+	// Path is the result's path in the claim's own version.
+	Path *field.Path
+}
+
+// ParentRequest is the request of a result: the part of Request before
+// its "/" (the request of a subrequest), or Request itself.
+func (r Result) ParentRequest() string {
+	parent, _, _ := strings.Cut(r.Request, "/")
+	return parent
+}
+
+// DeviceConfigs is one allocated device of a driver and the configs of
+// that driver that apply to it, in the order they apply: the later one
+// wins where two set the same thing.
+type DeviceConfigs struct {
+	Result
+	Configs []Config
+}
+
+// AllocatedConfigs returns, for one driver, each device allocated to the
+// claim (status.allocation) with the configs of that driver that apply
+// to it, in the order they apply: the configs from classes first, then
+// the claim's, each in the order of status.allocation.devices.config.
+// Other drivers' devices and configs are left out. A config applies to a
+// device when it names no request, when it names the device's request, or
+// when it names the request whose subrequest the device was allocated for
+// ("gpu" applies to "gpu/small"; "gpu/small" applies only to "gpu/small").
+//
+// A FromClass config that names no request (servers before the
+// allocator named the requests of class configs, kubernetes/kubernetes
+// issue 134789) is applied to every device of the driver, as drivers
+// have always done, and a warning says so.
+//
+// The claim is a ResourceClaim of v1alpha3 (1.31), v1beta1, v1beta2, v1,
+// drakit's hub, v1alpha2 (a 1.30 structured allocation, whose class,
+// claim and request parameters apply in that order), or an unstructured
+// one of those. An unallocated claim is an error.
+func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []string, error) {
+	if u, ok := claim.(*unstructured.Unstructured); ok {
+		typed, err := typedFromUnstructured(u)
+		if err != nil {
+			return nil, nil, err
+		}
+		claim = typed
+	}
+	var (
+		results []Result
+		cfgs    []Config
+		found   = true
+	)
+	switch c := claim.(type) {
+	case *resourcev1.ResourceClaim:
+		if a := c.Status.Allocation; a != nil {
+			results, cfgs = allocationV1(a.Devices, driver)
+		} else {
+			found = false
+		}
+	case *resourcev1beta2.ResourceClaim:
+		if a := c.Status.Allocation; a != nil {
+			results, cfgs = allocationV1beta2(a.Devices, driver)
+		} else {
+			found = false
+		}
+	case *resourcev1beta1.ResourceClaim:
+		if a := c.Status.Allocation; a != nil {
+			results, cfgs = allocationV1beta1(a.Devices, driver)
+		} else {
+			found = false
+		}
+	case *v1alpha3.ResourceClaim:
+		if a := c.Status.Allocation; a != nil {
+			results, cfgs = allocationV1alpha3(a.Devices, driver)
+		} else {
+			found = false
+		}
+	case *resource.ResourceClaim:
+		if a := c.Status.Allocation; a != nil {
+			results, cfgs = allocationHub(a.Devices, driver)
+		} else {
+			found = false
+		}
+	case *v1alpha2.ResourceClaim:
+		if c.Status.Allocation == nil {
+			found = false
+			break
+		}
+		return allocationV1alpha2(c.Status.Allocation, driver), nil, nil
+	default:
+		return nil, nil, unsupported(claim)
+	}
+	if !found {
+		name := ""
+		if m, err := meta.Accessor(claim); err == nil {
+			name = m.GetNamespace() + "/" + m.GetName()
+		}
+		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", name)
+	}
+	return effective(results, cfgs, driver)
+}
+
+// effective matches configs to results. cfgs are this driver's, in the
+// allocation's order.
+func effective(results []Result, cfgs []Config, driver string) ([]DeviceConfigs, []string, error) {
+	var warnings []string
+	for _, c := range cfgs {
+		if c.Source == SourceClass && len(c.Requests) == 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: a FromClass config of driver %s names no request (kubernetes/kubernetes#134789); it is applied to every device of the driver", strings.TrimSuffix(c.Path.String(), ".opaque.parameters"), driver))
+		}
+	}
+	out := make([]DeviceConfigs, 0, len(results))
+	for _, r := range results {
+		dc := DeviceConfigs{Result: r}
+		for _, source := range []Source{SourceClass, SourceClaim} {
+			for _, c := range cfgs {
+				if c.Source == source && appliesTo(c.Requests, r.Request) {
+					dc.Configs = append(dc.Configs, c)
+				}
+			}
+		}
+		out = append(out, dc)
+	}
+	return out, warnings, nil
+}
+
+// appliesTo says whether a config naming requests applies to a device
+// allocated for request.
+func appliesTo(requests []string, request string) bool {
+	if len(requests) == 0 {
+		return true
+	}
+	parent, _, sub := strings.Cut(request, "/")
+	for _, name := range requests {
+		if name == request || sub && name == parent {
+			return true
+		}
+	}
+	return false
+}
+
+// source maps an allocation's source to a Source; an unknown one is kept
+// as written, and is neither class nor claim: such a config applies to
+// nothing.
+func source(s string) Source { return Source(s) }
+
+func allocationV1(d resourcev1.DeviceAllocationResult, driver string) ([]Result, []Config) {
+	var results []Result
+	for i, r := range d.Results {
+		if r.Driver == driver {
+			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
+		}
+	}
+	var cfgs []Config
+	for i, c := range d.Config {
+		if c.Opaque != nil && c.Opaque.Driver == driver {
+			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
+		}
+	}
+	return results, cfgs
+}
+
+func allocationV1beta2(d resourcev1beta2.DeviceAllocationResult, driver string) ([]Result, []Config) {
+	var results []Result
+	for i, r := range d.Results {
+		if r.Driver == driver {
+			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
+		}
+	}
+	var cfgs []Config
+	for i, c := range d.Config {
+		if c.Opaque != nil && c.Opaque.Driver == driver {
+			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
+		}
+	}
+	return results, cfgs
+}
+
+func allocationV1beta1(d resourcev1beta1.DeviceAllocationResult, driver string) ([]Result, []Config) {
+	var results []Result
+	for i, r := range d.Results {
+		if r.Driver == driver {
+			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
+		}
+	}
+	var cfgs []Config
+	for i, c := range d.Config {
+		if c.Opaque != nil && c.Opaque.Driver == driver {
+			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
+		}
+	}
+	return results, cfgs
+}
+
+func allocationV1alpha3(d v1alpha3.DeviceAllocationResult, driver string) ([]Result, []Config) {
+	var results []Result
+	for i, r := range d.Results {
+		if r.Driver == driver {
+			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
+		}
+	}
+	var cfgs []Config
+	for i, c := range d.Config {
+		if c.Opaque != nil && c.Opaque.Driver == driver {
+			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
+		}
+	}
+	return results, cfgs
+}
+
+func allocationHub(d resource.DeviceAllocationResult, driver string) ([]Result, []Config) {
+	var results []Result
+	for i, r := range d.Results {
+		if r.Driver == driver {
+			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
+		}
+	}
+	var cfgs []Config
+	for i, c := range d.Config {
+		if c.Opaque != nil && c.Opaque.Driver == driver {
+			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
+		}
+	}
+	return results, cfgs
+}
+
+// allocationV1alpha2 reads a 1.30 structured allocation: each handle of
+// the driver carries the class's and the claim's parameters for all its
+// results, and each result its request's parameters.
+func allocationV1alpha2(a *v1alpha2.AllocationResult, driver string) []DeviceConfigs {
+	var out []DeviceConfigs
+	handles := field.NewPath("status", "allocation", "resourceHandles")
+	for i := range a.ResourceHandles {
+		h := &a.ResourceHandles[i]
+		if h.DriverName != driver || h.StructuredData == nil {
+			continue
+		}
+		sd := handles.Index(i).Child("structuredData")
+		var shared []Config
+		if present(h.StructuredData.VendorClassParameters) {
+			shared = append(shared, Config{Driver: driver, Source: SourceClass, Parameters: h.StructuredData.VendorClassParameters, Path: sd.Child("vendorClassParameters")})
+		}
+		if present(h.StructuredData.VendorClaimParameters) {
+			shared = append(shared, Config{Driver: driver, Source: SourceClaim, Parameters: h.StructuredData.VendorClaimParameters, Path: sd.Child("vendorClaimParameters")})
+		}
+		for j := range h.StructuredData.Results {
+			r := &h.StructuredData.Results[j]
+			dc := DeviceConfigs{Result: Result{Driver: driver, Pool: h.StructuredData.NodeName, Path: sd.Child("results").Index(j)}}
+			if r.NamedResources != nil {
+				dc.Device = r.NamedResources.Name
+			}
+			dc.Configs = append(dc.Configs, shared...)
+			if present(r.VendorRequestParameters) {
+				dc.Configs = append(dc.Configs, Config{Driver: driver, Source: SourceClaim, Parameters: r.VendorRequestParameters, Path: dc.Path.Child("vendorRequestParameters")})
+			}
+			out = append(out, dc)
+		}
+	}
+	return out
+}
