@@ -26,6 +26,8 @@ import (
 	_ "github.com/drakit/drakit/applyconfig/resource/v1alpha2"
 	_ "github.com/drakit/drakit/applyconfig/resource/v1alpha3"
 	_ "github.com/drakit/drakit/conversion"
+	_ "github.com/drakit/drakit/driverconfig"
+	_ "github.com/drakit/drakit/driverconfig/admission"
 	_ "github.com/drakit/drakit/generated/clientset/versioned"
 	_ "github.com/drakit/drakit/generated/clientset/versioned/fake"
 	_ "github.com/drakit/drakit/generated/clientset/versioned/scheme"
