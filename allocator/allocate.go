@@ -188,6 +188,10 @@ func (a *Allocator) allocateJoint(search *solver, plans []*claimPlan, results []
 	// to it.
 	a.callRequests = requests[:0]
 	if failed {
+		search.upstreamProbe = search.upstreamAbortBefore(plans)
+		if search.err != nil {
+			return nil, search.err
+		}
 		return a.blame(search, plans, results)
 	}
 	if mayAbortInSearch(requests) {

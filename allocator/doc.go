@@ -331,7 +331,15 @@
 // fitting devices in view order before it reaches the All request:
 // drakit follows that search (upstreamAbort, bounded in steps) only for
 // calls with an All request under a constraint, beside its own, which
-// backtracks and may allocate where upstream ends with the error.
+// backtracks and may allocate where upstream ends with the error. It does
+// so also where drakit fails a claim before its search (a device of an
+// All request in use, tainted or short of counters; a request with too
+// few devices): upstream meets that failure only after every combination
+// of the claims and requests before it, and after the All request's
+// devices that come before the one it cannot use, any of which may break
+// a constraint first (upstreamAbortBefore). A later claim of the pod that
+// fails does not hide an earlier claim's error; an earlier one that fails
+// stops upstream's search before it.
 // kube-scheduler fails a pod with such an error (SchedulerError) instead
 // of trying other nodes; PlacePods reports it (PodResult.SchedulerError),
 // and hack/allocbench's pods differential compares it with upstream's.

@@ -25,6 +25,12 @@ type claimPlan struct {
 	taken       int
 	requests    []*requestPlan
 	constraints []*constraintPlan
+	// failsAt, on a claim that failed (err), is the All request under a
+	// constraint that failed at a device in use, tainted or unusable,
+	// with its candidates up to that device: upstream's search fails
+	// there too, but meets the devices before it first, and one of them
+	// may break the constraint (upstreamAbortBefore).
+	failsAt *requestPlan
 }
 
 // requestPlan is one request with the devices that may serve it, in view order.

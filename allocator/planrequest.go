@@ -270,8 +270,14 @@ func (a *Allocator) planRequest(call *callState, p *claimPlan, s *requestSpec) (
 		}
 		if !alternative {
 			p.fail(r.name, failure.reason, failure.err, "%s", failure.detail)
-			if failure.abortDevice != "" {
+			switch {
+			case failure.abortDevice != "":
 				p.upstreamAborts("claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", p.claimID(), s.upstreamName(), failure.abortDevice)
+			case r.all && len(r.coveredBy) > 0 && list != nil && len(list.candidates) > 0:
+				// In use, tainted or unusable: upstream's search takes
+				// the devices before that one first.
+				r.takeList(list)
+				p.failsAt = r
 			}
 			return nil, p, nil
 		}

@@ -271,3 +271,92 @@ spec:
 		t.Errorf("reserved claim: node %q, deallocated %q, message %q; want unplaced, no deallocation", r.Node, r.Deallocated, r.SchedulerMessage)
 	}
 }
+
+// heldDev1 is a claim allocated before the call that holds n0's dev1.
+const heldDev1 = `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held, namespace: ml}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly: {deviceClassName: gpu}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: n0, device: dev1}
+`
+
+// Upstream's search meets an All request's devices in order and stops at
+// the first it cannot use. A device that breaks the constraint before the
+// one in use ends the call with an error; one in use before it only fails
+// the node. drakit fails the request for the device in use either way, and
+// says upstream's error only in the first case.
+func TestPlacePodsAllAbortBeforeDeviceInUse(t *testing.T) {
+	for _, tc := range []struct {
+		name, devices, wantError string
+	}{{
+		name:      "constraint first",
+		devices:   "dev0:y:0 dev1:y:0 dev2:x:1",
+		wantError: `running "DynamicResources" filter plugin: claim ml/c, request r1: cannot add device gpu.example.com/n0/dev0 because a claim constraint would not be satisfied`,
+	}, {
+		name:    "in use first",
+		devices: "dev1:y:0 dev0:y:0 dev2:x:1",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := schedulerCluster(map[string]string{"n0": tc.devices}) + allUnderConstraint + heldDev1
+			r := podByName(placeText(t, text, schedulerNodes("n0")), "p")
+			if r.SchedulerError != tc.wantError || r.Node != "" || r.Failure == nil {
+				t.Errorf("got error %q, node %q, failure %v; want error %q, not placed, drakit's failure", r.SchedulerError, r.Node, r.Failure, tc.wantError)
+			}
+		})
+	}
+}
+
+// A later claim of the pod that cannot be allocated does not hide the
+// error with which upstream's search ends on an earlier one; an earlier
+// claim that cannot be allocated stops the search before it.
+func TestPlacePodsAllAbortBeforeLaterClaim(t *testing.T) {
+	const none = `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: none, namespace: ml}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: gpu
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].kind == "z"'}}]
+`
+	base := schedulerCluster(map[string]string{"n0": "dev0:x:0 dev1:y:1 dev2:x:1"}) + allUnderConstraint + none
+	for _, tc := range []struct {
+		name, claims, wantError string
+	}{{
+		name:      "aborting claim first",
+		claims:    "[{name: c, resourceClaimName: c}, {name: none, resourceClaimName: none}]",
+		wantError: `running "DynamicResources" filter plugin: claim ml/c, request r1: cannot add device gpu.example.com/n0/dev1 because a claim constraint would not be satisfied`,
+	}, {
+		name:   "failing claim first",
+		claims: "[{name: none, resourceClaimName: none}, {name: c, resourceClaimName: c}]",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := base + `
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: ml, uid: uid-q}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: ` + tc.claims + "\n"
+			r := podByName(placeText(t, text, schedulerNodes("n0")), "q")
+			if r.SchedulerError != tc.wantError || r.Node != "" {
+				t.Errorf("got error %q, node %q; want error %q and no placement", r.SchedulerError, r.Node, tc.wantError)
+			}
+		})
+	}
+}

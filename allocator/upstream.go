@@ -87,7 +87,47 @@ func mayAbortInSearch(requests []*requestPlan) bool {
 // upstream's search finds an allocation or fails without it first (or
 // runs past probeBudget). The solver holds nothing afterwards.
 func (s *solver) upstreamAbort(requests []*requestPlan) string {
-	pr := &probe{s: s, budget: probeBudget}
+	return s.probeAbort(requests, false)
+}
+
+// upstreamAbortBefore is upstreamAbort for a call in which a claim fails
+// before the search (plans in order; the first failed one decides):
+// upstream's search reaches that claim's failing request only after the
+// claims and requests before it, trying every combination of their
+// devices in its order, and ends the call with a constraint's error if
+// one of them, or a device of the failing All request before the one that
+// fails it (claimPlan.failsAt), breaks a constraint first. "" when upstream
+// fails the claims without an error, or reports one of its own before the
+// search (ClaimError's upstream, which markUpstreamAborts prefers).
+func (s *solver) upstreamAbortBefore(plans []*claimPlan) string {
+	var requests []*requestPlan
+	for _, p := range plans {
+		if p.alreadyAllocated {
+			continue
+		}
+		requests = append(requests, p.requests...)
+		if p.err == nil {
+			continue
+		}
+		if p.err.upstream != nil {
+			return ""
+		}
+		if p.failsAt != nil {
+			requests = append(requests, p.failsAt)
+		}
+		break
+	}
+	if !mayAbortInSearch(requests) {
+		return ""
+	}
+	return s.probeAbort(requests, true)
+}
+
+// probeAbort runs the probe over requests; with failing, what comes after
+// them fails, so reaching their end is a failure and the probe goes on
+// with the next combination, as upstream's search backtracks.
+func (s *solver) probeAbort(requests []*requestPlan, failing bool) string {
+	pr := &probe{s: s, budget: probeBudget, failing: failing}
 	if pr.step(requests, 0) {
 		s.untake(requests)
 	}
@@ -102,8 +142,11 @@ func (s *solver) upstreamAbort(requests []*requestPlan) string {
 }
 
 type probe struct {
-	s        *solver
-	budget   int
+	s      *solver
+	budget int
+	// failing: the requests are followed by one that fails (see
+	// probeAbort).
+	failing  bool
 	abortReq *requestPlan
 	abortDev int
 }
@@ -114,7 +157,7 @@ func (pr *probe) stopped() bool {
 
 func (pr *probe) step(requests []*requestPlan, pos int) bool {
 	if pos == len(requests) {
-		return true
+		return !pr.failing
 	}
 	pr.budget--
 	if pr.stopped() || !pr.s.tick() {
@@ -161,6 +204,13 @@ func (pr *probe) takeAll(requests []*requestPlan, pos int, r *requestPlan) bool 
 			return false
 		}
 		s.take(r, i)
+	}
+	if r == r.plan.failsAt {
+		// The device after these fails the request.
+		for range r.chosen {
+			s.untakeLast(r)
+		}
+		return false
 	}
 	if pr.step(requests, pos+1) {
 		return true

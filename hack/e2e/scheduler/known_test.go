@@ -66,22 +66,6 @@ var knownDifferences = []knownDifference{
 		example: "retry-after-error",
 	},
 	{
-		name: "abort-not-predicted",
-		reason: "the 1.37 allocator ends the scheduling attempt with an error (SchedulerError) when a device " +
-			"of an allocationMode All request breaks a matchAttribute constraint; it meets the devices in " +
-			"order, claims in order, and stops at the first that fails. drakit predicts the error, but " +
-			"not where upstream meets the constraint's failure before a failure of its own kind: a device " +
-			"of the All request that is in use (or tainted) after the one that breaks the constraint " +
-			"(all-abort-before-in-use), or a later claim of the pod that cannot be allocated " +
-			"(all-abort-first-claim). drakit finds the node unfit (cannot allocate all claims) and places " +
-			"the pod elsewhere or nowhere.",
-		explains: func(d *difference, r *scenarioResult) bool {
-			return d.scheduler.reason == "SchedulerError" && strings.Contains(d.scheduler.message, "constraint would not be satisfied") &&
-				d.drakit.schedulerError == "" && d.kind != "message"
-		},
-		example: "all-abort-before-in-use",
-	},
-	{
 		name: "made-claim-name", deliberate: true,
 		reason: "the resourceclaim controller names the claim it makes from a template with a random suffix " +
 			"(generateName); drakit, offline, makes the claim itself with a name of its own, so a message " +
