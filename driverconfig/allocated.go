@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/klog/v2"
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
@@ -120,7 +121,7 @@ func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []s
 	if !found {
 		name := ""
 		if m, err := meta.Accessor(claim); err == nil {
-			name = m.GetNamespace() + "/" + m.GetName()
+			name = klog.KObj(m).String()
 		}
 		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", name)
 	}

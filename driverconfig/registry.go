@@ -93,6 +93,9 @@ func (d *schemeDecoder) Decode(ctx context.Context, cfg Config, opts DecodeOptio
 	if opts.Strict {
 		dec = d.strict
 	}
+	if !isObject(cfg.Parameters.Raw) {
+		return nil, field.ErrorList{field.Invalid(cfg.Path, field.OmitValueType{}, fmt.Sprintf("the parameters of driver %s must be a JSON object with apiVersion and kind (it knows %s)", cfg.Driver, d.known))}
+	}
 	obj, gvk, err := dec.Decode(cfg.Parameters.Raw, nil, nil)
 	switch {
 	case err == nil:
@@ -110,6 +113,18 @@ func (d *schemeDecoder) Decode(ctx context.Context, cfg Config, opts DecodeOptio
 		return obj, nil
 	}
 	return obj, d.validate(ctx, obj, cfg.Path)
+}
+
+// isObject says whether raw starts as a JSON object does.
+func isObject(raw []byte) bool {
+	for _, b := range raw {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b == '{'
+	}
+	return false
 }
 
 // Registry holds the Decoder of each driver name. A driver registers one
