@@ -171,7 +171,6 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-
 func mustClaim(t testing.TB, manifest string) runtime.Object {
 	t.Helper()
 	obj, _, err := serializer.NewCodecFactory(driverconfig.Scheme()).UniversalDeserializer().Decode([]byte(manifest), nil, nil)
