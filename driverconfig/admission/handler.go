@@ -159,7 +159,7 @@ func decodeReview(body []byte) (*admissionv1.AdmissionReview, int, string) {
 	}
 	gvk, err := jsonserializer.DefaultMetaFactory.Interpret(body)
 	if err != nil {
-		return nil, http.StatusBadRequest, fmt.Sprintf("the request is not a JSON object: %v", err)
+		return nil, http.StatusBadRequest, fmt.Sprintf("the request is not a JSON AdmissionReview: %v", err)
 	}
 	if *gvk != reviewGVK {
 		return nil, http.StatusBadRequest, fmt.Sprintf("expected apiVersion %s and kind %s, got apiVersion %q and kind %q: list only %q in the webhook's admissionReviewVersions",
@@ -205,12 +205,13 @@ func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 	if err != nil {
 		return badRequest(resp, fmt.Sprintf("request.object: %v: remove %s %s from the webhook's rules", err, kind.GroupVersion(), kind.Kind))
 	}
-	var old []driverconfig.Config
+	var old ratchet
 	if req.Operation == admissionv1.Update && len(req.OldObject.Raw) > 0 {
 		// An old object the handler cannot read ratchets nothing: every
 		// config is checked, as on CREATE.
 		if oldObj, err := h.decodeObject(req.OldObject.Raw, kind); err == nil {
-			old, _ = driverconfig.Configs(oldObj)
+			old.old, _ = driverconfig.Configs(oldObj)
+			old.used = make([]bool, len(old.old))
 		}
 	}
 	var errs field.ErrorList
@@ -223,7 +224,7 @@ func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 		if len(e) == 0 {
 			continue
 		}
-		if unchanged(cfg, old) {
+		if old.unchanged(cfg) {
 			resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s: the config of driver %s is invalid but unchanged, so it is kept: %v", cfg.Path, cfg.Driver, e.ToAggregate()))
 			continue
 		}
@@ -256,29 +257,39 @@ func (h *Handler) decodeObject(raw []byte, kind schema.GroupVersionKind) (runtim
 	return obj, nil
 }
 
-// unchanged says whether the old object holds the same config: the same
-// driver, the same requests and the same parameters (as JSON values).
-// Such a config was accepted before and is kept, as the API server's
-// validation ratcheting keeps values an update does not change.
-func unchanged(cfg *driverconfig.Config, old []driverconfig.Config) bool {
+// ratchet holds the configs of the old object, each of which may keep
+// one config of the new object.
+type ratchet struct {
+	old  []driverconfig.Config
+	used []bool
+}
+
+// unchanged says whether the old object holds the same config, not yet
+// used to keep another: the same driver, source and requests, and the
+// same parameters (as JSON values). Such a config was accepted before
+// and is kept, as the API server's validation ratcheting keeps values an
+// update does not change; a copy added beside it is new, and is checked.
+func (r *ratchet) unchanged(cfg *driverconfig.Config) bool {
 	var value any
 	decoded := false
-	for i := range old {
-		o := &old[i]
-		if o.Driver != cfg.Driver || o.Source != cfg.Source || !slices.Equal(o.Requests, cfg.Requests) {
+	for i := range r.old {
+		o := &r.old[i]
+		if r.used[i] || o.Driver != cfg.Driver || o.Source != cfg.Source || !slices.Equal(o.Requests, cfg.Requests) {
 			continue
 		}
-		if bytes.Equal(o.Parameters.Raw, cfg.Parameters.Raw) {
-			return true
-		}
-		if !decoded {
-			if json.Unmarshal(cfg.Parameters.Raw, &value) != nil {
-				return false
+		same := bytes.Equal(o.Parameters.Raw, cfg.Parameters.Raw)
+		if !same {
+			if !decoded {
+				if json.Unmarshal(cfg.Parameters.Raw, &value) != nil {
+					return false
+				}
+				decoded = true
 			}
-			decoded = true
+			var oldValue any
+			same = json.Unmarshal(o.Parameters.Raw, &oldValue) == nil && reflect.DeepEqual(value, oldValue)
 		}
-		var oldValue any
-		if json.Unmarshal(o.Parameters.Raw, &oldValue) == nil && reflect.DeepEqual(value, oldValue) {
+		if same {
+			r.used[i] = true
 			return true
 		}
 	}
