@@ -358,7 +358,10 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 	declares := false
 	var sets []resource.CounterSet
 	for _, s := range current {
-		if s.Spec.PartitionTypeAttribute != nil && *s.Spec.PartitionTypeAttribute != "" {
+		// A slice without devices (counters only) names the attribute for
+		// none: it does not keep the default from the others, as upstream's
+		// controller has it.
+		if s.Spec.PartitionTypeAttribute != nil && *s.Spec.PartitionTypeAttribute != "" && len(s.Spec.Devices) > 0 {
 			declares = true
 		}
 		sets = append(sets, s.Spec.SharedCounters...)
