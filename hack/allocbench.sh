@@ -13,8 +13,11 @@
 #                                 scheduler picks; both results verified by
 #                                 allocator/verify; disagreements must be
 #                                 listed known differences), the known
-#                                 differences' examples, and one run of each
-#                                 benchmark scenario
+#                                 differences' examples, one run of each
+#                                 benchmark scenario, and the pool status
+#                                 differential (1,000 random clusters against
+#                                 kube-controller-manager's pool status
+#                                 computation, k8s.io/kubernetes v1.37.2)
 #   hack/allocbench.sh pods [re]  BenchmarkPods: synthetic clusters of 5,000
 #                                 nodes x 8 GPUs and 10,000 pending pods in
 #                                 two shapes (one-model: one GPU model per

@@ -1,6 +1,7 @@
 // Package allocbench compares drakit's allocator with upstream's
 // structured allocator, k8s.io/dynamic-resource-allocation v0.37.2 on
-// k8s.io/api/resource/v1.
+// k8s.io/api/resource/v1, and drakit's pool utilization with upstream's
+// pool status controller (k8s.io/kubernetes v1.37.2).
 //
 // Every scenario states the allocator features it uses (an
 // allocator.Features: upstream's eleven switches plus DeviceTaintRules);
@@ -35,6 +36,14 @@
 //     that every allocation is compared device by device: constraints over
 //     list-typed and derived attributes (ListTypeAttributes,
 //     DerivedAttributes), and compatibility groups (CompatibilityGroups).
+//   - TestPoolStatusDifferential compares drakit's pool utilization
+//     (allocator/poolstatus, Pool.Status) with the computation of
+//     kube-controller-manager's resourcepoolstatusrequest controller
+//     (k8s.io/kubernetes v1.37.2, called through go:linkname, as the
+//     controller does not export it) on random clusters: generations,
+//     incomplete pools, partitionable devices on shared counters,
+//     consumable capacity, adminAccess, taints and DeviceTaintRules.
+//     Every field must agree (poolstatus_diff_test.go).
 //   - BenchmarkPods/<shape>/<nodes>x8/{drakit,upstream} times the whole
 //     scheduling of a synthetic cluster (5,000 nodes x 8 GPUs and 10,000
 //     pending pods by default): the drakit binary's `drakit allocate`
