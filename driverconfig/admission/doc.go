@@ -29,8 +29,9 @@
 // registered in the Registry is decoded (strictly, unless the Registry is
 // a NonStrict view) and validated. Configs of other drivers are not the
 // webhook's to judge and are skipped. Kinds of resource.k8s.io that hold
-// no opaque config (ResourceSlices, say) are allowed. Other operations
-// (DELETE, CONNECT) are allowed.
+// no opaque config (ResourceSlices, say) are allowed. DELETE and CONNECT
+// are allowed; a review with another operation (none, say) is refused
+// with 400 Bad Request.
 //
 // The object is decoded in the version the API server sent
 // (request.kind), leniently: the server has decoded it already. An object

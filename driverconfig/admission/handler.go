@@ -185,15 +185,17 @@ func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 	resp := &admissionv1.AdmissionResponse{UID: req.UID}
 	switch req.Operation {
 	case admissionv1.Create, admissionv1.Update:
-	default:
-		// DELETE and CONNECT carry no new config.
+	case admissionv1.Delete, admissionv1.Connect:
+		// They carry no new config.
 		resp.Allowed = true
 		return resp
+	default:
+		return badRequest(resp, fmt.Sprintf("unknown operation %q: the handler judges CREATE and UPDATE", req.Operation))
 	}
 	if req.Kind.Group != resourceGroup {
 		return badRequest(resp, fmt.Sprintf("this webhook validates %s objects, not %s %s: remove that resource from the webhook's rules", resourceGroup, req.Kind.Group, req.Kind.Kind))
 	}
-	kind := schema.GroupVersionKind{Group: req.Kind.Group, Version: req.Kind.Version, Kind: req.Kind.Kind}
+	kind := schemaKind(req)
 	if len(req.Object.Raw) == 0 {
 		return badRequest(resp, fmt.Sprintf("the %s request for %s has no object", req.Operation, kind.Kind))
 	}
@@ -241,6 +243,10 @@ func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 	status := apierrors.NewInvalid(schema.GroupKind{Group: kind.Group, Kind: kind.Kind}, name, errs).ErrStatus
 	resp.Result = &status
 	return resp
+}
+
+func schemaKind(req *admissionv1.AdmissionRequest) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: req.Kind.Group, Version: req.Kind.Version, Kind: req.Kind.Kind}
 }
 
 // decodeObject decodes an object of resource.k8s.io in the version it

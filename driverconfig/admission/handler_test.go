@@ -259,6 +259,7 @@ func TestHandlerBadInput(t *testing.T) {
 		{"no request", "", "", []byte(`{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}`), http.StatusBadRequest, "has no request"},
 		{"no uid", "", "", []byte(`{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {"operation": "CREATE"}}`), http.StatusBadRequest, "has no uid"},
 		{"wrong field type", "", "", []byte(`{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {"uid": 5}}`), http.StatusBadRequest, "decoding the AdmissionReview"},
+		{"no operation", "", "", bytes.Replace(review(admissionv1.Create, "v1", "DeviceClass", object("v1", "DeviceClass", badParams, goodParams), ""), []byte(`"operation"`), []byte(`"Operation"`), 1), http.StatusOK, `unknown operation ""`},
 		{"no object", "", "", review(admissionv1.Create, "v1", "DeviceClass", "", ""), http.StatusOK, "the CREATE request for DeviceClass has no object"},
 		{"object not JSON", "", "", bytes.Replace(review(admissionv1.Create, "v1", "DeviceClass", `"x"`, ""), []byte(`"object":"x"`), []byte(`"object":"x"`), 1), http.StatusOK, "request.object: "},
 		{"another group", "", "", bytes.Replace(review(admissionv1.Create, "v1", "DeviceClass", object("v1", "DeviceClass", goodParams, goodParams), ""), []byte(`"group":"resource.k8s.io","kind"`), []byte(`"group":"apps","kind"`), 1), http.StatusOK, "this webhook validates resource.k8s.io objects, not apps DeviceClass"},
