@@ -20,7 +20,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	jsonserializer "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 	sigsjson "sigs.k8s.io/json"
@@ -49,7 +48,6 @@ type Handler struct {
 	maxBytes int64
 	timeout  time.Duration
 	logger   logr.Logger
-	objects  *jsonserializer.Serializer
 }
 
 // Option configures a Handler.
@@ -76,8 +74,6 @@ func NewHandler(reg *driverconfig.Registry, opts ...Option) *Handler {
 		timeout:  DefaultTimeout,
 		logger:   klog.Background().WithName("driverconfig-admission"),
 	}
-	s := driverconfig.Scheme()
-	h.objects = jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, s, s, jsonserializer.SerializerOptions{})
 	for _, o := range opts {
 		o(h)
 	}
@@ -157,17 +153,15 @@ func decodeReview(body []byte) (*admissionv1.AdmissionReview, int, string) {
 	if !utf8.Valid(body) {
 		return nil, http.StatusBadRequest, "the AdmissionReview is not valid UTF-8"
 	}
-	gvk, err := jsonserializer.DefaultMetaFactory.Interpret(body)
-	if err != nil {
-		return nil, http.StatusBadRequest, fmt.Sprintf("the request is not a JSON AdmissionReview: %v", err)
-	}
-	if *gvk != reviewGVK {
-		return nil, http.StatusBadRequest, fmt.Sprintf("expected apiVersion %s and kind %s, got apiVersion %q and kind %q: list only %q in the webhook's admissionReviewVersions",
-			reviewGVK.GroupVersion(), reviewGVK.Kind, gvk.GroupVersion().String(), gvk.Kind, reviewGVK.Version)
-	}
+	// One pass: the TypeMeta is checked after decoding, since a review
+	// of another version decodes into v1's shape too.
 	review := &admissionv1.AdmissionReview{}
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(body, review); err != nil {
 		return nil, http.StatusBadRequest, fmt.Sprintf("decoding the AdmissionReview: %v", err)
+	}
+	if gvk := review.GroupVersionKind(); gvk != reviewGVK {
+		return nil, http.StatusBadRequest, fmt.Sprintf("expected apiVersion %s and kind %s, got apiVersion %q and kind %q: list only %q in the webhook's admissionReviewVersions",
+			reviewGVK.GroupVersion(), reviewGVK.Kind, review.APIVersion, review.Kind, reviewGVK.Version)
 	}
 	if review.Request == nil {
 		return nil, http.StatusBadRequest, "the AdmissionReview has no request"
@@ -253,12 +247,20 @@ func schemaKind(req *admissionv1.AdmissionRequest) schema.GroupVersionKind {
 // was sent in, leniently: the API server has decoded it already, and a
 // field this build does not know is not the webhook's to refuse.
 func (h *Handler) decodeObject(raw []byte, kind schema.GroupVersionKind) (runtime.Object, error) {
-	obj, gvk, err := h.objects.Decode(raw, &kind, nil)
+	obj, err := driverconfig.Scheme().New(kind)
 	if err != nil {
 		return nil, err
 	}
-	if gvk.Group != resourceGroup {
-		return nil, fmt.Errorf("an object of %s, not of %s", gvk.GroupVersion(), resourceGroup)
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, obj); err != nil {
+		return nil, fmt.Errorf("decoding %s %s: %v", kind.GroupVersion(), kind.Kind, err)
+	}
+	// The API server sends the object in the version of request.kind,
+	// with its apiVersion and kind; an object without them is taken to be
+	// of that kind.
+	if got := obj.GetObjectKind().GroupVersionKind(); got.Empty() {
+		obj.GetObjectKind().SetGroupVersionKind(kind)
+	} else if got != kind {
+		return nil, fmt.Errorf("the object is apiVersion %q, kind %q, but the request's kind is %s", got.GroupVersion().String(), got.Kind, kind)
 	}
 	return obj, nil
 }
