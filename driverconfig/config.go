@@ -79,8 +79,8 @@ func (e *UnsupportedObjectError) Error() string {
 // *unstructured.Unstructured holding any of those. The kinds of
 // resource.k8s.io that hold no opaque config (v1alpha1's and v1alpha2's
 // claims, templates and classes, which name parameter objects instead;
-// ResourceSlices; PodSchedulingContexts; DeviceTaintRules) give none. Any
-// other object is an *UnsupportedObjectError.
+// ResourceSlices; PodSchedulingContexts; DeviceTaintRules; ...) give none.
+// Lists and objects of other groups are an *UnsupportedObjectError.
 //
 // A claim's status.allocation is not read: AllocatedConfigs reads it.
 func Configs(obj runtime.Object) ([]Config, error) {

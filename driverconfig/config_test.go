@@ -109,6 +109,7 @@ func TestConfigs(t *testing.T) {
 			[]summary{{"gpu.example.com", "", "FromClass", "vendorParameters[1].parameters", `{"x":"y"}`}}},
 		tc{"v1alpha2 ResourceClaim", `{"apiVersion": "resource.k8s.io/v1alpha2", "kind": "ResourceClaim", "metadata": {"name": "c"}, "spec": {"resourceClassName": "x"}}`, nil},
 		tc{"v1alpha1 ResourceClass", `{"apiVersion": "resource.k8s.io/v1alpha1", "kind": "ResourceClass", "metadata": {"name": "c"}, "driverName": "gpu.example.com"}`, nil},
+		tc{"v1alpha3 DeviceTaintRule", `{"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": "r"}, "spec": {"taint": {"key": "k", "effect": "NoSchedule"}}}`, nil},
 		tc{"v1 ResourceSlice", `{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": {"driver": "gpu.example.com", "pool": {"name": "p", "resourceSliceCount": 1}, "allNodes": true}}`, nil},
 	)
 	for _, c := range cases {
@@ -157,7 +158,8 @@ func TestConfigsUnsupported(t *testing.T) {
 	u := &unstructured.Unstructured{}
 	u.SetAPIVersion("v1")
 	u.SetKind("Pod")
-	for _, obj := range []runtime.Object{nil, u, &unstructured.UnstructuredList{}} {
+	list := decodeJSON(t, `{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimList", "items": []}`)
+	for _, obj := range []runtime.Object{nil, u, &unstructured.UnstructuredList{}, list} {
 		_, err := Configs(obj)
 		if _, ok := err.(*UnsupportedObjectError); !ok {
 			t.Errorf("%T: got error %v, want an *UnsupportedObjectError", obj, err)

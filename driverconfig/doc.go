@@ -27,8 +27,9 @@
 // typed object is walked in place, without a conversion, since admission
 // reads every object a user writes. v1alpha1 (1.26) and v1alpha2's
 // claims, templates and classes hold no opaque config (they name
-// parameter objects), nor do ResourceSlices: they give none. Anything else
-// is an *UnsupportedObjectError.
+// parameter objects), nor do ResourceSlices, DeviceTaintRules and the
+// other kinds of resource.k8s.io: they give none. Lists, and objects of
+// other groups, are an *UnsupportedObjectError.
 //
 // A config from a class names no request. A claim's config names
 // requests ("gpu") or subrequests of firstAvailable ("gpu/small"), or none

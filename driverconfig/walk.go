@@ -1,6 +1,8 @@
 package driverconfig
 
 import (
+	"strings"
+
 	resourcev1 "k8s.io/api/resource/v1"
 	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	resourcev1beta2 "k8s.io/api/resource/v1beta2"
@@ -9,7 +11,6 @@ import (
 
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/install"
-	"github.com/drakit/drakit/apis/resource/v1alpha1"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
 )
@@ -93,16 +94,28 @@ func specConfigs(obj runtime.Object) ([]Config, bool) {
 		return hubClaimParametersConfigs(o), true
 	case *resource.ResourceClassParameters:
 		return hubClassParametersConfigs(o), true
-	// kinds that hold no opaque config
-	case *v1alpha1.ResourceClaim, *v1alpha1.ResourceClaimTemplate, *v1alpha1.ResourceClass,
-		*v1alpha2.ResourceClaim, *v1alpha2.ResourceClaimTemplate, *v1alpha2.ResourceClass,
-		*v1alpha1.PodScheduling, *v1alpha2.PodSchedulingContext, *v1alpha2.ResourceSlice,
-		*v1alpha3.PodSchedulingContext, *v1alpha3.ResourceSlice,
-		*resourcev1beta1.ResourceSlice, *resourcev1beta2.ResourceSlice, *resourcev1.ResourceSlice,
-		*resource.ResourceSlice, *resource.PodSchedulingContext:
-		return nil, true
 	}
-	return nil, false
+	return nil, holdsNoConfig(obj)
+}
+
+// holdsNoConfig says whether obj is of a kind of resource.k8s.io that
+// holds no opaque config: every kind the scheme knows in the group but
+// those specConfigs reads, and but the lists (whose items may hold
+// configs).
+func holdsNoConfig(obj runtime.Object) bool {
+	if obj == nil {
+		return false
+	}
+	gvks, _, err := scheme.ObjectKinds(obj)
+	if err != nil {
+		return false
+	}
+	for _, gvk := range gvks {
+		if gvk.Group != resource.GroupName || strings.HasSuffix(gvk.Kind, "List") {
+			return false
+		}
+	}
+	return true
 }
 
 func claimConfigsV1(cfgs []resourcev1.DeviceClaimConfiguration, list *field.Path) []Config {
