@@ -3,6 +3,7 @@ package driverconfig_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -99,4 +100,41 @@ func ExampleAllocatedConfigs() {
 	// warnings: []
 	// gpu-0 FromClass: status.allocation.devices.config[1].opaque.parameters "" []
 	// gpu-0 FromClaim: status.allocation.devices.config[0].opaque.parameters "TimeSlicing" []
+}
+
+// A driver without Go types for its configs plugs in a validator over
+// the raw parameters (a schema, say); the handler and Validate treat it
+// as any decoder.
+func ExampleValidator() {
+	reg := driverconfig.NewRegistry()
+	reg.MustRegister(driverconfig.Validator(func(_ context.Context, cfg driverconfig.Config) field.ErrorList {
+		if !strings.Contains(string(cfg.Parameters.Raw), `"mtu"`) {
+			return field.ErrorList{field.Required(cfg.Path.Child("mtu"), "the NIC driver needs an MTU")}
+		}
+		return nil
+	}), "nic.example.com")
+	class := &resourcev1.DeviceClass{Spec: resourcev1.DeviceClassSpec{Config: []resourcev1.DeviceClassConfiguration{
+		{DeviceConfiguration: opaque("nic.example.com", `{"speed": "100G"}`)},
+	}}}
+	errs, _ := reg.Validate(context.Background(), class)
+	fmt.Println(errs)
+	// Output:
+	// [spec.config[0].opaque.parameters.mtu: Required value: the NIC driver needs an MTU]
+}
+
+// A kubelet plugin reads its own checkpoint, written by a newer version
+// of the driver with a field this one does not know, through the
+// NonStrict view: the field is ignored instead of failing the node.
+func ExampleRegistry_NonStrict() {
+	reg := gpuRegistry()
+	cfg := driverconfig.Config{
+		Driver:     "gpu.example.com",
+		Parameters: runtime.RawExtension{Raw: []byte(`{"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharing": "TimeSlicing", "addedLater": 1}`)},
+		Path:       field.NewPath("checkpoint", "configs").Index(0),
+	}
+	_, strictErrs := reg.Decode(context.Background(), cfg)
+	obj, errs := reg.NonStrict().Decode(context.Background(), cfg)
+	fmt.Println(len(strictErrs), obj.(*GpuConfig).Sharing, len(errs))
+	// Output:
+	// 1 TimeSlicing 0
 }

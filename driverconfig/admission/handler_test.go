@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-logr/logr/funcr"
 	"github.com/google/go-cmp/cmp"
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -318,5 +319,29 @@ func TestHandlerAllows(t *testing.T) {
 	_, resp, body := post(t, h, review(admissionv1.Delete, "v1", "DeviceClass", "", object("v1", "DeviceClass", badParams, badParams)))
 	if resp == nil || !resp.Allowed {
 		t.Errorf("DELETE: %s", body)
+	}
+}
+
+// TestHandlerLogsNoBody: at any verbosity, what the handler logs holds no
+// part of the request's object or parameters, but says what it decided.
+func TestHandlerLogsNoBody(t *testing.T) {
+	var logs strings.Builder
+	logger := funcr.New(func(prefix, args string) { logs.WriteString(prefix + " " + args + "\n") }, funcr.Options{Verbosity: 10})
+	h := testHandler(t, WithLogger(logger), WithMaxRequestBytes(8<<10))
+	const secret = "s3cr3t-token-in-parameters"
+	params := `{"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharing": "` + secret + `"}`
+	for _, body := range [][]byte{
+		review(admissionv1.Create, "v1", "ResourceClaim", object("v1", "ResourceClaim", params, goodParams), ""),
+		review(admissionv1.Update, "v1", "ResourceClaim", object("v1", "ResourceClaim", params, goodParams), object("v1", "ResourceClaim", params, goodParams)),
+		[]byte(`{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {"uid": "` + secret + `"`),
+		[]byte(strings.Repeat(secret, 1000)),
+	} {
+		post(t, h, body)
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("the logs hold the request:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), `"allowed"=false`) || !strings.Contains(logs.String(), `"causes"=1`) || !strings.Contains(logs.String(), "over the size limit") {
+		t.Errorf("the logs do not say what was decided:\n%s", logs.String())
 	}
 }
