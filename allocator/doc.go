@@ -40,7 +40,9 @@
 //
 // PlacePods places Pods as kube-scheduler's DRA plugin does: claims from
 // templates and for extended resources, shared claims, the scheduler's
-// queue order and the node filters DRA depends on. Where it deliberately
+// queue order, the node filters DRA depends on and NodeResourcesFit (cpu,
+// memory, ephemeral storage, pods and extended resources against the
+// node's status.allocatable minus what its pods request). Where it deliberately
 // differs from the scheduler is listed at the top of pods.go, as this
 // file lists the allocator's differences from upstream's. Pods of one
 // kind (the same claims and node filters) go on from the node where the

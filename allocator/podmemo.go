@@ -181,8 +181,8 @@ func firstClear(b []uint64, i, n int) int {
 }
 
 // countSkipped counts the reasons of the nodes the kind skipped: the node
-// filters' (call's filter is the kind's), else the failure its draKind
-// knew at the time. The nodes then come out of order, which PodFailure's
+// filters' (call's filter is the kind's; NodeResourcesFit's as the node
+// is now), else the failure its draKind knew at the time. The nodes then come out of order, which PodFailure's
 // counts do not mind; the lists of nodes are sorted again.
 func (p *podPlacer) countSkipped(call *podCall, sig *signatureState) {
 	if len(sig.skipped) == 0 {
@@ -191,8 +191,8 @@ func (p *podPlacer) countSkipped(call *podCall, sig *signatureState) {
 	for _, r := range sig.skipped {
 		for k := r.first; k < r.end; k++ {
 			why := r.dra.failureAt(k, r.epoch)
-			if f := call.filter.Check(p.nodes[k]); f != nil {
-				why = &failureKey{text: f.Reason, scheduler: f.Scheduler}
+			if f := p.nodeFilters(call, k); f != nil {
+				why = f
 			}
 			sig.failure.add(why, k, p.explain)
 		}

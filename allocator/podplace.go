@@ -60,6 +60,9 @@ type podPlacer struct {
 	nodeIndex  map[string][]int
 	// poolNode are the pools local to one node, by that node.
 	poolNode map[poolKey]string
+	// resources are, per node, its allocatable resources and what the
+	// pods on it request (NodeResourcesFit).
+	resources []*nodefit.Resources
 }
 
 type claimState struct {
@@ -133,6 +136,10 @@ func newPodPlacer(in *hubInput, split *podObjects, opts ObjectOptions, podOpts P
 		}
 	}
 	p.nodeIndex, p.poolNode = nodesByName(p.nodes), poolNodes(in.slices)
+	p.resources = make([]*nodefit.Resources, len(p.nodes))
+	for k, n := range p.nodes {
+		p.resources[k] = nodefit.NewResources(n)
+	}
 	p.classNames = map[string]bool{}
 	for _, c := range in.classes {
 		p.classNames[c.Name] = true
@@ -203,6 +210,17 @@ func allocationNode(a *resource.AllocationResult) string {
 func (p *podPlacer) placeAll(ctx context.Context) error {
 	var pending []*corev1.Pod
 	var pendingIdx []int
+	for _, pod := range p.pods {
+		// What the bound pods request is taken on their nodes first, as
+		// the scheduler's cache holds them; pods that ended (Succeeded,
+		// Failed) its informer does not list.
+		if pod.Spec.NodeName != "" && pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed {
+			req := nodefit.PodRequests(pod, true)
+			for _, k := range p.nodeIndex[pod.Spec.NodeName] {
+				p.resources[k].Add(req)
+			}
+		}
+	}
 	for i, pod := range p.pods {
 		p.results[i] = PodResult{Name: pod.Namespace + "/" + pod.Name, Pod: pod}
 		if pod.Spec.NodeName != "" {
@@ -230,8 +248,11 @@ func (p *podPlacer) placeAll(ctx context.Context) error {
 // that hold an allocation (which constrain the node) and those to
 // allocate, and its extended resources.
 type podCall struct {
-	pod       *corev1.Pod
-	filter    *nodefit.Filter
+	pod    *corev1.Pod
+	filter *nodefit.Filter
+	// requests are what the pod asks of a node's allocatable resources
+	// (NodeResourcesFit); bound pods are not checked.
+	requests  nodefit.Requests
 	held      []*claimState
 	heldNodes []*nodeaffinity.NodeSelector
 	toAlloc   []*claimState
@@ -310,7 +331,7 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 			return p.retryAfterDeallocation(ctx, i, cs)
 		}
 	default:
-		p.commit(res, call, p.nodes[sig.cursor], fit.claims, fit.results)
+		p.commit(res, call, sig.cursor, fit.claims, fit.results)
 	}
 	return nil
 }
@@ -510,8 +531,8 @@ func (p *podPlacer) tryBatch(ctx context.Context, call *podCall, first, n int) [
 // not looked for again.
 func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, k int) nodeOutcome {
 	node := p.nodes[k]
-	if f := call.filter.Check(node); f != nil {
-		return nodeOutcome{why: &failureKey{text: f.Reason, scheduler: f.Scheduler}}
+	if why := p.nodeFilters(call, k); why != nil {
+		return nodeOutcome{why: why}
 	}
 	if why := p.knownFailure(call.dra, k); why != nil {
 		return nodeOutcome{why: why}
@@ -561,6 +582,30 @@ func (p *podPlacer) tryNode(ctx context.Context, a *Allocator, call *podCall, k 
 	return out
 }
 
+// nodeFilters runs the filters before DRA for the pod on node k: those of
+// nodefit, then NodeResourcesFit (for a pending pod), as the scheduler's
+// default plugins are ordered.
+func (p *podPlacer) nodeFilters(call *podCall, k int) *failureKey {
+	if f := call.filter.Check(p.nodes[k]); f != nil {
+		return &failureKey{text: f.Reason, scheduler: f.Scheduler}
+	}
+	if call.pod.Spec.NodeName != "" {
+		return nil
+	}
+	reasons, unresolvable := p.resources[k].Fit(&call.requests, p.servedByClass)
+	if len(reasons) == 0 {
+		return nil
+	}
+	return &failureKey{text: nodefit.Summary(reasons), scheduler: reasons[0], also: reasons[1:], resolvable: !unresolvable}
+}
+
+// servedByClass says whether a DeviceClass serves the extended resource:
+// NodeResourcesFit leaves it to the DRA filter on a node that does not
+// list it (DRAExtendedResource).
+func (p *podPlacer) servedByClass(name corev1.ResourceName) bool {
+	return p.classes[name] != nil
+}
+
 // allocationFailure is why the claims could not be allocated on a node,
 // nil when they were: the first claim that failed for a reason of its own.
 func allocationFailure(results []Result, call *podCall, claims []*claimState) *failureKey {
@@ -606,7 +651,7 @@ func (p *podPlacer) signature(call *podCall) *signatureState {
 	}
 	// The kind is the node filters' part and the DRA filter's; the
 	// draKind the DRA filter's part and the pod's names for its claims.
-	filters, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod)})
+	filters, err := json.Marshal([]any{call.pod.Namespace, nodefit.Signature(call.pod), call.requests})
 	claims, err2 := json.Marshal([]any{specs, held, ext})
 	names, err3 := json.Marshal(entries)
 	key := string(filters) + "\x00" + string(claims)

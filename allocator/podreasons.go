@@ -95,6 +95,10 @@ type failureKey struct {
 	// resolvable when preemption could resolve it (NodeResourcesFit).
 	scheduler  string
 	resolvable bool
+	// also are the scheduler's further reasons for the node: a filter
+	// may give several (NodeResourcesFit names each resource), and the
+	// scheduler's message counts each.
+	also []string
 }
 
 // add counts the node (index) under the reason.
@@ -115,6 +119,9 @@ func (f *PodFailure) add(k *failureKey, node int, keepNodes bool) {
 		f.Scheduler = map[string]int{}
 	}
 	f.Scheduler[k.scheduler]++
+	for _, s := range k.also {
+		f.Scheduler[s]++
+	}
 	if k.resolvable {
 		f.resolvable++
 	}

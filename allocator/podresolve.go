@@ -17,7 +17,7 @@ import (
 // controller does before the pod reaches the scheduler, and notes its
 // extended resources; waiting says why the pod cannot be tried yet.
 func (p *podPlacer) resolve(pod *corev1.Pod) (*podCall, string) {
-	call := &podCall{pod: pod, filter: nodefit.New(pod), entryOf: map[string]string{}}
+	call := &podCall{pod: pod, filter: nodefit.New(pod), requests: nodefit.PodRequests(pod, false), entryOf: map[string]string{}}
 	seen := map[*claimState]bool{}
 	for _, entry := range pod.Spec.ResourceClaims {
 		cs, waiting := p.claimFor(pod, entry)
@@ -156,7 +156,11 @@ func (p *podPlacer) extendedClaim(call *podCall, viaDRA []corev1.ResourceName) *
 // commit records the pod on the node: the claims keep their allocations
 // (and list the pod as a consumer), the pod gets the node and the names
 // of the claims made for it.
-func (p *podPlacer) commit(res *PodResult, call *podCall, node *corev1.Node, claims []*claimState, results []Result) {
+func (p *podPlacer) commit(res *PodResult, call *podCall, k int, claims []*claimState, results []Result) {
+	node := p.nodes[k]
+	if !res.Bound {
+		p.resources[k].Add(call.requests)
+	}
 	for _, a := range p.workers {
 		a.Commit(results)
 	}

@@ -27,7 +27,21 @@ import (
 //     pod, as if every node scored the same; the scheduler scores the
 //     feasible nodes (and, in large clusters, looks at a share of them);
 //   - only the node filters named in nodefit are applied (NotSimulated
-//     lists the others);
+//     lists the others): NodeName, NodeUnschedulable, TaintToleration,
+//     NodeAffinity, then NodeResourcesFit, then DRA, in the order of the
+//     scheduler's default plugins;
+//   - NodeResourcesFit checks only nodes whose status.allocatable lists
+//     pods, as the kubelet reports it: a Node written by hand with labels
+//     alone (or a device plugin's resource) would run no pod in the
+//     scheduler (allocatable pods 0), and drakit's inputs have many; on
+//     those only a missing extended resource is found. On a checked
+//     node, the requests of the pods bound there (not Succeeded
+//     or Failed; the larger of spec and status resources) and of the pods
+//     placed there count against allocatable, as does each pod against
+//     allocatable pods; an extended resource the node does not list but
+//     a DeviceClass serves is left to DRA. Pods asking for the same
+//     requests are of one kind, so that a node full for one is full for
+//     the next;
 //   - a pod with spec.nodeName whose claims are not allocated gets them
 //     allocated on its node, before the pending pods (the kubelet would
 //     not start it; the scheduler never sees it);

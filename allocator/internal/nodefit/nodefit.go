@@ -3,9 +3,10 @@
 // NodeUnschedulable, NodeName, TaintToleration and NodeAffinity (nodeSelector
 // and required node affinity), in the order of the scheduler's default
 // plugins, with the helpers the scheduler itself uses
-// (k8s.io/component-helpers). Filters that need more than the pod and the
-// node (resources fit, pod affinity, topology spread, volumes, ports) are
-// not here: see NotSimulated.
+// (k8s.io/component-helpers); and NodeResourcesFit, which comes after them
+// and needs what the pods on the node request (Resources). Filters that
+// need more (pod affinity, topology spread, volumes, ports) are not here:
+// see NotSimulated.
 package nodefit
 
 import (
@@ -20,7 +21,7 @@ import (
 
 // NotSimulated names the scheduler's filters that drakit does not apply,
 // so that nobody takes a placement for a promise.
-const NotSimulated = "resources fit (cpu, memory, pods, device-plugin resources), pod affinity and anti-affinity, topology spread, volumes, host ports"
+const NotSimulated = "resources fit on nodes whose status.allocatable lacks pods, pod affinity and anti-affinity, topology spread, volumes, host ports"
 
 // Reasons in the words people read.
 const (
