@@ -23,6 +23,8 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+
+	"github.com/drakit/drakit/driverconfig"
 )
 
 // Validator checks opaque parameters against the schemas of a file. It is
@@ -355,4 +357,13 @@ func jsonType(v interface{}) string {
 	default:
 		return "a number"
 	}
+}
+
+// Register registers the validator in reg under every driver name it
+// covers, as a driverconfig.Validator: the driverconfig admission handler
+// then checks those drivers' configs against the schemas.
+func (v *Validator) Register(reg *driverconfig.Registry) error {
+	return reg.Register(driverconfig.Validator(func(ctx context.Context, cfg driverconfig.Config) field.ErrorList {
+		return v.Validate(ctx, cfg.Driver, cfg.Parameters.Raw, cfg.Path)
+	}), v.Drivers()...)
 }
