@@ -26,6 +26,7 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
 	"github.com/drakit/drakit/cmd/drakit/app/validate"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
+	"github.com/drakit/drakit/cmd/drakit/app/webhook"
 	"github.com/drakit/drakit/cmd/drakit/internal/cmdutil"
 )
 
@@ -145,6 +146,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		describe.NewCmdDescribe(f, streams),
 		get.NewCmdGet(f, streams),
 		openapi.NewCmdOpenAPI(f, streams),
+		webhook.NewCmdWebhook(f, streams),
 		versioncmd.NewCmdVersion(f, streams),
 		completion.NewCmdCompletion(f, streams),
 	)
