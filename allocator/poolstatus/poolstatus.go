@@ -31,10 +31,10 @@ type Input struct {
 // Report is the utilization of every pool and node.
 type Report struct {
 	// Pools by driver, then pool name.
-	Pools []*Pool
+	Pools []*Pool `json:"pools"`
 	// Nodes by name: the devices of complete pools that are tied to one
 	// node (node-local slices, or a device's own nodeName).
-	Nodes []*Node
+	Nodes []*Node `json:"nodes"`
 }
 
 // PoolState is where a pool is in its life.
@@ -55,17 +55,17 @@ const (
 
 // Rollout is what a pool's slices say of its generations.
 type Rollout struct {
-	State PoolState
+	State PoolState `json:"state"`
 	// Generation is the newest generation; Slices how many slices of it
 	// are published, out of ResourceSliceCount (that of its first slice
 	// by name).
-	Generation         int64
-	Slices             int32
-	ResourceSliceCount int64
+	Generation         int64 `json:"generation"`
+	Slices             int32 `json:"slices"`
+	ResourceSliceCount int64 `json:"resourceSliceCount"`
 	// OlderGenerations are the older generations still published, oldest
 	// first, and OlderSlices how many slices they have.
-	OlderGenerations []int64
-	OlderSlices      int32
+	OlderGenerations []int64 `json:"olderGenerations,omitempty"`
+	OlderSlices      int32   `json:"olderSlices,omitempty"`
 }
 
 // String says it in a few words: "Complete", "RollingOut: generation 3,
@@ -106,7 +106,11 @@ const (
 
 // Counts are devices by state.
 type Counts struct {
-	Total, InUse, Tainted, NoCounters, Free int32
+	Total      int32 `json:"total"`
+	InUse      int32 `json:"inUse"`
+	Tainted    int32 `json:"tainted"`
+	NoCounters int32 `json:"noCounters"`
+	Free       int32 `json:"free"`
 }
 
 func (c *Counts) add(s DeviceState) {
@@ -125,60 +129,66 @@ func (c *Counts) add(s DeviceState) {
 
 // Device is one device of a pool's newest generation.
 type Device struct {
-	Name  string
-	Node  string // "" when it is not tied to one node
-	State DeviceState
+	Name  string      `json:"name"`
+	Slice string      `json:"slice"`
+	Node  string      `json:"node,omitempty"` // "" when it is not tied to one node
+	State DeviceState `json:"state"`
 	// Tainted: it has a NoSchedule or NoExecute taint (also when in use).
-	Tainted bool
+	Tainted bool `json:"tainted,omitempty"`
 	// Shared: it allows multiple allocations; Shares are its non-admin
 	// allocation results, Capacity what is left of each capacity.
-	Shared   bool
-	Shares   int32
-	Capacity []Capacity
+	Shared   bool       `json:"shared,omitempty"`
+	Shares   int32      `json:"shares,omitempty"`
+	Capacity []Capacity `json:"capacity,omitempty"`
 }
 
 // Counter is one shared counter of a pool.
 type Counter struct {
-	Set, Name string
-	Value     apiresource.Quantity
+	Set   string               `json:"set"`
+	Name  string               `json:"name"`
+	Value apiresource.Quantity `json:"value"`
 	// Consumed by the devices in use; Left is Value - Consumed, negative
 	// when the devices in use consume more than the counter holds.
-	Consumed, Left apiresource.Quantity
+	Consumed apiresource.Quantity `json:"consumed"`
+	Left     apiresource.Quantity `json:"left"`
 }
 
 // Capacity is one capacity of shared devices.
 type Capacity struct {
-	Name                  resource.QualifiedName
-	Total, Consumed, Left apiresource.Quantity
+	Name     resource.QualifiedName `json:"name"`
+	Total    apiresource.Quantity   `json:"total"`
+	Consumed apiresource.Quantity   `json:"consumed"`
+	Left     apiresource.Quantity   `json:"left"`
 }
 
 // Pool is the utilization of one pool.
 type Pool struct {
-	Driver, Name string
+	Driver string `json:"driver"`
+	Name   string `json:"pool"`
 	// Node is the node of the pool's slices when they all name the same.
-	Node    string
-	Rollout Rollout
+	Node    string  `json:"node,omitempty"`
+	Rollout Rollout `json:"rollout"`
 	// Invalid says why the scheduler would not use the pool although it
 	// is complete (a device named twice, a counter set declared twice, a
 	// device consuming a counter the pool lacks); counts are still given.
-	Invalid string
+	Invalid string `json:"invalid,omitempty"`
 	// Status is upstream's PoolStatus for the pool (package doc).
-	Status resource.PoolStatus
+	Status resource.PoolStatus `json:"status"`
 	// Devices, Counters and Shared are drakit's numbers (package doc);
 	// zero for a pool that is not complete.
-	Devices  Counts
-	Counters []Counter
-	Shared   []Capacity
+	Devices  Counts     `json:"counts"`
+	Counters []Counter  `json:"counters,omitempty"`
+	Shared   []Capacity `json:"shared,omitempty"`
 	// DeviceList is every device of the newest generation, slices in name
 	// order, devices in slice order.
-	DeviceList []*Device
+	DeviceList []*Device `json:"devices"`
 }
 
 // Node is the utilization of the devices tied to one node.
 type Node struct {
-	Name    string
-	Pools   int32
-	Devices Counts
+	Name    string `json:"name"`
+	Pools   int32  `json:"pools"`
+	Devices Counts `json:"counts"`
 }
 
 // holding is what the allocated claims hold of one device.
@@ -401,7 +411,7 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 	shared := map[resource.QualifiedName]*Capacity{}
 	var sharedNames []resource.QualifiedName
 	for i, r := range recs {
-		d := &Device{Name: r.device.Name, Node: deviceNode(r.slice, r.device), Tainted: tainted[i]}
+		d := &Device{Name: r.device.Name, Slice: r.slice.Name, Node: deviceNode(r.slice, r.device), Tainted: tainted[i]}
 		d.Shared = r.device.AllowMultipleAllocations != nil && *r.device.AllowMultipleAllocations
 		h := held[r.device.Name]
 		if h != nil {

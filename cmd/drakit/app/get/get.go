@@ -1,6 +1,7 @@
 // Package get is "drakit get": the devices of a live cluster with their
-// holders, or its claims with their devices, read with kubectl's
-// connection flags; nothing is written to the cluster.
+// state and holders, how full its pools are (also from files), or its
+// claims with their devices, read with kubectl's connection flags;
+// nothing is written to the cluster.
 package get
 
 import (
@@ -19,6 +20,9 @@ var (
 	getExample = `  # Which devices are free, and which claims hold the others?
   drakit get devices --driver gpu.example.com
 
+  # How full is each pool: devices in use, tainted, free; counters and shared capacity left
+  drakit get pools
+
   # Claims of all namespaces with their nodes and devices
   drakit get resourceclaims -A`
 
@@ -29,15 +33,15 @@ var (
 // NewCmdGet is "drakit get", with devices and resourceclaims.
 func NewCmdGet(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "get (devices | resourceclaims)",
-		Short:   "List the devices of a live cluster with their holders, or its claims with their devices (read-only)",
+		Use:     "get (devices | pools | resourceclaims)",
+		Short:   "List the devices of a live cluster with their state and holders, how full its pools are, or its claims with their devices (read-only)",
 		Example: getExample,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmdutil.UsageErrorf("get what? devices or resourceclaims")
+			return cmdutil.UsageErrorf("get what? devices, pools or resourceclaims")
 		},
 	}
-	cmd.AddCommand(NewCmdGetDevices(f, streams), NewCmdGetClaims(f, streams))
+	cmd.AddCommand(NewCmdGetDevices(f, streams), NewCmdGetPools(f, streams), NewCmdGetClaims(f, streams))
 	return cmd
 }
 
@@ -65,7 +69,7 @@ func NewCmdGetDevices(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 	cmd := &cobra.Command{
 		Use:     "devices",
 		Aliases: []string{"device"},
-		Short:   "What is free? Devices per node and pool with their holder, shares, capacity left and taints",
+		Short:   "What is free? Devices per node and pool with their state, holder, shares, capacity left and taints",
 		Example: getDevicesExample,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -23,7 +23,19 @@ var liveCases = []cmdtesting.Case{
 	{Name: "live-get-devices-free-class", Args: []string{"get", "devices", "--class", "gpu.example.com", "--free"}},
 	{Name: "live-get-devices-node", Args: []string{"get", "devices", "--node", "node-c"}},
 	{Name: "live-get-claims", Args: []string{"get", "resourceclaims", "-A"}},
+	{Name: "live-get-pools", Args: []string{"get", "pools"}},
+	{Name: "live-get-pools-per-node", Args: []string{"get", "pools", "--per-node"}},
 }
+
+// fileCases count the pools of files, without a cluster.
+var fileCases = []cmdtesting.Case{
+	{Name: "get-pools-files", Args: []string{"get", "pools", "-f", "examples/pools"}},
+	{Name: "get-pools-files-per-node", Args: []string{"get", "pools", "-f", "examples/pools", "--per-node"}},
+	{Name: "get-pools-files-yaml", Args: []string{"get", "pools", "-f", "examples/pools", "--driver", "gpu.example.com", "--pool", "node-a", "--partition-type-attribute", "gpu.example.com/profile", "-o", "yaml"}},
+	{Name: "get-pools-files-bad-input", Args: []string{"get", "pools", "-f", "examples/pools", "-f", cmdtesting.InputFile("unknown-field.yaml")}},
+}
+
+func TestFilesGolden(t *testing.T) { cmdtesting.Golden(t, cmdtesting.NewFactory(), fileCases) }
 
 func TestLiveGolden(t *testing.T) {
 	cmdtesting.Golden(t, cmdtesting.NewFakeClusterFactory(t, "v1"), liveCases)

@@ -65,7 +65,8 @@ func TestExtendedClaim(t *testing.T) {
 // TestUntoleratedTaints: listed are the untolerated taints of devices on
 // the failing nodes that the requests' DeviceClasses select; not those of
 // other classes' devices, of other nodes, tolerated ones, None effects,
-// or DeviceTaintRules the scheduler does not apply.
+// DeviceTaintRules without a selector, or DeviceTaintRules the scheduler
+// does not apply.
 func TestUntoleratedTaints(t *testing.T) {
 	class := func(name, driver string) *resource.DeviceClass {
 		c := &resource.DeviceClass{ObjectMeta: metav1.ObjectMeta{Name: name}}
@@ -81,6 +82,11 @@ func TestUntoleratedTaints(t *testing.T) {
 	noSchedule := resource.DeviceTaint{Key: "ecc", Effect: resource.DeviceTaintEffectNoSchedule}
 	rule := &resource.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "maintenance"}}
 	rule.Spec.Taint = resource.DeviceTaint{Key: "maintenance", Effect: resource.DeviceTaintEffectNoExecute}
+	// An empty selector selects every device; no selector selects none,
+	// as the scheduler's tracker has it.
+	rule.Spec.DeviceSelector = &resource.DeviceTaintSelector{}
+	noSelector := &resource.DeviceTaintRule{ObjectMeta: metav1.ObjectMeta{Name: "no-selector"}}
+	noSelector.Spec.Taint = resource.DeviceTaint{Key: "nothing", Effect: resource.DeviceTaintEffectNoExecute}
 	inv := &cluster.Inventory{
 		Classes: []*resource.DeviceClass{class("gpu", "gpu.example.com"), class("nic", "nic.example.com")},
 		Slices: []*resource.ResourceSlice{
@@ -88,7 +94,7 @@ func TestUntoleratedTaints(t *testing.T) {
 			slice("a", "nic.example.com", noSchedule),
 			slice("b", "gpu.example.com", noSchedule),
 		},
-		TaintRules: []*resource.DeviceTaintRule{rule},
+		TaintRules: []*resource.DeviceTaintRule{rule, noSelector},
 	}
 	spec := &resource.ResourceClaimSpec{}
 	spec.Devices.Requests = []resource.DeviceRequest{{Name: "gpu", Exactly: &resource.ExactDeviceRequest{DeviceClassName: "gpu"}}}

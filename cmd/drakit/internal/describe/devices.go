@@ -9,6 +9,7 @@ import (
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/drakit/drakit/allocator"
+	"github.com/drakit/drakit/allocator/poolstatus"
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/cel"
 	"github.com/drakit/drakit/cmd/drakit/internal/cluster"
@@ -49,7 +50,11 @@ type DeviceRow struct {
 	// Capacity is each capacity and, for a shared device, what is left.
 	Capacity []string
 	Taints   []DeviceTaint
-	device   *resource.Device
+	// State is what can be done with the device now, as "get pools"
+	// counts it (poolstatus.DeviceState), or Superseded for a device of a
+	// slice of an older generation of its pool.
+	State  string
+	device *resource.Device
 }
 
 // Free tells whether nothing holds the device (or, for a shared one,
@@ -74,6 +79,7 @@ func Devices(ctx context.Context, inv *cluster.Inventory, f DeviceFilter) ([]*De
 	}
 	taints := DeviceTaints(inv)
 	held := holdingResults(inv.Claims)
+	states := deviceStates(inv)
 	var rows []*DeviceRow
 	for _, s := range inv.Slices {
 		if f.Driver != "" && s.Spec.Driver != f.Driver {
@@ -97,6 +103,10 @@ func Devices(ctx context.Context, inv *cluster.Inventory, f DeviceFilter) ([]*De
 			id := allocator.DeviceID{Driver: row.Driver, Pool: row.Pool, Device: row.Device}
 			row.Taints = taints[id]
 			row.Multiple = d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
+			row.State = states[sliceDevice{s.Name, d.Name}]
+			if row.State == "" {
+				row.State = stateSuperseded
+			}
 			fillHolders(row, held[id])
 			rows = append(rows, row)
 		}
@@ -206,12 +216,33 @@ func DeviceTaints(inv *cluster.Inventory) map[allocator.DeviceID][]DeviceTaint {
 	return out
 }
 
+// ruleSelects: a rule without a selector selects nothing, as the
+// scheduler has it.
 func ruleSelects(r *resource.DeviceTaintRule, id allocator.DeviceID) bool {
-	sel := r.Spec.DeviceSelector
-	if sel == nil {
-		return true
+	return poolstatus.RuleSelects(r, id.Driver, id.Pool, id.Device)
+}
+
+// stateSuperseded is the state of a device of an older generation of its
+// pool, which the scheduler no longer looks at.
+const stateSuperseded = "Superseded"
+
+type sliceDevice struct{ slice, device string }
+
+// deviceStates are the states of the devices of the pools' newest
+// generations, by slice and device.
+func deviceStates(inv *cluster.Inventory) map[sliceDevice]string {
+	r := poolstatus.Compute(poolstatus.Input{Slices: inv.Slices, Claims: inv.Claims, TaintRules: inv.TaintRules})
+	out := map[sliceDevice]string{}
+	for _, p := range r.Pools {
+		for _, d := range p.DeviceList {
+			state := string(d.State)
+			if d.State == poolstatus.StateUnusable {
+				state = string(p.Rollout.State) + " pool"
+			}
+			out[sliceDevice{d.Slice, d.Name}] = state
+		}
 	}
-	return (sel.Driver == nil || *sel.Driver == id.Driver) && (sel.Pool == nil || *sel.Pool == id.Pool) && (sel.Device == nil || *sel.Device == id.Device)
+	return out
 }
 
 // classMatcher evaluates the class's selectors on a device.

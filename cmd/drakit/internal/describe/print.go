@@ -154,7 +154,7 @@ func resultDevices(a *resource.AllocationResult) []string {
 // PrintDevices writes "get devices" as a kubectl table.
 func PrintDevices(w io.Writer, rows []*DeviceRow) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
-	fmt.Fprintln(tw, "NODE\tDRIVER\tPOOL\tDEVICE\tHOLDER\tSHARES\tCAPACITY\tTAINTS")
+	fmt.Fprintln(tw, "NODE\tDRIVER\tPOOL\tDEVICE\tSTATE\tHOLDER\tSHARES\tCAPACITY\tTAINTS")
 	for _, r := range rows {
 		holder := joinOr(r.Holders, "<free>")
 		shares := "-"
@@ -165,7 +165,7 @@ func PrintDevices(w io.Writer, rows []*DeviceRow) error {
 		for _, t := range r.Taints {
 			taints = append(taints, t.String())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Node, r.Driver, r.Pool, r.Device, holder, shares, joinOr(r.Capacity, "<none>"), joinOr(taints, "<none>"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Node, r.Driver, r.Pool, r.Device, r.State, holder, shares, joinOr(r.Capacity, "<none>"), joinOr(taints, "<none>"))
 	}
 	return tw.Flush()
 }
