@@ -188,6 +188,9 @@ func decodeReview(body []byte) (*admissionv1.AdmissionReview, int, string) {
 // callers that have decoded the review themselves (a controller-runtime
 // webhook, say). It never returns nil.
 func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+	if req == nil {
+		return badRequest(&admissionv1.AdmissionResponse{}, "the AdmissionReview has no request")
+	}
 	resp := &admissionv1.AdmissionResponse{UID: req.UID}
 	switch req.Operation {
 	case admissionv1.Create, admissionv1.Update:
@@ -233,7 +236,7 @@ func (h *Handler) Review(ctx context.Context, req *admissionv1.AdmissionRequest)
 			continue
 		}
 		if old.unchanged(cfg) {
-			resp.Warnings = append(resp.Warnings, fmt.Sprintf("%s: the config of driver %s is invalid but unchanged, so it is kept: %v", cfg.Path, cfg.Driver, e.ToAggregate()))
+			resp.Warnings = append(resp.Warnings, shorten(fmt.Sprintf("%s: the config of driver %s is invalid but unchanged, so it is kept: %v", cfg.Path, cfg.Driver, e.ToAggregate())))
 			continue
 		}
 		errs = append(errs, e...)
@@ -314,6 +317,22 @@ func (r *ratchet) unchanged(cfg *driverconfig.Config) bool {
 		}
 	}
 	return false
+}
+
+// maxWarning is the longest warning the handler returns: the API server
+// passes warnings on as HTTP headers, and kubectl prints each on a line.
+const maxWarning = 512
+
+// shorten cuts a warning to maxWarning bytes, on a rune boundary.
+func shorten(s string) string {
+	if len(s) <= maxWarning {
+		return s
+	}
+	cut := maxWarning - len("...")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // badRequest refuses a review the handler cannot judge: never an allow

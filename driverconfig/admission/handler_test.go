@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-logr/logr/funcr"
 	"github.com/google/go-cmp/cmp"
@@ -343,5 +344,23 @@ func TestHandlerLogsNoBody(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"allowed"=false`) || !strings.Contains(logs.String(), `"causes"=1`) || !strings.Contains(logs.String(), "over the size limit") {
 		t.Errorf("the logs do not say what was decided:\n%s", logs.String())
+	}
+}
+
+func TestReviewNilRequest(t *testing.T) {
+	resp := testHandler(t).Review(t.Context(), nil)
+	if resp == nil || resp.Allowed || resp.Result == nil || resp.Result.Code != http.StatusBadRequest {
+		t.Errorf("got %+v", resp)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	long := strings.Repeat("é", 600)
+	got := shorten(long)
+	if len(got) > maxWarning || !strings.HasSuffix(got, "...") || !utf8.ValidString(got) {
+		t.Errorf("shorten gave %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	if shorten("short") != "short" {
+		t.Error("a short warning was changed")
 	}
 }
