@@ -35,9 +35,10 @@
 //
 // The object is decoded in the version the API server sent
 // (request.kind), leniently: the server has decoded it already. An object
-// outside resource.k8s.io, or of a kind the handler cannot read, is
-// refused with 400 Bad Request and a message naming the kind, since the
-// webhook's rules should not send it.
+// outside resource.k8s.io, of a kind the handler cannot read (a list), or
+// whose apiVersion and kind are not the request's, is refused with 400
+// Bad Request and a message naming the kind, since the webhook's rules
+// should not send it.
 //
 // A review with invalid configs is refused with the status the API
 // server gives for its own Invalid errors (apierrors.NewInvalid): code
