@@ -2,11 +2,14 @@ package driverconfig
 
 import (
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 // Source says where a config was written: in a DeviceClass or in a claim.
@@ -118,6 +121,10 @@ func typedFromUnstructured(u *unstructured.Unstructured) (runtime.Object, error)
 	typed, err := scheme.New(gvk)
 	if err != nil {
 		return nil, &UnsupportedObjectError{GVK: gvk, Type: "*unstructured.Unstructured"}
+	}
+	// A quantity with a huge exponent would never finish decoding.
+	if perr := quantityguard.CheckValue(u.UnstructuredContent(), reflect.TypeOf(typed)); perr != nil {
+		return nil, fmt.Errorf("driverconfig: reading %s %q: %w", gvk.Kind, u.GetName(), perr)
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), typed); err != nil {
 		return nil, fmt.Errorf("driverconfig: reading %s %q: %w", gvk.Kind, u.GetName(), err)

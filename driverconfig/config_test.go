@@ -170,3 +170,17 @@ func TestConfigsUnsupported(t *testing.T) {
 		t.Errorf("the error should name the kind: %v", err)
 	}
 }
+
+// TestConfigsHugeQuantity: a quantity whose decoding would not finish is
+// refused before it is decoded.
+func TestConfigsHugeQuantity(t *testing.T) {
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON([]byte(`{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+	  "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "x", "capacity": {"requests": {"memory": "1e2147483647"}}}}]}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Configs(u)
+	if err == nil || !strings.Contains(err.Error(), "spec.devices.requests[0].exactly.capacity.requests.memory") {
+		t.Errorf("got %v, want the quantity refused at its path", err)
+	}
+}

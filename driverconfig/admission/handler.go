@@ -25,6 +25,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/drakit/drakit/driverconfig"
+	"github.com/drakit/drakit/internal/quantityguard"
 )
 
 const (
@@ -265,6 +266,10 @@ func (h *Handler) decodeObject(raw []byte, kind schema.GroupVersionKind) (runtim
 	obj, err := driverconfig.Scheme().New(kind)
 	if err != nil {
 		return nil, err
+	}
+	// A quantity with a huge exponent would never finish decoding.
+	if perr := quantityguard.CheckJSON(raw, reflect.TypeOf(obj)); perr != nil {
+		return nil, perr
 	}
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, obj); err != nil {
 		return nil, fmt.Errorf("decoding %s %s: %v", kind.GroupVersion(), kind.Kind, err)

@@ -364,3 +364,14 @@ func TestShorten(t *testing.T) {
 		t.Error("a short warning was changed")
 	}
 }
+
+// TestHandlerHugeQuantity: a quantity whose decoding would not finish is
+// refused before it is decoded.
+func TestHandlerHugeQuantity(t *testing.T) {
+	obj := `{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+	  "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "x", "capacity": {"requests": {"memory": "1e2147483647"}}}}]}}}`
+	_, resp, body := post(t, testHandler(t), review(admissionv1.Create, "v1", "ResourceClaim", obj, ""))
+	if resp == nil || resp.Allowed || !strings.Contains(resp.Result.Message, "spec.devices.requests[0].exactly.capacity.requests.memory") {
+		t.Errorf("got %s", body)
+	}
+}
