@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -144,5 +145,42 @@ func TestPlacePodsResourcesFillInOrder(t *testing.T) {
 				t.Errorf("workers %d: %d pods on %s, want %d", workers, perNode[n.Name], n.Name, 1+i%4)
 			}
 		}
+	}
+}
+
+// PlaceReplicas: copies of a pod with a template's claim fill the GPUs
+// node by node; the first copy that finds none stops the count, with the
+// scheduler's message.
+func TestPlaceReplicas(t *testing.T) {
+	objs := []runtime.Object{
+		class("gpu", `device.driver == "gpu.example.com"`),
+		slice("a", "gpu.example.com", "a", onNode("a"), gpus(2, func(int) int { return 0 })...),
+		slice("b", "gpu.example.com", "b", onNode("b"), gpus(3, func(int) int { return 0 })...),
+	}
+	tmpl := &resourceapi.ResourceClaimTemplate{ObjectMeta: metav1.ObjectMeta{Name: "one-gpu", Namespace: "ns"}}
+	tmpl.Spec.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "gpu", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: "gpu"}}}
+	objs = append(objs, tmpl)
+	pod := requestingPod("worker", "", "")
+	pod.Spec.ResourceClaims = []corev1.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: ptrTo("one-gpu")}}
+	first := pod.DeepCopy()
+	first.Name, first.UID = "first", "uid-first"
+	objs = append(objs, first) // takes one GPU of a before the copies
+	nodes := []*corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "a"}}, {ObjectMeta: metav1.ObjectMeta{Name: "b"}}}
+	placement, reps, err := PlaceReplicas(context.Background(), objs, pod, 100, ObjectOptions{Nodes: nodes}, PodOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(placement.Pods) != 1 || placement.Pods[0].Node != "a" {
+		t.Errorf("the input's pod: %+v", placement.Pods)
+	}
+	if len(reps.Placed) != 4 || reps.PerNode["a"] != 1 || reps.PerNode["b"] != 3 {
+		t.Errorf("placed %d, per node %v; want 4 (a 1, b 3)", len(reps.Placed), reps.PerNode)
+	}
+	if reps.Stopped == nil || !strings.Contains(reps.Stopped.SchedulerMessage, "0/2 nodes are available: 2 cannot allocate all claims") {
+		t.Errorf("stopped: %+v", reps.Stopped)
+	}
+	_, reps, err = PlaceReplicas(context.Background(), objs, pod, 2, ObjectOptions{Nodes: nodes}, PodOptions{})
+	if err != nil || len(reps.Placed) != 2 || reps.Stopped != nil {
+		t.Errorf("at most 2: %v, %+v", err, reps)
 	}
 }
