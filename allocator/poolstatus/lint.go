@@ -236,7 +236,7 @@ func (r *LintReport) lintPool(k poolKey, slices []*resource.ResourceSlice) []*re
 	case count < 1:
 		r.add(SeverityError, "ResourceSlice "+first.Name, "spec.pool.resourceSliceCount", pool, fmt.Sprintf("is %d; it must be the number of slices of the pool's generation (here %d), at least 1: the API server refuses 0, and the scheduler takes a pool whose slices say 0 for incomplete and uses none of its devices", count, n))
 	case n < count:
-		msg := fmt.Sprintf("pool %s is incomplete: generation %d has %d of %d slices (spec.pool.resourceSliceCount); the scheduler uses none of its devices until all are published", pool, newest, n, count)
+		msg := fmt.Sprintf("pool %s is incomplete: generation %d has %d of %d slices; the scheduler uses none of its devices until all are published", pool, newest, n, count)
 		if olderSlices > 0 {
 			msg += fmt.Sprintf(" (rolling out: %s of older generations still published)", plural(olderSlices, "slice"))
 		}

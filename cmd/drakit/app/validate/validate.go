@@ -136,6 +136,9 @@ type Options struct {
 	FromCluster  bool
 	Subresource  string
 	ClusterFlags *cluster.Flags
+	// Lint also checks the slices' pools and matches the classes against
+	// their devices (allocator/poolstatus.Lint).
+	Lint bool
 
 	asVersion *schema.GroupVersion
 	gates     features.Gates
@@ -181,6 +184,7 @@ func NewCmdValidate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobr
 	cmd.Flags().DurationVar(&o.Timeout, "timeout", o.Timeout, "give up on an object whose validation takes longer (0: no limit)")
 	cmd.Flags().StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates, "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().BoolVar(&o.FromCluster, "from-cluster", o.FromCluster, "check against the cluster of kubectl's connection flags: namespace labels from it, each object in the version the cluster serves, and an object the cluster holds as an update of the stored one (nothing is written)")
+	cmd.Flags().BoolVar(&o.Lint, "lint", o.Lint, "also lint the ResourceSlices and DeviceClasses as the scheduler will see them: incomplete pools and rollouts, devices named twice, counters, and each class (of the input, and with --from-cluster of the cluster) against every device, with CEL's error where a selector fails; with --from-cluster and no slices in the input, the cluster's slices")
 	cmd.Flags().StringVar(&o.Subresource, "subresource", o.Subresource, `with --from-cluster, "status": check objects as status updates of the stored ones`)
 	o.ClusterFlags.AddTo(cmd.Flags(), false)
 	_ = cmd.RegisterFlagCompletionFunc("as-version", cmdutil.CompleteGroupVersions)
@@ -247,6 +251,11 @@ func (o *Options) Run(f cmdutil.Factory) error {
 		}
 		r.check(v, true)
 	}
+	if o.Lint && r.stopped == nil {
+		if err := r.lint(); err != nil {
+			return err
+		}
+	}
 	return r.finish()
 }
 
@@ -269,6 +278,7 @@ func (o *Options) start(f cmdutil.Factory) (*validateRun, error) {
 		r.report = newJSONReport(r.out)
 	}
 	r.reader = &objects.Reader{Strict: o.Strict, Report: r.problem}
+	r.lintIn.where = map[string]*objects.Object{}
 	r.opts = validation.Options{Strict: o.RejectQuirks, FeatureGates: o.gates, NamespaceLabels: r.namespaces.lookup}
 	return r, nil
 }
@@ -293,6 +303,9 @@ type validationResult struct {
 	// as a create or as an update of the stored one.
 	CheckedAs string `json:"checkedAs,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Lint is the severity of a finding of --lint ("error", "warning");
+	// Path is then the field, Message the object and what is wrong.
+	Lint string `json:"lint,omitempty"`
 }
 
 // validationWarning is a warning about a valid or invalid object: a field
@@ -315,9 +328,12 @@ type validationSummary struct {
 	Dropped int `json:"droppedFields"`
 	// NotInTarget counts the objects left out because --as-version has
 	// no such kind.
-	NotInTarget int            `json:"notInTarget,omitempty"`
-	Skipped     int            `json:"skipped"`
-	ByKind      map[string]int `json:"skippedKinds,omitempty"`
+	NotInTarget int `json:"notInTarget,omitempty"`
+	// LintErrors and LintWarnings count the findings of --lint.
+	LintErrors   int            `json:"lintErrors,omitempty"`
+	LintWarnings int            `json:"lintWarnings,omitempty"`
+	Skipped      int            `json:"skipped"`
+	ByKind       map[string]int `json:"skippedKinds,omitempty"`
 }
 
 // toValidate is an object to validate, in the version it is checked in.
@@ -353,6 +369,8 @@ type validateRun struct {
 	held []toValidate
 	// stopped is set when an object took longer than --timeout.
 	stopped error
+	// lintIn are the slices and classes --lint checks.
+	lintIn lintInputs
 }
 
 // problem reports a problem of the input: text goes to standard error as
@@ -398,6 +416,9 @@ func (r *validateRun) take(obj *objects.Object) error {
 		r.sum.Skipped++
 		r.sum.ByKind[obj.Head.APIVersion+" "+obj.Head.Kind]++
 		return nil
+	}
+	if r.o.Lint {
+		r.lintIn.collect(obj)
 	}
 	v := toValidate{obj: obj, typed: obj.Typed, gvk: obj.GVK}
 	if r.asVersion != nil && v.gvk.GroupVersion() != *r.asVersion {
@@ -539,7 +560,7 @@ func (r *validateRun) finish() error {
 	if err := r.out.Flush(); err != nil {
 		return err
 	}
-	if r.sum.Invalid > 0 || r.sum.Errors > 0 {
+	if r.sum.Invalid > 0 || r.sum.Errors > 0 || r.sum.LintErrors > 0 {
 		return cmdutil.ErrFailed
 	}
 	return nil
@@ -590,6 +611,9 @@ func summaryLine(sum validationSummary, asVersion *schema.GroupVersion) string {
 	}
 	if sum.Errors > 0 {
 		line += fmt.Sprintf("; %d input %s", sum.Errors, cmdutil.Plural(sum.Errors, "error", "errors"))
+	}
+	if sum.LintErrors > 0 || sum.LintWarnings > 0 {
+		line += fmt.Sprintf("; lint: %d %s, %d %s", sum.LintErrors, cmdutil.Plural(sum.LintErrors, "error", "errors"), sum.LintWarnings, cmdutil.Plural(sum.LintWarnings, "warning", "warnings"))
 	}
 	return line
 }

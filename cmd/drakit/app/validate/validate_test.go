@@ -45,6 +45,9 @@ var goldenCases = []cmdtesting.Case{
 	{Name: "validate-reject-quirks", Args: []string{"validate", "-f", cmdtesting.InputFile("quirks.yaml"), "--reject-quirks"}},
 	{Name: "validate-bad-input", Args: []string{"validate", "-f", cmdtesting.InputFile("mixed.yaml"), "-f", cmdtesting.InputFile("malformed.yaml")}},
 	{Name: "validate-stdin", Args: []string{"validate", "-f", "-"}, Stdin: cmdtesting.InputFile("lists.yaml")},
+	{Name: "validate-lint", Args: []string{"validate", "--lint", "-f", "examples/pools"}},
+	{Name: "validate-lint-json", Args: []string{"validate", "--lint", "-f", "examples/pools", "-o", "json"}},
+	{Name: "validate-lint-clean", Args: []string{"validate", "--lint", "-f", "examples/v1"}},
 }
 
 func TestGolden(t *testing.T) { cmdtesting.Golden(t, factory, goldenCases) }
@@ -193,6 +196,7 @@ func TestBrokenExamplesNameTheirField(t *testing.T) {
 func TestLiveGolden(t *testing.T) {
 	cmdtesting.Golden(t, cmdtesting.NewFakeClusterFactory(t, "v1"), []cmdtesting.Case{
 		{Name: "live-validate-edits", Args: []string{"validate", "--from-cluster", "-f", cmdtesting.AppDir + "/testdata/live/edits.yaml"}},
+		{Name: "live-validate-lint", Args: []string{"validate", "--lint", "--from-cluster", "-f", cmdtesting.InputFile("lint-classes.yaml")}},
 	})
 }
 
