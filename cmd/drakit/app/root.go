@@ -24,6 +24,7 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/get"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
+	"github.com/drakit/drakit/cmd/drakit/app/upgradecheck"
 	"github.com/drakit/drakit/cmd/drakit/app/validate"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
 	"github.com/drakit/drakit/cmd/drakit/app/webhook"
@@ -146,6 +147,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		describe.NewCmdDescribe(f, streams),
 		get.NewCmdGet(f, streams),
 		openapi.NewCmdOpenAPI(f, streams),
+		upgradecheck.NewCmdUpgradeCheck(f, streams),
 		webhook.NewCmdWebhook(f, streams),
 		versioncmd.NewCmdVersion(f, streams),
 		completion.NewCmdCompletion(f, streams),
