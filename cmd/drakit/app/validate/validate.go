@@ -91,8 +91,25 @@ report is one JSON object, for programs: every object with its result, the
 server-style causes of each error and its warnings, every input problem,
 and the summary.
 
-Exit code 0 when every object is valid, 1 when one is invalid or an input
-could not be read, 2 for a wrong command line.
+With --lint the ResourceSlices and DeviceClasses are also checked together,
+as the scheduler will see them (allocator/poolstatus.Lint): pools whose
+newest generation lacks slices (or has more than resourceSliceCount, or
+whose slices disagree on it, or say 0, as a synthetic template slice
+might), pools mid-rollout, devices named twice in a pool, counters declared
+twice or consumed but not declared, and every DeviceClass (of the input;
+with --from-cluster also the cluster's) evaluated on every device of the
+newest generations with the allocator's CEL: a class that matches no device
+is a warning, a selector that fails on a device an error naming the first
+such device and CEL's message (such as "no such key: type" when a fake
+driver's devices lack an attribute the real class reads), since the
+scheduler fails the claim there instead of skipping the device. With
+--from-cluster and no slices in the input, the cluster's slices are
+checked: new classes against the devices a cluster has. Findings are
+printed after the objects ("lint: error: ..." or "lint: warning: ...")
+and counted in the summary.
+
+Exit code 0 when every object is valid, 1 when one is invalid, an input
+could not be read or --lint found an error, 2 for a wrong command line.
 
 Validating one object may take at most --timeout (default 10s): CEL
 selectors are compiled and type-checked as the API server does, which
@@ -108,6 +125,9 @@ and validation stops there.`
 
   # What would a 1.37 cluster without device taints refuse or drop of the 1.31 manifests?
   drakit validate -f examples/v1alpha3 --as-version resource.k8s.io/v1 --feature-gates DRADeviceTaints=false,DRADeviceTaintRules=false
+
+  # Do the cluster's DeviceClasses match the devices a node template (or a fake driver) publishes?
+  drakit validate --lint -f template-slices.yaml --from-cluster
 
   # Machine-readable report from standard input, with the namespaces' labels
   kubectl get namespaces,resourceclaims -A -o yaml | drakit validate -f - -o json`
