@@ -1,6 +1,7 @@
 package driverconfig
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -119,11 +120,7 @@ func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []s
 		return nil, nil, unsupported(claim)
 	}
 	if !found {
-		name := ""
-		if m, err := meta.Accessor(claim); err == nil {
-			name = klog.KObj(m).String()
-		}
-		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", name)
+		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", objectName(claim))
 	}
 	return effective(results, cfgs, driver)
 }
@@ -285,4 +282,59 @@ func allocationV1alpha2(a *v1alpha2.AllocationResult, driver string) []DeviceCon
 		}
 	}
 	return out
+}
+
+// DecodedDevice is one allocated device of a driver with its configs
+// decoded, in the order they apply.
+type DecodedDevice struct {
+	Result
+	// Configs are the decoded configs; a Validator's configs, which
+	// decode to nothing, are left out.
+	Configs []runtime.Object
+}
+
+// DecodeAllocated is AllocatedConfigs followed by Decode of every config:
+// the one call of a kubelet plugin's NodePrepareResources. The driver
+// must be registered. Configs that fail to decode or validate are an
+// error that lists each under its path; use the NonStrict view for
+// checkpoints.
+func (r *Registry) DecodeAllocated(ctx context.Context, claim runtime.Object, driver string) ([]DecodedDevice, []string, error) {
+	if !r.Handles(driver) {
+		return nil, nil, fmt.Errorf("driverconfig: no decoder is registered for driver %q", driver)
+	}
+	devices, warnings, err := AllocatedConfigs(claim, driver)
+	if err != nil {
+		return nil, warnings, err
+	}
+	// A config that applies to several devices is decoded once.
+	decoded := map[*field.Path]runtime.Object{}
+	var errs field.ErrorList
+	out := make([]DecodedDevice, 0, len(devices))
+	for _, d := range devices {
+		dd := DecodedDevice{Result: d.Result}
+		for _, cfg := range d.Configs {
+			obj, seen := decoded[cfg.Path]
+			if !seen {
+				var e field.ErrorList
+				obj, e = r.Decode(ctx, cfg)
+				errs = append(errs, e...)
+				decoded[cfg.Path] = obj
+			}
+			if obj != nil {
+				dd.Configs = append(dd.Configs, obj)
+			}
+		}
+		out = append(out, dd)
+	}
+	if len(errs) > 0 {
+		return nil, warnings, fmt.Errorf("driverconfig: the configs of driver %s in claim %s: %w", driver, objectName(claim), errs.ToAggregate())
+	}
+	return out, warnings, nil
+}
+
+func objectName(obj runtime.Object) string {
+	if m, err := meta.Accessor(obj); err == nil {
+		return klog.KObj(m).String()
+	}
+	return ""
 }

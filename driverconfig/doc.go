@@ -81,8 +81,10 @@
 //     structuredData) gives, for each result, the class's parameters,
 //     the claim's and the request's, in that order.
 //
-// Decode each with the Registry (strict for what users wrote, NonStrict
-// for checkpoints).
+// Registry.DecodeAllocated does both in one call: the devices of the
+// driver with their configs decoded (strictly; NonStrict for
+// checkpoints), or an error listing every config that does not decode
+// or validate, under its path.
 //
 // The admission subpackage is the webhook built on this package.
 package driverconfig

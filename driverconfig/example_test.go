@@ -96,10 +96,20 @@ func ExampleAllocatedConfigs() {
 			fmt.Printf("%s %s: %s %q %v\n", d.Device, cfg.Source, cfg.Path, obj.(*GpuConfig).Sharing, errs)
 		}
 	}
+
+	// Or in one call, decoded:
+	decoded, _, err := reg.DecodeAllocated(context.Background(), claim, "gpu.example.com")
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range decoded {
+		fmt.Println(d.Device, d.Request, len(d.Configs), "configs, the last one wins:", d.Configs[len(d.Configs)-1].(*GpuConfig).Sharing)
+	}
 	// Output:
 	// warnings: []
 	// gpu-0 FromClass: status.allocation.devices.config[1].opaque.parameters "" []
 	// gpu-0 FromClaim: status.allocation.devices.config[0].opaque.parameters "TimeSlicing" []
+	// gpu-0 gpu/large 2 configs, the last one wins: TimeSlicing
 }
 
 // A driver without Go types for its configs plugs in a validator over

@@ -179,3 +179,48 @@ func mustClaim(t testing.TB, manifest string) runtime.Object {
 	}
 	return obj
 }
+
+func TestDecodeAllocated(t *testing.T) {
+	reg := testRegistry(t)
+	claim := func(second string) runtime.Object {
+		return mustClaim(t, `{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "ns"},
+		  "spec": {"devices": {"requests": []}},
+		  "status": {"allocation": {"devices": {
+		    "results": [
+		      {"request": "a", "driver": "gpu.example.com", "pool": "p", "device": "gpu-0"},
+		      {"request": "b/x", "driver": "gpu.example.com", "pool": "p", "device": "gpu-1"}],
+		    "config": [
+		      {"source": "FromClass", "requests": ["a", "b/x"], "opaque": {"driver": "gpu.example.com", "parameters": {"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharing": "MPS"}}},
+		      {"source": "FromClaim", "requests": ["b"], "opaque": {"driver": "gpu.example.com", "parameters": `+second+`}},
+		      {"source": "FromClaim", "opaque": {"driver": "nic.example.com", "parameters": {"not": "ours"}}}]}}}}`)
+	}
+	devices, warnings, err := reg.DecodeAllocated(context.Background(), claim(`{"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharing": "TimeSlicing"}`), testconfig.Driver)
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
+	}
+	var got []string
+	for _, d := range devices {
+		var sharing []string
+		for _, c := range d.Configs {
+			sharing = append(sharing, c.(*testconfig.GpuConfig).Sharing)
+		}
+		got = append(got, d.Device+":"+strings.Join(sharing, ","))
+	}
+	if want := "gpu-0:MPS gpu-1:MPS,TimeSlicing"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if devices[0].Configs[0] != devices[1].Configs[0] {
+		t.Error("the class config that applies to both devices was decoded twice")
+	}
+
+	_, _, err = reg.DecodeAllocated(context.Background(), claim(`{"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharng": "MPS"}`), testconfig.Driver)
+	if err == nil || !strings.Contains(err.Error(), `the configs of driver gpu.example.com in claim ns/c: status.allocation.devices.config[1].opaque.parameters: Invalid value: decoding the parameters of driver gpu.example.com strictly: strict decoding error: unknown field "sharng"`) {
+		t.Errorf("strict: %v", err)
+	}
+	if _, _, err := reg.NonStrict().DecodeAllocated(context.Background(), claim(`{"apiVersion": "gpu.example.com/v1", "kind": "GpuConfig", "sharng": "MPS"}`), testconfig.Driver); err != nil {
+		t.Errorf("non-strict: %v", err)
+	}
+	if _, _, err := reg.DecodeAllocated(context.Background(), claim(`{}`), "nic.example.com"); err == nil || !strings.Contains(err.Error(), `no decoder is registered for driver "nic.example.com"`) {
+		t.Errorf("unregistered driver: %v", err)
+	}
+}
