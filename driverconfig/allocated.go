@@ -57,10 +57,11 @@ type DeviceConfigs struct {
 // when it names the request whose subrequest the device was allocated for
 // ("gpu" applies to "gpu/small"; "gpu/small" applies only to "gpu/small").
 //
-// A FromClass config that names no request (servers before the
-// allocator named the requests of class configs, kubernetes/kubernetes
-// issue 134789) is applied to every device of the driver, as drivers
-// have always done, and a warning says so.
+// A FromClass config that names no request applies to every device of
+// the driver, as the API defines an empty list. When the allocation has
+// results of more than one request, a warning says that servers without
+// the fix of kubernetes/kubernetes issue 134789 wrote the class config of
+// one request so too.
 //
 // The claim is a ResourceClaim of v1alpha3 (1.31), v1beta1, v1beta2, v1,
 // drakit's hub, v1alpha2 (a 1.30 structured allocation, whose class,
@@ -75,38 +76,39 @@ func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []s
 		claim = typed
 	}
 	var (
-		results []Result
-		cfgs    []Config
-		found   = true
+		results  []Result
+		cfgs     []Config
+		requests int // the requests the whole allocation has results of
+		found    = true
 	)
 	switch c := claim.(type) {
 	case *resourcev1.ResourceClaim:
 		if a := c.Status.Allocation; a != nil {
-			results, cfgs = allocationV1(a.Devices, driver)
+			results, cfgs, requests = allocationV1(a.Devices, driver)
 		} else {
 			found = false
 		}
 	case *resourcev1beta2.ResourceClaim:
 		if a := c.Status.Allocation; a != nil {
-			results, cfgs = allocationV1beta2(a.Devices, driver)
+			results, cfgs, requests = allocationV1beta2(a.Devices, driver)
 		} else {
 			found = false
 		}
 	case *resourcev1beta1.ResourceClaim:
 		if a := c.Status.Allocation; a != nil {
-			results, cfgs = allocationV1beta1(a.Devices, driver)
+			results, cfgs, requests = allocationV1beta1(a.Devices, driver)
 		} else {
 			found = false
 		}
 	case *v1alpha3.ResourceClaim:
 		if a := c.Status.Allocation; a != nil {
-			results, cfgs = allocationV1alpha3(a.Devices, driver)
+			results, cfgs, requests = allocationV1alpha3(a.Devices, driver)
 		} else {
 			found = false
 		}
 	case *resource.ResourceClaim:
 		if a := c.Status.Allocation; a != nil {
-			results, cfgs = allocationHub(a.Devices, driver)
+			results, cfgs, requests = allocationHub(a.Devices, driver)
 		} else {
 			found = false
 		}
@@ -122,16 +124,20 @@ func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []s
 	if !found {
 		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", objectName(claim))
 	}
-	return effective(results, cfgs, driver)
+	return effective(results, cfgs, driver, requests)
 }
 
 // effective matches configs to results. cfgs are this driver's, in the
-// allocation's order.
-func effective(results []Result, cfgs []Config, driver string) ([]DeviceConfigs, []string, error) {
+// allocation's order; requests is how many requests of the claim the
+// allocation has results of.
+func effective(results []Result, cfgs []Config, driver string, requests int) ([]DeviceConfigs, []string, error) {
 	var warnings []string
-	for _, c := range cfgs {
-		if c.Source == SourceClass && len(c.Requests) == 0 {
-			warnings = append(warnings, fmt.Sprintf("%s: a FromClass config of driver %s names no request (kubernetes/kubernetes#134789); it is applied to every device of the driver", strings.TrimSuffix(c.Path.String(), ".opaque.parameters"), driver))
+	if requests > 1 {
+		for _, c := range cfgs {
+			if c.Source == SourceClass && len(c.Requests) == 0 {
+				warnings = append(warnings, fmt.Sprintf("%s: a FromClass config of driver %s names no request, so it applies to all %d requests of the claim; servers without the fix of kubernetes/kubernetes#134789 (1.31, and 1.32 to 1.34 before their fixed patch releases) wrote the config of one request's class so: if one of them allocated this claim, the config may be meant for one request only",
+					strings.TrimSuffix(c.Path.String(), ".opaque.parameters"), driver, requests))
+			}
 		}
 	}
 	out := make([]DeviceConfigs, 0, len(results))
@@ -164,14 +170,27 @@ func appliesTo(requests []string, request string) bool {
 	return false
 }
 
+// addParent adds the request of result request to parents, once.
+func addParent(parents []string, request string) []string {
+	parent, _, _ := strings.Cut(request, "/")
+	for _, p := range parents {
+		if p == parent {
+			return parents
+		}
+	}
+	return append(parents, parent)
+}
+
 // source maps an allocation's source to a Source; an unknown one is kept
 // as written, and is neither class nor claim: such a config applies to
 // nothing.
 func source(s string) Source { return Source(s) }
 
-func allocationV1(d resourcev1.DeviceAllocationResult, driver string) ([]Result, []Config) {
+func allocationV1(d resourcev1.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
+	var parents []string
 	for i, r := range d.Results {
+		parents = addParent(parents, r.Request)
 		if r.Driver == driver {
 			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
 		}
@@ -182,12 +201,14 @@ func allocationV1(d resourcev1.DeviceAllocationResult, driver string) ([]Result,
 			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
 		}
 	}
-	return results, cfgs
+	return results, cfgs, len(parents)
 }
 
-func allocationV1beta2(d resourcev1beta2.DeviceAllocationResult, driver string) ([]Result, []Config) {
+func allocationV1beta2(d resourcev1beta2.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
+	var parents []string
 	for i, r := range d.Results {
+		parents = addParent(parents, r.Request)
 		if r.Driver == driver {
 			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
 		}
@@ -198,12 +219,14 @@ func allocationV1beta2(d resourcev1beta2.DeviceAllocationResult, driver string) 
 			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
 		}
 	}
-	return results, cfgs
+	return results, cfgs, len(parents)
 }
 
-func allocationV1beta1(d resourcev1beta1.DeviceAllocationResult, driver string) ([]Result, []Config) {
+func allocationV1beta1(d resourcev1beta1.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
+	var parents []string
 	for i, r := range d.Results {
+		parents = addParent(parents, r.Request)
 		if r.Driver == driver {
 			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
 		}
@@ -214,12 +237,14 @@ func allocationV1beta1(d resourcev1beta1.DeviceAllocationResult, driver string) 
 			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
 		}
 	}
-	return results, cfgs
+	return results, cfgs, len(parents)
 }
 
-func allocationV1alpha3(d v1alpha3.DeviceAllocationResult, driver string) ([]Result, []Config) {
+func allocationV1alpha3(d v1alpha3.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
+	var parents []string
 	for i, r := range d.Results {
+		parents = addParent(parents, r.Request)
 		if r.Driver == driver {
 			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
 		}
@@ -230,12 +255,14 @@ func allocationV1alpha3(d v1alpha3.DeviceAllocationResult, driver string) ([]Res
 			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
 		}
 	}
-	return results, cfgs
+	return results, cfgs, len(parents)
 }
 
-func allocationHub(d resource.DeviceAllocationResult, driver string) ([]Result, []Config) {
+func allocationHub(d resource.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
+	var parents []string
 	for i, r := range d.Results {
+		parents = addParent(parents, r.Request)
 		if r.Driver == driver {
 			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
 		}
@@ -246,7 +273,7 @@ func allocationHub(d resource.DeviceAllocationResult, driver string) ([]Result, 
 			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
 		}
 	}
-	return results, cfgs
+	return results, cfgs, len(parents)
 }
 
 // allocationV1alpha2 reads a 1.30 structured allocation: each handle of

@@ -51,7 +51,7 @@ func TestAllocatedConfigs(t *testing.T) {
 		`status.allocation.devices.results[0] gpu.example.com/p/gpu-0 (a): {"class":"a"}@` + cfg + `[1].opaque.parameters {"class":"none"}@` + cfg + `[3].opaque.parameters {"claim":"all"}@` + cfg + `[0].opaque.parameters`,
 		`status.allocation.devices.results[2] gpu.example.com/p/gpu-1 (b/small): {"class":"b/small"}@` + cfg + `[2].opaque.parameters {"class":"none"}@` + cfg + `[3].opaque.parameters {"claim":"all"}@` + cfg + `[0].opaque.parameters {"claim":"b"}@` + cfg + `[4].opaque.parameters`,
 	}
-	wantWarning := []string{"status.allocation.devices.config[3]: a FromClass config of driver gpu.example.com names no request (kubernetes/kubernetes#134789); it is applied to every device of the driver"}
+	wantWarning := []string{"status.allocation.devices.config[3]: a FromClass config of driver gpu.example.com names no request, so it applies to all 3 requests of the claim; servers without the fix of kubernetes/kubernetes#134789 (1.31, and 1.32 to 1.34 before their fixed patch releases) wrote the config of one request's class so: if one of them allocated this claim, the config may be meant for one request only"}
 	for _, v := range []string{"v1alpha3", "v1beta1", "v1beta2", "v1", "hub", "unstructured"} {
 		t.Run(v, func(t *testing.T) {
 			var obj runtime.Object
@@ -144,5 +144,25 @@ func TestAppliesTo(t *testing.T) {
 		if got := appliesTo(c.requests, c.request); got != c.want {
 			t.Errorf("appliesTo(%q, %q) = %v, want %v", c.requests, c.request, got, c.want)
 		}
+	}
+}
+
+// TestAllocatedConfigsOneRequest: a FromClass config without requests in
+// the allocation of a claim with one request (in two subrequests' worth
+// of devices) is what 1.37 writes for "every request": no warning.
+func TestAllocatedConfigsOneRequest(t *testing.T) {
+	obj := decodeJSON(t, `{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c"},
+	  "spec": {"devices": {"requests": []}},
+	  "status": {"allocation": {"devices": {
+	    "results": [
+	      {"request": "gpu/big", "driver": "gpu.example.com", "pool": "p", "device": "gpu-0"},
+	      {"request": "gpu/big", "driver": "gpu.example.com", "pool": "p", "device": "gpu-1"}],
+	    "config": [{"source": "FromClass", "opaque": {"driver": "gpu.example.com", "parameters": {"class": 1}}}]}}}}`)
+	got, warnings, err := AllocatedConfigs(obj, "gpu.example.com")
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
+	}
+	if len(got) != 2 || len(got[0].Configs) != 1 || len(got[1].Configs) != 1 {
+		t.Errorf("the class config does not apply to both devices: %v", deviceSummary(got))
 	}
 }

@@ -71,12 +71,16 @@
 //     device's request, or names the request whose subrequest the device
 //     was allocated for: "gpu" applies to "gpu/small", "gpu/small" only to
 //     "gpu/small";
-//   - a FromClass config that names no request (servers whose allocator
-//     did not name the requests of class configs; kubernetes/kubernetes
-//     issue 134789) applies to every device of the driver, as the drivers
-//     that predate this package did, and a warning names it: a driver
-//     that wants another rule can see such configs by their empty
-//     Requests;
+//   - a FromClass config that names no request applies to every device
+//     of the driver, as the API defines an empty list, as 1.37's
+//     allocator means it (it empties the list of a config that applies
+//     to every request) and as drivers have read it. Servers without the
+//     fix of kubernetes/kubernetes issue 134789 (1.31, and 1.32 to 1.34
+//     before the patch releases that carry it) wrote the class config of
+//     one request without its request too, so that it cannot be told
+//     apart: when the allocation has results of more than one request, a
+//     warning names each such config. A driver that wants another rule
+//     sees them by their empty Requests;
 //   - a 1.30 structured allocation (v1alpha2, resourceHandles[] with
 //     structuredData) gives, for each result, the class's parameters,
 //     the claim's and the request's, in that order.
