@@ -70,7 +70,9 @@
 //   - a config applies to a device when it names no request, names the
 //     device's request, or names the request whose subrequest the device
 //     was allocated for: "gpu" applies to "gpu/small", "gpu/small" only to
-//     "gpu/small";
+//     "gpu/small" (as k8s.io/dynamic-resource-allocation's
+//     resourceclaim.ConfigForResult matches them; hack/consumer compares
+//     the two on random allocations);
 //   - a FromClass config that names no request applies to every device
 //     of the driver, as the API defines an empty list, as 1.37's
 //     allocator means it (it empties the list of a config that applies
