@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 
@@ -260,6 +261,21 @@ type hubObjects struct {
 	Classes    []*resource.DeviceClass
 }
 
+// hubbed is an object of the group in hub form, or why it is not.
+type hubbed struct {
+	hub any
+	err error
+}
+
+// toHub converts an object of the group to the hub; nil for others.
+func toHub(obj *objects.Object) any {
+	if obj.Typed == nil {
+		return nil
+	}
+	hub, err := conversion.ToHub(obj.Typed)
+	return hubbed{hub, err}
+}
+
 // readHubObjects reads the inputs' slices, claims, DeviceTaintRules and
 // classes of any version; documents of other kinds are passed over. A
 // problem of the input is reported on errOut, and any makes it fail.
@@ -273,16 +289,18 @@ func readHubObjects(ins []inputs.Input, stdin io.Reader, errOut io.Writer) (*hub
 			rep.Fail(err)
 			continue
 		}
-		err = reader.Each(manifest.NewReader(rc, in.Name), func(obj *objects.Object) error {
-			if obj.Typed == nil {
+		// Documents are decoded and converted on every core (an export
+		// of a large cluster has tens of thousands), taken in order.
+		err = reader.EachParallel(manifest.NewReader(rc, in.Name), runtime.GOMAXPROCS(0), toHub, func(obj *objects.Object, prepared any) error {
+			h, ok := prepared.(hubbed)
+			if !ok {
 				return nil
 			}
-			hub, err := conversion.ToHub(obj.Typed)
-			if err != nil {
-				rep.Report(obj.Errorf("%v", err), false)
+			if h.err != nil {
+				rep.Report(obj.Errorf("%v", h.err), false)
 				return nil
 			}
-			switch h := hub.(type) {
+			switch h := h.hub.(type) {
 			case *resource.ResourceSlice:
 				out.Slices = append(out.Slices, h)
 			case *resource.ResourceClaim:
