@@ -252,11 +252,11 @@ func (r *LintReport) lintPool(k poolKey, slices []*resource.ResourceSlice) []*re
 		for i := range s.Spec.Devices {
 			name := s.Spec.Devices[i].Name
 			if other, ok := seen[name]; ok {
-				where := "again"
+				where := "appears twice in this slice"
 				if other != s.Name {
-					where = "also in ResourceSlice " + other
+					where = "is also in ResourceSlice " + other
 				}
-				r.add(SeverityError, "ResourceSlice "+s.Name, fmt.Sprintf("spec.devices[%d].name", i), pool, fmt.Sprintf("device %q is named %s of pool %s; the scheduler uses no device of a pool that names one twice", name, where, pool))
+				r.add(SeverityError, "ResourceSlice "+s.Name, fmt.Sprintf("spec.devices[%d].name", i), pool, fmt.Sprintf("device %q %s; the scheduler uses no device of pool %s while a name repeats", name, where, pool))
 				continue
 			}
 			seen[name] = s.Name

@@ -85,7 +85,7 @@ func TestLintPools(t *testing.T) {
 	want := []string{
 		`error: ResourceSlice c: pool gpu.example.com/c is invalid: device "x" consumes from counter set "nope", which the pool does not declare; the scheduler uses none of its devices`,
 		`error: ResourceSlice d-b: spec.pool.resourceSliceCount: is 3, but ResourceSlice d-a of the same pool and generation 0 says 2; every slice of a generation must give the number of slices the generation has`,
-		`error: ResourceSlice d-b: spec.devices[0].name: device "a" is named also in ResourceSlice d-a of pool gpu.example.com/d; the scheduler uses no device of a pool that names one twice`,
+		`error: ResourceSlice d-b: spec.devices[0].name: device "a" is also in ResourceSlice d-a; the scheduler uses no device of pool gpu.example.com/d while a name repeats`,
 		`error: ResourceSlice r-2: spec.pool.resourceSliceCount: pool gpu.example.com/r is incomplete: generation 2 has 1 of 2 slices; the scheduler uses none of its devices until all are published (rolling out: 1 slice of older generations still published)`,
 		`error: ResourceSlice tmpl: spec.pool.resourceSliceCount: is 0; it must be the number of slices of the pool's generation (here 1), at least 1: the API server refuses 0, and the scheduler takes a pool whose slices say 0 for incomplete and uses none of its devices`,
 		`warning: ResourceSlice ok-2: spec.pool.generation: pool gpu.example.com/ok is rolling out: generation 2 is complete, 1 slice of older generations still published (the scheduler ignores them)`,

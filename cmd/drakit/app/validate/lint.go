@@ -6,8 +6,10 @@ import (
 
 	"github.com/drakit/drakit/allocator/poolstatus"
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/internal/manifest"
 	"github.com/drakit/drakit/cmd/drakit/internal/objects"
 	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/planner"
 )
 
 // lintInputs are what --lint checks: the slices and classes of the input,
@@ -33,6 +35,27 @@ func (l *lintInputs) collect(obj *objects.Object) {
 	case *resource.DeviceClass:
 		l.classes = append(l.classes, h)
 		l.where["DeviceClass "+h.Name] = obj
+	}
+}
+
+// isNodeGroup tells a node group document (planner.NodeGroup), whose
+// template slices --lint checks.
+func isNodeGroup(obj *objects.Object) bool {
+	return obj.GVK.Group == planner.GroupVersion.Group && obj.GVK.Kind == planner.NodeGroupKind
+}
+
+// collectNodeGroup keeps the slices the group's first node would publish,
+// with their pool fields filled as the planner fills them; a group that
+// cannot be read is an input problem.
+func (l *lintInputs) collectNodeGroup(obj *objects.Object, problem func(*manifest.Error, bool)) {
+	g, err := planner.DecodeNodeGroup(obj.JSON, location(obj))
+	if err != nil {
+		problem(obj.Errorf("%v", err), false)
+		return
+	}
+	for _, s := range g.NodeSlices(0) {
+		l.slices = append(l.slices, s)
+		l.where["ResourceSlice "+s.Name] = obj
 	}
 }
 

@@ -104,7 +104,9 @@ such device and CEL's message (such as "no such key: type" when a fake
 driver's devices lack an attribute the real class reads), since the
 scheduler fails the claim there instead of skipping the device. With
 --from-cluster and no slices in the input, the cluster's slices are
-checked: new classes against the devices a cluster has. Findings are
+checked: new classes against the devices a cluster has. Node groups
+(planner.drakit.io/v1alpha1 NodeGroup, as drakit plan reads them) are
+linted by the slices their first node would publish. Findings are
 printed after the objects ("lint: error: ..." or "lint: warning: ...")
 and counted in the summary.
 
@@ -204,7 +206,7 @@ func NewCmdValidate(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobr
 	cmd.Flags().DurationVar(&o.Timeout, "timeout", o.Timeout, "give up on an object whose validation takes longer (0: no limit)")
 	cmd.Flags().StringVar(&o.FeatureGates, "feature-gates", o.FeatureGates, "the cluster's feature gates for the objects checked with the rules of 1.37, in kube-apiserver's syntax (DRADeviceTaints=false,DRAListTypeAttributes=true; AllAlpha and AllBeta too); default: the 1.37 defaults")
 	cmd.Flags().BoolVar(&o.FromCluster, "from-cluster", o.FromCluster, "check against the cluster of kubectl's connection flags: namespace labels from it, each object in the version the cluster serves, and an object the cluster holds as an update of the stored one (nothing is written)")
-	cmd.Flags().BoolVar(&o.Lint, "lint", o.Lint, "also lint the ResourceSlices and DeviceClasses as the scheduler will see them: incomplete pools and rollouts, devices named twice, counters, and each class (of the input, and with --from-cluster of the cluster) against every device, with CEL's error where a selector fails; with --from-cluster and no slices in the input, the cluster's slices")
+	cmd.Flags().BoolVar(&o.Lint, "lint", o.Lint, "also lint the ResourceSlices (and node groups' template slices) and DeviceClasses as the scheduler will see them: incomplete pools and rollouts, devices named twice, counters, and each class (of the input, and with --from-cluster of the cluster) against every device, with CEL's error where a selector fails; with --from-cluster and no slices in the input, the cluster's slices")
 	cmd.Flags().StringVar(&o.Subresource, "subresource", o.Subresource, `with --from-cluster, "status": check objects as status updates of the stored ones`)
 	o.ClusterFlags.AddTo(cmd.Flags(), false)
 	_ = cmd.RegisterFlagCompletionFunc("as-version", cmdutil.CompleteGroupVersions)
@@ -431,6 +433,10 @@ func (r *validateRun) take(obj *objects.Object) error {
 	if obj.Typed == nil {
 		if obj.GVK.Group == "" && obj.GVK.Version == "v1" && obj.GVK.Kind == "Namespace" {
 			readNamespace(obj, r.o.Strict, r.namespaces, r.problem)
+			return nil
+		}
+		if r.o.Lint && isNodeGroup(obj) {
+			r.lintIn.collectNodeGroup(obj, r.problem)
 			return nil
 		}
 		r.sum.Skipped++

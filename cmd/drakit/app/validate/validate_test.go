@@ -48,6 +48,9 @@ var goldenCases = []cmdtesting.Case{
 	{Name: "validate-lint", Args: []string{"validate", "--lint", "-f", "examples/pools"}},
 	{Name: "validate-lint-json", Args: []string{"validate", "--lint", "-f", "examples/pools", "-o", "json"}},
 	{Name: "validate-lint-clean", Args: []string{"validate", "--lint", "-f", "examples/v1"}},
+	{Name: "validate-lint-nodegroups", Args: []string{"validate", "--lint", "-f", cmdtesting.InputFile("lint-nodegroups.yaml")}},
+	// Without --lint a node group is a document of another group.
+	{Name: "validate-nodegroups", Args: []string{"validate", "-f", cmdtesting.InputFile("lint-nodegroups.yaml")}},
 }
 
 func TestGolden(t *testing.T) { cmdtesting.Golden(t, factory, goldenCases) }
