@@ -7,6 +7,7 @@ package consumer
 
 import (
 	_ "github.com/drakit/drakit/allocator"
+	_ "github.com/drakit/drakit/allocator/poolstatus"
 	_ "github.com/drakit/drakit/allocator/verify"
 	_ "github.com/drakit/drakit/apis/resource"
 	_ "github.com/drakit/drakit/apis/resource/catalogue"
