@@ -53,12 +53,18 @@
 // availableDevices subtracts a tainted device in use twice, and
 // allocatedDevices counts results naming devices that the newest generation
 // no longer has; the available devices of a partitionable pool are not
-// those that still fit into the counters; and a shared capacity's total
-// minus its consumption adds up what is left on different devices.
+// those that still fit into the counters; a shared capacity's total minus
+// its consumption adds up what is left on different devices; a pool with
+// more slices than its resourceSliceCount, or with a device named twice,
+// is counted although the scheduler does not use it; and with a default
+// partition type attribute every pool without shared counters gets a
+// PartitionTypeMissing error.
 //
 // # drakit's numbers
 //
-// Pool.Devices sorts every device of a complete pool into exactly one
+// Pool.Devices sorts every device of a pool the scheduler uses
+// (Pool.Usable: complete, and not invalid: no device named twice, counter
+// sets declared once and consumed only where declared) into exactly one
 // state, in this order: InUse (held by a non-admin allocation result:
 // whole, or with at least one share of a shared device), Tainted (not in
 // use, NoSchedule or NoExecute), NoCounters (not in use, untainted, but
@@ -69,14 +75,15 @@
 // counts) and what is left; Pool.Shared is per capacity of the shared
 // devices their total, what their shares consume and what is left, summed
 // device by device (a device's left capacity is never below 0). Report.Nodes
-// counts the devices per node (the device's nodeName, else its slice's),
-// leaving out devices that are not tied to one node.
+// counts the devices of usable pools per node (the device's nodeName, else
+// its slice's), leaving out devices that are not tied to one node. The
+// devices of a pool that is not usable are Unusable.
 //
 // A pool is shown as it rolls out (Pool.Rollout): the generations its
 // slices carry, how many slices of the newest generation are published out
 // of resourceSliceCount, and how many slices of older generations are
-// still there. Like the scheduler and upstream's controller, drakit counts
-// only a complete newest generation; a pool whose newest generation is
-// incomplete has no counts (RollingOut when an older generation is still
-// published, else Incomplete).
+// still there. Like the scheduler, drakit counts only a complete newest
+// generation (exactly resourceSliceCount slices); a pool whose newest
+// generation is incomplete has no counts (RollingOut when an older
+// generation is still published, else Incomplete).
 package poolstatus

@@ -100,7 +100,8 @@ const (
 	// StateNoCounters: not in use, untainted, but it consumes more of the
 	// shared counters than the devices in use leave.
 	StateNoCounters DeviceState = "NoCounters"
-	// StateUnusable: the pool is not complete, so no device of it is used.
+	// StateUnusable: the pool is not complete, or invalid, so no device
+	// of it is used.
 	StateUnusable DeviceState = "Unusable"
 )
 
@@ -170,12 +171,13 @@ type Pool struct {
 	Rollout Rollout `json:"rollout"`
 	// Invalid says why the scheduler would not use the pool although it
 	// is complete (a device named twice, a counter set declared twice, a
-	// device consuming a counter the pool lacks); counts are still given.
+	// device consuming a counter the pool lacks); Status still has
+	// upstream's counts, drakit's are zero.
 	Invalid string `json:"invalid,omitempty"`
 	// Status is upstream's PoolStatus for the pool (package doc).
 	Status resource.PoolStatus `json:"status"`
 	// Devices, Counters and Shared are drakit's numbers (package doc);
-	// zero for a pool that is not complete.
+	// zero for a pool that is not Usable.
 	Devices  Counts     `json:"counts"`
 	Counters []Counter  `json:"counters,omitempty"`
 	Shared   []Capacity `json:"shared,omitempty"`
@@ -183,6 +185,10 @@ type Pool struct {
 	// order, devices in slice order.
 	DeviceList []*Device `json:"devices"`
 }
+
+// Usable tells whether the scheduler uses the pool: it is complete and
+// valid.
+func (p *Pool) Usable() bool { return p.Rollout.State == PoolComplete && p.Invalid == "" }
 
 // Node is the utilization of the devices tied to one node.
 type Node struct {
@@ -390,7 +396,9 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 	}
 	p.Invalid = invalidReason(current, recs)
 
-	complete := ro.State == PoolComplete
+	// drakit's numbers count only what the scheduler uses: a complete,
+	// valid pool.
+	complete := p.Usable()
 	tainted := make([]bool, len(recs))
 	var unavailable int32
 	for i, r := range recs {

@@ -222,14 +222,23 @@ func TestFilterAndNodes(t *testing.T) {
 	}
 }
 
-// TestInvalidPool: a device named twice makes the pool invalid (counts
-// still given, as upstream gives them).
+// TestInvalidPool: a device named twice makes the pool invalid: upstream
+// still counts its devices, drakit counts none as usable.
 func TestInvalidPool(t *testing.T) {
 	r := Compute(Input{Slices: []*resource.ResourceSlice{
 		testobjects.PoolSlice("a", gpu, "p", 0, 2, testobjects.OnNode("n"), testobjects.Device("gpu0")),
 		testobjects.PoolSlice("b", gpu, "p", 0, 2, testobjects.OnNode("n"), testobjects.Device("gpu0")),
 	}})
-	if p := r.Pools[0]; p.Invalid != `device "gpu0" is in slice a and in slice b` || i32(p.Status.TotalDevices) != "2" {
-		t.Errorf("invalid %q, status %+v", p.Invalid, p.Status)
+	if p := r.Pools[0]; p.Invalid != `device "gpu0" is in slice a and in slice b` || i32(p.Status.TotalDevices) != "2" || p.Usable() || p.Devices.Total != 0 || p.DeviceList[0].State != StateUnusable || len(r.Nodes) != 0 {
+		t.Errorf("invalid %q, status %+v, counts %+v, nodes %v", p.Invalid, p.Status, p.Devices, r.Nodes)
+	}
+	// More slices than resourceSliceCount: the scheduler does not use the
+	// pool; upstream's controller counts it.
+	r = Compute(Input{Slices: []*resource.ResourceSlice{
+		testobjects.PoolSlice("a", gpu, "p", 0, 1, testobjects.OnNode("n"), testobjects.Device("gpu0")),
+		testobjects.PoolSlice("b", gpu, "p", 0, 1, testobjects.OnNode("n"), testobjects.Device("gpu1")),
+	}})
+	if p := r.Pools[0]; p.Rollout.State != PoolIncomplete || p.Usable() || i32(p.Status.TotalDevices) != "2" || p.Status.ValidationError != nil {
+		t.Errorf("too many slices: %+v, status %+v", p.Rollout, p.Status)
 	}
 }

@@ -201,7 +201,7 @@ func PrintPools(w io.Writer, pools []*poolstatus.Pool) error {
 			node = "<none>"
 		}
 		counts := "-\t-\t-\t-\t-"
-		if p.Rollout.State == poolstatus.PoolComplete {
+		if p.Usable() {
 			c := p.Devices
 			counts = fmt.Sprintf("%d\t%d\t%d\t%d\t%d", c.Total, c.InUse, c.Tainted, c.NoCounters, c.Free)
 		}

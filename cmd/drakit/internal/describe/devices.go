@@ -238,6 +238,9 @@ func deviceStates(inv *cluster.Inventory) map[sliceDevice]string {
 			state := string(d.State)
 			if d.State == poolstatus.StateUnusable {
 				state = string(p.Rollout.State) + " pool"
+				if p.Rollout.State == poolstatus.PoolComplete {
+					state = "Invalid pool"
+				}
 			}
 			out[sliceDevice{d.Slice, d.Name}] = state
 		}
