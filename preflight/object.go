@@ -54,14 +54,18 @@ func gatesOf(minor int) (features.Gates, bool) {
 // object as the cluster holds it. name is how findings name it.
 func (c Checker) CheckObject(obj runtime.Object, name string) []Finding {
 	gvk := obj.GetObjectKind().GroupVersionKind()
+	var hub string
+	var err error
 	if c.Live {
-		// A hub object: its kind is its Go type's.
-		if kinds, _, err := conversion.Scheme.ObjectKinds(obj); err == nil && len(kinds) > 0 {
-			gvk = kinds[0]
+		// A hub object (hubclient's may say apiVersion
+		// resource.k8s.io/__internal, or nothing): its kind is its Go
+		// type's.
+		kinds, _, kerr := conversion.Scheme.ObjectKinds(obj)
+		if kerr != nil || len(kinds) == 0 || kinds[0].Version != runtime.APIVersionInternal {
+			return []Finding{{Severity: Breaking, Check: CheckValidation, Object: name, Why: fmt.Sprintf("not a hub object of %s (%T)", resource.GroupName, obj), Do: "report a bug: drakit reads a cluster's objects as hub objects"}}
 		}
-	}
-	hub, err := conversion.HubKind(gvk)
-	if err != nil {
+		hub = kinds[0].Kind
+	} else if hub, err = conversion.HubKind(gvk); err != nil {
 		return []Finding{{Severity: Breaking, Check: CheckValidation, Object: name, Why: err.Error(), Do: "fix the apiVersion and kind"}}
 	}
 	apiVersion := ""

@@ -13,6 +13,7 @@ import (
 	resourcev1beta1 "k8s.io/api/resource/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 
 	"github.com/drakit/drakit/conversion"
@@ -164,6 +165,18 @@ func TestCheckObject(t *testing.T) {
 	got = checks(preflight.Checker{From: 30, To: 31}.CheckObject(old, "old"))
 	if !slices.Contains(got, "Breaking version-not-served ") {
 		t.Errorf("v1alpha2 on 1.31: %q", got)
+	}
+	// A cluster's hub object, with or without the apiVersion hubclient
+	// gives it (resource.k8s.io/__internal, found on the real servers).
+	for _, gvk := range []schema.GroupVersionKind{{}, {Group: "resource.k8s.io", Version: runtime.APIVersionInternal, Kind: "ResourceClaim"}} {
+		h := hub.DeepCopyObject()
+		h.GetObjectKind().SetGroupVersionKind(gvk)
+		if got := checks(preflight.Checker{From: 37, To: 38, Live: true}.CheckObject(h, "live")); len(got) != 0 {
+			t.Errorf("live hub object %v on 1.38: %q", gvk, got)
+		}
+		if got := checks(preflight.Checker{From: 34, To: 33, Live: true}.CheckObject(h, "live")); len(got) != 0 {
+			t.Errorf("live hub object %v on 1.33: %q", gvk, got)
+		}
 	}
 }
 

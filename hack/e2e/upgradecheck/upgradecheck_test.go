@@ -1,0 +1,290 @@
+// Package upgradecheck runs "drakit upgrade-check --from-cluster" against
+// the real API servers of hack/e2e.sh, each holding the objects of
+// testdata/objects.yaml (written through hubclient in the version it
+// serves): the 1.30.14 server checked against 1.31 and 1.37 (every object
+// flagged: 1.31 cannot read v1alpha2), the 1.33.13 server (which stores
+// its claims as v1beta1 whatever version they are written in) with a
+// v1beta1-only admission policy checked against 1.37, and the 1.37.2
+// server checked against 1.33 (the downgrade refused, with the reason).
+// Each run's findings about these objects are compared with
+// testdata/golden (go test ./upgradecheck/ -update rewrites them); the
+// other packages' objects on the same server are left out of the
+// comparison. The storage plan of each run is proven on every object of
+// the cluster, and the test requires that those of this package survive.
+package upgradecheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/yaml"
+
+	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/cmd/drakit/app"
+	"github.com/drakit/drakit/conversion"
+	"github.com/drakit/drakit/hack/e2e/internal/e2eenv"
+	"github.com/drakit/drakit/hubclient"
+	"github.com/drakit/drakit/preflight"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden with the findings of this server")
+
+// targets are the releases each server is checked against.
+var targets = map[int][]string{
+	30: {"1.31", "1.37"},
+	33: {"1.37"},
+	37: {"1.33", "1.38"},
+}
+
+func TestUpgradeCheck(t *testing.T) {
+	s := e2eenv.Get(t)
+	to, ok := targets[s.Minor()]
+	if !ok {
+		t.Skipf("no upgrade check for kube-apiserver %s", s.KubeVersion)
+	}
+	ctx := context.Background()
+	kube, err := kubernetes.NewForConfig(s.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub, err := hubclient.NewForConfig(s.Config, hubclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := s.Namespace(t)
+	mine := load(t, ctx, kube, hub, ns)
+	kubeconfig := writeKubeconfig(t, s.Config.Host, s.Config.BearerToken)
+	for _, target := range to {
+		t.Run("to-"+target, func(t *testing.T) {
+			args := []string{"upgrade-check", "--from-cluster", "--to", target, "--storage-plan", "-o", "json", "--kubeconfig", kubeconfig}
+			var out, errOut bytes.Buffer
+			code := app.Run(args, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+			var rep struct {
+				From        string
+				Findings    []preflight.Finding
+				StoragePlan []preflight.PlanStep
+				InputErrors []string
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("drakit %s: exit %d, %v:\n%s%s", strings.Join(args, " "), code, err, out.String(), errOut.String())
+			}
+			if want := fmt.Sprintf("1.%d", s.Minor()); rep.From != want {
+				t.Errorf("from %q, want the server's %s", rep.From, want)
+			}
+			if len(rep.InputErrors) > 0 {
+				t.Errorf("input errors: %q", rep.InputErrors)
+			}
+			got, flagged := render(rep.Findings, mine, ns)
+			// Every object of ours is in a breaking finding: the DRA
+			// objects on every target but 1.38 (which reads what 1.37
+			// stores), the policy and the role where the target serves
+			// v1 by default and checks the status permissions (1.36 on).
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			for name, dra := range mine {
+				if dra && target == "1.38" || !dra && target < "1.36" {
+					continue
+				}
+				if !flagged[name] {
+					t.Errorf("%s is in no breaking finding", name)
+				}
+			}
+			for _, step := range rep.StoragePlan {
+				for _, f := range step.Failed {
+					if _, ok := mine[f.Object]; ok {
+						t.Errorf("storage plan: %s would not survive: %s", f.Object, f.Why)
+					}
+				}
+			}
+			compareGolden(t, fmt.Sprintf("1.%d-to-%s", s.Minor(), target), got)
+		})
+	}
+}
+
+// render writes the findings about our objects, one block per finding:
+// severity, check, release, why, what to do and which of our objects,
+// with the test's namespace as NS. flagged are our objects in breaking
+// findings.
+func render(findings []preflight.Finding, mine map[string]bool, ns string) (string, map[string]bool) {
+	flagged := map[string]bool{}
+	var blocks []string
+	for _, f := range findings {
+		var ours []string
+		if _, ok := mine[f.Object]; ok {
+			ours = append(ours, f.Object)
+		}
+		for _, o := range f.Objects {
+			if _, ok := mine[o]; ok {
+				ours = append(ours, o)
+			}
+		}
+		if len(ours) == 0 {
+			continue
+		}
+		sort.Strings(ours)
+		if f.Severity == preflight.Breaking {
+			for _, o := range ours {
+				flagged[o] = true
+			}
+		}
+		b := fmt.Sprintf("%s %s %s %s\n  why: %s\n  do: %s\n  objects: %s\n", f.Severity, f.Check, f.Release, f.Path, f.Why, f.Do, strings.Join(ours, ", "))
+		blocks = append(blocks, strings.ReplaceAll(b, ns+"/", "NS/"))
+	}
+	sort.Strings(blocks)
+	return strings.Join(blocks, ""), flagged
+}
+
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./upgradecheck/ -update against the server writes it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("differs from %s (-want +got; -update rewrites it):\n%s", path, diff)
+	}
+}
+
+// load stores testdata/objects.yaml: resource.k8s.io objects through
+// hubclient in the version the server serves (namespaced ones in ns),
+// the policy and the role with client-go. It returns the names the
+// findings give our objects ("ResourceClaim ns/uc-one-gpu",
+// "ValidatingAdmissionPolicy uc-v1beta1-only"), true for those of
+// resource.k8s.io.
+func load(t *testing.T, ctx context.Context, kube kubernetes.Interface, hub *hubclient.Client, ns string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile("testdata/objects.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := map[string]bool{}
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		var head metav1.TypeMeta
+		if err := yaml.Unmarshal([]byte(doc), &head); err != nil || head.Kind == "" {
+			t.Fatalf("testdata/objects.yaml: %v", err)
+		}
+		gv, err := schema.ParseGroupVersion(head.APIVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case gv.Group == resource.GroupName:
+			obj, err := conversion.Scheme.New(gv.WithKind(head.Kind))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := yaml.UnmarshalStrict([]byte(doc), obj); err != nil {
+				t.Fatal(err)
+			}
+			h, err := conversion.ToHub(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, err := createHub(ctx, hub, h, ns)
+			if err != nil {
+				t.Fatalf("creating %s: %v", head.Kind, err)
+			}
+			mine[name] = true
+		case head.Kind == "ValidatingAdmissionPolicy":
+			var p admissionregistrationv1.ValidatingAdmissionPolicy
+			if err := yaml.UnmarshalStrict([]byte(doc), &p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, &p, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				t.Fatal(err)
+			}
+			mine["ValidatingAdmissionPolicy "+p.Name] = false
+		case head.Kind == "ClusterRole":
+			var r rbacv1.ClusterRole
+			if err := yaml.UnmarshalStrict([]byte(doc), &r); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := kube.RbacV1().ClusterRoles().Create(ctx, &r, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				t.Fatal(err)
+			}
+			mine["ClusterRole "+r.Name] = false
+		default:
+			t.Fatalf("testdata/objects.yaml: unexpected %s", head.Kind)
+		}
+	}
+	return mine
+}
+
+// createHub creates a hub object through hubclient and returns its name as
+// the findings write it. Cluster-scoped objects that exist already (a run
+// against the same server before) are kept.
+func createHub(ctx context.Context, hub *hubclient.Client, obj runtime.Object, ns string) (string, error) {
+	var err error
+	var name string
+	switch o := obj.(type) {
+	case *resource.DeviceClass:
+		name = preflight.ObjectName("DeviceClass", "", o.Name)
+		_, err = hub.DeviceClasses().Create(ctx, o, metav1.CreateOptions{})
+	case *resource.ResourceSlice:
+		name = preflight.ObjectName("ResourceSlice", "", o.Name)
+		_, err = hub.ResourceSlices().Create(ctx, o, metav1.CreateOptions{})
+	case *resource.ResourceClaim:
+		o.Namespace = ns
+		name = preflight.ObjectName("ResourceClaim", ns, o.Name)
+		_, err = hub.ResourceClaims(ns).Create(ctx, o, metav1.CreateOptions{})
+	case *resource.ResourceClaimTemplate:
+		o.Namespace = ns
+		name = preflight.ObjectName("ResourceClaimTemplate", ns, o.Name)
+		_, err = hub.ResourceClaimTemplates(ns).Create(ctx, o, metav1.CreateOptions{})
+	default:
+		return "", fmt.Errorf("unexpected %T", obj)
+	}
+	if apierrors.IsAlreadyExists(err) {
+		err = nil
+	}
+	return name, err
+}
+
+func writeKubeconfig(t testing.TB, host, token string) string {
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: e2e
+  cluster: {server: %q, insecure-skip-tls-verify: true}
+users:
+- name: e2e
+  user: {token: %q}
+contexts:
+- name: e2e
+  context: {cluster: e2e, user: e2e}
+current-context: e2e
+`, host, token)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
