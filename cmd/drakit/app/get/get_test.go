@@ -52,6 +52,7 @@ func TestLive130(t *testing.T) {
 	f.Fake.SetServerVersion("v1.30.14")
 	cmdtesting.Golden(t, f, []cmdtesting.Case{
 		{Name: "live130-get-devices", Args: []string{"get", "devices"}},
+		{Name: "live130-get-pools", Args: []string{"get", "pools"}},
 	})
 }
 
