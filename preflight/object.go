@@ -166,6 +166,7 @@ func (c Checker) checkContent(base Finding, obj runtime.Object) []Finding {
 	var errs field.ErrorList
 	var drops []validation.DropWarning
 	if c.Live {
+		obj = withResourceVersion(obj)
 		errs = validation.ValidateObjectUpdate(obj, obj.DeepCopyObject(), opts)
 		_, drops = validation.ValidateObjectWithWarnings(obj.DeepCopyObject(), opts)
 	} else {
@@ -323,6 +324,21 @@ func annotation(obj runtime.Object, key string) string {
 		return ""
 	}
 	return m.GetAnnotations()[key]
+}
+
+// withResourceVersion is obj, or a copy with a resourceVersion when it
+// has none: an update of a stored object carries one (a fake cluster's
+// objects may lack it; the v1 DeviceTaintRule refuses an unconditional
+// update).
+func withResourceVersion(obj runtime.Object) runtime.Object {
+	m, err := meta.Accessor(obj)
+	if err != nil || m.GetResourceVersion() != "" {
+		return obj
+	}
+	obj = obj.DeepCopyObject()
+	m, _ = meta.Accessor(obj)
+	m.SetResourceVersion("1")
+	return obj
 }
 
 // ObjectName names an object for findings as "Kind namespace/name".

@@ -230,6 +230,7 @@ func prove(obj runtime.Object, step PlanStep) string {
 			errs = append(errs, x.Error())
 		}
 	} else {
+		converted = withResourceVersion(converted)
 		for _, x := range validation.ValidateObjectUpdate(converted, converted.DeepCopyObject(), opts) {
 			errs = append(errs, x.Error())
 		}
