@@ -472,11 +472,9 @@ names+=("${variants[@]}")
 for name in "${names[@]}"; do
   wait_server "$name"
 done
-if [ -n "$migrate_back" ] || [ ${#with_scheduler[@]} -gt 0 ]; then
-  # drakit as an operator builds it; the migration and scheduler tests run
-  # this binary.
-  (cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
-fi
+# drakit as an operator builds it; the migration, scheduler and webhook
+# tests run this binary.
+(cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
 if ! wait "$compile_pid"; then
   # With --serve, single tests can still run while a package is mid-edit.
   [ "${1:-}" = "--serve" ] || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
@@ -492,7 +490,7 @@ migration_env() {
 
 if [ "${1:-}" = "--serve" ]; then
   for version in "${servers[@]}"; do
-    log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && go test ./...)"
+    log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && DRAKIT_E2E_DRAKIT=$workdir/bin/drakit go test ./...)"
   done
   # The scheduler and the resourceclaim controller run all along here: the
   # live package's answers differ while they do (DRAKIT_E2E_SCHEDULER=0
@@ -520,6 +518,8 @@ for version in "${servers[@]}"; do
     # shellcheck disable=SC1091
     . "$workdir/$version/env.sh"
     export DRAKIT_E2E_REQUIRED=1
+    # The webhook package runs drakit webhook serve and config.
+    export DRAKIT_E2E_DRAKIT="$workdir/bin/drakit"
     cd "$e2e"
     # The live package first, alone: its golden answers count the
     # cluster's nodes and list its claims, which the other packages add to.
