@@ -44,6 +44,9 @@ import (
 	"github.com/drakit/drakit/preflight"
 )
 
+// ours are the names of our resource.k8s.io objects by (hub) kind.
+var ours = map[string][]string{}
+
 var update = flag.Bool("update", false, "rewrite testdata/golden with the findings of this server")
 
 // targets are the releases each server is checked against.
@@ -92,6 +95,7 @@ func TestUpgradeCheck(t *testing.T) {
 				t.Errorf("input errors: %q", rep.InputErrors)
 			}
 			got, flagged := render(rep.Findings, mine, ns)
+			executed := 0
 			// Every object of ours is in a breaking finding: the DRA
 			// objects on every target but 1.38 (which reads what 1.37
 			// stores), the policy and the role where the target serves
@@ -113,6 +117,14 @@ func TestUpgradeCheck(t *testing.T) {
 						t.Errorf("storage plan: %s would not survive: %s", f.Object, f.Why)
 					}
 				}
+				if step.Release == rep.From {
+					executed += execute(t, ctx, kube, hub, step, ns)
+				}
+			}
+			// The plans that run on the server itself: 1.33's rewrite
+			// before 1.34, 1.37's migration before 1.38.
+			if (rep.From == "1.33" || target == "1.38") && executed != len(ours) {
+				t.Errorf("the storage plan ran on %d kinds of ours, want %d", executed, len(ours))
 			}
 			compareGolden(t, fmt.Sprintf("1.%d-to-%s", s.Minor(), target), got)
 		})
@@ -150,6 +162,83 @@ func render(findings []preflight.Finding, mine map[string]bool, ns string) (stri
 	}
 	sort.Strings(blocks)
 	return strings.Join(blocks, ""), flagged
+}
+
+// execute runs a storage plan step on the server it is for (and says
+// whether it had objects of ours to run on): the
+// StorageVersionMigration it gives is created (dry run: the suite runs no
+// kube-controller-manager to carry it out), and our objects of its kind
+// are written again through hubclient, as the migration or the no-op
+// updates of the step would, and read back equal.
+func execute(t *testing.T, ctx context.Context, kube kubernetes.Interface, hub *hubclient.Client, step preflight.PlanStep, ns string) int {
+	t.Helper()
+	if step.Method != preflight.MethodMigrate && step.Method != preflight.MethodNone || len(ours[step.Kind]) == 0 {
+		return 0
+	}
+	if step.Migration != nil {
+		if _, err := kube.StoragemigrationV1().StorageVersionMigrations().Create(ctx, step.Migration, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+			t.Errorf("storage plan %s: the server refuses its StorageVersionMigration: %v", step.Resource, err)
+		}
+	}
+	for _, name := range ours[step.Kind] {
+		before, after, err := rewrite(ctx, hub, step.Kind, ns, name)
+		if err != nil {
+			t.Errorf("storage plan %s: rewriting %s: %v", step.Resource, name, err)
+			continue
+		}
+		if diff := cmp.Diff(comparable(before), comparable(after)); diff != "" {
+			t.Errorf("storage plan %s: %s differs after it was written again (-before +after):\n%s", step.Resource, name, diff)
+		}
+	}
+	t.Logf("storage plan %s (%s on %s as %s): %d of our objects written again and read back equal", step.Resource, step.Method, step.Release, step.Version, len(ours[step.Kind]))
+	return 1
+}
+
+// comparable is an object without what a write changes by itself: its
+// resourceVersion and managed fields.
+func comparable(obj runtime.Object) runtime.Object {
+	out := obj.DeepCopyObject()
+	if m, ok := out.(metav1.Object); ok {
+		m.SetResourceVersion("")
+		m.SetManagedFields(nil)
+	}
+	return out
+}
+
+// rewrite reads an object of ours through hubclient, writes it back
+// unchanged, and reads it again.
+func rewrite(ctx context.Context, hub *hubclient.Client, kind, ns, name string) (before, after runtime.Object, err error) {
+	get := func() (runtime.Object, error) {
+		switch kind {
+		case "DeviceClass":
+			return hub.DeviceClasses().Get(ctx, name, metav1.GetOptions{})
+		case "ResourceSlice":
+			return hub.ResourceSlices().Get(ctx, name, metav1.GetOptions{})
+		case "ResourceClaim":
+			return hub.ResourceClaims(ns).Get(ctx, name, metav1.GetOptions{})
+		case "ResourceClaimTemplate":
+			return hub.ResourceClaimTemplates(ns).Get(ctx, name, metav1.GetOptions{})
+		}
+		return nil, fmt.Errorf("no kind %s here", kind)
+	}
+	if before, err = get(); err != nil {
+		return nil, nil, err
+	}
+	switch o := before.DeepCopyObject().(type) {
+	case *resource.DeviceClass:
+		_, err = hub.DeviceClasses().Update(ctx, o, metav1.UpdateOptions{})
+	case *resource.ResourceSlice:
+		_, err = hub.ResourceSlices().Update(ctx, o, metav1.UpdateOptions{})
+	case *resource.ResourceClaim:
+		_, err = hub.ResourceClaims(ns).Update(ctx, o, metav1.UpdateOptions{})
+	case *resource.ResourceClaimTemplate:
+		_, err = hub.ResourceClaimTemplates(ns).Update(ctx, o, metav1.UpdateOptions{})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	after, err = get()
+	return before, after, err
 }
 
 func compareGolden(t *testing.T, name, got string) {
@@ -213,6 +302,8 @@ func load(t *testing.T, ctx context.Context, kube kubernetes.Interface, hub *hub
 				t.Fatalf("creating %s: %v", head.Kind, err)
 			}
 			mine[name] = true
+			m, _ := h.(metav1.Object)
+			ours[head.Kind] = append(ours[head.Kind], m.GetName())
 		case head.Kind == "ValidatingAdmissionPolicy":
 			var p admissionregistrationv1.ValidatingAdmissionPolicy
 			if err := yaml.UnmarshalStrict([]byte(doc), &p); err != nil {
