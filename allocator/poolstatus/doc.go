@@ -69,8 +69,9 @@
 // whole, or with at least one share of a shared device), Tainted (not in
 // use, NoSchedule or NoExecute), NoCounters (not in use, untainted, but
 // what it consumes no longer fits into what the devices in use leave of
-// the pool's counters: it cannot be carved now), Free (could be allocated
-// now). Pool.Counters are each counter's value, what the devices in use
+// the pool's counters, or the devices in use overdraw one of them, after
+// which the scheduler adds no device that consumes counters of the pool:
+// it cannot be carved now), Free (could be allocated now). Pool.Counters are each counter's value, what the devices in use
 // consume (once per device, however many shares it has, as the scheduler
 // counts) and what is left; Pool.Shared is per capacity of the shared
 // devices their total, what their shares consume and what is left, summed

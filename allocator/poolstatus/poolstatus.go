@@ -98,7 +98,9 @@ const (
 	// it from requests that do not tolerate it.
 	StateTainted DeviceState = "Tainted"
 	// StateNoCounters: not in use, untainted, but it consumes more of the
-	// shared counters than the devices in use leave.
+	// shared counters than the devices in use leave (or they overdraw a
+	// counter of the pool, after which no device that consumes counters is
+	// added).
 	StateNoCounters DeviceState = "NoCounters"
 	// StateUnusable: the pool is not complete, or invalid, so no device
 	// of it is used.
@@ -416,6 +418,10 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 			counters.consume(r.device.ConsumesCounters)
 		}
 	}
+	// Once the devices in use overdraw a counter (allocated before the
+	// counters shrank), the scheduler adds no device that consumes any
+	// counter of the pool.
+	overdrawn := counters.overdrawn()
 	shared := map[resource.QualifiedName]*Capacity{}
 	var sharedNames []resource.QualifiedName
 	for i, r := range recs {
@@ -432,7 +438,7 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 			d.State = StateInUse
 		case tainted[i]:
 			d.State = StateTainted
-		case !counters.fits(r.device.ConsumesCounters):
+		case len(r.device.ConsumesCounters) > 0 && (overdrawn || !counters.fits(r.device.ConsumesCounters)):
 			d.State = StateNoCounters
 		default:
 			d.State = StateFree
@@ -644,6 +650,18 @@ func (c *counterState) fits(uses []resource.DeviceCounterConsumption) bool {
 		}
 	}
 	return true
+}
+
+// overdrawn: some counter has less than nothing left.
+func (c *counterState) overdrawn() bool {
+	for _, m := range c.left {
+		for _, q := range m {
+			if q.Sign() < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // consume takes what the device consumes of the counters that exist.
