@@ -13,22 +13,22 @@ import (
 type Headroom struct {
 	// Total is the number of replicas that fit; one more does not
 	// (unless Capped).
-	Total int
+	Total int `json:"total"`
 	// PerNode counts them per node, in the order of the cluster's nodes
 	// (nodes that take none left out).
-	PerNode []NodeCount
+	PerNode []NodeCount `json:"perNode,omitempty"`
 	// Capped is set when the search stopped at the most replicas asked
 	// for, not at a replica that found no node.
-	Capped bool
+	Capped bool `json:"capped,omitempty"`
 	// Stopped is the scheduler's message for the first replica that
 	// found no node (or why it waits, or its error).
-	Stopped string
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // NodeCount is how many replicas go to a node.
 type NodeCount struct {
-	Node     string
-	Replicas int
+	Node     string `json:"node"`
+	Replicas int    `json:"replicas"`
 }
 
 // PodFromTemplate is a pod of a core/v1 PodTemplate: its template's

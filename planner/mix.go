@@ -28,6 +28,10 @@ func (s *session) cheapestMix(ctx context.Context, groups []*Group, plans []Grou
 			remaining = append(remaining, p)
 		}
 	}
+	if len(remaining) == 0 {
+		// Nothing to buy: the cluster places every pod some group could.
+		return nil, nil
+	}
 	target := remaining
 	var layout []Add
 	usedGroup := map[string]bool{}

@@ -125,7 +125,7 @@ func ReadNodeGroups(r io.Reader, source string) ([]*Group, error) {
 	names := map[string]bool{}
 	for _, g := range out {
 		if names[g.Name] {
-			return nil, fmt.Errorf("%s: node group %q: a second group of that name; give each group a name of its own", g.Source, g.Name)
+			return nil, fmt.Errorf("%snode group %q: a second group of that name; give each group a name of its own", prefix(g.Source), g.Name)
 		}
 		names[g.Name] = true
 	}
@@ -133,20 +133,21 @@ func ReadNodeGroups(r io.Reader, source string) ([]*Group, error) {
 }
 
 // DecodeNodeGroup decodes and checks one NodeGroup document (JSON or
-// YAML); where names it in errors. Unknown fields are errors.
+// YAML); where, when not empty, names it in errors. Unknown fields are
+// errors.
 func DecodeNodeGroup(data []byte, where string) (*Group, error) {
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, fmt.Errorf("%s%w", prefix(where), err)
 	}
 	var ng NodeGroup
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ng); err != nil {
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, fmt.Errorf("%s%w", prefix(where), err)
 	}
 	if gv := GroupVersion.String(); ng.APIVersion != gv || ng.Kind != NodeGroupKind {
-		return nil, fmt.Errorf("%s: apiVersion %q, kind %q: a node group file holds apiVersion: %s, kind: %s", where, ng.APIVersion, ng.Kind, gv, NodeGroupKind)
+		return nil, fmt.Errorf("%sapiVersion %q, kind %q: a node group file holds apiVersion: %s, kind: %s", prefix(where), ng.APIVersion, ng.Kind, gv, NodeGroupKind)
 	}
 	return newGroup(&ng, where)
 }
@@ -155,7 +156,7 @@ func DecodeNodeGroup(data []byte, where string) (*Group, error) {
 func newGroup(ng *NodeGroup, where string) (*Group, error) {
 	name := ng.Name
 	at := func(field, format string, args ...any) error {
-		return fmt.Errorf("%s: node group %q: %s: %s", where, name, field, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%snode group %q: %s: %s", prefix(where), name, field, fmt.Sprintf(format, args...))
 	}
 	// Node names are "<group>-<index>": the group's name must leave room
 	// for them in a DNS subdomain.
@@ -193,6 +194,14 @@ func newGroup(ng *NodeGroup, where string) (*Group, error) {
 		g.Slices = append(g.Slices, s)
 	}
 	return g, nil
+}
+
+// prefix is where, as the start of a message.
+func prefix(where string) string {
+	if where == "" {
+		return ""
+	}
+	return where + ": "
 }
 
 // hubSlice converts a ResourceSlice of any version to the hub.

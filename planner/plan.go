@@ -28,63 +28,64 @@ const (
 // nowhere.
 type PodOutcome struct {
 	// Name is "namespace/name".
-	Name string
+	Name string `json:"name"`
 	// Node is where the pod goes, "" for nowhere; Group the group of
 	// Node, "" for a node of the cluster.
-	Node, Group string
+	Node  string `json:"node,omitempty"`
+	Group string `json:"group,omitempty"`
 	// Message is, for a pod that goes nowhere, the scheduler's message
 	// (PodResult.SchedulerMessage), its error (SchedulerError), or why
 	// it waits (a missing claim or template).
-	Message string
+	Message string `json:"message,omitempty"`
 }
 
 // GroupPlan is what one group alone does for the pending pods.
 type GroupPlan struct {
-	Group string
+	Group string `json:"group"`
 	// Nodes is the fewest nodes of the group that place every pending
 	// pod the group can place with MaxSize nodes: with Nodes-1, one of
 	// them is not placed.
-	Nodes int
+	Nodes int `json:"nodes"`
 	// Places are the pending pods that fit on no node of the cluster and
 	// that the group's nodes place.
-	Places []string
+	Places []string `json:"places,omitempty"`
 	// Unplaced are the pending pods that the cluster's nodes and Nodes
 	// nodes of the group leave unplaced (with FirstFit, what MaxSize
 	// nodes leave too; with Bisection, a pod that fits now may be among
 	// them, its device taken by a pod on an added node).
-	Unplaced []string
+	Unplaced []string `json:"unplaced,omitempty"`
 	// Placed counts the pending pods placed in all, on the cluster's
 	// nodes and Nodes nodes of the group.
-	Placed int
+	Placed int `json:"placed"`
 	// Exhausted is set when all MaxSize nodes were used and pods remain
 	// unplaced: a larger group might place more of them.
-	Exhausted bool
+	Exhausted bool `json:"exhausted,omitempty"`
 	// Cost is Nodes times the group's cost, in thousandths; HasCost when
 	// the group has a cost.
-	Cost    int64
-	HasCost bool
-	Search  Search
+	Cost    int64  `json:"costMilli,omitempty"`
+	HasCost bool   `json:"hasCost,omitempty"`
+	Search  Search `json:"search"`
 	// maxPlaced are the pending pods placed with MaxSize nodes.
 	maxPlaced []string
 }
 
 // Count is a number of nodes of a group in a plan.
 type Count struct {
-	Group string
-	Nodes int
+	Group string `json:"group"`
+	Nodes int    `json:"nodes"`
 }
 
 // Mix is the cheapest combination of groups found (see doc.go, The
 // cheapest mix, for what is guaranteed).
 type Mix struct {
-	Counts []Count
+	Counts []Count `json:"counts"`
 	// Cost is in thousandths of the groups' unit.
-	Cost int64
+	Cost int64 `json:"costMilli"`
 	// Places counts the pending pods it places beyond the cluster's.
-	Places int
+	Places int `json:"places"`
 	// How: "greedy" (the greedy mix, trimmed) or "single group" (one
 	// group's own plan was cheaper).
-	How string
+	How string `json:"how"`
 	// placed are the pods it places beyond the cluster's.
 	placed map[string]bool
 }
@@ -93,31 +94,31 @@ type Mix struct {
 // fit".
 type Plan struct {
 	// Pending counts the pending pods.
-	Pending int
+	Pending int `json:"pending"`
 	// FitNow are the pending pods the cluster's nodes place as they are.
-	FitNow []PodOutcome
+	FitNow []PodOutcome `json:"fitNow,omitempty"`
 	// Groups are the groups' own plans, in the order given.
-	Groups []GroupPlan
+	Groups []GroupPlan `json:"groups"`
 	// Mix is the cheapest mix of the groups with a cost (nil when none
 	// has one, or when placement is not monotone).
-	Mix *Mix
+	Mix *Mix `json:"mix,omitempty"`
 	// Recommended are the nodes the final placement added: the Mix, else
 	// the group with the fewest nodes that places every pod some group
 	// can place, else every group's own plan together.
-	Recommended []Count
+	Recommended []Count `json:"recommended,omitempty"`
 	// Result is every pending pod in the final placement.
-	Result []PodOutcome
+	Result []PodOutcome `json:"result"`
 	// Never are the pending pods that no group places, with the
 	// scheduler's message of the final placement.
-	Never []PodOutcome
+	Never []PodOutcome `json:"never,omitempty"`
 	// Verified is set when the final placement placed every pod the plan
 	// said it would; Unverified lists the others (none, barring a defect
 	// in the reasoning of doc.go; say so when it happens).
-	Verified   bool
-	Unverified []string
+	Verified   bool     `json:"verified"`
+	Unverified []string `json:"unverified,omitempty"`
 	// Monotone is set when no slice of the cluster reaches the groups'
 	// nodes, so that FirstFit applied to every group.
-	Monotone bool
+	Monotone bool `json:"monotone"`
 }
 
 // MakePlan finds, for the pending pods of the cluster, each group's
@@ -267,14 +268,14 @@ func checkNames(c *Cluster, groups []*Group) error {
 	names := map[string]bool{}
 	for _, g := range groups {
 		if names[g.Name] {
-			return fmt.Errorf("%s: node group %q: a second group of that name; give each group a name of its own", g.Source, g.Name)
+			return fmt.Errorf("%snode group %q: a second group of that name; give each group a name of its own", prefix(g.Source), g.Name)
 		}
 		names[g.Name] = true
 	}
 	for _, g := range groups {
 		for i := range g.MaxSize {
 			if name := g.NodeName(i); taken[name] {
-				return fmt.Errorf("%s: node group %q: its node %s has the name of a node of the cluster (or of another group); rename the group", g.Source, g.Name, name)
+				return fmt.Errorf("%snode group %q: its node %s has the name of a node of the cluster (or of another group); rename the group", prefix(g.Source), g.Name, name)
 			}
 		}
 		for i := range g.MaxSize {
