@@ -46,6 +46,7 @@ const (
 	CheckLostFields    = "fields-lost"
 	CheckDroppedFields = "fields-dropped"
 	CheckNewSemantics  = "fields-take-effect"
+	CheckSemantics     = "semantics"
 	CheckValidation    = "validation"
 	CheckWebhook       = "webhook-rule"
 	CheckPolicyMatch   = "policy-match"

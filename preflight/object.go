@@ -108,7 +108,47 @@ func (c Checker) CheckObject(obj runtime.Object, name string) []Finding {
 		out = append(out, f)
 	}
 	out = append(out, c.checkContent(base, converted)...)
+	out = append(out, c.checkSemantics(base, obj)...)
 	return out
+}
+
+// adminAccessLabelRelease is the first release whose namespace label for
+// admin access is resource.kubernetes.io/admin-access; 1.33 had
+// resource.k8s.io/admin-access (DRAAdminNamespaceLabelKey,
+// pkg/apis/resource/types.go; checked in pkg/registry/resource/utils.go).
+const adminAccessLabelRelease = 34
+
+// checkSemantics reports what changes meaning between the two releases
+// without a field changing: a claim or template with admin access whose
+// namespace needs another label across 1.33 and 1.34.
+func (c Checker) checkSemantics(base Finding, obj runtime.Object) []Finding {
+	if c.From == 0 || (c.From < adminAccessLabelRelease) == (c.To < adminAccessLabelRelease) || min(c.From, c.To) < 33 {
+		return nil
+	}
+	hub, err := conversion.ToHub(obj)
+	if err != nil {
+		return nil
+	}
+	var spec *resource.ResourceClaimSpec
+	path := "spec.devices.requests"
+	switch o := hub.(type) {
+	case *resource.ResourceClaim:
+		spec = &o.Spec
+	case *resource.ResourceClaimTemplate:
+		spec, path = &o.Spec.Spec, "spec.spec.devices.requests"
+	default:
+		return nil
+	}
+	for i, r := range spec.Devices.Requests {
+		if r.Exactly != nil && r.Exactly.AdminAccess != nil && *r.Exactly.AdminAccess {
+			f := base
+			f.Severity, f.Check, f.Path = Warning, CheckSemantics, fmt.Sprintf("%s[%d]", path, i)
+			f.Why = fmt.Sprintf("admin access needs the namespace label resource.k8s.io/admin-access: \"true\" on 1.33 and resource.kubernetes.io/admin-access: \"true\" from 1.34: on %s the namespace's old label no longer allows it", rel(c.To))
+			f.Do = "label the namespace with both keys before the move, and remove the old one after"
+			return []Finding{f}
+		}
+	}
+	return nil
 }
 
 // checkVersion reports a manifest's apiVersion that the target does not

@@ -166,6 +166,19 @@ func TestCheckObject(t *testing.T) {
 	if !slices.Contains(got, "Breaking version-not-served ") {
 		t.Errorf("v1alpha2 on 1.31: %q", got)
 	}
+	// Admin access: the namespace label changes between 1.33 and 1.34.
+	admin := exact
+	admin.Exactly = admin.Exactly.DeepCopy()
+	admin.Exactly.AdminAccess = ptr.To(true)
+	for _, c := range []struct {
+		from, to int
+		want     bool
+	}{{33, 34, true}, {35, 33, true}, {34, 37, false}, {32, 33, false}, {0, 37, false}} {
+		got := checks(preflight.Checker{From: c.from, To: c.to}.CheckObject(v1Claim("admin", admin), "admin"))
+		if has := slices.Contains(got, "Warning semantics spec.devices.requests[0]"); has != c.want {
+			t.Errorf("admin access 1.%d -> 1.%d: %q", c.from, c.to, got)
+		}
+	}
 	// A cluster's hub object, with or without the apiVersion hubclient
 	// gives it (resource.k8s.io/__internal, found on the real servers).
 	for _, gvk := range []schema.GroupVersionKind{{}, {Group: "resource.k8s.io", Version: runtime.APIVersionInternal, Kind: "ResourceClaim"}} {
