@@ -54,9 +54,9 @@ func TestGoldenLive(t *testing.T) {
 	})
 }
 
-// TestGoldenLive130 checks a fake 1.30 cluster against 1.31: every object
+// TestGoldenLiveAlpha checks a fake 1.30 cluster (v1alpha2) against 1.31: every object
 // is flagged.
-func TestGoldenLive130(t *testing.T) {
+func TestGoldenLiveAlpha(t *testing.T) {
 	f := cmdtesting.NewFakeClusterFactory(t, "v1alpha2")
 	f.Fake.SetServerVersion("v1.30.14")
 	cmdtesting.Golden(t, f, []cmdtesting.Case{
