@@ -24,6 +24,7 @@ import (
 	"github.com/drakit/drakit/cmd/drakit/app/explain"
 	"github.com/drakit/drakit/cmd/drakit/app/get"
 	"github.com/drakit/drakit/cmd/drakit/app/openapi"
+	"github.com/drakit/drakit/cmd/drakit/app/plan"
 	"github.com/drakit/drakit/cmd/drakit/app/upgradecheck"
 	"github.com/drakit/drakit/cmd/drakit/app/validate"
 	versioncmd "github.com/drakit/drakit/cmd/drakit/app/version"
@@ -143,6 +144,7 @@ func NewDrakitCommand(f cmdutil.Factory, streams genericiooptions.IOStreams) *co
 		convert.NewCmdConvert(f, streams),
 		validate.NewCmdValidate(f, streams),
 		allocate.NewCmdAllocate(f, streams),
+		plan.NewCmdPlan(f, streams),
 		explain.NewCmdExplain(f, streams),
 		describe.NewCmdDescribe(f, streams),
 		get.NewCmdGet(f, streams),
