@@ -23,6 +23,8 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
+	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/drakit/drakit/driverconfig"
 )
@@ -45,7 +47,7 @@ type driverSchemas struct {
 type compiled struct {
 	gvk        schema.GroupVersionKind
 	structural *structuralschema.Structural
-	openapi    apiservervalidation.SchemaValidator
+	openapi    apiservervalidation.SchemaCreateValidator
 	cel        *schemacel.Validator
 	// declaresMetadata tells whether the schema has a metadata property:
 	// pruning keeps a root metadata field without reporting it, so an
@@ -192,7 +194,7 @@ func compile(gvk schema.GroupVersionKind, in *apiextensionsv1.JSONSchemaProps, f
 	if err != nil {
 		return nil, field.ErrorList{field.Invalid(fldPath, "", err.Error())}
 	}
-	openapi, _, err := apiservervalidation.NewSchemaValidator(internal)
+	_, openapiSchema, err := apiservervalidation.NewSchemaValidator(internal)
 	if err != nil {
 		return nil, field.ErrorList{field.Invalid(fldPath, "", err.Error())}
 	}
@@ -200,10 +202,20 @@ func compile(gvk schema.GroupVersionKind, in *apiextensionsv1.JSONSchemaProps, f
 	return &compiled{
 		gvk:              gvk,
 		structural:       s,
-		openapi:          openapi,
+		openapi:          createValidator{validate.NewSchemaValidator(openapiSchema, nil, "", strfmt.Default)},
 		cel:              schemacel.NewValidator(s, false, celconfig.PerCallLimit),
 		declaresMetadata: declaresMetadata,
 	}, nil
+}
+
+// createValidator is the OpenAPI validator of a create: a config has no
+// old value to ratchet against, so the ratcheting validator, which
+// builds a validator per call when CRDValidationRatcheting is on, is not
+// needed.
+type createValidator struct{ v *validate.SchemaValidator }
+
+func (c createValidator) Validate(value interface{}, _ ...apiservervalidation.ValidationOption) *validate.Result {
+	return c.v.Validate(value)
 }
 
 // withTypeMeta declares apiVersion and kind as strings where the schema
