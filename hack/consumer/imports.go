@@ -29,6 +29,8 @@ import (
 	_ "github.com/drakit/drakit/conversion"
 	_ "github.com/drakit/drakit/driverconfig"
 	_ "github.com/drakit/drakit/driverconfig/admission"
+	_ "github.com/drakit/drakit/driverconfig/admissionconfig"
+	_ "github.com/drakit/drakit/driverconfig/schemavalidation"
 	_ "github.com/drakit/drakit/generated/clientset/versioned"
 	_ "github.com/drakit/drakit/generated/clientset/versioned/fake"
 	_ "github.com/drakit/drakit/generated/clientset/versioned/scheme"
