@@ -54,4 +54,5 @@ import (
 	_ "github.com/drakit/drakit/openapi"
 	_ "github.com/drakit/drakit/openapi/builder"
 	_ "github.com/drakit/drakit/openapi/jsonschemagen"
+	_ "github.com/drakit/drakit/planner"
 )
