@@ -68,7 +68,11 @@ func WithLogger(l logr.Logger) Option { return func(h *Handler) { h.logger = l }
 
 // NewHandler returns the Handler that validates the configs of the
 // drivers registered in reg (strictly, unless reg is a NonStrict view).
+// A nil reg is a mistake of the program's setup: NewHandler panics.
 func NewHandler(reg *driverconfig.Registry, opts ...Option) *Handler {
+	if reg == nil {
+		panic("admission.NewHandler: the Registry is nil")
+	}
 	h := &Handler{
 		registry: reg,
 		maxBytes: DefaultMaxRequestBytes,
