@@ -33,9 +33,11 @@ var (
 release (--to) of Kubernetes DRA (resource.k8s.io): in manifests (-f:
 files, directories with -R, or - for standard input, such as the output of
 helm template) and in a live cluster (--from-cluster, with kubectl's
-connection flags; nothing is written to it). Releases: ` + catalogue.KnownReleases() + `.
-A control plane moves one release at a time; the check walks every release
-between --from and --to.
+connection flags; nothing is written to it).
+
+Releases: ` + catalogue.KnownReleases() + `. A control plane
+moves one release at a time; the check walks every release between --from
+and --to.
 
 It reports, each finding with its object (file:line and document for
 manifests), why and what to do:
@@ -438,7 +440,7 @@ func (r *run) print() error {
 	}
 	rep := r.report
 	head := "Checked against " + rep.To
-	if rep.From != "" {
+	if rep.From != "" && rep.From != rep.To {
 		head = fmt.Sprintf("Checked %s from %s to %s", rep.Direction, rep.From, rep.To)
 	}
 	fmt.Fprintf(w, "%s: %d breaking, %d %s, %d informational.\n", head, rep.Summary.Breaking, rep.Summary.Warning, cmdutil.Plural(rep.Summary.Warning, "warning", "warnings"), rep.Summary.Info)
