@@ -21,12 +21,14 @@ import (
 // scheduler's rules, with the default features) can allocate it to a
 // claim that asks for exactly that device: Free ones it can, every other
 // one it cannot. A device with shares is left out: another share may or
-// may not fit, which its state does not claim.
+// may not fit, which its state does not claim. And each shape of
+// partition (Pool.Partitions): a claim for Allocatable devices of it is
+// allocated, a claim for one more is not.
 func TestStatesAgreeWithAllocator(t *testing.T) {
 	ctx := context.Background()
 	class := testobjects.Class("any")
-	probes := map[DeviceState]int{}
-	for seed := range 150 {
+	probes := map[DeviceState]int{} // and "shape": partition counts checked
+	for seed := range 100 {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		in := randomNodePools(rng)
 		r := Compute(in)
@@ -52,11 +54,38 @@ func TestStatesAgreeWithAllocator(t *testing.T) {
 				probes[d.State]++
 			}
 		}
+		// Each shape's Allocatable devices fit together, one more does
+		// not.
+		for _, p := range r.Pools {
+			if p.Node == "" {
+				continue
+			}
+			for _, part := range p.Partitions {
+				for _, n := range []int32{part.Allocatable, part.Allocatable + 1} {
+					if n == 0 {
+						continue
+					}
+					claim := testobjects.Claim("shape", testobjects.Request("r", "any", testobjects.Count(int64(n)), testobjects.Selector(fmt.Sprintf(`device.driver == "%s" && has(device.attributes["%s"].shape) && device.attributes["%s"].shape == "%s"`, p.Driver, p.Driver, p.Driver, part.Type))))
+					a, err := allocator.New(allocator.Options{Classes: []*resource.DeviceClass{class}, Slices: in.Slices, AllocatedClaims: in.Claims, DeviceTaintRules: in.TaintRules, Node: testobjects.Node(p.Node)})
+					if err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					res, err := a.Allocate(ctx, []*resource.ResourceClaim{claim})
+					if err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					if want := n == part.Allocatable; (res[0].Err == nil) != want {
+						t.Errorf("seed %d: pool %s/%s, shape %s: %d of %d allocatable, but %d devices: allocated %v (%v)", seed, p.Driver, p.Name, part.Type, part.Allocatable, part.Total, n, res[0].Err == nil, res[0].Err)
+					}
+					probes["shape"]++
+				}
+			}
+		}
 		if t.Failed() {
 			break
 		}
 	}
-	for _, s := range []DeviceState{StateFree, StateInUse, StateTainted, StateNoCounters, StateUnusable} {
+	for _, s := range []DeviceState{StateFree, StateInUse, StateTainted, StateNoCounters, StateUnusable, "shape"} {
 		if probes[s] == 0 {
 			t.Errorf("no device in state %s probed: %v", s, probes)
 		}
@@ -122,6 +151,8 @@ func randomNodePools(rng *rand.Rand) Input {
 						counters["cores"] = resource.Counter{Value: *apiresource.NewQuantity(int64(4*(1+rng.Intn(8))), apiresource.DecimalSI)}
 					}
 					d.ConsumesCounters = []resource.DeviceCounterConsumption{{CounterSet: "gpu-0", Counters: counters}}
+					// What Partition.Type says, for selectors.
+					d.Attributes["shape"] = resource.DeviceAttribute{StringValue: ptrTo(costKey(d.ConsumesCounters))}
 				}
 				if rng.Intn(6) == 0 {
 					d.Taints = []resource.DeviceTaint{{Key: "k", Effect: []resource.DeviceTaintEffect{resource.DeviceTaintEffectNoSchedule, resource.DeviceTaintEffectNoExecute, resource.DeviceTaintEffectNone}[rng.Intn(3)]}}
@@ -211,3 +242,5 @@ func cmpStates(want map[string]DeviceState, p *Pool) string {
 	}
 	return ""
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -73,7 +73,9 @@
 // which the scheduler adds no device that consumes counters of the pool:
 // it cannot be carved now), Free (could be allocated now). Pool.Counters are each counter's value, what the devices in use
 // consume (once per device, however many shares it has, as the scheduler
-// counts) and what is left; Pool.Shared is per capacity of the shared
+// counts) and what is left; Pool.Partitions are per shape of partitionable
+// device (its partition type, else what it consumes) how many more fit
+// together, of those not in use and untainted; Pool.Shared is per capacity of the shared
 // devices their total, what their shares consume and what is left, summed
 // device by device (a device's left capacity is never below 0). Report.Nodes
 // counts the devices of usable pools per node (the device's nodeName, else

@@ -164,6 +164,20 @@ type Capacity struct {
 	Left     apiresource.Quantity   `json:"left"`
 }
 
+// Partition is one shape of partitionable device in a pool: the devices
+// of one partition type, or (without a partition type attribute) those
+// that consume the same counters.
+type Partition struct {
+	// Type is the partition type attribute's value, or else what each
+	// device consumes ("gpu-0/memory=40Gi").
+	Type  string `json:"type"`
+	Total int32  `json:"total"`
+	// Allocatable is how many more of them fit together into what the
+	// devices in use leave of the counters: not in use, untainted, taken
+	// one after the other in slice order.
+	Allocatable int32 `json:"allocatable"`
+}
+
 // Pool is the utilization of one pool.
 type Pool struct {
 	Driver string `json:"driver"`
@@ -180,9 +194,10 @@ type Pool struct {
 	Status resource.PoolStatus `json:"status"`
 	// Devices, Counters and Shared are drakit's numbers (package doc);
 	// zero for a pool that is not Usable.
-	Devices  Counts     `json:"counts"`
-	Counters []Counter  `json:"counters,omitempty"`
-	Shared   []Capacity `json:"shared,omitempty"`
+	Devices    Counts      `json:"counts"`
+	Counters   []Counter   `json:"counters,omitempty"`
+	Partitions []Partition `json:"partitions,omitempty"`
+	Shared     []Capacity  `json:"shared,omitempty"`
 	// DeviceList is every device of the newest generation, slices in name
 	// order, devices in slice order.
 	DeviceList []*Device `json:"devices"`
@@ -478,12 +493,63 @@ func computePool(k poolKey, slices []*resource.ResourceSlice, held map[string]*h
 	}
 	if complete {
 		p.Counters = counters.list()
+		p.Partitions = partitions(k, recs, p.DeviceList, counters, overdrawn)
 		sort.Slice(sharedNames, func(i, j int) bool { return sharedNames[i] < sharedNames[j] })
 		for _, name := range sharedNames {
 			p.Shared = append(p.Shared, *shared[name])
 		}
 	}
 	return p
+}
+
+// partitions groups the pool's partitionable devices by partition type
+// (or, without one, by what they consume) and counts per group how many
+// of those not in use and untainted fit together into what is left.
+func partitions(k poolKey, recs []record, devices []*Device, left *counterState, overdrawn bool) []Partition {
+	type group struct {
+		Partition
+		free []*resource.Device
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for i, r := range recs {
+		if len(r.device.ConsumesCounters) == 0 {
+			continue
+		}
+		key := ""
+		if r.partitionAttr != "" {
+			key, _ = partitionType(k.driver, r.device, r.partitionAttr)
+		}
+		if key == "" {
+			key = costKey(r.device.ConsumesCounters)
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{Partition: Partition{Type: key}}
+			groups[key] = g
+			keys = append(keys, key)
+		}
+		g.Total++
+		if s := devices[i].State; s == StateFree || s == StateNoCounters {
+			g.free = append(g.free, r.device)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]Partition, 0, len(keys))
+	for _, key := range keys {
+		g := groups[key]
+		if !overdrawn {
+			c := left.clone()
+			for _, d := range g.free {
+				if c.fits(d.ConsumesCounters) {
+					g.Allocatable++
+					c.consume(d.ConsumesCounters)
+				}
+			}
+		}
+		out = append(out, g.Partition)
+	}
+	return out
 }
 
 // invalidReason is why the scheduler would not use the pool: a device

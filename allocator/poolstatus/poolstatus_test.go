@@ -87,6 +87,28 @@ func TestPartitionsCarvable(t *testing.T) {
 	if st.ValidationError != nil || st.NodeName == nil || *st.NodeName != "node-a" {
 		t.Errorf("status %+v", st)
 	}
+	var carve []string
+	for _, ps := range p.Partitions {
+		carve = append(carve, fmt.Sprintf("%s=%d/%d", ps.Type, ps.Allocatable, ps.Total))
+	}
+	if got := strings.Join(carve, " "); got != "full=0/1 half=1/2 quarter=2/4" {
+		t.Errorf("partitions %s", got)
+	}
+	// Without the attribute, by what they consume; tainted quarters are
+	// not carvable: one untainted quarter is left.
+	s := partitionedPool()
+	s.Spec.PartitionTypeAttribute = nil
+	for _, i := range []int{3, 4, 5} {
+		s.Spec.Devices[i].Taints = []resource.DeviceTaint{{Key: "k", Effect: resource.DeviceTaintEffectNoSchedule}}
+	}
+	r2 := Compute(Input{Slices: []*resource.ResourceSlice{s}, Claims: []*resource.ResourceClaim{testobjects.Allocated("a", gpu+"/node-a/half-0")}})
+	carve = nil
+	for _, ps := range r2.Pools[0].Partitions {
+		carve = append(carve, fmt.Sprintf("%s=%d/%d", ps.Type, ps.Allocatable, ps.Total))
+	}
+	if got := strings.Join(carve, " "); got != "gpu-0/memory=20Gi=1/4 gpu-0/memory=40Gi=1/2 gpu-0/memory=80Gi=0/1" {
+		t.Errorf("partitions by cost %s", got)
+	}
 	if len(r.Nodes) != 1 || r.Nodes[0].Devices != p.Devices || r.Nodes[0].Pools != 1 {
 		t.Errorf("nodes %+v", r.Nodes[0])
 	}

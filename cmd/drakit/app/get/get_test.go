@@ -31,6 +31,7 @@ var liveCases = []cmdtesting.Case{
 var fileCases = []cmdtesting.Case{
 	{Name: "get-pools-files", Args: []string{"get", "pools", "-f", "examples/pools"}},
 	{Name: "get-pools-files-per-node", Args: []string{"get", "pools", "-f", "examples/pools", "--per-node"}},
+	{Name: "get-pools-files-wide", Args: []string{"get", "pools", "-f", "examples/pools", "-o", "wide"}},
 	{Name: "get-pools-files-yaml", Args: []string{"get", "pools", "-f", "examples/pools", "--driver", "gpu.example.com", "--pool", "node-a", "--partition-type-attribute", "gpu.example.com/profile", "-o", "yaml"}},
 	{Name: "get-pools-files-bad-input", Args: []string{"get", "pools", "-f", "examples/pools", "-f", cmdtesting.InputFile("unknown-field.yaml")}},
 }

@@ -32,7 +32,10 @@ from a DeviceTaintRule), without counters left (partitionable devices that
 no longer fit into what the devices in use leave of the pool's shared
 counters: they cannot be carved now), and free. COUNTERS LEFT is what is
 left of each shared counter, SHARED LEFT what is left of the capacity of
-devices that allow multiple allocations, summed device by device.
+devices that allow multiple allocations, summed device by device. With
+-o wide, CARVABLE says per shape of partitionable device (its partition
+type, or what it consumes: "gpu-0/memory=40Gi") how many more fit together
+of how many there are ("half:1/2").
 
 A pool whose newest generation lacks slices is not used by the scheduler
 and has no counts: RollingOut while an older generation is still
@@ -111,15 +114,17 @@ func NewCmdGetPools(f cmdutil.Factory, streams genericiooptions.IOStreams) *cobr
 	cmd.Flags().StringVar(&o.Pool, "pool", o.Pool, "only the pools of this name")
 	cmd.Flags().StringVar(&o.PartitionTypeAttribute, "partition-type-attribute", o.PartitionTypeAttribute, "group the partitionable devices of pools whose slices name no partitionTypeAttribute by this attribute (as a ResourcePoolStatusRequest's defaultPartitionTypeAttribute), for -o json and yaml")
 	cmd.Flags().BoolVar(&o.PerNode, "per-node", o.PerNode, "one row per node: the devices of complete pools tied to it")
-	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: empty for a table, json or yaml")
-	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("json", "yaml"))
+	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "output format: empty for a table, wide (with what can still be carved of each shape of partition), json or yaml")
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.FixedCompletion("wide", "json", "yaml"))
 	return cmd
 }
 
 // Complete lists the inputs of -f, or connects to the cluster.
 func (o *PoolsOptions) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string) error {
-	if o.Output != "" && o.Output != "json" && o.Output != "yaml" {
-		return cmdutil.UsageErrorf("unknown output format %q: leave -o out for a table, or use json or yaml", o.Output)
+	switch o.Output {
+	case "", "wide", "json", "yaml":
+	default:
+		return cmdutil.UsageErrorf("unknown output format %q: leave -o out for a table, or use wide, json or yaml", o.Output)
 	}
 	if len(o.Filenames) > 0 {
 		var err error
@@ -171,7 +176,7 @@ func (o *PoolsOptions) Run() error {
 		fmt.Fprintln(o.ErrOut, "No pools found.")
 		return nil
 	}
-	return PrintPools(o.Out, r.Pools)
+	return PrintPools(o.Out, r.Pools, o.Output == "wide")
 }
 
 func printPoolsAs(w io.Writer, r *poolstatus.Report, format string) error {
@@ -191,10 +196,15 @@ func printPoolsAs(w io.Writer, r *poolstatus.Report, format string) error {
 	return err
 }
 
-// PrintPools writes the pools as a kubectl table.
-func PrintPools(w io.Writer, pools []*poolstatus.Pool) error {
+// PrintPools writes the pools as a kubectl table; wide adds CARVABLE, per
+// shape of partition how many more fit together of how many.
+func PrintPools(w io.Writer, pools []*poolstatus.Pool, wide bool) error {
 	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
-	fmt.Fprintln(tw, "DRIVER\tPOOL\tNODE\tGENERATION\tSTATE\tDEVICES\tIN USE\tTAINTED\tNO COUNTERS\tFREE\tCOUNTERS LEFT\tSHARED LEFT")
+	head := "DRIVER\tPOOL\tNODE\tGENERATION\tSTATE\tDEVICES\tIN USE\tTAINTED\tNO COUNTERS\tFREE\tCOUNTERS LEFT\tSHARED LEFT"
+	if wide {
+		head += "\tCARVABLE"
+	}
+	fmt.Fprintln(tw, head)
 	for _, p := range pools {
 		node := p.Node
 		if node == "" {
@@ -212,7 +222,15 @@ func PrintPools(w io.Writer, pools []*poolstatus.Pool) error {
 		for _, c := range p.Shared {
 			shared = append(shared, fmt.Sprintf("%s=%s/%s", c.Name, c.Left.String(), c.Total.String()))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", p.Driver, p.Name, node, p.Rollout.Generation, poolState(p), counts, joinOrNone(counters), joinOrNone(shared))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", p.Driver, p.Name, node, p.Rollout.Generation, poolState(p), counts, joinOrNone(counters), joinOrNone(shared))
+		if wide {
+			var carvable []string
+			for _, part := range p.Partitions {
+				carvable = append(carvable, fmt.Sprintf("%s:%d/%d", part.Type, part.Allocatable, part.Total))
+			}
+			fmt.Fprintf(tw, "\t%s", joinOrNone(carvable))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }
