@@ -25,10 +25,12 @@
 //     version cannot say; fields the target drops because their gate is
 //     off there (or does not exist yet); fields that take effect only on
 //     the target; what the target's validation refuses;
-//   - Checker.CheckWebhooks and Checker.CheckPolicy: rules that match
-//     only versions the target does not serve (by default), resources it
-//     does not have, and CEL expressions using fields the served version
-//     names otherwise;
+//   - Checker.CheckRules, CheckPolicyCEL and TypeCheckPolicy: webhook and
+//     policy rules that match only versions the target does not serve (by
+//     default), resources it does not have, CEL expressions using fields
+//     the served version names otherwise, and expressions that do not
+//     type-check there (driverconfig/admissionconfig's lint, the API
+//     server's policy type checker);
 //   - Checker.CheckRole: RBAC rules on resources the target does not
 //     have, and, from 1.36, status writers without the resourceclaims/binding
 //     or resourceclaims/driver permissions;

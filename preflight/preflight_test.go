@@ -326,3 +326,36 @@ func TestPlan(t *testing.T) {
 		t.Fatalf("1.30 -> 1.31: %+v", steps)
 	}
 }
+
+func TestTypeCheckPolicy(t *testing.T) {
+	policy := func(versions []string, expr string) *admissionregistrationv1.ValidatingAdmissionPolicy {
+		return &admissionregistrationv1.ValidatingAdmissionPolicy{
+			ObjectMeta: metav1.ObjectMeta{Name: "p"},
+			Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{
+					RuleWithOperations: admissionregistrationv1.RuleWithOperations{Rule: admissionregistrationv1.Rule{APIGroups: []string{"resource.k8s.io"}, APIVersions: versions, Resources: []string{"resourceclaims"}}},
+				}}},
+				Validations: []admissionregistrationv1.Validation{{Expression: expr}},
+			},
+		}
+	}
+	for _, c := range []struct {
+		versions []string
+		expr     string
+		want     int
+	}{
+		// A type error a path cannot show.
+		{[]string{"v1"}, `object.spec.devices.requests.size() == "two"`, 1},
+		// v1beta1's shape on the v1 objects the policy matches.
+		{[]string{"v1beta1", "v1"}, `object.spec.devices.requests.all(r, !has(r.adminAccess))`, 1},
+		{[]string{"v1"}, `object.spec.devices.requests.all(r, !has(r.exactly) || r.exactly.adminAccess != true)`, 0},
+		// Matching nothing on 1.37: nothing to type-check against
+		// (CheckRules reports the rule).
+		{[]string{"v1beta1"}, `object.spec.devices.requests.size() == "two"`, 0},
+	} {
+		fs := preflight.Checker{To: 37}.TypeCheckPolicy("p", "", policy(c.versions, c.expr), nil)
+		if len(fs) != c.want {
+			t.Errorf("%v %s: %d findings, want %d: %+v", c.versions, c.expr, len(fs), c.want, fs)
+		}
+	}
+}

@@ -371,7 +371,13 @@ func (r *run) checkManifest(obj *objects.Object) {
 func (r *run) checkPolicy(name, apiVersion string, p *admissionregistrationv1.ValidatingAdmissionPolicy) []preflight.Finding {
 	rules := preflight.PolicyRules(p.Spec.MatchConstraints)
 	fs := r.checker.CheckRules(preflight.CheckPolicyMatch, name, apiVersion, rules)
-	return append(fs, r.checker.CheckPolicyCEL(name, apiVersion, rules, preflight.PolicyExpressions(&p.Spec))...)
+	cel := r.checker.CheckPolicyCEL(name, apiVersion, rules, preflight.PolicyExpressions(&p.Spec))
+	seen := map[string]bool{}
+	for _, f := range cel {
+		seen[f.Path] = true
+	}
+	fs = append(fs, cel...)
+	return append(fs, r.checker.TypeCheckPolicy(name, apiVersion, p, seen)...)
 }
 
 // checkRoles checks the ClusterRoles of the manifests, aggregated ones
