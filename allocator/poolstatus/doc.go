@@ -19,7 +19,10 @@
 //		p.Counters // what is left of each shared counter
 //		p.Shared   // what is left of the capacity of shared devices
 //	}
-//	r.Nodes // the devices of complete pools counted per node
+//	r.Nodes // the devices of usable pools counted per node
+//
+//	lint := poolstatus.Lint(ctx, poolstatus.LintInput{Slices: slices, Classes: classes})
+//	lint.Findings // incomplete pools, duplicates, classes failing on devices
 //
 // # Upstream's numbers (Pool.Status)
 //
@@ -89,4 +92,16 @@
 // generation (exactly resourceSliceCount slices); a pool whose newest
 // generation is incomplete has no counts (RollingOut when an older
 // generation is still published, else Incomplete).
+//
+// # Limits
+//
+// States follow the scheduler with 1.37's default feature gates, for a
+// request without tolerations or other selectors: devices that a cluster
+// with a gate off would not use (counters without
+// DRAPartitionableDevices, binding conditions without
+// DRADeviceBindingConditions, and so on) are counted as usable, and
+// compatibility groups (DRADeviceCompatibilityGroups, alpha, off by
+// default) are not looked at. A shared device in use is
+// InUse even when its capacity left would take another share; Shared
+// says what is left, not whether a request policy's minimum still fits.
 package poolstatus
