@@ -1,6 +1,7 @@
 package poolstatus
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -87,6 +88,27 @@ func TestLargeClusterCounts(t *testing.T) {
 		}
 		if p.Name == "node-00000" && p.Driver == gpu && (len(p.Counters) != 1 || p.Counters[0].Left.String() != "40Gi") {
 			t.Errorf("counters %+v", p.Counters)
+		}
+	}
+}
+
+// BenchmarkLint5000Nodes: the lint of largeCluster's slices against three
+// classes: one matches every GPU and partition, one reads numa, which the
+// partitions lack (it fails on 10,000), one reads profile without checking
+// the driver (it fails on the 30,000 whole GPUs and the 5,000 NICs).
+func BenchmarkLint5000Nodes(b *testing.B) {
+	in := largeCluster(5000)
+	classes := []*resource.DeviceClass{
+		testobjects.Class("gpu", `device.driver == "gpu.example.com"`),
+		testobjects.Class("numa0", `device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].numa == 0`),
+		testobjects.Class("by-profile", `device.attributes["gpu.example.com"].profile == "eighth"`),
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r := Lint(context.Background(), LintInput{Slices: in.Slices, Classes: classes})
+		if r.Errors() != 2 || r.Classes[0].Failed != 35000 || r.Classes[1].Matched != 40000 || r.Classes[2].Failed != 10000 {
+			b.Fatalf("%d errors, %+v", r.Errors(), r.Classes)
 		}
 	}
 }
