@@ -204,6 +204,7 @@ func TestWebhooks(t *testing.T) {
 		})
 	}
 	t.Logf("servers up and configurations registered after %v", time.Since(start).Round(time.Millisecond))
+	fromCluster(t, s, drakit)
 
 	ns := s.Namespace(t)
 	cases := objectCases(t, s, ns)
@@ -251,6 +252,42 @@ func TestWebhooks(t *testing.T) {
 
 	t.Run("slice-policy", func(t *testing.T) { slicePolicy(t, s, drakit, release, kube, run) })
 	t.Logf("total %v", time.Since(start).Round(time.Millisecond))
+}
+
+// fromCluster runs the commands against the server itself: config
+// --from-cluster names what its discovery lists, and lint --from-cluster
+// finds no error in the configurations just registered (warnings for the
+// versions the release serves but the server has not enabled are fine).
+func fromCluster(t *testing.T, s *e2eenv.Server, drakit string) {
+	t.Helper()
+	kubeconfig := os.Getenv("DRAKIT_E2E_KUBECONFIG")
+	if kubeconfig == "" {
+		t.Log("DRAKIT_E2E_KUBECONFIG is not set: --from-cluster is not tried")
+		return
+	}
+	out, err := exec.Command(drakit, "webhook", "config", "--driver", goDriver, "--from-cluster", "--kubeconfig", kubeconfig, "--url", "https://127.0.0.1:1/validate", "-o", "json").Output()
+	if err != nil {
+		t.Fatalf("drakit webhook config --from-cluster: %v", stderrOf(err))
+	}
+	var cfg admissionregistrationv1.ValidatingWebhookConfiguration
+	if err := json.Unmarshal(out, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	checkRules(t, s, cfg.Webhooks[0].Rules)
+	for _, r := range cfg.Webhooks[0].Rules {
+		for _, v := range r.APIVersions {
+			if !slices.Contains(s.ResourceVersions, v) {
+				t.Errorf("config --from-cluster names %s, which the server does not serve", v)
+			}
+		}
+	}
+	cmd := exec.Command(drakit, "webhook", "lint", "--from-cluster", "--kubeconfig", kubeconfig)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || strings.Contains(stdout.String(), "error:") {
+		t.Errorf("drakit webhook lint --from-cluster: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	t.Logf("lint --from-cluster: %s", strings.TrimSpace(stderr.String()))
 }
 
 func errorsAs(err error, status *apierrors.APIStatus) bool {
