@@ -125,13 +125,15 @@ func Lint(ctx context.Context, in LintInput) *LintReport {
 		}
 	}
 
-	classes := append([]*resource.DeviceClass(nil), in.Classes...)
+	var classes []*resource.DeviceClass
+	for _, c := range in.Classes {
+		if c != nil {
+			classes = append(classes, c)
+		}
+	}
 	sort.Slice(classes, func(i, j int) bool { return classes[i].Name < classes[j].Name })
 	opts := cel.Options{Stored: true, SkipCostEstimate: true, Gates: in.Gates, FastPath: true}
 	for _, c := range classes {
-		if c == nil {
-			continue
-		}
 		obj := "DeviceClass " + c.Name
 		type selector struct {
 			field   string
