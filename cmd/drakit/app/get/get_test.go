@@ -33,6 +33,7 @@ var fileCases = []cmdtesting.Case{
 	{Name: "get-pools-files-per-node", Args: []string{"get", "pools", "-f", "examples/pools", "--per-node"}},
 	{Name: "get-pools-files-wide", Args: []string{"get", "pools", "-f", "examples/pools", "-o", "wide"}},
 	{Name: "get-pools-files-yaml", Args: []string{"get", "pools", "-f", "examples/pools", "--driver", "gpu.example.com", "--pool", "node-a", "--partition-type-attribute", "gpu.example.com/profile", "-o", "yaml"}},
+	{Name: "get-pools-bad-output", Args: []string{"get", "pools", "-f", "examples/pools", "-o", "table"}},
 	{Name: "get-pools-files-bad-input", Args: []string{"get", "pools", "-f", "examples/pools", "-f", cmdtesting.InputFile("unknown-field.yaml")}},
 }
 
