@@ -194,7 +194,9 @@ func Lint(ctx context.Context, in LintInput) *LintReport {
 				r.add(SeverityError, obj, s.field, "", fmt.Sprintf("fails on %s, first on %s; a claim of the class fails on a node with such a device (the scheduler does not skip it): make the selector check that the attribute exists (has(...)) or the driver first", plural(s.failed, "device"), s.first))
 			}
 		}
-		if m.Matched == 0 && m.Failed == 0 {
+		// Without any device there is nothing to match: classes given
+		// alone are only compiled.
+		if m.Matched == 0 && m.Failed == 0 && len(devices) > 0 {
 			r.add(SeverityWarning, obj, "", "", fmt.Sprintf("matches none of the %s of these slices; claims of the class cannot be allocated from them", plural(len(devices), "device")))
 		}
 		r.Classes = append(r.Classes, m)

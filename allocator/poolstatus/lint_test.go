@@ -61,6 +61,11 @@ func TestLintFakeGPUs(t *testing.T) {
 	if r.Errors() != 2 {
 		t.Errorf("%d errors", r.Errors())
 	}
+	// Classes alone: compiled, not matched.
+	r = Lint(context.Background(), LintInput{Classes: classes})
+	if got := findings(r); len(got) != 1 || !strings.HasPrefix(got[0], "error: DeviceClass broken:") {
+		t.Errorf("classes alone: %v", got)
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
