@@ -1,11 +1,14 @@
 // Package upgradecheck runs "drakit upgrade-check --from-cluster" against
 // the real API servers of hack/e2e.sh, each holding the objects of
 // testdata/objects.yaml (written through hubclient in the version it
-// serves): the 1.30.14 server checked against 1.31 and 1.37 (every object
+// serves), with the v1beta1-only admission policy and the pre-1.36 driver
+// role of testdata/admission.yaml given as manifests (stored in the
+// shared server they would disturb the packages that lint every policy
+// there): the 1.30.14 server checked against 1.31 and 1.37 (every object
 // flagged: 1.31 cannot read v1alpha2), the 1.33.13 server (which stores
-// its claims as v1beta1 whatever version they are written in) with a
-// v1beta1-only admission policy checked against 1.37, and the 1.37.2
-// server checked against 1.33 (the downgrade refused, with the reason).
+// its claims as v1beta1 whatever version they are written in) against
+// 1.37, and the 1.37.2 server against 1.33 (the downgrade refused, with
+// the reason) and 1.38.
 // Each run's findings about these objects are compared with
 // testdata/golden (go test ./upgradecheck/ -update rewrites them); the
 // other packages' objects on the same server are left out of the
@@ -26,8 +29,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -76,7 +77,7 @@ func TestUpgradeCheck(t *testing.T) {
 	kubeconfig := writeKubeconfig(t, s.Config.Host, s.Config.BearerToken)
 	for _, target := range to {
 		t.Run("to-"+target, func(t *testing.T) {
-			args := []string{"upgrade-check", "--from-cluster", "--to", target, "--storage-plan", "-o", "json", "--kubeconfig", kubeconfig}
+			args := []string{"upgrade-check", "--from-cluster", "-f", "testdata/admission.yaml", "--to", target, "--storage-plan", "-o", "json", "--kubeconfig", kubeconfig}
 			var out, errOut bytes.Buffer
 			code := app.Run(args, genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 			var rep struct {
@@ -262,9 +263,9 @@ func compareGolden(t *testing.T, name, got string) {
 	}
 }
 
-// load stores testdata/objects.yaml: resource.k8s.io objects through
-// hubclient in the version the server serves (namespaced ones in ns),
-// the policy and the role with client-go. It returns the names the
+// load stores testdata/objects.yaml through hubclient in the version the
+// server serves (namespaced ones in ns), to be deleted when the test
+// ends. It returns the names the
 // findings give our objects ("ResourceClaim ns/uc-one-gpu",
 // "ValidatingAdmissionPolicy uc-v1beta1-only"), true for those of
 // resource.k8s.io.
@@ -304,28 +305,15 @@ func load(t *testing.T, ctx context.Context, kube kubernetes.Interface, hub *hub
 			mine[name] = true
 			m, _ := h.(metav1.Object)
 			ours[head.Kind] = append(ours[head.Kind], m.GetName())
-		case head.Kind == "ValidatingAdmissionPolicy":
-			var p admissionregistrationv1.ValidatingAdmissionPolicy
-			if err := yaml.UnmarshalStrict([]byte(doc), &p); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, &p, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatal(err)
-			}
-			mine["ValidatingAdmissionPolicy "+p.Name] = false
-		case head.Kind == "ClusterRole":
-			var r rbacv1.ClusterRole
-			if err := yaml.UnmarshalStrict([]byte(doc), &r); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := kube.RbacV1().ClusterRoles().Create(ctx, &r, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatal(err)
-			}
-			mine["ClusterRole "+r.Name] = false
+			kind, objName := head.Kind, m.GetName()
+			t.Cleanup(func() { deleteHub(hub, kind, ns, objName) })
 		default:
 			t.Fatalf("testdata/objects.yaml: unexpected %s", head.Kind)
 		}
 	}
+	// The policy and the role are read from testdata/admission.yaml.
+	mine["ValidatingAdmissionPolicy uc-v1beta1-only"] = false
+	mine["ClusterRole uc-kubelet-plugin"] = false
 	return mine
 }
 
@@ -357,6 +345,22 @@ func createHub(ctx context.Context, hub *hubclient.Client, obj runtime.Object, n
 		err = nil
 	}
 	return name, err
+}
+
+// deleteHub deletes an object of ours (cluster-scoped ones would be in
+// the other packages' lists).
+func deleteHub(hub *hubclient.Client, kind, ns, name string) {
+	ctx := context.Background()
+	switch kind {
+	case "DeviceClass":
+		_ = hub.DeviceClasses().Delete(ctx, name, metav1.DeleteOptions{})
+	case "ResourceSlice":
+		_ = hub.ResourceSlices().Delete(ctx, name, metav1.DeleteOptions{})
+	case "ResourceClaim":
+		_ = hub.ResourceClaims(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	case "ResourceClaimTemplate":
+		_ = hub.ResourceClaimTemplates(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	}
 }
 
 func writeKubeconfig(t testing.TB, host, token string) string {
