@@ -155,8 +155,15 @@ func (c Checker) CheckRules(check, name, apiVersion string, rules []Rule) []Find
 			f := base
 			f.Path = r.Path + ".apiVersions"
 			switch {
+			case len(enabled) == 0 && !listsRegistered(r, hub, c.To):
+				// Before 1.34 every version needs --runtime-config; a rule
+				// none of whose versions the target has matches nothing
+				// whatever the cluster enables.
+				f.Severity = Breaking
+				f.Why = fmt.Sprintf("matches %s of resource.k8s.io only in %s; %s has it only in %s (each with --runtime-config), so its requests never reach this rule", plural(hub), strings.Join(r.APIVersions, ", "), rel(c.To), servedList(hub, c.To))
+				f.Do = "add the version the cluster enables to apiVersions"
 			case len(enabled) == 0:
-				continue // the target serves the kind only with --runtime-config: nothing to compare
+				continue // the versions are the cluster's choice (--runtime-config): nothing to compare
 			case len(matched) == 0:
 				f.Severity = Breaking
 				f.Why = fmt.Sprintf("matches %s %s only in %s; %s serves it by default in %s only, so its requests no longer reach this rule (matchPolicy Equivalent converts only to listed versions the server serves)", plural(hub), "of resource.k8s.io", strings.Join(r.APIVersions, ", "), rel(c.To), strings.Join(enabled, ", "))
@@ -180,6 +187,17 @@ func (c Checker) CheckRules(check, name, apiVersion string, rules []Rule) []Find
 		}
 	}
 	return out
+}
+
+// listsRegistered tells whether a rule names ("*" included) a version in
+// which release minor registers hub.
+func listsRegistered(r Rule, hub string, minor int) bool {
+	for _, s := range catalogue.ServedIn(hub, minor) {
+		if slices.Contains(r.APIVersions, "*") || slices.Contains(r.APIVersions, s.Version.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 func missing(all, have []string) []string {

@@ -217,6 +217,8 @@ func TestCheckRules(t *testing.T) {
 		// 1.33 enables no version by default: nothing to compare.
 		{"v1beta1 on 1.33", 33, []string{"v1beta1"}, false, []string{"Warning webhook-rule webhooks[0].rules[0].resources"}},
 		{"v1alpha3 on 1.31", 31, []string{"v1alpha3"}, true, nil},
+		// 1.33 has no v1 at all, whatever the cluster enables.
+		{"v1 on 1.33", 33, []string{"v1"}, false, []string{"Breaking webhook-rule webhooks[0].rules[0].apiVersions", "Warning webhook-rule webhooks[0].rules[0].resources"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := checks(preflight.Checker{To: c.to}.CheckRules(preflight.CheckWebhook, "w", "", preflight.WebhookRules(webhook(c.versions, c.exact))))
