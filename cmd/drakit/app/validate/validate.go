@@ -351,9 +351,11 @@ type validationSummary struct {
 	// NotInTarget counts the objects left out because --as-version has
 	// no such kind.
 	NotInTarget int `json:"notInTarget,omitempty"`
-	// LintErrors and LintWarnings count the findings of --lint.
+	// LintErrors and LintWarnings count the findings of --lint,
+	// NodeGroups the node groups whose slices it checked.
 	LintErrors   int            `json:"lintErrors,omitempty"`
 	LintWarnings int            `json:"lintWarnings,omitempty"`
+	NodeGroups   int            `json:"nodeGroups,omitempty"`
 	Skipped      int            `json:"skipped"`
 	ByKind       map[string]int `json:"skippedKinds,omitempty"`
 }
@@ -436,6 +438,7 @@ func (r *validateRun) take(obj *objects.Object) error {
 			return nil
 		}
 		if r.o.Lint && isNodeGroup(obj) {
+			r.sum.NodeGroups++
 			r.lintIn.collectNodeGroup(obj, r.problem)
 			return nil
 		}
@@ -637,6 +640,9 @@ func summaryLine(sum validationSummary, asVersion *schema.GroupVersion) string {
 	}
 	if sum.Errors > 0 {
 		line += fmt.Sprintf("; %d input %s", sum.Errors, cmdutil.Plural(sum.Errors, "error", "errors"))
+	}
+	if sum.NodeGroups > 0 {
+		line += fmt.Sprintf("; %d node %s linted", sum.NodeGroups, cmdutil.Plural(sum.NodeGroups, "group", "groups"))
 	}
 	if sum.LintErrors > 0 || sum.LintWarnings > 0 {
 		line += fmt.Sprintf("; lint: %d %s, %d %s", sum.LintErrors, cmdutil.Plural(sum.LintErrors, "error", "errors"), sum.LintWarnings, cmdutil.Plural(sum.LintWarnings, "warning", "warnings"))
