@@ -164,7 +164,7 @@ func (c Checker) checkVersion(base Finding, hub, version string, preferred catal
 	switch {
 	case !ok:
 		f.Severity, f.Check = Breaking, CheckVersion
-		f.Why = fmt.Sprintf("%s does not serve resource.k8s.io/%s %s (it serves %s in %s)", rel(c.To), version, kind, hub, servedList(hub, c.To))
+		f.Why = fmt.Sprintf("%s does not serve resource.k8s.io/%s %s (it serves the kind in %s)", rel(c.To), version, kind, servedList(hub, c.To))
 		f.Do = convert
 	case !s.EnabledByDefault && preferred.EnabledByDefault:
 		f.Severity, f.Check = Warning, CheckVersionOff

@@ -19,6 +19,10 @@ var (
 
 func TestGolden(t *testing.T) {
 	cmdtesting.Golden(t, cmdtesting.NewFactory(), []cmdtesting.Case{
+		// 1.26's manifests on 1.27, 1.31's on 1.32 (PodSchedulingContext
+		// is gone).
+		{Name: "upgrade-check-v1alpha1-to-1.27", Args: []string{"upgrade-check", "-f", examples + "/v1alpha1", "--from", "1.26", "--to", "1.27"}},
+		{Name: "upgrade-check-v1alpha3-to-1.32", Args: []string{"upgrade-check", "-f", examples + "/v1alpha3", "--from", "1.31", "--to", "1.32"}},
 		// 1.30's manifests on 1.31: nothing of v1alpha2 is served or read.
 		{Name: "upgrade-check-v1alpha2-to-1.31", Args: []string{"upgrade-check", "-f", examples + "/v1alpha2", "--from", "1.30", "--to", "1.31"}},
 		// 1.37's manifests on 1.33: no v1, fields whose gates are off, and
