@@ -257,10 +257,18 @@ func typed(u unstructured.Unstructured) (runtime.Object, error) {
 	if gvk.Group != admissionregistrationv1.GroupName || !checked[gvk.Kind] {
 		return nil, nil
 	}
-	if gvk.Version != "v1" {
-		return nil, fmt.Errorf("%s %s is %s: drakit webhook lint reads admissionregistration.k8s.io/v1 (kubectl get -o yaml writes that version)", gvk.Kind, u.GetName(), gvk.GroupVersion())
+	v1 := gvk.GroupVersion().WithKind(gvk.Kind)
+	v1.Version = "v1"
+	switch {
+	case gvk.Version == "v1":
+	case gvk.Version == "v1beta1" && gvk.Kind == "ValidatingAdmissionPolicy":
+		// A v1beta1 policy (1.28-1.33 charts) has v1's fields and
+		// defaults: read it as v1.
+		u.SetAPIVersion(v1.GroupVersion().String())
+	default:
+		return nil, fmt.Errorf("%s %s is %s: drakit webhook lint reads admissionregistration.k8s.io/v1 (and v1beta1 ValidatingAdmissionPolicies); kubectl get -o yaml writes v1", gvk.Kind, u.GetName(), gvk.GroupVersion())
 	}
-	obj, err := scheme.Scheme.New(gvk)
+	obj, err := scheme.Scheme.New(v1)
 	if err != nil {
 		return nil, err
 	}
