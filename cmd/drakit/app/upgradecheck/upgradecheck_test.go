@@ -14,7 +14,7 @@ func TestMain(m *testing.M) { cmdtesting.Main(m) }
 
 var (
 	policies = cmdtesting.InputFile("upgrade-policies.yaml")
-	examples = cmdtesting.AppDir + "/../../../examples"
+	examples = "examples" // cmdtesting.Main runs the tests in the module's root
 )
 
 func TestGolden(t *testing.T) {
