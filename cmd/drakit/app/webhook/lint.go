@@ -27,7 +27,8 @@ import (
 
 var (
 	lintLong = `Check ValidatingWebhookConfigurations, MutatingWebhookConfigurations and
-ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1), from files
+ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1, and v1beta1
+policies), from files
 (-f) or a live cluster (--from-cluster, read-only), against what a
 Kubernetes release serves of resource.k8s.io (--release, or with
 --from-cluster and no --release the cluster's own discovery).
