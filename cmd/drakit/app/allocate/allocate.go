@@ -116,8 +116,13 @@ makes, on nodes that do not list the resource in status.allocatable. All
 claims of a pod are allocated together, on the first node (in the order
 above) that the pod may use: node name, node selector, required node
 affinity, taints with effect NoSchedule or NoExecute against the pod's
-tolerations, unschedulable nodes. Not simulated, so a placement is no
-promise: ` + allocator.NotSimulated + `.
+tolerations, unschedulable nodes, and the pod's requests of cpu, memory,
+ephemeral storage and extended resources and its pod slot against the
+node's status.allocatable minus what the pods on it request (on nodes
+whose status.allocatable lists pods, as the kubelet reports it; the
+scheduler's words: "Insufficient cpu", "Too many pods"). To ask how many
+nodes would make the pods fit, see drakit plan. Not simulated, so a
+placement is no promise: ` + allocator.NotSimulated + `.
 Output with pods: the pods with spec.nodeName and the claims (made ones
 included) with their allocation (-o yaml|json), or one row per pod and
 device (-o wide). A pod that no node can run is explained on standard
