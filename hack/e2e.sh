@@ -10,8 +10,9 @@
 # the server's address, token and kubeconfig in DRAKIT_E2E_* variables.
 # A 1.33 server is also started twice more, with only v1beta1 and with only
 # v1beta2 enabled (variant_versions), on the 1.33 server's etcd under
-# prefixes of their own; only the drop-in v1 interface's test
-# (hack/e2e/resourcev1) runs against those.
+# prefixes of their own; only the drop-in v1 interface's tests
+# (hack/e2e/resourcev1) and the drivers' webhooks (hack/e2e/webhook) run
+# against those.
 # Against the 1.37 server it then starts kube-scheduler and
 # kube-controller-manager (its resourceclaim controller only) of the same
 # release, built from the same builder module, runs the package that
@@ -70,9 +71,9 @@ variant_versions() {
   esac
 }
 
-# variant_tests is the go test package and -run pattern run against a
+# variant_tests are the go test packages and -run pattern run against a
 # variant server.
-variant_tests=(./resourcev1/ -run '^(TestResourceV1Interface|TestResourceSliceController)$')
+variant_tests=(./resourcev1/ ./webhook/ -run '^(TestResourceV1Interface|TestResourceSliceController|TestWebhooks)$')
 
 # scheduler_release reports whether kube-scheduler and
 # kube-controller-manager run against a server of the release, for the
@@ -556,6 +557,7 @@ for name in "${variants[@]}"; do
     # shellcheck disable=SC1091
     . "$workdir/$name/env.sh"
     export DRAKIT_E2E_REQUIRED=1
+    export DRAKIT_E2E_DRAKIT="$workdir/bin/drakit"
     cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m "${variant_tests[@]}" "$@"
   ); then
     failed+=("$name")
