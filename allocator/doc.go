@@ -52,7 +52,9 @@
 // such nodes in one step (podmemo.go). So pods that differ only in what
 // the node filters look at do not each allocate on every node, and the
 // result is that of trying every node for every pod (but for the numbers
-// in the reasons of a kind, pods.go).
+// in the reasons of a kind, pods.go). PlaceReplicas then places copies of
+// one pod until one finds no node: how many more of it fit (package
+// planner builds capacity planning on these two).
 //
 // An Allocator is meant to live long: it keeps the compiled selectors and
 // the result of every selector on every device, so that each selector is
