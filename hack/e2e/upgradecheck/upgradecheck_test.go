@@ -35,6 +35,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/drakit/drakit/apis/resource"
@@ -130,6 +131,105 @@ func TestUpgradeCheck(t *testing.T) {
 			compareGolden(t, fmt.Sprintf("1.%d-to-%s", s.Minor(), target), got)
 		})
 	}
+	if s.Minor() == 33 {
+		t.Run("recreated-on-1.37", func(t *testing.T) { recreate(t, ctx, hub, ns) })
+	}
+}
+
+// recreate carries our objects of the 1.33 server to the 1.37 server of
+// the same run through hubclient, as the export, convert and create steps
+// of a plan do, and reads them back there: every one must be equal to
+// what 1.33 holds, the server-set metadata aside. They are deleted from
+// 1.37 at once (the live package lists that server's claims).
+func recreate(t *testing.T, ctx context.Context, from *hubclient.Client, ns string) {
+	env := siblingEnv(t, "v1.37.")
+	if env == nil {
+		t.Skip("no 1.37 server in this run of hack/e2e.sh")
+	}
+	cfg := &rest.Config{Host: env["DRAKIT_E2E_HOST"], BearerToken: env["DRAKIT_E2E_TOKEN"], TLSClientConfig: rest.TLSClientConfig{Insecure: true}, UserAgent: "drakit-e2e"}
+	to, err := hubclient.NewForConfig(cfg, hubclient.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := to.Version(); v != "v1" {
+		t.Fatalf("the 1.37 server serves %s, want v1", v)
+	}
+	const target = "default"
+	n := 0
+	for kind, names := range ours {
+		for _, name := range names {
+			before, err := get(ctx, from, kind, ns, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := forCreate(before)
+			if m := obj.(metav1.Object); m.GetNamespace() != "" {
+				m.SetNamespace(target)
+			}
+			if _, err := createHub(ctx, to, obj, target); err != nil {
+				t.Errorf("creating %s %s on 1.37: %v", kind, name, err)
+				continue
+			}
+			t.Cleanup(func() { deleteHub(to, kind, target, name) })
+			after, err := get(ctx, to, kind, target, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := forCreate(before)
+			if m := want.(metav1.Object); m.GetNamespace() != "" {
+				m.SetNamespace(target)
+			}
+			if diff := cmp.Diff(want, forCreate(after)); diff != "" {
+				t.Errorf("%s %s read back from 1.37 differs from 1.33's (-1.33 +1.37):\n%s", kind, name, diff)
+			}
+			n++
+		}
+	}
+	t.Logf("%d objects of the 1.33 server created on the 1.37 server through hubclient and read back equal", n)
+}
+
+// forCreate is a copy of obj without what a server sets.
+func forCreate(obj runtime.Object) runtime.Object {
+	out := obj.DeepCopyObject()
+	m := out.(metav1.Object)
+	m.SetUID("")
+	m.SetResourceVersion("")
+	m.SetCreationTimestamp(metav1.Time{})
+	m.SetManagedFields(nil)
+	m.SetGeneration(0)
+	out.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return out
+}
+
+// siblingEnv reads the env.sh that hack/e2e.sh wrote for another server
+// of the same run (its directory's name starts with prefix, "v1.37."),
+// beside this server's; nil when there is none.
+func siblingEnv(t *testing.T, prefix string) map[string]string {
+	own := os.Getenv("DRAKIT_E2E_KUBECONFIG")
+	if own == "" {
+		return nil
+	}
+	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(own)), prefix+"*"))
+	for _, dir := range dirs {
+		if strings.Contains(filepath.Base(dir), "-") {
+			continue // a variant or the fresh server of the migration
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "env.sh"))
+		if err != nil {
+			continue
+		}
+		env := map[string]string{}
+		for _, line := range strings.Split(string(data), "\n") {
+			k, v, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+			if ok {
+				env[k] = strings.Trim(v, `"`)
+			}
+		}
+		if env["DRAKIT_E2E_HOST"] != "" {
+			return env
+		}
+	}
+	return nil
 }
 
 // render writes the findings about our objects, one block per finding:
@@ -209,20 +309,7 @@ func comparable(obj runtime.Object) runtime.Object {
 // rewrite reads an object of ours through hubclient, writes it back
 // unchanged, and reads it again.
 func rewrite(ctx context.Context, hub *hubclient.Client, kind, ns, name string) (before, after runtime.Object, err error) {
-	get := func() (runtime.Object, error) {
-		switch kind {
-		case "DeviceClass":
-			return hub.DeviceClasses().Get(ctx, name, metav1.GetOptions{})
-		case "ResourceSlice":
-			return hub.ResourceSlices().Get(ctx, name, metav1.GetOptions{})
-		case "ResourceClaim":
-			return hub.ResourceClaims(ns).Get(ctx, name, metav1.GetOptions{})
-		case "ResourceClaimTemplate":
-			return hub.ResourceClaimTemplates(ns).Get(ctx, name, metav1.GetOptions{})
-		}
-		return nil, fmt.Errorf("no kind %s here", kind)
-	}
-	if before, err = get(); err != nil {
+	if before, err = get(ctx, hub, kind, ns, name); err != nil {
 		return nil, nil, err
 	}
 	switch o := before.DeepCopyObject().(type) {
@@ -238,8 +325,23 @@ func rewrite(ctx context.Context, hub *hubclient.Client, kind, ns, name string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	after, err = get()
+	after, err = get(ctx, hub, kind, ns, name)
 	return before, after, err
+}
+
+// get reads an object of ours through hubclient.
+func get(ctx context.Context, hub *hubclient.Client, kind, ns, name string) (runtime.Object, error) {
+	switch kind {
+	case "DeviceClass":
+		return hub.DeviceClasses().Get(ctx, name, metav1.GetOptions{})
+	case "ResourceSlice":
+		return hub.ResourceSlices().Get(ctx, name, metav1.GetOptions{})
+	case "ResourceClaim":
+		return hub.ResourceClaims(ns).Get(ctx, name, metav1.GetOptions{})
+	case "ResourceClaimTemplate":
+		return hub.ResourceClaimTemplates(ns).Get(ctx, name, metav1.GetOptions{})
+	}
+	return nil, fmt.Errorf("no kind %s here", kind)
 }
 
 func compareGolden(t *testing.T, name, got string) {
