@@ -62,6 +62,8 @@ var goldenCases = []struct {
 	{"get-devices-free", []string{"get", "devices", "--driver", "gpu.live.example.com", "--free"}},
 	{"get-devices-shared", []string{"get", "devices", "--driver", "nic.live.example.com"}},
 	{"get-resourceclaims", []string{"get", "resourceclaims", "-A"}},
+	{"get-pools", []string{"get", "pools"}},
+	{"get-pools-per-node", []string{"get", "pools", "--per-node", "--driver", "gpu.live.example.com"}},
 	{"allocate-what-if", []string{"allocate", "--from-cluster", "-f", "testdata/whatif.yaml", "-o", "wide"}},
 	{"allocate-pod-what-if", []string{"allocate", "--from-cluster", "-f", "testdata/whatif-pod.yaml", "-o", "wide", "--explain"}},
 	{"validate-update", []string{"validate", "--from-cluster", "-f", "testdata/edit.yaml"}},
