@@ -450,8 +450,10 @@ func (r *run) print() error {
 		head = fmt.Sprintf("Checked %s from %s to %s", rep.Direction, rep.From, rep.To)
 	}
 	fmt.Fprintf(w, "%s: %d breaking, %d %s, %d informational.\n", head, rep.Summary.Breaking, rep.Summary.Warning, cmdutil.Plural(rep.Summary.Warning, "warning", "warnings"), rep.Summary.Info)
+	// Inputs that could not be read go to standard error, as kubectl
+	// writes errors (with -o json they are in the report).
 	for _, e := range rep.InputErrors {
-		fmt.Fprintf(w, "error: %s\n", e)
+		fmt.Fprintf(r.o.ErrOut, "error: %s\n", e)
 	}
 	for _, sev := range []preflight.Severity{preflight.Breaking, preflight.Warning, preflight.Info} {
 		groups := group(rep.Findings, sev)

@@ -33,6 +33,8 @@ func TestGolden(t *testing.T) {
 		// A chart's webhook, policies and RBAC, from standard input.
 		{Name: "upgrade-check-policies-to-1.37", Args: []string{"upgrade-check", "-f", "-", "--from", "1.33", "--to", "1.37"}, Stdin: policies},
 		{Name: "upgrade-check-policies-to-1.35", Args: []string{"upgrade-check", "-f", policies, "--to", "1.35"}},
+		// An input that cannot be read: named on standard error, exit 1.
+		{Name: "upgrade-check-bad-input", Args: []string{"upgrade-check", "-f", cmdtesting.InputFile("malformed.yaml"), "--to", "1.37"}},
 		{Name: "usage-upgrade-check-no-to", Args: []string{"upgrade-check", "-f", policies}},
 		{Name: "usage-upgrade-check-unknown-release", Args: []string{"upgrade-check", "-f", policies, "--to", "1.39"}},
 		{Name: "usage-upgrade-check-nothing", Args: []string{"upgrade-check", "--to", "1.37"}},
