@@ -4,6 +4,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 
 	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 )
 
 // edgeCases are the hand-written scenarios: each shows one rule (why),
@@ -29,6 +30,7 @@ func edgeCases() []*scenario {
 		edgeRetryAfterError(),
 		edgeAllAbortBeforeInUse(),
 		edgeAllAbortFirstClaim(),
+		edgeResourcesFit(),
 	}
 }
 
@@ -314,4 +316,30 @@ func edgeRetryAfterError() *scenario {
 	sc.pendingPod("p1", named("c0", "c0"), named("c1", "c1"))
 	sc.pendingPod("p2", named("c1", "c1"))
 	return sc
+}
+
+// edgeResourcesFit: NodeResourcesFit runs after the node filters and
+// before DRA. The cpu that a bound pod and the pods placed before request
+// counts against allocatable (64 on every node); a node short of cpu
+// fails with "Insufficient cpu" (resolvable: preemption looks for
+// victims, and finds none of lower priority) before its devices are
+// looked at.
+func edgeResourcesFit() *scenario {
+	sc := newScenario("resources-fit")
+	sc.why = "cpu requests of bound and placed pods count against allocatable; NodeResourcesFit's Insufficient cpu comes before DRA"
+	nodes := gpuNodes(sc, gpus(2), gpus(1))
+	class := sc.clusterName("gpu")
+	for _, name := range []string{"c1", "c2", "c3"} {
+		sc.claim(name, claimSpec(request("r", class, 1)))
+	}
+	requestCPU(sc.boundPod("b", nodes[0]), "40")
+	requestCPU(sc.pendingPod("p1", named("g", "c1")), "20") // n0: 24 left
+	requestCPU(sc.pendingPod("p2", named("g", "c2")), "20") // n0: 4 left; n1
+	requestCPU(sc.pendingPod("p3", named("g", "c3")), "8")  // n0 short of cpu, n1 of GPUs
+	return sc
+}
+
+// requestCPU makes the pod's container request this much cpu.
+func requestCPU(p *corev1.Pod, cpu string) {
+	p.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: apiresource.MustParse(cpu)}
 }
