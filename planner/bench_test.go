@@ -94,3 +94,26 @@ func BenchmarkHeadroom(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlanNetworkAttached is BenchmarkPlan with a network-attached
+// pool (allNodes) in the cluster: placement is then not known to be
+// monotone, and every group is searched by bisection over whole
+// placements (doc.go), the slow path.
+func BenchmarkPlanNetworkAttached(b *testing.B) {
+	c, groups := bigCluster()
+	s := &resource.ResourceSlice{}
+	s.Name, s.Spec.Driver, s.Spec.AllNodes = "fabric", "nic.example.com", ptr(true)
+	s.Spec.Pool = resource.ResourcePool{Name: "fabric", Generation: 1, ResourceSliceCount: 1}
+	s.Spec.Devices = []resource.Device{{Name: "nic-0"}}
+	c.Objects = append(c.Objects, s)
+	b.ResetTimer()
+	for range b.N {
+		plan, err := MakePlan(context.Background(), c, groups)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if plan.Monotone || len(plan.Never) > 0 {
+			b.Fatalf("monotone %v, %d pods left", plan.Monotone, len(plan.Never))
+		}
+	}
+}
