@@ -53,7 +53,7 @@ func (s *session) cheapestMix(ctx context.Context, groups []*Group, plans []Grou
 				// places take nothing from any node.
 				nodes, got = plans[i].Nodes, plans[i].Places
 			} else {
-				p, err := s.onNewNodes(ctx, remaining, []Add{{g, g.MaxSize}})
+				p, err := s.onNewNodes(ctx, remaining, []Add{{g, upTo(g, len(remaining))}})
 				if err != nil {
 					return nil, err
 				}

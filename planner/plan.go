@@ -3,6 +3,8 @@ package planner
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -259,12 +261,9 @@ func messageOf(r allocator.PodResult) string {
 }
 
 // checkNames refuses a group whose nodes would take the name of a node
-// of the cluster, or of another group's node.
+// of the cluster. (Two groups' nodes never share a name: "<group>-<n>"
+// ends in digits after the group's name.)
 func checkNames(c *Cluster, groups []*Group) error {
-	taken := map[string]bool{}
-	for _, n := range c.Nodes {
-		taken[n.Name] = true
-	}
 	names := map[string]bool{}
 	for _, g := range groups {
 		if names[g.Name] {
@@ -272,17 +271,22 @@ func checkNames(c *Cluster, groups []*Group) error {
 		}
 		names[g.Name] = true
 	}
-	for _, g := range groups {
-		for i := range g.MaxSize {
-			if name := g.NodeName(i); taken[name] {
-				return fmt.Errorf("%snode group %q: its node %s has the name of a node of the cluster (or of another group); rename the group", prefix(g.Source), g.Name, name)
+	for _, n := range c.Nodes {
+		for _, g := range groups {
+			suffix, ok := strings.CutPrefix(n.Name, g.Name+"-")
+			if i, err := strconv.Atoi(suffix); ok && err == nil && i >= 0 && i < g.MaxSize && strconv.Itoa(i) == suffix {
+				return fmt.Errorf("%snode group %q: its node %s has the name of a node of the cluster; rename the group", prefix(g.Source), g.Name, n.Name)
 			}
-		}
-		for i := range g.MaxSize {
-			taken[g.NodeName(i)] = true
 		}
 	}
 	return nil
+}
+
+// upTo is the most nodes of a group a search adds for pods pods: each
+// node a pod goes to holds one at least, so more nodes than pods change
+// nothing (with first-fit, a node after the last one used is empty).
+func upTo(g *Group, pods int) int {
+	return min(g.MaxSize, max(pods, 1))
 }
 
 // session is what the searches of one plan share.
@@ -363,7 +367,7 @@ func used(p *Placement) (map[string]int, []string) {
 func (s *session) firstFit(ctx context.Context, g *Group) (*GroupPlan, error) {
 	gp := &GroupPlan{Group: g.Name, Search: FirstFit, HasCost: g.HasCost}
 	if len(s.residual) > 0 {
-		p, err := s.onNewNodes(ctx, s.residual, []Add{{g, g.MaxSize}})
+		p, err := s.onNewNodes(ctx, s.residual, []Add{{g, upTo(g, len(s.residual))}})
 		if err != nil {
 			return nil, err
 		}
@@ -423,13 +427,16 @@ func (s *session) bisect(ctx context.Context, g *Group) (*GroupPlan, error) {
 		gp.Placed = s.fitNow
 		return gp, nil
 	}
-	best, err := placedWith(g.MaxSize)
+	// Pods that fit now may move to added nodes too: as many nodes as
+	// pending pods are enough.
+	most := upTo(g, len(s.c.Pods))
+	best, err := placedWith(most)
 	if err != nil {
 		return nil, err
 	}
 	gp.maxPlaced = best.placed
 	target := len(best.placed)
-	lo, hi := 0, g.MaxSize
+	lo, hi := 0, most
 	for lo < hi {
 		mid := (lo + hi) / 2
 		o, err := placedWith(mid)
@@ -453,7 +460,7 @@ func (s *session) bisect(ctx context.Context, g *Group) (*GroupPlan, error) {
 		}
 		n--
 	}
-	if n < g.MaxSize {
+	if n < most {
 		if best, err = placedWith(n); err != nil {
 			return nil, err
 		}

@@ -330,3 +330,28 @@ func TestHeadroomIsExact(t *testing.T) {
 		}
 	}
 }
+
+// A group of the largest size is searched with no more nodes than there
+// are pods: the plan is as quick as with a small group, and a node of
+// the cluster with the name of a group's node is refused.
+func TestHugeMaxSize(t *testing.T) {
+	g := &gen{r: rand.New(rand.NewPCG(7, 35))}
+	c := g.cluster(false)
+	groups := g.groups()[:1]
+	groups[0].MaxSize = 1<<31 - 1
+	plan, err := MakePlan(context.Background(), c, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Verified || plan.Groups[0].Nodes > len(c.Pods) {
+		t.Errorf("plan: %+v", plan.Groups[0])
+	}
+	c.Nodes = append(c.Nodes, sizedNode(groups[0].NodeName(123456), 1, 1, nil))
+	if _, err := MakePlan(context.Background(), c, groups); err == nil || err.Error() != `node group "g0": its node g0-123456 has the name of a node of the cluster; rename the group` {
+		t.Errorf("a taken name: %v", err)
+	}
+	c.Nodes[len(c.Nodes)-1].Name = "g0-0123" // not a name the group gives
+	if _, err := MakePlan(context.Background(), c, groups); err != nil {
+		t.Errorf("g0-0123: %v", err)
+	}
+}
