@@ -14,10 +14,12 @@
 # (hack/e2e/resourcev1) and the drivers' webhooks (hack/e2e/webhook) run
 # against those.
 # Against the 1.37 server it then starts kube-scheduler and
-# kube-controller-manager (its resourceclaim controller only) of the same
-# release, built from the same builder module, runs the package that
-# compares drakit's predictions with what the scheduler does
-# (hack/e2e/scheduler) and stops them (scheduler_release).
+# kube-controller-manager (its resourceclaim and resourcepoolstatusrequest
+# controllers only) of the same release, built from the same builder
+# module, runs the packages that compare drakit's predictions with what the
+# scheduler does (hack/e2e/scheduler) and drakit's pool utilization with
+# the controller's ResourcePoolStatusRequest status (hack/e2e/poolstatus),
+# and stops them (scheduler_release).
 # Then, when both a 1.30 and a 1.37 server are among them, it runs the
 # migration recipe of docs/migration.md (package hack/e2e/migration) from
 # the 1.30 server to the 1.37 one and back to a fresh 1.30 server, started
@@ -86,12 +88,15 @@ scheduler_release() {
   return 1
 }
 
-# scheduler_tests is the go test package run while they run. The other
+# scheduler_tests are the go test packages run while they run: the
+# scheduler comparison, and hack/e2e/poolstatus, which compares drakit's
+# pool utilization with the status kube-controller-manager's
+# ResourcePoolStatusRequest controller writes. The other
 # packages run before they start and leave the scheduler's profile alone
 # (scheduler_name), but the resourceclaim controller acts on every pod: it
 # would make the claims of the live package's pending pods and drop the
 # reservations of its claims.
-scheduler_tests=(./scheduler/)
+scheduler_tests=(./scheduler/ ./poolstatus/)
 scheduler_name=drakit-e2e-scheduler
 
 # server_gates maps a release to its --feature-gates. 1.37 turns on every
@@ -353,7 +358,7 @@ CONFIG
   local scheduler_pid=$!
   "${controller_managers[$version]}" \
     --kubeconfig="$dir/kubeconfig" \
-    --controllers=resourceclaim-controller \
+    --controllers=resourceclaim-controller,resourcepoolstatusrequest-controller \
     --leader-elect=false \
     --bind-address=127.0.0.1 --secure-port="$kcm_port" \
     --feature-gates="$gates" \
@@ -369,6 +374,7 @@ CONFIG
 export DRAKIT_E2E_SCHEDULER_NAME=$scheduler_name
 export DRAKIT_E2E_SCHEDULER_GATES=$gates
 export DRAKIT_E2E_CLAIM_CONTROLLER=1
+export DRAKIT_E2E_POOLSTATUS_CONTROLLER=1
 export DRAKIT_E2E_DRAKIT=$workdir/bin/drakit
 ENV
   log "kube-scheduler and kube-controller-manager $version are ready (profile $scheduler_name)"
