@@ -24,6 +24,10 @@ import (
 // GroupVersion is the API group and version of NodeGroup documents.
 var GroupVersion = schema.GroupVersion{Group: "planner.drakit.io", Version: "v1alpha1"}
 
+// maxCost bounds a node's cost, so that the costs of plans, summed in
+// thousandths, stay within int64 for any number of nodes up to 2^31.
+var maxCost = apiresource.MustParse("1M")
+
 // NodeGroupKind is the kind of a node group document.
 const NodeGroupKind = "NodeGroup"
 
@@ -170,6 +174,10 @@ func newGroup(ng *NodeGroup, where string) (*Group, error) {
 	if c := ng.Spec.Cost; c != nil {
 		if c.Sign() < 0 {
 			return nil, at("spec.cost", "%s: a cost is not negative", c.String())
+		}
+		if c.Cmp(maxCost) > 0 {
+			// Costs are summed in thousandths in an int64.
+			return nil, at("spec.cost", "%s: at most %s; use a larger unit", c.String(), maxCost.String())
 		}
 		g.Cost, g.HasCost = c.MilliValue(), true
 	}

@@ -58,6 +58,7 @@ func TestNodeGroupErrors(t *testing.T) {
 		{head + "spec: {maxSize: 0}\n", `node group "g": spec.maxSize: 0: a group adds at least one node`},
 		{head + "spec: {maxSize: 1, cost: \"-1\"}\n", `spec.cost: -1: a cost is not negative`},
 		{head + "spec: {maxSize: 1, size: 3}\n", `unknown field "size"`},
+		{head + "spec: {maxSize: 1, cost: \"2M\"}\n", `spec.cost: 2M: at most 1M; use a larger unit`},
 		{"apiVersion: planner.drakit.io/v1alpha1\nkind: NodeGroup\nmetadata: {name: Big_Group}\nspec: {maxSize: 1}\n", `metadata.name: "Big_Group" is not a name for nodes`},
 		{head + "spec:\n  maxSize: 1\n  resourceSlices:\n  - {apiVersion: resource.k8s.io/v1, kind: ResourceSlice, spec: {driver: d, allNodes: true}}\n", `spec.resourceSlices[0].spec.allNodes: a node group's slices are node-local`},
 		{head + "spec:\n  maxSize: 1\n  resourceSlices:\n  - {apiVersion: v1, kind: Node}\n", `spec.resourceSlices[0]: apiVersion "v1", kind "Node": a ResourceSlice of resource.k8s.io is wanted`},
@@ -68,4 +69,30 @@ func TestNodeGroupErrors(t *testing.T) {
 			t.Errorf("%q:\n got %v\nwant ...%s", tc.doc, err, tc.want)
 		}
 	}
+}
+
+// Bad node group documents give errors, never a panic; what decodes
+// makes nodes and slices.
+func FuzzDecodeNodeGroup(f *testing.F) {
+	data, err := os.ReadFile("testdata/groups.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		f.Add([]byte(doc))
+	}
+	f.Add([]byte("apiVersion: planner.drakit.io/v1alpha1\nkind: NodeGroup\nmetadata: {name: g}\nspec: {maxSize: 1, resourceSlices: [{}]}\n"))
+	f.Add([]byte("apiVersion: planner.drakit.io/v1alpha1\nkind: NodeGroup\nmetadata: {name: g}\nspec: {maxSize: 1, cost: 1e400}\n"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		g, err := DecodeNodeGroup(doc, "fuzz")
+		if err != nil {
+			return
+		}
+		n := g.Node(g.MaxSize - 1)
+		for _, s := range g.NodeSlices(g.MaxSize - 1) {
+			if *s.Spec.NodeName != n.Name || s.Spec.Pool.ResourceSliceCount < 1 {
+				t.Fatalf("slice %s: node %s, pool %+v", s.Name, *s.Spec.NodeName, s.Spec.Pool)
+			}
+		}
+	})
 }
