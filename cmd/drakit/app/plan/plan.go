@@ -63,8 +63,9 @@ groups: documents of drakit's own kind
 
 A node of a group is the template named <group>-<index>, labelled
 kubernetes.io/hostname, and publishes the template's slices filled in as a
-driver fills them: nodeName, a pool per node named after it, generation 1,
-resourceSliceCount the number of the template's slices of the pool.
+driver fills them: nodeName, a pool per node named after it, the
+template's generation or 1, resourceSliceCount the number of the
+template's slices of the pool.
 
 Three questions:
   (default)           the fewest nodes of each group that place every pending
@@ -97,8 +98,8 @@ Not simulated: ` + allocator.NotSimulated + `, preemption.`
   # Which pods fit, and where, with two nodes of gpu-h100 added?
   drakit plan -f examples/planning --add gpu-h100=2
 
-  # How many more replicas of the trainer fit now?
-  drakit plan -f examples/planning --headroom ml/trainer
+  # How many more inference servers (PodTemplate ml/server) fit now?
+  drakit plan -f examples/planning --headroom ml/server
 
   # The live cluster's pending pods, and the groups of a file
   drakit plan --from-cluster -f node-groups.yaml --context prod`
