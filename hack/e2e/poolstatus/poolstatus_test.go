@@ -31,11 +31,16 @@ import (
 	"github.com/drakit/drakit/hubclient"
 )
 
-// Drivers of this package's own, so that the other packages' slices and
-// claims on the server do not count.
+// Drivers, nodes and a rack label of this package's own, so that the
+// other packages' slices and claims on the server do not count, and its
+// devices reach none of their nodes (hack/e2e/scheduler runs beside it).
 var renames = strings.NewReplacer(
 	"gpu.example.com", "gpu.poolstatus-e2e.example.com",
 	"nic.example.com", "nic.poolstatus-e2e.example.com",
+	"node-a", "poolstatus-e2e-node-a",
+	"node-b", "poolstatus-e2e-node-b",
+	"node-c", "poolstatus-e2e-node-c",
+	"topology.example.com/rack", "poolstatus-e2e.example.com/rack",
 )
 
 const gpuDriver = "gpu.poolstatus-e2e.example.com"
@@ -83,8 +88,8 @@ func TestPoolStatusController(t *testing.T) {
 	// One request per complete pool: the controller does not answer while
 	// a pool it covers is incomplete (node-b rolls out).
 	for _, pool := range []struct{ driver, name, attribute string }{
-		{gpuDriver, "node-a", gpuDriver + "/profile"},
-		{gpuDriver, "node-c", ""},
+		{gpuDriver, "poolstatus-e2e-node-a", gpuDriver + "/profile"},
+		{gpuDriver, "poolstatus-e2e-node-c", ""},
 		{"nic.poolstatus-e2e.example.com", "rack-r1", ""},
 	} {
 		t.Run(pool.driver+"/"+pool.name, func(t *testing.T) {
