@@ -200,6 +200,11 @@ func (o *Options) Complete(f cmdutil.Factory, cmd *cobra.Command, args []string)
 		}
 		o.features = allocator.FeaturesFromGates(gates)
 	}
+	if len(o.Filenames) == 0 && o.FromCluster {
+		// The cluster alone: its pending pods, or --headroom of one of
+		// its pods.
+		return nil
+	}
 	var err error
 	o.inputs, err = inputs.Expand(o.FilenameOptions)
 	return err

@@ -33,6 +33,9 @@ func TestGolden(t *testing.T) { cmdtesting.Golden(t, cmdtesting.NewFactory(), go
 // the background and the node groups come from a file.
 var liveCases = []cmdtesting.Case{
 	{Name: "live-plan", Args: []string{"plan", "--from-cluster", "-f", "examples/planning/nodegroups.yaml"}},
+	{Name: "live-plan-add", Args: []string{"plan", "--from-cluster", "-f", "examples/planning/nodegroups.yaml", "--add", "gpu-l4=1"}},
+	{Name: "live-plan-other-scheduler", Args: []string{"plan", "--from-cluster", "-f", "examples/planning/nodegroups.yaml", "--scheduler-name", "other"}},
+	{Name: "live-plan-headroom", Args: []string{"plan", "--from-cluster", "--headroom", "default/inference"}},
 }
 
 func TestLiveGolden(t *testing.T) {
