@@ -80,6 +80,10 @@ type claimState struct {
 	// copied is set once hub is the placer's own copy, which it may
 	// change (the given claims are shared with the Allocator).
 	copied bool
+	// allocatedHere: the placer allocated the claim for a pod, where the
+	// scheduler writes allocationTimestamp with the allocation (see
+	// refusedReservation).
+	allocatedHere bool
 }
 
 type templateEntry struct {
@@ -331,6 +335,13 @@ func (p *podPlacer) place(ctx context.Context, i int) error {
 			return p.retryAfterDeallocation(ctx, i, cs)
 		}
 	default:
+		if refused := p.refusedReservation(call); refused != "" {
+			// The scheduler picks the node and fails in PreBind, on
+			// every attempt.
+			res.SchedulerError = refused
+			res.WouldFit = p.nodes[sig.cursor].Name
+			return nil
+		}
 		p.commit(res, call, sig.cursor, fit.claims, fit.results)
 	}
 	return nil

@@ -274,6 +274,32 @@ func preemptionMessage(pod *corev1.Pod, f *PodFailure) string {
 	return fmt.Sprintf("preemption: 0/%d nodes are available: %s.", f.Nodes, strings.Join(countedSorted(counts), ", "))
 }
 
+// refusedReservation is the scheduler's error for a pod that fits but
+// shares a claim allocated before without status.allocation.
+// allocationTimestamp (by a scheduler before 1.36, with
+// DRADeviceBindingConditions off, or by another program), or "". With
+// DRADeviceBindingConditions and DRAResourceClaimDeviceStatus on, the DRA
+// plugin's PreBind sets the timestamp when it adds the pod to the claim's
+// reservedFor, and the API server refuses the change of the allocation:
+// the pod fails on every attempt, on the node it chose. PreBind goes
+// through the pod's claims in order; the claims it allocates itself get
+// their timestamp with their allocation, so the first claim allocated
+// before without one fails it.
+func (p *podPlacer) refusedReservation(call *podCall) string {
+	if !p.workers[0].features.DeviceBindingAndStatus {
+		return ""
+	}
+	for _, cs := range call.held {
+		a := cs.hub.Status.Allocation
+		if a == nil || a.AllocationTimestamp != nil || cs.allocatedHere || reservedForPod(cs.hub, call.pod) {
+			continue
+		}
+		return fmt.Sprintf("running PreBind plugin %q: add reservation to claim %s: ResourceClaim.resource.k8s.io %q is invalid: status.allocation: Invalid value: null: field cannot be modified once set",
+			"DynamicResources", claimName(cs.hub), cs.hub.Name)
+	}
+	return ""
+}
+
 // schedulerErrorMessage is the scheduler's message for a pod whose DRA
 // filter returned an error: the framework names the plugin.
 func schedulerErrorMessage(abort string) string {

@@ -170,6 +170,7 @@ func (p *podPlacer) commit(res *PodResult, call *podCall, k int, claims []*claim
 	res.Node = node.Name
 	for k, cs := range claims {
 		cs.result = results[k]
+		cs.allocatedHere = true
 		cs.node = node.Name
 		cs.hub = results[k].AllocatedClaim()
 		p.hold(cs)
@@ -203,13 +204,22 @@ func setClaimStatus(pod *corev1.Pod, entry, name string) {
 	pod.Status.ResourceClaimStatuses = append(pod.Status.ResourceClaimStatuses, corev1.PodResourceClaimStatus{Name: entry, ResourceClaimName: &name})
 }
 
+// reservedForPod reports whether the claim lists the pod among its
+// consumers.
+func reservedForPod(c *resource.ResourceClaim, pod *corev1.Pod) bool {
+	for _, r := range c.Status.ReservedFor {
+		if r.Resource == "pods" && r.Name == pod.Name && r.UID == pod.UID {
+			return true
+		}
+	}
+	return false
+}
+
 // reserveFor lists the pod among the claim's consumers, as the scheduler
 // does when it binds the pod.
 func reserveFor(c *resource.ResourceClaim, pod *corev1.Pod) {
-	for _, r := range c.Status.ReservedFor {
-		if r.Resource == "pods" && r.Name == pod.Name && r.UID == pod.UID {
-			return
-		}
+	if reservedForPod(c, pod) {
+		return
 	}
 	c.Status.ReservedFor = append(c.Status.ReservedFor, resource.ResourceClaimConsumerReference{Resource: "pods", Name: pod.Name, UID: pod.UID})
 }

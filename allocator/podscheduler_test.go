@@ -360,3 +360,64 @@ spec:
 		})
 	}
 }
+
+// A pod that shares a claim allocated without allocationTimestamp: the
+// 1.37 scheduler picks a node and fails in PreBind on every attempt (the
+// API server refuses the timestamp it adds to the allocation); with
+// DRADeviceBindingConditions off, or with a timestamp, it binds.
+func TestPlacePodsReservationNeedsTimestamp(t *testing.T) {
+	claim := func(stamp string) string {
+		return `
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: ml}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly: {deviceClassName: gpu}
+status:
+  allocation:` + stamp + `
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: n0, device: dev0}
+  reservedFor:
+  - {resource: pods, name: b, uid: uid-b}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b, namespace: ml, uid: uid-b}
+spec:
+  nodeName: n0
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimName: shared}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: ml, uid: uid-q}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimName: shared}]
+`
+	}
+	cluster := schedulerCluster(map[string]string{"n0": "dev0:x:0"})
+	want := `running PreBind plugin "DynamicResources": add reservation to claim ml/shared: ResourceClaim.resource.k8s.io "shared" is invalid: status.allocation: Invalid value: null: field cannot be modified once set`
+	r := podByName(placeText(t, cluster+claim(""), schedulerNodes("n0")), "q")
+	if r.SchedulerError != want || r.WouldFit != "n0" || r.Node != "" {
+		t.Errorf("without timestamp: error %q, would fit %q, node %q; want %q on n0 and no placement", r.SchedulerError, r.WouldFit, r.Node, want)
+	}
+	r = podByName(placeText(t, cluster+claim("\n    allocationTimestamp: \"2026-01-02T03:04:05Z\""), schedulerNodes("n0")), "q")
+	if r.SchedulerError != "" || r.Node != "n0" {
+		t.Errorf("with timestamp: error %q, node %q; want placed on n0", r.SchedulerError, r.Node)
+	}
+	f := DefaultFeatures()
+	f.DeviceBindingAndStatus = false
+	p, err := PlacePods(context.Background(), decodeAll(t, cluster+claim(""), false), ObjectOptions{Nodes: schedulerNodes("n0"), Features: &f}, PodOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := podByName(p, "q"); r.SchedulerError != "" || r.Node != "n0" {
+		t.Errorf("binding conditions off: error %q, node %q; want placed on n0", r.SchedulerError, r.Node)
+	}
+}

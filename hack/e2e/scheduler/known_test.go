@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"regexp"
-	"strings"
 )
 
 // knownDifference is a documented reason why drakit's prediction and what
@@ -89,19 +88,6 @@ var knownDifferences = []knownDifference{
 				errorShape(maskMade(theirs)) == errorShape(maskMade(ours)) && errorDevice(theirs) != errorDevice(ours)
 		},
 		example: "",
-	},
-	{
-		name: "reservation-needs-timestamp",
-		reason: "a pod shares a claim allocated without status.allocation.allocationTimestamp (by a scheduler " +
-			"without DRADeviceBindingConditions, off by default before 1.36, or by another program): with " +
-			"DRADeviceBindingConditions and DRAResourceClaimDeviceStatus on (the 1.37 defaults) the " +
-			"scheduler's PreBind sets the timestamp when it adds the pod to reservedFor, and the API server " +
-			"refuses the update (status.allocation cannot be modified once set): the pod fails with a " +
-			"SchedulerError on every attempt. drakit places it where the claim is allocated.",
-		explains: func(d *difference, r *scenarioResult) bool {
-			return d.scheduler.reason == "SchedulerError" && strings.Contains(d.scheduler.message, "field cannot be modified once set") && d.drakit.schedulerError == ""
-		},
-		example: "allocated-without-timestamp",
 	},
 }
 
