@@ -55,4 +55,5 @@ import (
 	_ "github.com/drakit/drakit/openapi/builder"
 	_ "github.com/drakit/drakit/openapi/jsonschemagen"
 	_ "github.com/drakit/drakit/planner"
+	_ "github.com/drakit/drakit/preflight"
 )
