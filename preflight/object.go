@@ -109,7 +109,44 @@ func (c Checker) CheckObject(obj runtime.Object, name string) []Finding {
 	}
 	out = append(out, c.checkContent(base, converted)...)
 	out = append(out, c.checkSemantics(base, obj)...)
+	out = append(out, c.checkAllocationTimestamp(base, obj)...)
 	return out
+}
+
+// checkAllocationTimestamp reports a claim allocated without
+// status.allocation.allocationTimestamp where the target's scheduler adds
+// one when it reserves the claim for a pod: with DRADeviceBindingConditions
+// and DRAResourceClaimDeviceStatus on (the defaults from 1.36), the DRA
+// plugin's PreBind sets the timestamp in the same update as the
+// reservation, the API server refuses the change of the allocation
+// (status.allocation cannot be modified once set), and a pod that is not
+// yet among the claim's consumers fails on every attempt (observed on a
+// real 1.37.2 scheduler: hack/e2e/scheduler, allocated-without-timestamp).
+// Schedulers before 1.36, with the gate off by default, wrote no timestamp;
+// a move between two releases that both add it changes nothing.
+func (c Checker) checkAllocationTimestamp(base Finding, obj runtime.Object) []Finding {
+	addsTimestamp := func(minor int) bool {
+		gates, ok := gatesOf(minor)
+		return ok && gates.Enabled(features.DRADeviceBindingConditions) && gates.Enabled(features.DRAResourceClaimDeviceStatus)
+	}
+	if !addsTimestamp(c.To) || c.From != 0 && addsTimestamp(c.From) {
+		// Not on the target, or already so on the cluster's release: not
+		// something the move changes.
+		return nil
+	}
+	hub, err := conversion.ToHub(obj)
+	if err != nil {
+		return nil
+	}
+	claim, ok := hub.(*resource.ResourceClaim)
+	if !ok || claim.Status.Allocation == nil || claim.Status.Allocation.AllocationTimestamp != nil {
+		return nil
+	}
+	f := base
+	f.Severity, f.Check, f.Path = Warning, CheckSemantics, "status.allocation.allocationTimestamp"
+	f.Why = fmt.Sprintf("the claim is allocated without an allocation timestamp (by a scheduler before 1.36, or another program): on %s the scheduler adds one when it reserves the claim for a pod, the API server refuses that change of the allocation, and every pod not yet in status.reservedFor fails to schedule on every attempt", rel(c.To))
+	f.Do = "start the pods that will share the claim before the upgrade; after it, a claim new pods must share has to be allocated again (stop its pods so that it is deallocated); drakit describe pod names the pods that fail"
+	return []Finding{f}
 }
 
 // adminAccessLabelRelease is the first release whose namespace label for

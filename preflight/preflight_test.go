@@ -361,3 +361,42 @@ func TestTypeCheckPolicy(t *testing.T) {
 		}
 	}
 }
+
+// A claim allocated without allocationTimestamp is flagged on a move to a
+// release whose scheduler adds one in PreBind (1.36 on) from one that did
+// not (or an unknown one); not before, not between two such releases, and
+// not when it has one.
+func TestCheckAllocationTimestamp(t *testing.T) {
+	claim := func(stamped bool) *resourcev1.ResourceClaim {
+		c := &resourcev1.ResourceClaim{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"},
+			ObjectMeta: metav1.ObjectMeta{Name: "shared", Namespace: "ml"},
+			Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{Requests: []resourcev1.DeviceRequest{{
+				Name: "r", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "gpu", AllocationMode: resourcev1.DeviceAllocationModeExactCount, Count: 1}}}}},
+			Status: resourcev1.ResourceClaimStatus{Allocation: &resourcev1.AllocationResult{Devices: resourcev1.DeviceAllocationResult{
+				Results: []resourcev1.DeviceRequestAllocationResult{{Request: "r", Driver: "gpu.example.com", Pool: "n0", Device: "g0"}}}}},
+		}
+		if stamped {
+			c.Status.Allocation.AllocationTimestamp = &metav1.Time{}
+		}
+		return c
+	}
+	flagged := func(fs []preflight.Finding) bool {
+		for _, f := range fs {
+			if f.Path == "status.allocation.allocationTimestamp" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		from, to int
+		stamped  bool
+		want     bool
+	}{{35, 37, false, true}, {35, 36, false, true}, {0, 37, false, true}, {34, 35, false, false}, {35, 37, true, false}, {36, 37, false, false}} {
+		got := flagged(preflight.Checker{From: c.from, To: c.to}.CheckObject(claim(c.stamped), "ResourceClaim ml/shared"))
+		if got != c.want {
+			t.Errorf("1.%d to 1.%d, timestamp %v: flagged %v, want %v", c.from, c.to, c.stamped, got, c.want)
+		}
+	}
+}
