@@ -160,7 +160,7 @@ func (c Checker) CheckRules(check, name, apiVersion string, rules []Rule) []Find
 				// none of whose versions the target has matches nothing
 				// whatever the cluster enables.
 				f.Severity = Breaking
-				f.Why = fmt.Sprintf("matches %s of resource.k8s.io only in %s; %s has it only in %s (each with --runtime-config), so its requests never reach this rule", plural(hub), strings.Join(r.APIVersions, ", "), rel(c.To), servedList(hub, c.To))
+				f.Why = fmt.Sprintf("matches %s of resource.k8s.io only in %s; %s has it only in %s, so its requests never reach this rule", plural(hub), strings.Join(r.APIVersions, ", "), rel(c.To), servedList(hub, c.To))
 				f.Do = "add the version the cluster enables to apiVersions"
 			case len(enabled) == 0:
 				continue // the versions are the cluster's choice (--runtime-config): nothing to compare
