@@ -17,6 +17,7 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 	"github.com/drakit/drakit/apis/resource/v1alpha2"
 	"github.com/drakit/drakit/apis/resource/v1alpha3"
+	"github.com/drakit/drakit/conversion"
 )
 
 // Result is one allocated device of a claim (an entry of
@@ -75,56 +76,37 @@ func AllocatedConfigs(claim runtime.Object, driver string) ([]DeviceConfigs, []s
 		}
 		claim = typed
 	}
-	var (
-		results  []Result
-		cfgs     []Config
-		requests int // the requests the whole allocation has results of
-		found    = true
-	)
-	switch c := claim.(type) {
-	case *resourcev1.ResourceClaim:
-		if a := c.Status.Allocation; a != nil {
-			results, cfgs, requests = allocationV1(a.Devices, driver)
-		} else {
-			found = false
-		}
-	case *resourcev1beta2.ResourceClaim:
-		if a := c.Status.Allocation; a != nil {
-			results, cfgs, requests = allocationV1beta2(a.Devices, driver)
-		} else {
-			found = false
-		}
-	case *resourcev1beta1.ResourceClaim:
-		if a := c.Status.Allocation; a != nil {
-			results, cfgs, requests = allocationV1beta1(a.Devices, driver)
-		} else {
-			found = false
-		}
-	case *v1alpha3.ResourceClaim:
-		if a := c.Status.Allocation; a != nil {
-			results, cfgs, requests = allocationV1alpha3(a.Devices, driver)
-		} else {
-			found = false
-		}
-	case *resource.ResourceClaim:
-		if a := c.Status.Allocation; a != nil {
-			results, cfgs, requests = allocationHub(a.Devices, driver)
-		} else {
-			found = false
-		}
-	case *v1alpha2.ResourceClaim:
+	if c, ok := claim.(*v1alpha2.ResourceClaim); ok {
 		if c.Status.Allocation == nil {
-			found = false
-			break
+			return nil, nil, notAllocated(claim)
 		}
 		return allocationV1alpha2(c.Status.Allocation, driver), nil, nil
-	default:
+	}
+	switch claim.(type) {
+	case *resourcev1.ResourceClaim, *resourcev1beta2.ResourceClaim, *resourcev1beta1.ResourceClaim, *v1alpha3.ResourceClaim:
+		// Their allocations have the hub's shape and field paths (v1's):
+		// read them from the hub. The kubelet asks once per claim it
+		// prepares, where a conversion costs nothing that matters.
+		hub, err := conversion.ToHub(claim)
+		if err != nil {
+			return nil, nil, fmt.Errorf("driverconfig: claim %s: %w", objectName(claim), err)
+		}
+		claim = hub
+	}
+	c, ok := claim.(*resource.ResourceClaim)
+	if !ok {
 		return nil, nil, unsupported(claim)
 	}
-	if !found {
-		return nil, nil, fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", objectName(claim))
+	if c.Status.Allocation == nil {
+		return nil, nil, notAllocated(claim)
 	}
+	results, cfgs, requests := allocationHub(c.Status.Allocation.Devices, driver)
 	return effective(results, cfgs, driver, requests)
+}
+
+// notAllocated is the error for a claim without status.allocation.
+func notAllocated(claim runtime.Object) error {
+	return fmt.Errorf("driverconfig: claim %s is not allocated (status.allocation is not set)", objectName(claim))
 }
 
 // effective matches configs to results. cfgs are this driver's, in the
@@ -185,78 +167,6 @@ func addParent(parents []string, request string) []string {
 // as written, and is neither class nor claim: such a config applies to
 // nothing.
 func source(s string) Source { return Source(s) }
-
-func allocationV1(d resourcev1.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
-	var results []Result
-	var parents []string
-	for i, r := range d.Results {
-		parents = addParent(parents, r.Request)
-		if r.Driver == driver {
-			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
-		}
-	}
-	var cfgs []Config
-	for i, c := range d.Config {
-		if c.Opaque != nil && c.Opaque.Driver == driver {
-			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
-		}
-	}
-	return results, cfgs, len(parents)
-}
-
-func allocationV1beta2(d resourcev1beta2.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
-	var results []Result
-	var parents []string
-	for i, r := range d.Results {
-		parents = addParent(parents, r.Request)
-		if r.Driver == driver {
-			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
-		}
-	}
-	var cfgs []Config
-	for i, c := range d.Config {
-		if c.Opaque != nil && c.Opaque.Driver == driver {
-			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
-		}
-	}
-	return results, cfgs, len(parents)
-}
-
-func allocationV1beta1(d resourcev1beta1.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
-	var results []Result
-	var parents []string
-	for i, r := range d.Results {
-		parents = addParent(parents, r.Request)
-		if r.Driver == driver {
-			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
-		}
-	}
-	var cfgs []Config
-	for i, c := range d.Config {
-		if c.Opaque != nil && c.Opaque.Driver == driver {
-			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
-		}
-	}
-	return results, cfgs, len(parents)
-}
-
-func allocationV1alpha3(d v1alpha3.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
-	var results []Result
-	var parents []string
-	for i, r := range d.Results {
-		parents = addParent(parents, r.Request)
-		if r.Driver == driver {
-			results = append(results, Result{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, Path: allocResultPath.Index(i)})
-		}
-	}
-	var cfgs []Config
-	for i, c := range d.Config {
-		if c.Opaque != nil && c.Opaque.Driver == driver {
-			cfgs = append(cfgs, Config{Driver: driver, Requests: c.Requests, Source: source(string(c.Source)), Parameters: c.Opaque.Parameters, Path: opaquePath(allocConfigPath, i)})
-		}
-	}
-	return results, cfgs, len(parents)
-}
 
 func allocationHub(d resource.DeviceAllocationResult, driver string) ([]Result, []Config, int) {
 	var results []Result
