@@ -126,7 +126,7 @@ func TestLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	load(t, ctx, kube, hub)
-	kubeconfig := writeKubeconfig(t, s.Config.Host, s.Config.BearerToken)
+	kubeconfig := s.Kubeconfig(t)
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := app.Run(append(args, "--kubeconfig", kubeconfig), genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
@@ -379,25 +379,4 @@ func bindReader(t testing.TB, ctx context.Context, kube kubernetes.Interface, us
 	if _, err := kube.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
 	}
-}
-
-func writeKubeconfig(t testing.TB, host, token string) string {
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: e2e
-  cluster: {server: %q, insecure-skip-tls-verify: true}
-users:
-- name: e2e
-  user: {token: %q}
-contexts:
-- name: e2e
-  context: {cluster: e2e, user: e2e}
-current-context: e2e
-`, host, token)
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

@@ -41,7 +41,7 @@ const (
 func BenchmarkPendingPod(b *testing.B) {
 	s := e2eenv.Get(b)
 	s.RequireVersion(b, "v1")
-	kubeconfig := writeKubeconfig(b, s.Config.Host, s.Config.BearerToken)
+	kubeconfig := s.Kubeconfig(b)
 	populateScale(b, s)
 	b.Run("drakit-describe-pod", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {

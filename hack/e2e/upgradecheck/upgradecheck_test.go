@@ -75,7 +75,7 @@ func TestUpgradeCheck(t *testing.T) {
 	}
 	ns := s.Namespace(t)
 	mine := load(t, ctx, kube, hub, ns)
-	kubeconfig := writeKubeconfig(t, s.Config.Host, s.Config.BearerToken)
+	kubeconfig := s.Kubeconfig(t)
 	for _, target := range to {
 		t.Run("to-"+target, func(t *testing.T) {
 			args := []string{"upgrade-check", "--from-cluster", "-f", "testdata/admission.yaml", "--to", target, "--storage-plan", "-o", "json", "--kubeconfig", kubeconfig}
@@ -463,25 +463,4 @@ func deleteHub(hub *hubclient.Client, kind, ns, name string) {
 	case "ResourceClaimTemplate":
 		_ = hub.ResourceClaimTemplates(ns).Delete(ctx, name, metav1.DeleteOptions{})
 	}
-}
-
-func writeKubeconfig(t testing.TB, host, token string) string {
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: e2e
-  cluster: {server: %q, insecure-skip-tls-verify: true}
-users:
-- name: e2e
-  user: {token: %q}
-contexts:
-- name: e2e
-  context: {cluster: e2e, user: e2e}
-current-context: e2e
-`, host, token)
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

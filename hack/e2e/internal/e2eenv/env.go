@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,4 +140,30 @@ func (s *Server) Namespace(t testing.TB) string {
 		t.Fatalf("create namespace: %v", err)
 	}
 	return ns.Name
+}
+
+// Kubeconfig writes a kubeconfig for the server as the tests reach it (a
+// member of system:masters) into the test's temporary directory and
+// returns its path, for the drakit commands a test runs with
+// --kubeconfig.
+func (s *Server) Kubeconfig(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: e2e
+  cluster: {server: %q, insecure-skip-tls-verify: true}
+users:
+- name: e2e
+  user: {token: %q}
+contexts:
+- name: e2e
+  context: {cluster: e2e, user: e2e}
+current-context: e2e
+`, s.Config.Host, s.Config.BearerToken)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
