@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -108,8 +109,11 @@ func (c Checker) CheckObject(obj runtime.Object, name string) []Finding {
 		out = append(out, f)
 	}
 	out = append(out, c.checkContent(base, converted)...)
-	out = append(out, c.checkSemantics(base, obj)...)
-	out = append(out, c.checkAllocationTimestamp(base, obj)...)
+	// The hub object, for the checks that read one: converted once, and
+	// only when one asks.
+	hubOf := sync.OnceValues(func() (runtime.Object, error) { return conversion.ToHub(obj) })
+	out = append(out, c.checkSemantics(base, hubOf)...)
+	out = append(out, c.checkAllocationTimestamp(base, hubOf)...)
 	return out
 }
 
@@ -124,7 +128,7 @@ func (c Checker) CheckObject(obj runtime.Object, name string) []Finding {
 // real 1.37.2 scheduler: hack/e2e/scheduler, allocated-without-timestamp).
 // Schedulers before 1.36, with the gate off by default, wrote no timestamp;
 // a move between two releases that both add it changes nothing.
-func (c Checker) checkAllocationTimestamp(base Finding, obj runtime.Object) []Finding {
+func (c Checker) checkAllocationTimestamp(base Finding, hubOf func() (runtime.Object, error)) []Finding {
 	addsTimestamp := func(minor int) bool {
 		gates, ok := gatesOf(minor)
 		return ok && gates.Enabled(features.DRADeviceBindingConditions) && gates.Enabled(features.DRAResourceClaimDeviceStatus)
@@ -134,7 +138,7 @@ func (c Checker) checkAllocationTimestamp(base Finding, obj runtime.Object) []Fi
 		// something the move changes.
 		return nil
 	}
-	hub, err := conversion.ToHub(obj)
+	hub, err := hubOf()
 	if err != nil {
 		return nil
 	}
@@ -158,11 +162,11 @@ const adminAccessLabelRelease = 34
 // checkSemantics reports what changes meaning between the two releases
 // without a field changing: a claim or template with admin access whose
 // namespace needs another label across 1.33 and 1.34.
-func (c Checker) checkSemantics(base Finding, obj runtime.Object) []Finding {
+func (c Checker) checkSemantics(base Finding, hubOf func() (runtime.Object, error)) []Finding {
 	if c.From == 0 || (c.From < adminAccessLabelRelease) == (c.To < adminAccessLabelRelease) || min(c.From, c.To) < 33 {
 		return nil
 	}
-	hub, err := conversion.ToHub(obj)
+	hub, err := hubOf()
 	if err != nil {
 		return nil
 	}
