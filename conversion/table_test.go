@@ -841,7 +841,9 @@ func TestConvertMalformedStash(t *testing.T) {
 	for _, tc := range []struct{ name, value, want string }{
 		{"not JSON", `{"v":1,`, "not a JSON object"},
 		{"no version", `{"spec":{}}`, `no format version`},
-		{"newer format", `{"v":2}`, "format version 2"},
+		{"newer format", `{"v":3}`, "format version 3"},
+		{"lost fields in format 1", `{"v":1,"lost":{"spec.devices":{}}}`, `needs format 2`},
+		{"lost fields at no struct", `{"v":2,"lost":{"spec.devices.requests":{}}}`, `no struct at "spec.devices.requests"`},
 		{"unknown field", `{"v":1,"spec":{"colour":"red"}}`, `unknown field "colour"`},
 		{"wrong type", `{"v":1,"spec":{"requests":"all"}}`, "cannot unmarshal"},
 	} {

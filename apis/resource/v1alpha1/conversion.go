@@ -101,18 +101,19 @@ func Convert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha1_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status))
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status), &in.Status, &claimShape)
 }
 
 func Convert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec)
-	if err != nil {
+	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec, &claimShape)
+	if st == nil || err != nil {
 		return err
 	}
-	restoreStatus(st, &in.Status, &out.Status)
+	restoreStatus(st.Status, &in.Status, &out.Status)
+	claimShape.Status.Restore(st.Lost, &out.Status)
 	return nil
 }
 
@@ -120,14 +121,14 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha1_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil)
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, nil, &claimShape)
 }
 
 func Convert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1alpha1_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
+	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec, &claimShape)
 	return err
 }
 
@@ -210,69 +211,71 @@ func singleHandle(a *hub.AllocationResult, driver string) bool {
 	return len(h) == 1 && h[0].DriverName == driver && h[0].Data != "" && h[0].StructuredData == nil
 }
 
+// claimShape is what v1alpha1 cannot say of a claim, derived from the
+// types: of the spec, the controller (its devices are resourceClassName and
+// the requests, constraints and config the stash keeps whole); of the
+// status, the fields its types lack (the devices' status, the allocation's
+// controller and timestamp; the device allocation is kept whole, the
+// handles are resourceHandle and the node selector is availableOnNodes).
+var claimShape = legacy.NewClaimShape(
+	stash.NewTree[hub.ResourceClaimSpec](ResourceClaimSpec{}, "spec", stash.Kept("spec"), stash.Rendered("spec.devices"),
+		stash.Handled("spec.devices.requests", "spec.devices.constraints", "spec.devices.config")),
+	stash.NewTree[hub.ResourceClaimStatus](ResourceClaimStatus{}, "status", stash.Kept("status", "status.allocation"),
+		stash.Handled("status.allocation.devices", "status.allocation.nodeSelector", "status.allocation.resourceHandles")),
+)
+
 // statusStash keeps what v1alpha1 cannot say of a claim's status: the
-// device allocation (results and config), the claim controller, the
-// allocation's timestamp, the handles unless the single resourceHandle
-// says all of them, and the devices' status.
+// device allocation (results and config) whole, the fields its types lack
+// (claimShape), and the handles unless the single resourceHandle says all
+// of them.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	var devices *[]hub.AllocatedDeviceStatus
-	if in.Devices != nil {
-		d := in.Devices
-		devices = &d
-	}
-	a := in.Allocation
-	if a == nil {
-		if devices == nil {
-			return nil
+	st, alloc := claimShape.KeepStatus(in)
+	if a := in.Allocation; a != nil {
+		devices := legacy.HasDevices(a.Devices)
+		derived := handleDerived(a)
+		handles := !derived && !singleHandle(a, in.DriverName)
+		if alloc == nil && (devices || derived || handles) {
+			alloc = &stash.Allocation{}
 		}
-		return &stash.ClaimStatus{Devices: devices}
-	}
-	alloc := stash.Allocation{Controller: a.Controller, AllocationTimestamp: a.AllocationTimestamp}
-	if legacy.HasDevices(a.Devices) {
-		devices := a.Devices
-		alloc.Devices = &devices
-	}
-	if handleDerived(a) {
-		alloc.DerivedHandles = 1
-	} else if !singleHandle(a, in.DriverName) {
-		handles := append([]hub.ResourceHandle{}, a.ResourceHandles...)
-		if len(handles) > 0 {
-			handles[0].Data = "" // shown as resourceHandle
+		if devices {
+			kept := a.Devices
+			alloc.Devices = &kept
 		}
-		alloc.ResourceHandles = &handles
+		if derived {
+			alloc.DerivedHandles = 1
+		} else if handles {
+			kept := append([]hub.ResourceHandle{}, a.ResourceHandles...)
+			if len(kept) > 0 {
+				kept[0].Data = "" // shown as resourceHandle
+			}
+			alloc.ResourceHandles = kept
+		}
 	}
-	st := stash.ClaimStatus{Devices: devices}
-	if !alloc.IsZero() {
-		kept := alloc
-		st.Allocation = &kept
+	if alloc != nil {
+		if st == nil {
+			st = &stash.ClaimStatus{}
+		}
+		st.Allocation = alloc
 	}
-	if st.IsZero() {
-		return nil
-	}
-	kept := st
-	return &kept
+	return st
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
 	if st == nil {
 		return
 	}
-	if st.Devices != nil {
-		out.Devices = *st.Devices
-	}
+	claimShape.RestoreStatus(st, out)
 	if st.Allocation == nil || out.Allocation == nil {
 		return
 	}
 	a, alloc := st.Allocation, out.Allocation
-	alloc.Controller = a.Controller
-	alloc.AllocationTimestamp = a.AllocationTimestamp
 	if a.Devices != nil {
 		alloc.Devices = *a.Devices
 	}
 	handle := in.Allocation.ResourceHandle
 	switch {
 	case a.ResourceHandles != nil:
-		handles := *a.ResourceHandles
+		handles := a.ResourceHandles
 		if len(handles) > 0 {
 			handles[0].Data = handle // resourceHandle wins over what was kept
 		} else if handle != "" {

@@ -69,18 +69,19 @@ func Convert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status))
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, statusStash(&in.Status), &in.Status, &claimShape)
 }
 
 func Convert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1alpha2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec)
-	if err != nil {
+	st, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaim", in.Spec.ResourceClassName, &out.Spec, &claimShape)
+	if st == nil || err != nil {
 		return err
 	}
-	restoreStatus(st, &in.Status, &out.Status)
+	restoreStatus(st.Status, &in.Status, &out.Status)
+	claimShape.Status.Restore(st.Lost, &out.Status)
 	return nil
 }
 
@@ -88,14 +89,14 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil)
+	return legacy.WriteClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, nil, &claimShape)
 }
 
 func Convert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1alpha2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec)
+	_, err := legacy.TakeClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", in.Spec.Spec.ResourceClassName, &out.Spec.Spec, &claimShape)
 	return err
 }
 
@@ -115,47 +116,56 @@ func Convert_v1alpha2_ResourceClaimSpec_To_resource_ResourceClaimSpec(in *Resour
 	return nil
 }
 
+// claimShape is what v1alpha2 cannot say of a claim, derived from the
+// types: of the spec, the controller (its devices are resourceClassName and
+// the requests, constraints and config the stash keeps whole); of the
+// status, the fields its types lack (the devices' status, the allocation's
+// controller and timestamp; the device allocation is kept whole and the
+// node selector is availableOnNodes).
+var claimShape = legacy.NewClaimShape(
+	stash.NewTree[hub.ResourceClaimSpec](ResourceClaimSpec{}, "spec", stash.Kept("spec"), stash.Rendered("spec.devices"),
+		stash.Handled("spec.devices.requests", "spec.devices.constraints", "spec.devices.config")),
+	stash.NewTree[hub.ResourceClaimStatus](ResourceClaimStatus{}, "status", stash.Kept("status", "status.allocation"),
+		stash.Handled("status.allocation.devices", "status.allocation.nodeSelector")),
+)
+
 // statusStash keeps what v1alpha2 cannot say of a claim's status: the
-// device allocation (results and config), the claim controller, the
-// allocation's timestamp and the devices' status; and how many structured
-// handles were rendered from the results.
+// device allocation (results and config) whole, the fields its types lack
+// (claimShape), and how many structured handles were rendered from the
+// results.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	var st stash.ClaimStatus
-	if in.Devices != nil {
-		devices := in.Devices
-		st.Devices = &devices
-	}
+	st, alloc := claimShape.KeepStatus(in)
 	if a := in.Allocation; a != nil {
-		alloc := stash.Allocation{Controller: a.Controller, DerivedHandles: len(derivedHandles(a)), AllocationTimestamp: a.AllocationTimestamp}
-		if legacy.HasDevices(a.Devices) {
-			devices := a.Devices
-			alloc.Devices = &devices
+		derived, devices := len(derivedHandles(a)), legacy.HasDevices(a.Devices)
+		if alloc == nil && (derived > 0 || devices) {
+			alloc = &stash.Allocation{}
 		}
-		if !alloc.IsZero() {
-			kept := alloc
-			st.Allocation = &kept
+		if alloc != nil {
+			alloc.DerivedHandles = derived
+			if devices {
+				kept := a.Devices
+				alloc.Devices = &kept
+			}
 		}
 	}
-	if st.IsZero() {
-		return nil
+	if alloc != nil {
+		if st == nil {
+			st = &stash.ClaimStatus{}
+		}
+		st.Allocation = alloc
 	}
-	kept := st
-	return &kept
+	return st
 }
 
 func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.ResourceClaimStatus) {
 	if st == nil {
 		return
 	}
-	if st.Devices != nil {
-		out.Devices = *st.Devices
-	}
+	claimShape.RestoreStatus(st, out)
 	if st.Allocation == nil || out.Allocation == nil {
 		return
 	}
 	a, alloc := st.Allocation, out.Allocation
-	alloc.Controller = a.Controller
-	alloc.AllocationTimestamp = a.AllocationTimestamp
 	if a.Devices != nil {
 		alloc.Devices = *a.Devices
 	}

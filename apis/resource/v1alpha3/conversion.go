@@ -72,7 +72,8 @@ func Convert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in *hub.ResourceCl
 		return err
 	}
 	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec), Status: statusStash(&in.Status)}
-	if st.Spec == nil && st.Status == nil {
+	st.SetLost(claimShape.Collect(&in.Spec, &in.Status))
+	if st.Spec == nil && st.Status == nil && st.Lost == nil {
 		return nil
 	}
 	payload := st // only a stash that is written escapes
@@ -92,6 +93,7 @@ func Convert_v1alpha3_ResourceClaim_To_resource_ResourceClaim(in *ResourceClaim,
 	}
 	restoreSpec(st.Spec, &in.Spec, &out.Spec)
 	restoreStatus(st.Status, &in.Status, &out.Status)
+	claimShape.Restore(st, &out.Spec, &out.Status)
 	return nil
 }
 
@@ -100,7 +102,8 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha3_ResourceClaimTemplate(in
 		return err
 	}
 	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec)}
-	if st.Spec == nil {
+	st.SetLost(claimShape.Collect(&in.Spec.Spec, nil))
+	if st.Spec == nil && st.Lost == nil {
 		return nil
 	}
 	payload := st // only a stash that is written escapes
@@ -119,33 +122,54 @@ func Convert_v1alpha3_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in
 		st = &stash.Claim{} // no stash: the legacy fields have their defaults
 	}
 	restoreSpec(st.Spec, &in.Spec.Spec, &out.Spec.Spec)
+	claimShape.Restore(st, &out.Spec.Spec, nil)
 	return nil
 }
+
+// claimShape is what v1alpha3 cannot say of a claim, derived from the
+// types: the spec fields its types lack (the legacy parametersRef; the
+// allocation mode is defaulted, see specStash), the requests and the
+// constraints whole when any of them says more than v1alpha3's can (its
+// flat request shows the hub request's exactly), the status and
+// allocation fields its types lack, the results whole when any says more,
+// and, by path, what a struct nested elsewhere has that v1alpha3's lacks.
+var claimShape = legacy.NewClaimShape(
+	stash.NewTree[hub.ResourceClaimSpec](ResourceClaimSpec{}, "spec", stash.Kept("spec"),
+		stash.Handled("spec.allocationMode"),
+		stash.Whole("spec.devices.requests", "spec.devices.constraints"),
+		stash.Flatten("spec.devices.requests.exactly")),
+	stash.NewTree[hub.ResourceClaimStatus](ResourceClaimStatus{}, "status", stash.Kept("status", "status.allocation"),
+		stash.Whole("status.allocation.devices.results")),
+)
 
 // specStash keeps what a v1alpha3 claim spec cannot say: the requests when
 // any of them is more than v1alpha3's flat request (requestsNeedStash), all
 // of them, without what the defaults give back (legacy.StashRequests); the
-// constraints when any of them has a distinctAttribute, all of them; and
-// the legacy fields: the parameters reference, and the allocation mode
-// unless it is the one v1alpha1/v1alpha2 default to, WaitForFirstConsumer,
-// which restoreSpec gives back (an empty mode too: it is
-// WaitForFirstConsumer once defaulted).
+// constraints when any of them says more than v1alpha3's can, all of them;
+// the spec fields v1alpha3 lacks (the legacy parameters reference); and the
+// allocation mode unless it is the one v1alpha1/v1alpha2 default to,
+// WaitForFirstConsumer, which restoreSpec gives back (an empty mode too: it
+// is WaitForFirstConsumer once defaulted).
 func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
-	st := stash.ClaimSpec{ParametersRef: in.ParametersRef}
+	var st stash.ClaimSpec
 	if in.AllocationMode != hub.AllocationModeWaitForFirstConsumer {
 		st.AllocationMode = in.AllocationMode
 	}
-	if requestsNeedStash(in.Devices.Requests) {
+	if requestsNeedStash(in) {
 		requests, undefaulted := legacy.StashRequests(in.Devices.Requests)
 		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
-	if constraintsNeedStash(in.Devices.Constraints) {
+	if claimShape.Spec.SaysMore(in, "spec.devices.constraints") {
 		st.Constraints = in.Devices.Constraints
 	}
-	if st.IsZero() {
+	lost := claimShape.SpecLost.AnySet(in)
+	if !lost && st.AllocationMode == "" && st.Requests == nil && st.Constraints == nil {
 		return nil
 	}
-	kept := st
+	kept := st // only what is kept escapes
+	if lost {
+		claimShape.SpecLost.Keep(in, &kept.ResourceClaimSpec)
+	}
 	return &kept
 }
 
@@ -158,7 +182,7 @@ func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceCl
 	if st == nil {
 		return
 	}
-	out.ParametersRef = st.ParametersRef
+	claimShape.SpecLost.Restore(&st.ResourceClaimSpec, out)
 	if st.AllocationMode != "" {
 		out.AllocationMode = st.AllocationMode
 	}
@@ -175,20 +199,19 @@ func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceCl
 }
 
 // requestsNeedStash reports whether v1alpha3's flat requests cannot say
-// the hub's: when a request is not an exactly request, has alternatives,
-// or uses a field of exactly that came later (tolerations, capacity,
-// derived attributes), or an adminAccess of false, which v1alpha3's plain
-// bool cannot tell from none.
-func requestsNeedStash(requests []hub.DeviceRequest) bool {
+// the hub's: when a request is not an exactly request, or says what
+// v1alpha3's request cannot (claimShape: alternatives, the fields of
+// exactly that came later), or has an adminAccess of false, which
+// v1alpha3's plain bool cannot tell from none.
+func requestsNeedStash(spec *hub.ResourceClaimSpec) bool {
+	requests := spec.Devices.Requests
 	for i := range requests {
-		r := &requests[i]
-		e := r.Exactly
-		if e == nil || r.FirstAvailable != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil ||
-			(e.AdminAccess != nil && !*e.AdminAccess) {
+		e := requests[i].Exactly
+		if e == nil || (e.AdminAccess != nil && !*e.AdminAccess) {
 			return true
 		}
 	}
-	return false
+	return claimShape.Spec.SaysMore(spec, "spec.devices.requests")
 }
 
 func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *hub.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
@@ -274,17 +297,6 @@ func sameRequest(a, b *DeviceRequest) bool {
 		x.Count == y.Count && x.AdminAccess == y.AdminAccess && apiequality.Semantic.DeepEqual(x.Selectors, y.Selectors)
 }
 
-// constraintsNeedStash reports whether a constraint has a
-// distinctAttribute, which v1alpha3 cannot say.
-func constraintsNeedStash(constraints []hub.DeviceConstraint) bool {
-	for i := range constraints {
-		if constraints[i].DistinctAttribute != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // renderConstraints shows the constraints without a distinctAttribute;
 // the stash keeps all of them.
 func renderConstraints(in []hub.DeviceConstraint) []DeviceConstraint {
@@ -324,31 +336,26 @@ func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *hub.Devi
 // the devices' status; and it notes when the results shown were rendered
 // from structured handles.
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	st := stash.ClaimStatus{DriverName: in.DriverName}
-	if in.Devices != nil {
-		devices := in.Devices
-		st.Devices = &devices
-	}
+	st, alloc := claimShape.KeepStatus(in)
 	if a := in.Allocation; a != nil {
-		alloc := stash.Allocation{Shareable: a.Shareable, AllocationTimestamp: a.AllocationTimestamp}
-		if a.ResourceHandles != nil {
-			handles := a.ResourceHandles
-			alloc.ResourceHandles = &handles
+		derived, whole := resultsDerived(a), claimShape.Status.SaysMore(in, "status.allocation.devices.results")
+		if alloc == nil && (derived || whole) {
+			alloc = &stash.Allocation{}
 		}
-		alloc.DerivedResults = resultsDerived(a)
-		if !resultsOnlyDevices(a.Devices.Results) {
+		if derived {
+			alloc.DerivedResults = true
+		}
+		if whole {
 			alloc.Devices = &hub.DeviceAllocationResult{Results: a.Devices.Results}
 		}
-		if !alloc.IsZero() {
-			kept := alloc
-			st.Allocation = &kept
+	}
+	if alloc != nil {
+		if st == nil {
+			st = &stash.ClaimStatus{}
 		}
+		st.Allocation = alloc
 	}
-	if st.IsZero() {
-		return nil
-	}
-	kept := st
-	return &kept
+	return st
 }
 
 // restoreStatus puts what statusStash kept (st, nil when nothing was kept)
@@ -357,19 +364,11 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 	if st == nil {
 		return
 	}
-	out.DriverName = st.DriverName
-	if st.Devices != nil {
-		out.Devices = *st.Devices
-	}
+	claimShape.RestoreStatus(st, out)
 	a, alloc := st.Allocation, out.Allocation
 	if a == nil || alloc == nil {
 		// No allocation here any more: whoever removed it meant it.
 		return
-	}
-	alloc.Shareable = a.Shareable
-	alloc.AllocationTimestamp = a.AllocationTimestamp
-	if a.ResourceHandles != nil {
-		alloc.ResourceHandles = *a.ResourceHandles
 	}
 	if a.DerivedResults && legacy.SameResults(alloc.Devices.Results, legacy.ResultsFromHandles(alloc.ResourceHandles)) {
 		// The results only showed the structured handles; unless someone
@@ -380,17 +379,6 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 		// The results kept whole, unless someone edited what they showed.
 		alloc.Devices.Results = a.Devices.Results
 	}
-}
-
-// resultsOnlyDevices reports whether v1alpha3's results can say all of
-// the hub's: none of them has a field that came later.
-func resultsOnlyDevices(results []hub.DeviceRequestAllocationResult) bool {
-	for i := range results {
-		if !legacy.OnlyDevice(&results[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // sameResults reports whether shown, v1alpha3's results, show results.

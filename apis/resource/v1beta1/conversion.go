@@ -28,13 +28,28 @@ import (
 
 // shape: v1beta1's requests are flat, and its slice's nodeName and
 // allNodes plain (see legacy.V1Flat).
-// Lost: the hub fields its types lack (the legacy ones), derived from the
-// types; the stash keeps them.
-var shape = legacy.V1Flat{Requests: true, Node: true, Lost: legacy.Lost{
-	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta1.DeviceClassSpec{}}),
-	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta1.ResourceSliceSpec{}}),
-	Device: stash.LostFields[hub.Device]([]any{resourcev1beta1.Device{}, resourcev1beta1.BasicDevice{}}),
-}}
+// Lost and Claim: the hub fields its types lack (the legacy ones, and in
+// a claim any field a nested struct of the hub has and its own lacks),
+// derived from the types (stash.LostFields, stash.NewTree); the stash keeps
+// them. The allocation mode is defaulted (see legacy.v1SpecStash).
+var shape = legacy.V1Flat{
+	Requests: true,
+	Node:     true,
+	Lost: legacy.Lost{
+		Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta1.DeviceClassSpec{}}),
+		Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta1.ResourceSliceSpec{}}),
+		Device: stash.LostFields[hub.Device]([]any{resourcev1beta1.Device{}, resourcev1beta1.BasicDevice{}}),
+	},
+	Claim:      claimShape,
+	ExactShown: stash.ShownAt[hub.ExactDeviceRequest](claimShape.Spec, "spec.devices.requests.exactly"),
+}
+
+// claimShape: v1beta1's flat request shows the hub request's exactly.
+var claimShape = legacy.NewClaimShape(
+	stash.NewTree[hub.ResourceClaimSpec](resourcev1beta1.ResourceClaimSpec{}, "spec", stash.Kept("spec"), stash.Handled("spec.allocationMode"),
+		stash.Flatten("spec.devices.requests.exactly")),
+	stash.NewTree[hub.ResourceClaimStatus](resourcev1beta1.ResourceClaimStatus{}, "status", stash.Kept("status", "status.allocation")),
+)
 
 // ---------------------------------------------------------------------------
 // DeviceClass
@@ -247,8 +262,9 @@ func Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest(in *resourcev1beta1
 	}
 	if in.DeviceClassName == "" && in.Selectors == nil && in.AllocationMode == "" && in.Count == 0 &&
 		in.AdminAccess == nil && in.Tolerations == nil && in.Capacity == nil && in.DerivedAttributes == nil {
-		// The fields the stash's emptyExactly looks at (legacy's
-		// hasExactFields), here on the flat request.
+		// The fields of exactly the flat request shows (shape.ExactShown,
+		// which the stash's emptyExactly looks at), here on the flat
+		// request.
 		out.Exactly = nil
 		return nil
 	}

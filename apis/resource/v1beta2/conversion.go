@@ -28,13 +28,21 @@ import (
 
 // shape: v1beta2 says requests, devices and a slice's node name as the hub
 // does, nothing flat.
-// Lost: the hub fields its types lack (the legacy ones), derived from the
-// types; the stash keeps them.
-var shape = legacy.V1Flat{Lost: legacy.Lost{
-	Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta2.DeviceClassSpec{}}),
-	Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta2.ResourceSliceSpec{}}),
-	Device: stash.LostFields[hub.Device]([]any{resourcev1beta2.Device{}}),
-}}
+// Lost and Claim: the hub fields its types lack (the legacy ones, and in
+// a claim any field a nested struct of the hub has and its own lacks),
+// derived from the types (stash.LostFields, stash.NewTree); the stash keeps
+// them. The allocation mode is defaulted (see legacy.v1SpecStash).
+var shape = legacy.V1Flat{
+	Lost: legacy.Lost{
+		Class:  stash.LostFields[hub.DeviceClassSpec]([]any{resourcev1beta2.DeviceClassSpec{}}),
+		Slice:  stash.LostFields[hub.ResourceSliceSpec]([]any{resourcev1beta2.ResourceSliceSpec{}}),
+		Device: stash.LostFields[hub.Device]([]any{resourcev1beta2.Device{}}),
+	},
+	Claim: legacy.NewClaimShape(
+		stash.NewTree[hub.ResourceClaimSpec](resourcev1beta2.ResourceClaimSpec{}, "spec", stash.Kept("spec"), stash.Handled("spec.allocationMode")),
+		stash.NewTree[hub.ResourceClaimStatus](resourcev1beta2.ResourceClaimStatus{}, "status", stash.Kept("status", "status.allocation")),
+	),
+}
 
 // ---------------------------------------------------------------------------
 // DeviceClass

@@ -51,14 +51,88 @@ func ClassFromLegacy(driverName string, meta *metav1.ObjectMeta, out *resource.D
 	return nil
 }
 
+// ClaimShape is what a version cannot say of a claim, derived from the
+// types (stash.NewTree): in the spec, in the status and anywhere in the
+// structs they nest. The payload keeps the lost fields of the spec, the
+// status and the allocation in the hub structs it embeds (Kept paths), and
+// those of other structs by path (Claim.Lost).
+type ClaimShape struct {
+	Spec       *stash.Tree[resource.ResourceClaimSpec]
+	Status     *stash.Tree[resource.ResourceClaimStatus]
+	SpecLost   *stash.Fields[resource.ResourceClaimSpec]
+	StatusLost *stash.Fields[resource.ResourceClaimStatus]
+	AllocLost  *stash.Fields[resource.AllocationResult]
+}
+
+// NewClaimShape derives a version's ClaimShape from its trees, whose spec,
+// status and status.allocation paths must be Kept.
+func NewClaimShape(spec *stash.Tree[resource.ResourceClaimSpec], status *stash.Tree[resource.ResourceClaimStatus]) ClaimShape {
+	return ClaimShape{
+		Spec:       spec,
+		Status:     status,
+		SpecLost:   stash.LostAt[resource.ResourceClaimSpec](spec, "spec"),
+		StatusLost: stash.LostAt[resource.ResourceClaimStatus](status, "status"),
+		AllocLost:  stash.LostAt[resource.AllocationResult](status, "status.allocation"),
+	}
+}
+
+// Collect is what the payload keeps by path of spec and status (nil for a
+// template).
+func (c *ClaimShape) Collect(spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus) stash.Lost {
+	lost := c.Spec.Collect(spec, nil)
+	if status != nil {
+		lost = c.Status.Collect(status, lost)
+	}
+	return lost
+}
+
+// Restore puts back what the payload kept by path (none when st is nil).
+func (c *ClaimShape) Restore(st *stash.Claim, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus) {
+	if st == nil || st.Lost == nil {
+		return
+	}
+	c.Spec.Restore(st.Lost, spec)
+	if status != nil {
+		c.Status.Restore(st.Lost, status)
+	}
+}
+
+// KeepStatus is what the payload keeps of the status fields and of the
+// allocation fields the version cannot say: each nil when nothing is kept
+// (and allocated only when something is).
+func (c *ClaimShape) KeepStatus(in *resource.ResourceClaimStatus) (*stash.ClaimStatus, *stash.Allocation) {
+	var st *stash.ClaimStatus
+	var alloc *stash.Allocation
+	if c.StatusLost.AnySet(in) {
+		st = &stash.ClaimStatus{}
+		c.StatusLost.Keep(in, &st.ResourceClaimStatus)
+	}
+	if a := in.Allocation; a != nil && c.AllocLost.AnySet(a) {
+		alloc = &stash.Allocation{}
+		c.AllocLost.Keep(a, &alloc.AllocationResult)
+	}
+	return st, alloc
+}
+
+// RestoreStatus puts the fields KeepStatus kept back into out (the
+// allocation's while out still has one).
+func (c *ClaimShape) RestoreStatus(st *stash.ClaimStatus, out *resource.ResourceClaimStatus) {
+	c.StatusLost.Restore(&st.ResourceClaimStatus, out)
+	if st.Allocation != nil && out.Allocation != nil {
+		c.AllocLost.Restore(&st.Allocation.AllocationResult, out.Allocation)
+	}
+}
+
 // WriteClaimStash keeps in the stash of meta (the metadata of the converted
 // ResourceClaim or ResourceClaimTemplate, named by kind) what a
-// v1alpha1/v1alpha2 claim spec cannot say of spec, and status, what the
+// v1alpha1/v1alpha2 claim spec cannot say of spec, status, what the
 // version worked out it cannot say of the claim's status (nil for a
-// template, or when nothing needs keeping).
-func WriteClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *stash.ClaimStatus) error {
-	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(spec), Status: status}
-	if st.Spec == nil && st.Status == nil {
+// template, or when nothing needs keeping), and what the version cannot
+// say of the structs nested in statusIn (nil for a template).
+func WriteClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *stash.ClaimStatus, statusIn *resource.ResourceClaimStatus, shape *ClaimShape) error {
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(spec, shape), Status: status}
+	st.SetLost(shape.Collect(spec, statusIn))
+	if st.Spec == nil && st.Status == nil && st.Lost == nil {
 		return nil
 	}
 	payload := st // only a stash that is written escapes
@@ -68,24 +142,26 @@ func WriteClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Resour
 // TakeClaimStash takes the stash written by WriteClaimStash from meta and
 // puts what it kept of the spec back into out, a hub spec parsed from a
 // claim whose resourceClassName is className: the class the claim names
-// now wins over what was kept. It returns what was kept of the status, for
-// the version to restore, or nil.
-func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resource.ResourceClaimSpec) (*stash.ClaimStatus, error) {
+// now wins over what was kept. It returns the stash, for the version to
+// restore the status, or nil.
+func TakeClaimStash(meta *metav1.ObjectMeta, kind, className string, out *resource.ResourceClaimSpec, shape *ClaimShape) (*stash.Claim, error) {
 	st, err := stash.Take[stash.Claim](meta, kind)
 	if st == nil || err != nil {
 		return nil, err
 	}
-	restoreSpec(st.Spec, className, out)
-	return st.Status, nil
+	restoreSpec(st.Spec, className, out, shape)
+	shape.Spec.Restore(st.Lost, out)
+	return st, nil
 }
 
 // specStash is what a v1alpha1/v1alpha2 claim spec cannot say: the requests
-// when resourceClassName does not say all of them, and the constraints,
-// config and controller. It is nil when nothing needs keeping. The requests
-// are kept without the first one's class, which resourceClassName shows,
-// and without what the defaults give back (StashRequests).
-func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
-	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config, Controller: in.Controller}
+// when resourceClassName does not say all of them, the constraints and
+// config, and the spec fields the version lacks (the controller). It is nil
+// when nothing needs keeping. The requests are kept without the first
+// one's class, which resourceClassName shows, and without what the
+// defaults give back (StashRequests).
+func specStash(in *resource.ResourceClaimSpec, shape *ClaimShape) *stash.ClaimSpec {
+	st := stash.ClaimSpec{Constraints: in.Devices.Constraints, Config: in.Devices.Config}
 	if _, exact := ClassName(in.Devices.Requests); !exact {
 		requests, undefaulted := StashRequests(in.Devices.Requests)
 		if len(requests) > 0 && requests[0].Exactly != nil {
@@ -93,17 +169,21 @@ func specStash(in *resource.ResourceClaimSpec) *stash.ClaimSpec {
 		}
 		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
-	if st.IsZero() {
+	lost := shape.SpecLost.AnySet(in)
+	if !lost && st.Requests == nil && st.Constraints == nil && st.Config == nil {
 		return nil
 	}
-	kept := st
+	kept := st // only what is kept escapes
+	if lost {
+		shape.SpecLost.Keep(in, &kept.ResourceClaimSpec)
+	}
 	return &kept
 }
 
 // restoreSpec puts what specStash kept back into out, with the class of
 // the first request from className. A first request without exactly has
 // no class to show, and className is then the empty string.
-func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceClaimSpec) {
+func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceClaimSpec, shape *ClaimShape) {
 	if s == nil {
 		return
 	}
@@ -123,7 +203,7 @@ func restoreSpec(s *stash.ClaimSpec, className string, out *resource.ResourceCla
 	}
 	out.Devices.Constraints = s.Constraints
 	out.Devices.Config = s.Config
-	out.Controller = s.Controller
+	shape.SpecLost.Restore(&s.ResourceClaimSpec, out)
 }
 
 // ConvertItems converts the items of a list one by one with convert, the

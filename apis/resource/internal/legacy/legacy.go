@@ -62,10 +62,20 @@ func ClassName(requests []resource.DeviceRequest) (className string, exact bool)
 	}
 	mode, count := defaultedModeAndCount(e.AllocationMode, e.Count)
 	exact = len(requests) == 1 && e.DeviceClassName != "" && r.Name == resource.LegacyRequestName &&
-		r.FirstAvailable == nil && e.Selectors == nil && mode == resource.DeviceAllocationModeExactCount &&
-		count == 1 && e.AdminAccess == nil && e.Tolerations == nil && e.Capacity == nil && e.DerivedAttributes == nil
+		!requestBeyondExactly.AnySet(r) && !exactBeyondClass.AnySet(e) &&
+		mode == resource.DeviceAllocationModeExactCount && count == 1
 	return e.DeviceClassName, exact
 }
+
+// What a request says beyond what resourceClassName can (its name and
+// exactly; the exactly's class, mode and count), whatever fields the
+// request types gain; and what a result says beyond naming its request
+// and device (OnlyDevice).
+var (
+	requestBeyondExactly = stash.AllFields[resource.DeviceRequest]("name", "exactly")
+	exactBeyondClass     = stash.AllFields[resource.ExactDeviceRequest]("deviceClassName", "allocationMode", "count")
+	resultBeyondDevice   = stash.AllFields[resource.DeviceRequestAllocationResult]("request", "driver", "pool", "device")
+)
 
 // defaultedModeAndCount are an allocation mode and count as the defaults
 // leave them.
@@ -315,8 +325,7 @@ func SameResults(a, b []resource.DeviceRequestAllocationResult) bool {
 // OnlyDevice reports whether a result names its request and device and
 // says nothing more: all that the versions before v1beta1 can say.
 func OnlyDevice(r *resource.DeviceRequestAllocationResult) bool {
-	return r.AdminAccess == nil && r.Tolerations == nil && r.BindingConditions == nil && r.BindingFailureConditions == nil &&
-		r.ShareID == nil && r.ConsumedCapacity == nil && r.SkipNodeOperations == nil
+	return !resultBeyondDevice.AnySet(r)
 }
 
 // SameStructuredHandles reports whether handles equal the ones

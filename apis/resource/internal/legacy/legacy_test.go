@@ -9,7 +9,21 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/drakit/drakit/apis/resource"
+	"github.com/drakit/drakit/apis/resource/internal/stash"
 	"github.com/drakit/drakit/internal/fuzzer"
+)
+
+// legacyShape is the ClaimShape of a v1alpha1/v1alpha2-like version, whose
+// claim spec shows its class and the legacy fields, and its devices in
+// terms of its own.
+var legacyShape = NewClaimShape(
+	stash.NewTree[resource.ResourceClaimSpec](struct {
+		ResourceClassName string                                     `json:"resourceClassName"`
+		ParametersRef     *resource.ResourceClaimParametersReference `json:"parametersRef"`
+		AllocationMode    resource.AllocationMode                    `json:"allocationMode"`
+	}{}, "spec", stash.Kept("spec"), stash.Rendered("spec.devices"),
+		stash.Handled("spec.devices.requests", "spec.devices.constraints", "spec.devices.config")),
+	stash.NewTree[resource.ResourceClaimStatus](resource.ResourceClaimStatus{}, "status"),
 )
 
 // TestHandleFromDevicesIsJSON: the v1alpha1 handle that shows device
@@ -187,7 +201,7 @@ func TestRequestDefaults(t *testing.T) {
 				exact("first", resource.ExactDeviceRequest{DeviceClassName: "c", AllocationMode: all}), tc.in,
 			}}}
 			before := spec.DeepCopy()
-			st := specStash(&spec)
+			st := specStash(&spec, &legacyShape)
 			if st == nil || st.Requests == nil || len(*st.Requests) != 2 {
 				t.Fatalf("stash %+v, want both requests", st)
 			}
@@ -208,7 +222,7 @@ func TestRequestDefaults(t *testing.T) {
 				t.Errorf("specStash changed its input (-before +after):\n%s", diff)
 			}
 			var out resource.ResourceClaimSpec
-			restoreSpec(st, "c", &out)
+			restoreSpec(st, "c", &out, &legacyShape)
 			if diff := cmp.Diff(tc.defaulted, out.Devices.Requests[1]); diff != "" {
 				t.Errorf("restored (-want +got):\n%s", diff)
 			}

@@ -29,6 +29,12 @@ type V1Flat struct {
 	Node bool
 	// Lost are the hub fields the version cannot say at all.
 	Lost Lost
+	// Claim is what the version cannot say of a claim.
+	Claim ClaimShape
+	// ExactShown are the fields of an exact request that the version's
+	// flat request shows (Requests only): an exactly with none of them set
+	// shows as no exact request.
+	ExactShown *stash.Fields[resource.ExactDeviceRequest]
 }
 
 // Lost are the fields of the hub types whose values the stash keeps field
@@ -67,14 +73,17 @@ func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, sh
 
 // WriteV1ClaimStash keeps in the stash of meta (the metadata of the
 // converted ResourceClaim or ResourceClaimTemplate, named by kind) the
-// legacy fields of spec and status (nil for a template), and, for flat
-// requests, the names of the requests whose exactly is empty.
+// fields of spec and status (nil for a template) and of the structs they
+// nest that the version cannot say (the legacy ones, and any the hub has
+// and the version has not), and, for flat requests, the names of the
+// requests whose exactly the flat request does not show.
 func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
 	st := stash.Claim{V: stash.FormatVersion, Spec: v1SpecStash(spec, flat)}
 	if status != nil {
-		st.Status = v1StatusStash(status)
+		st.Status = v1StatusStash(status, &flat.Claim)
 	}
-	if st.Spec == nil && st.Status == nil {
+	st.SetLost(flat.Claim.Collect(spec, status))
+	if st.Spec == nil && st.Status == nil && st.Lost == nil {
 		return nil
 	}
 	payload := st // only a stash that is written escapes
@@ -95,45 +104,50 @@ func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Resou
 	}
 	restoreV1Spec(st.Spec, spec, flat)
 	if status != nil {
-		restoreV1Status(st.Status, status)
+		restoreV1Status(st.Status, status, &flat.Claim)
 	}
+	// After the empty exactlies are back: what they keep goes into them.
+	flat.Claim.Restore(st, spec, status)
 	return nil
 }
 
-// v1SpecStash keeps the legacy spec fields: the claim controller, the
-// parameters reference, and the allocation mode unless it is the one
-// v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which restoreV1Spec
-// gives back (an empty mode too: it is WaitForFirstConsumer once
-// defaulted). For flat requests it also names the requests with an empty
-// exactly, which the flat request shows as no exact request at all.
+// v1SpecStash keeps the spec fields the version lacks (the legacy claim
+// controller and parameters reference), and the allocation mode unless it
+// is the one v1alpha1/v1alpha2 default to, WaitForFirstConsumer, which
+// restoreV1Spec gives back (an empty mode too: it is WaitForFirstConsumer
+// once defaulted). For flat requests it also names the requests whose
+// exactly shows nothing in the flat request (ExactShown), which shows them
+// as no exact request at all.
 func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat) *stash.ClaimSpec {
-	mode := in.AllocationMode
-	if mode == resource.AllocationModeWaitForFirstConsumer {
-		mode = ""
-	}
 	var empty []string
 	if flat.Requests {
 		for i := range in.Devices.Requests {
-			if r := &in.Devices.Requests[i]; r.Exactly != nil && !hasExactFields(r.Exactly) {
+			if r := &in.Devices.Requests[i]; r.Exactly != nil && !flat.ExactShown.AnySet(r.Exactly) {
 				empty = append(empty, r.Name)
 			}
 		}
 	}
-	if in.Controller == "" && in.ParametersRef == nil && mode == "" && empty == nil {
+	mode := in.AllocationMode
+	if mode == resource.AllocationModeWaitForFirstConsumer {
+		mode = ""
+	}
+	if mode == "" && empty == nil && !flat.Claim.SpecLost.AnySet(in) {
 		return nil
 	}
-	return &stash.ClaimSpec{Controller: in.Controller, ParametersRef: in.ParametersRef, AllocationMode: mode, EmptyExactly: empty}
+	st := &stash.ClaimSpec{EmptyExactly: empty}
+	flat.Claim.SpecLost.Keep(in, &st.ResourceClaimSpec)
+	st.AllocationMode = mode
+	return st
 }
 
-// restoreV1Spec puts the legacy spec fields back: those kept in st (nil when
+// restoreV1Spec puts the kept spec fields back: those kept in st (nil when
 // nothing was kept), and the default allocation mode when none was.
 func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat V1Flat) {
 	out.AllocationMode = resource.AllocationModeWaitForFirstConsumer
 	if st == nil {
 		return
 	}
-	out.Controller = st.Controller
-	out.ParametersRef = st.ParametersRef
+	flat.Claim.SpecLost.Restore(&st.ResourceClaimSpec, out)
 	if st.AllocationMode != "" {
 		out.AllocationMode = st.AllocationMode
 	}
@@ -156,50 +170,31 @@ func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat V1
 	}
 }
 
-// hasExactFields reports whether an exact request says anything, that is
-// whether v1beta1's flat request shows it: the fields that upstream's
-// v1beta1 conversion looks at to decide whether a request has an exactly
-// (1.37's hasAnyMainRequestFieldsSet).
-func hasExactFields(e *resource.ExactDeviceRequest) bool {
-	return e.DeviceClassName != "" || e.Selectors != nil || e.AllocationMode != "" || e.Count != 0 ||
-		e.AdminAccess != nil || e.Tolerations != nil || e.Capacity != nil || e.DerivedAttributes != nil
-}
-
-// v1StatusStash keeps the legacy status and allocation fields, and notes
-// when the results shown were rendered from structured handles.
-func v1StatusStash(in *resource.ResourceClaimStatus) *stash.ClaimStatus {
-	st := stash.ClaimStatus{DriverName: in.DriverName, DeallocationRequested: in.DeallocationRequested}
-	if a := in.Allocation; a != nil && (a.Controller != "" || a.ResourceHandles != nil || a.Shareable) {
-		alloc := stash.Allocation{Controller: a.Controller, Shareable: a.Shareable, DerivedResults: V1ResultsDerived(a)}
-		if a.ResourceHandles != nil {
-			handles := a.ResourceHandles
-			alloc.ResourceHandles = &handles
+// v1StatusStash keeps the status and allocation fields the version lacks
+// (the legacy ones), and notes when the results shown were rendered from
+// structured handles.
+func v1StatusStash(in *resource.ResourceClaimStatus, shape *ClaimShape) *stash.ClaimStatus {
+	st, alloc := shape.KeepStatus(in)
+	if alloc != nil {
+		alloc.DerivedResults = V1ResultsDerived(in.Allocation)
+		if st == nil {
+			st = &stash.ClaimStatus{}
 		}
-		st.Allocation = &alloc
+		st.Allocation = alloc
 	}
-	if st.IsZero() {
-		return nil
-	}
-	kept := st
-	return &kept
+	return st
 }
 
-// restoreV1Status puts the legacy status and allocation fields back.
-func restoreV1Status(st *stash.ClaimStatus, out *resource.ResourceClaimStatus) {
+// restoreV1Status puts the kept status and allocation fields back.
+func restoreV1Status(st *stash.ClaimStatus, out *resource.ResourceClaimStatus, shape *ClaimShape) {
 	if st == nil {
 		return
 	}
-	out.DriverName = st.DriverName
-	out.DeallocationRequested = st.DeallocationRequested
+	shape.RestoreStatus(st, out)
 	a, alloc := st.Allocation, out.Allocation
 	if a == nil || alloc == nil {
 		// No allocation here any more: whoever removed it meant it.
 		return
-	}
-	alloc.Controller = a.Controller
-	alloc.Shareable = a.Shareable
-	if a.ResourceHandles != nil {
-		alloc.ResourceHandles = *a.ResourceHandles
 	}
 	if a.DerivedResults && alloc.ResourceHandles != nil &&
 		onlyRendered(alloc.Devices.Results, ResultsFromHandles(alloc.ResourceHandles)) {

@@ -131,6 +131,8 @@ func (r *reader) claim(out *Claim) {
 			out.Spec = optional(r, (*reader).claimSpec)
 		case "status":
 			out.Status = optional(r, (*reader).claimStatus)
+		case "lost":
+			out.Lost = r.lost()
 		default:
 			r.unknown(key)
 		}
@@ -345,6 +347,28 @@ func (r *reader) allocation(out *Allocation) {
 			r.byName(out, key)
 		}
 	})
+}
+
+// lost reads a claim payload's lost fields by path: each path must lead to
+// a struct of a claim, whose fields are read by name.
+func (r *reader) lost() Lost {
+	var out Lost
+	if r.fields(func(path string) {
+		typ := lostType(claimType, path)
+		if typ == nil {
+			r.fail("lost: a claim has no struct at %q", path)
+			return
+		}
+		v := reflect.New(typ)
+		r.fields(func(key string) { r.byName(v.Interface(), key) })
+		if out == nil {
+			out = Lost{}
+		}
+		out[path] = v.Interface()
+	}) && out == nil {
+		out = Lost{} // {}
+	}
+	return out
 }
 
 func (r *reader) deviceAllocationResult(out *resource.DeviceAllocationResult) {

@@ -34,7 +34,38 @@ func payloadFiller(seed int64) *randfill.Filler {
 		func(c *Class, fill randfill.Continue) { fill.FillNoCustom(c); clearHidden(c) },
 		func(s *Slice, fill randfill.Continue) { fill.FillNoCustom(s); clearHidden(s) },
 		func(d *Device, fill randfill.Continue) { fill.FillNoCustom(d); clearHidden(d) },
+		func(s *ClaimSpec, fill randfill.Continue) { fill.FillNoCustom(s); clearHidden(s) },
+		func(s *ClaimStatus, fill randfill.Continue) { fill.FillNoCustom(s); clearHidden(s) },
+		func(a *Allocation, fill randfill.Continue) { fill.FillNoCustom(a); clearHidden(a) },
+		fillLost,
 	)
+}
+
+// lostPaths are paths of a claim's structs, one of each kind of step.
+var lostPaths = []string{
+	"spec",
+	"spec.devices",
+	"spec.devices.requests[0].exactly",
+	"spec.devices.requests[12].firstAvailable[1]",
+	"spec.devices.config[0].opaque",
+	"status.allocation.devices.results[3]",
+	"status.devices[0].networkData",
+}
+
+// fillLost fills a Lost with structs of random paths: nil, or one to
+// three of them (never empty: an empty Lost is left out, as none).
+func fillLost(l *Lost, c randfill.Continue) {
+	if c.Intn(3) == 0 {
+		*l = nil
+		return
+	}
+	*l = Lost{}
+	for n := 1 + c.Intn(3); n > 0; n-- {
+		path := lostPaths[c.Intn(len(lostPaths))]
+		v := reflect.New(lostType(claimType, path))
+		c.Fill(v.Interface())
+		(*l)[path] = v.Interface()
+	}
 }
 
 // clearHidden clears the fields of the hub value that payload (a pointer
@@ -257,7 +288,7 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 	for i := 0; i < 20; i++ {
 		for _, newPayload := range payloadTypes() {
 			p := newPayload()
-			fuzzer.New(int64(i)).Fill(p)
+			fuzzer.New(int64(i)).Funcs(fillLost).Fill(p)
 			value, err := codec.MarshalToString(p)
 			if err != nil {
 				f.Fatal(err)
@@ -265,6 +296,12 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 			f.Add(value)
 		}
 	}
+	// Claims with lost fields by path (format 2), as the versions write
+	// them, and paths that lead nowhere.
+	f.Add(`{"v":2,"lost":{"spec.devices.requests[1].exactly":{"exampleRetries":3,"tolerations":[{"key":"a"}]}}}`)
+	f.Add(`{"v":2,"spec":{"controller":"c"},"lost":{"spec.devices.config[0]":{"requests":["a"]},"status.allocation.devices.results[0]":{"shareID":"x"}}}`)
+	f.Add(`{"v":2,"lost":{"spec.devices.requests[-1]":{},"status.devices[01]":{},"spec..devices":null}}`)
+	f.Add(`{"v":2,"lost":{"spec.devices.requests":{},"status.allocation.devices.results[0].request":{}}}`)
 	f.Fuzz(func(t *testing.T, value string) {
 		for _, newPayload := range payloadTypes() {
 			got := newPayload()

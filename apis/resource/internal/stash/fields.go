@@ -90,6 +90,13 @@ func LostFields[T any](shownBy []any, handled ...string) *Fields[T] {
 	return out
 }
 
+// AllFields are the fields of the hub struct type T but except, JSON
+// names: for the tests that ask whether a value says anything beyond
+// some fields, whatever fields T gains. It panics as LostFields does.
+func AllFields[T any](except ...string) *Fields[T] {
+	return LostFields[T](nil, except...)
+}
+
 // Names are the JSON names of the fields, in declaration order.
 func (fs *Fields[T]) Names() []string {
 	names := make([]string, len(fs.list))
@@ -222,7 +229,12 @@ func jsonNames(typ reflect.Type, names map[string]bool) {
 // value that is set, and at the place of a field that a field of the
 // payload's own hides, that field as its tag says; the payload's other
 // fields before (declared before the hub struct) or after (declared after
-// it). A payload's JSON therefore reads like the hub value it keeps.
+// it). A payload's JSON therefore reads like the hub value it keeps. Where
+// format 1 wrote some members in another order (a claim's status and
+// allocation, whose payloads named their fields one by one before they
+// embedded the hub struct), the embedded field's tag stash:"a,b,..." names
+// those members, which come first in that order, so that the text stays
+// what format 1 wrote.
 type keptLayout struct {
 	kept   int // the embedded field's index
 	order  []member
@@ -271,16 +283,35 @@ func layoutOf(typ reflect.Type) *keptLayout {
 	}
 	all := hubFields(typ.Field(l.kept).Type)
 	l.fields = &structFields{byName: map[string]*fieldInfo{}}
+	for _, f := range all.list {
+		if _, hidden := own[f.name]; !hidden {
+			l.fields.list = append(l.fields.list, f)
+			l.fields.byName[f.name] = f
+		}
+	}
+	// The members format 1 wrote in an order other than the hub's come
+	// first, in that order (the embedded field's stash tag names them).
+	var first []*fieldInfo
+	if pinned := typ.Field(l.kept).Tag.Get("stash"); pinned != "" {
+		for _, name := range strings.Split(pinned, ",") {
+			f := all.byName[name]
+			if f == nil {
+				panic(fmt.Sprintf("stash: %s pins %q, which %s has not", typ, name, typ.Field(l.kept).Type))
+			}
+			first = append(first, f)
+		}
+	}
 	var middle []member
 	placed := map[string]bool{}
-	for _, f := range all.list {
-		if m, hidden := own[f.name]; hidden {
-			middle = append(middle, m)
-			placed[f.name] = true
+	for _, f := range append(first, all.list...) {
+		if placed[f.name] {
 			continue
 		}
-		l.fields.list = append(l.fields.list, f)
-		l.fields.byName[f.name] = f
+		placed[f.name] = true
+		if m, hidden := own[f.name]; hidden {
+			middle = append(middle, m)
+			continue
+		}
 		middle = append(middle, member{field: f, name: f.name})
 	}
 	for _, m := range before {

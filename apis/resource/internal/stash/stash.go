@@ -12,6 +12,7 @@ package stash
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	jsoniter "github.com/json-iterator/go"
@@ -20,8 +21,16 @@ import (
 	"github.com/drakit/drakit/apis/resource"
 )
 
-// FormatVersion is the value of "v" in every payload this drakit writes.
-const FormatVersion = 1
+// FormatVersion is the value of "v" in the payloads this drakit writes,
+// but for a claim payload with lost fields by path (Claim.Lost), which is
+// FormatVersionLost. Format 2 is format 1 with that member: a reader of
+// format 2 reads format 1, and a drakit that knows only format 1 refuses a
+// format 2 payload as written by another drakit release, rather than
+// losing what it cannot read.
+const (
+	FormatVersion     = 1
+	FormatVersionLost = 2
+)
 
 // Class is the stash of a DeviceClass (ResourceClass in v1alpha1/v1alpha2):
 // the class spec's fields the target cannot say (see LostFields), and, for
@@ -36,14 +45,32 @@ type Class struct {
 // MarshalJSON writes the kept fields that are set (see fields.go).
 func (c *Class) MarshalJSON() ([]byte, error) { return marshalKept(c) }
 
-// Claim is the stash of a ResourceClaim or ResourceClaimTemplate.
+// Claim is the stash of a ResourceClaim or ResourceClaimTemplate: what
+// the target cannot say of the claim's spec and status, the structs a
+// claim spec and status nest included.
 type Claim struct {
 	V      int          `json:"v"`
 	Spec   *ClaimSpec   `json:"spec,omitempty"`
 	Status *ClaimStatus `json:"status,omitempty"`
+	// Lost holds, by field path, what the target cannot say of the structs
+	// nested in the spec and status that the payloads below do not keep
+	// (see Tree): a field that a hub type gains where no version's code
+	// keeps the struct whole. A payload with it is format 2 (V is
+	// FormatVersionLost), so that a drakit that would not understand it
+	// says so.
+	Lost Lost `json:"lost,omitempty"`
 }
 
-// ClaimSpec holds claim spec values the target cannot show.
+// SetLost adds lost to the payload, making it format 2 when there is any.
+func (c *Claim) SetLost(lost Lost) {
+	if len(lost) > 0 {
+		c.Lost, c.V = lost, FormatVersionLost
+	}
+}
+
+// ClaimSpec holds claim spec values the target cannot show: the spec's
+// fields the target lacks (see LostFields, LostAt), and what the target
+// shows in a way of its own (requests, constraints and config, each whole).
 type ClaimSpec struct {
 	// Requests replaces the requests the target shows: the single request
 	// derived from resourceClassName (v1alpha1/v1alpha2), whose first
@@ -60,47 +87,49 @@ type ClaimSpec struct {
 	// ExactCount without a count).
 	UndefaultedExactly []int `json:"undefaultedExactly,omitempty"`
 	// Constraints replaces the constraints the target shows, if any.
-	Constraints   []resource.DeviceConstraint                `json:"constraints,omitempty"`
-	Config        []resource.DeviceClaimConfiguration        `json:"config,omitempty"`
-	Controller    string                                     `json:"controller,omitempty"`
-	ParametersRef *resource.ResourceClaimParametersReference `json:"parametersRef,omitempty"`
-	// AllocationMode is the legacy allocation mode, when it is not
-	// WaitForFirstConsumer, which v1alpha1/v1alpha2 default it to.
-	AllocationMode resource.AllocationMode `json:"allocationMode,omitempty"`
+	Constraints []resource.DeviceConstraint         `json:"constraints,omitempty"`
+	Config      []resource.DeviceClaimConfiguration `json:"config,omitempty"`
+	// The kept fields of the spec, each under its own name (the legacy
+	// controller, parametersRef, and allocationMode when it is not
+	// WaitForFirstConsumer, which v1alpha1/v1alpha2 default it to).
+	resource.ResourceClaimSpec
 	// EmptyExactly names, in request order, the requests whose exactly
-	// was set with nothing in it, which v1beta1's flat request cannot
-	// show (v1beta1 only).
+	// shows nothing in the target's flat request (v1beta1 only): set with
+	// nothing in it, or with only what the target cannot say.
 	EmptyExactly []string `json:"emptyExactly,omitempty"`
 }
 
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (s *ClaimSpec) MarshalJSON() ([]byte, error) { return marshalKept(s) }
+
 // IsZero reports whether nothing needs to be kept.
 func (s *ClaimSpec) IsZero() bool {
-	return s.Requests == nil && s.UndefaultedExactly == nil && s.Constraints == nil && s.Config == nil && s.Controller == "" &&
-		s.ParametersRef == nil && s.AllocationMode == "" && s.EmptyExactly == nil
+	return s.Requests == nil && s.UndefaultedExactly == nil && s.Constraints == nil && s.Config == nil &&
+		s.EmptyExactly == nil && !claimSpecFields.AnySet(&s.ResourceClaimSpec)
 }
 
-// ClaimStatus holds claim status values the target cannot show.
+// ClaimStatus holds claim status values the target cannot show: the
+// status fields the target lacks, and the allocation's.
 type ClaimStatus struct {
-	DriverName string      `json:"driverName,omitempty"`
 	Allocation *Allocation `json:"allocation,omitempty"`
-	// DeallocationRequested is the legacy flag for the targets that lack it
-	// (the v1-era versions).
-	DeallocationRequested bool `json:"deallocationRequested,omitempty"`
-	// Devices is v1's status.devices for the targets that lack it.
-	Devices *[]resource.AllocatedDeviceStatus `json:"devices,omitempty"`
+	// The kept fields of the status, each under its own name; format 1
+	// wrote these four first, in this order.
+	resource.ResourceClaimStatus `stash:"driverName,allocation,deallocationRequested,devices"`
 }
+
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (s *ClaimStatus) MarshalJSON() ([]byte, error) { return marshalKept(s) }
 
 // Allocation holds allocation values the target cannot show.
 type Allocation struct {
-	Devices    *resource.DeviceAllocationResult `json:"devices,omitempty"`
-	Controller string                           `json:"controller,omitempty"`
-	// ResourceHandles replaces the handles derived from the target. In
-	// v1alpha1 the first handle's data is left out: it is resourceHandle.
-	ResourceHandles *[]resource.ResourceHandle `json:"resourceHandles,omitempty"`
-	Shareable       bool                       `json:"shareable,omitempty"`
-	// AllocationTimestamp is v1's allocationTimestamp for the targets that
-	// lack it.
-	AllocationTimestamp *metav1.Time `json:"allocationTimestamp,omitempty"`
+	// Devices replaces the device allocation the target shows (the results
+	// whole where any of them says more than the target can).
+	Devices *resource.DeviceAllocationResult `json:"devices,omitempty"`
+	// The kept fields of the allocation, each under its own name; format 1
+	// wrote these first, in this order. ResourceHandles replaces the
+	// handles derived from the target: in v1alpha1 the first handle's data
+	// is left out, being resourceHandle.
+	resource.AllocationResult `stash:"devices,controller,resourceHandles,shareable,allocationTimestamp"`
 	// DerivedHandles is how many handles at the end of the target's
 	// resourceHandles (v1alpha2), or whether its resourceHandle (v1alpha1,
 	// then 1), were rendered from Devices rather than kept from the hub.
@@ -110,16 +139,27 @@ type Allocation struct {
 	DerivedResults bool `json:"derivedResults,omitempty"`
 }
 
+// MarshalJSON writes the kept fields that are set (see fields.go).
+func (a *Allocation) MarshalJSON() ([]byte, error) { return marshalKept(a) }
+
 // IsZero reports whether nothing needs to be kept.
 func (a *Allocation) IsZero() bool {
-	return a.Devices == nil && a.Controller == "" && a.ResourceHandles == nil && !a.Shareable &&
-		a.AllocationTimestamp == nil && a.DerivedHandles == 0 && !a.DerivedResults
+	return a.Devices == nil && a.DerivedHandles == 0 && !a.DerivedResults && !allocationFields.AnySet(&a.AllocationResult)
 }
 
 // IsZero reports whether nothing needs to be kept.
 func (s *ClaimStatus) IsZero() bool {
-	return s.DriverName == "" && s.Allocation == nil && !s.DeallocationRequested && s.Devices == nil
+	return s.Allocation == nil && !claimStatusFields.AnySet(&s.ResourceClaimStatus)
 }
+
+// The fields of the hub values the claim payloads keep (all but those a
+// field of the payload's own hides, which no conversion sets).
+var (
+	claimSpecFields   = AllFields[resource.ResourceClaimSpec]()
+	claimStatusFields = AllFields[resource.ResourceClaimStatus]("allocation")
+	allocationFields  = AllFields[resource.AllocationResult]("devices")
+	claimType         = reflect.TypeFor[resource.ResourceClaim]()
+)
 
 // Slice is the stash of a ResourceSlice: the fields of the slice spec the
 // target cannot say (see LostFields), or cannot tell from unset (a set
@@ -317,7 +357,10 @@ func (s *Slice) formatVersion() int { return s.V }
 // words a user can act on.
 func decode(value string, payload Payload) error {
 	err := decodePayload(value, payload)
-	if err == nil && payload.formatVersion() == FormatVersion {
+	if err == nil && knownVersion(payload.formatVersion()) {
+		if c, ok := payload.(*Claim); ok && c.Lost != nil && c.V < FormatVersionLost {
+			return fmt.Errorf(`member "lost" in a format %d payload: it needs format %d`, c.V, FormatVersionLost)
+		}
 		return nil
 	}
 	var head struct {
@@ -329,8 +372,8 @@ func decode(value string, payload Payload) error {
 	switch {
 	case head.V == nil:
 		return fmt.Errorf(`no format version ("v")`)
-	case *head.V != FormatVersion:
-		return fmt.Errorf("format version %d is not %d: written by another drakit release", *head.V, FormatVersion)
+	case !knownVersion(*head.V):
+		return fmt.Errorf("format version %d is not %d or %d: written by another drakit release", *head.V, FormatVersion, FormatVersionLost)
 	}
 	dec := json.NewDecoder(strings.NewReader(value))
 	dec.DisallowUnknownFields()
@@ -339,6 +382,9 @@ func decode(value string, payload Payload) error {
 	}
 	return err
 }
+
+// knownVersion reports whether this drakit reads payloads of format v.
+func knownVersion(v int) bool { return v == FormatVersion || v == FormatVersionLost }
 
 // Layout is a stashed legacy layout as the hub holds it: an empty order or
 // nullLists is none, as the hub's JSON, which leaves an empty list of

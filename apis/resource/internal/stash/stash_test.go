@@ -23,7 +23,7 @@ func TestTotalAnnotationSizeLimitIsAPIMachinerys(t *testing.T) {
 // apimachinery's validation counts (every key and value, the stash's own
 // included, an old stash left out).
 func TestWriteSizeLimit(t *testing.T) {
-	payload := &Claim{V: FormatVersion, Spec: &ClaimSpec{Controller: "gpu.example.com"}}
+	payload := &Claim{V: FormatVersion, Spec: &ClaimSpec{ResourceClaimSpec: resource.ResourceClaimSpec{Controller: "gpu.example.com"}}}
 	value, err := codec.MarshalToString(payload)
 	if err != nil {
 		t.Fatal(err)
