@@ -4,9 +4,14 @@
 // the target's own fields, and nothing that the defaults of the version the
 // value comes from would fill in again. A pointer or a non-empty value means
 // "present". What a version cannot say at all is derived from the types
-// (LostFields, fields.go) and kept in an embedded hub value; the conversion
-// functions of each version decide the rest. Write refuses a stash that
-// would take the object's annotations past the API server's limit.
+// (LostFields, fields.go) and kept in an embedded hub value; in a claim, at
+// every depth (Tree, tree.go): the spec's, status' and allocation's lost
+// fields in the hub structs the payloads embed, lists kept whole where any
+// item says more than the version can, and the lost fields of any other
+// nested struct by field path (Claim.Lost, format 2). The conversion
+// functions of each version decide the rest: what a version shows in a
+// way of its own. Write refuses a stash that would take the object's
+// annotations past the API server's limit.
 package stash
 
 import (
