@@ -95,6 +95,7 @@ func sameLayout(a, b reflect.Type, pkgs [2]string, seen map[[2]reflect.Type]bool
 // objects without a stash (relabelled) and for objects with one, converted
 // from random hub objects (through the hub).
 func TestRelabelIsTheTripThroughTheHub(t *testing.T) {
+	t.Parallel() // with the round trips: their subtests share the cores
 	kinds := kindsUnderTest(t)
 	for _, kind := range kinds["v1"] {
 		for _, pair := range [][2]string{{"v1beta2", "v1"}, {"v1", "v1beta2"}} {
