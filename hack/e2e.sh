@@ -73,9 +73,10 @@ variant_versions() {
   esac
 }
 
-# variant_tests are the go test packages and -run pattern run against a
-# variant server.
-variant_tests=(./resourcev1/ ./webhook/ -run '^(TestResourceV1Interface|TestResourceSliceController|TestWebhooks)$')
+# variant_packages (directories under hack/e2e) run against a variant
+# server, with variant_flags (go test flags).
+variant_packages=(resourcev1 webhook)
+variant_flags=(-run '^(TestResourceV1Interface|TestResourceSliceController|TestWebhooks)$')
 
 # scheduler_release reports whether kube-scheduler and
 # kube-controller-manager run against a server of the release, for the
@@ -88,15 +89,15 @@ scheduler_release() {
   return 1
 }
 
-# scheduler_tests are the go test packages run while they run: the
-# scheduler comparison, and hack/e2e/poolstatus, which compares drakit's
-# pool utilization with the status kube-controller-manager's
-# ResourcePoolStatusRequest controller writes. The other
-# packages run before they start and leave the scheduler's profile alone
+# scheduler_tests are the test packages (directories under hack/e2e) run
+# while they run: the scheduler comparison, and hack/e2e/poolstatus, which
+# compares drakit's pool utilization with the status
+# kube-controller-manager's ResourcePoolStatusRequest controller writes.
+# The other packages run before they start and leave the scheduler's profile alone
 # (scheduler_name), but the resourceclaim controller acts on every pod: it
 # would make the claims of the live package's pending pods and drop the
 # reservations of its claims.
-scheduler_tests=(./scheduler/ ./poolstatus/)
+scheduler_tests=(scheduler poolstatus)
 scheduler_name=drakit-e2e-scheduler
 
 # server_gates maps a release to its --feature-gates. 1.37 turns on every
@@ -449,13 +450,14 @@ if [ "${DRAKIT_E2E_SCHEDULER:-1}" != 0 ]; then
   done
 fi
 
-# Compile the test binaries, and drakit for the migration phase, while the
-# servers start.
-t=$(date +%s)
-(cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -run XXX_compile_only ./... >/dev/null) &
-compile_pid=$!
-
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/drakit-e2e.XXXXXX")"
+
+# Compile the test binaries once, while the servers start: each package's
+# binary then runs against every server (run_tests). With "go test" each
+# run linked all of them again, which took most of a suite's time.
+t=$(date +%s)
+(cd "$e2e" && GOFLAGS=-mod=mod go test -c -o "$workdir/tests/" ./... >"$workdir/compile.log" 2>&1) &
+compile_pid=$!
 names=("${servers[@]}")
 for version in "${servers[@]}"; do
   start_server "$version" "${binaries[$version]}"
@@ -483,6 +485,7 @@ done
 # tests run this binary.
 (cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
 if ! wait "$compile_pid"; then
+  cat "$workdir/compile.log" >&2
   # With --serve, single tests can still run while a package is mid-edit.
   [ "${1:-}" = "--serve" ] || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
   log "warning: the e2e tests do not compile (cd hack/e2e && go vet ./...)"
@@ -504,10 +507,10 @@ if [ "${1:-}" = "--serve" ]; then
   # leaves them out).
   for version in "${with_scheduler[@]}"; do
     start_components "$version"
-    log "kube-scheduler $version: . $workdir/$version/env.sh && . $workdir/$version/scheduler-env.sh && (cd hack/e2e && go test ${scheduler_tests[*]})"
+    log "kube-scheduler $version: . $workdir/$version/env.sh && . $workdir/$version/scheduler-env.sh && (cd hack/e2e && go test $(printf './%s/ ' "${scheduler_tests[@]}"))"
   done
   for name in "${variants[@]}"; do
-    log "kube-apiserver $name: . $workdir/$name/env.sh && (cd hack/e2e && go test ${variant_tests[*]})"
+    log "kube-apiserver $name: . $workdir/$name/env.sh && (cd hack/e2e && go test $(printf './%s/ ' "${variant_packages[@]}")${variant_flags[0]} '${variant_flags[1]}')"
   done
   if [ -n "$migrate_back" ]; then
     log "migration: (cd hack/e2e && $(migration_env) go test ./migration/)"
@@ -516,6 +519,49 @@ if [ "${1:-}" = "--serve" ]; then
   # wait, unlike a foreground sleep, returns at once on a trapped signal.
   while :; do sleep 3600 & wait $!; done
 fi
+
+# run_tests runs the test packages named (directories under hack/e2e) one
+# after another from the binaries compiled above, each in its directory as
+# go test runs it, and prints go test's line for each, and the output of a
+# package that fails. The arguments after
+# "--" are go test flags (-run X, -v), each passed as the binary's -test.X,
+# after the defaults (-count=1, -timeout 15m), so that they win. It fails
+# when a package fails.
+run_tests() {
+  local packages=() flags=() arg pkg bin start rc=0
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do packages+=("$1"); shift; done
+  [ $# -eq 0 ] || shift
+  for arg in "$@"; do
+    case "$arg" in
+      -test.*) flags+=("$arg") ;;
+      --*) flags+=("-test.${arg#--}") ;;
+      -*) flags+=("-test.${arg#-}") ;;
+      *) flags+=("$arg") ;;
+    esac
+  done
+  for pkg in "${packages[@]}"; do
+    bin="$workdir/tests/${pkg##*/}.test"
+    if [ ! -x "$bin" ]; then
+      printf '?   \t%s\t[no test files]\n' "github.com/drakit/drakit/hack/e2e/$pkg"
+      continue
+    fi
+    start=$SECONDS
+    if (cd "$e2e/$pkg" && "$bin" -test.paniconexit0 -test.count=1 -test.timeout=15m "${flags[@]}") >"$workdir/test.out" 2>&1; then
+      # As go test with a list of packages: a passing package's output
+      # only with -v.
+      case " ${flags[*]} " in *" -test.v "* | *" -test.v=true "*) grep -vx PASS "$workdir/test.out" || true ;; esac
+      printf 'ok  \t%s\t%ss\n' "github.com/drakit/drakit/hack/e2e/$pkg" "$((SECONDS - start))"
+    else
+      cat "$workdir/test.out"
+      printf 'FAIL\t%s\t%ss\n' "github.com/drakit/drakit/hack/e2e/$pkg" "$((SECONDS - start))"
+      rc=1
+    fi
+  done
+  return $rc
+}
+
+# test_packages are the directories under hack/e2e of every package.
+mapfile -t test_packages < <(cd "$e2e" && GOFLAGS=-mod=mod go list -f '{{.Dir}}' ./... | sed "s|^$e2e/||")
 
 failed=()
 for version in "${servers[@]}"; do
@@ -531,8 +577,8 @@ for version in "${servers[@]}"; do
     # The live package first, alone: its golden answers count the
     # cluster's nodes and list its claims, which the other packages add to.
     rc=0
-    GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./live/ "$@" || rc=1
-    GOFLAGS=-mod=mod go test -count=1 -timeout 15m $(GOFLAGS=-mod=mod go list ./... | grep -v -e '/live$' -e '/scheduler$') "$@" || rc=1
+    run_tests live -- "$@" || rc=1
+    run_tests $(printf '%s\n' "${test_packages[@]}" | grep -vx -e live -e scheduler) -- "$@" || rc=1
     exit "$rc"
   ); then
     failed+=("$version")
@@ -548,7 +594,7 @@ for version in "${servers[@]}"; do
     # shellcheck disable=SC1091
     . "$workdir/$version/scheduler-env.sh"
     export DRAKIT_E2E_REQUIRED=1
-    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m "${scheduler_tests[@]}" "$@"
+    run_tests "${scheduler_tests[@]}" -- "$@"
   ); then
     failed+=("$version with kube-scheduler")
   fi
@@ -557,14 +603,14 @@ for version in "${servers[@]}"; do
 done
 for name in "${variants[@]}"; do
   t=$(date +%s)
-  log "running ${variant_tests[*]} against kube-apiserver $name"
+  log "running ${variant_packages[*]} against kube-apiserver $name"
   # The caller's flags come last: a -run of theirs replaces the variant's.
   if ! (
     # shellcheck disable=SC1091
     . "$workdir/$name/env.sh"
     export DRAKIT_E2E_REQUIRED=1
     export DRAKIT_E2E_DRAKIT="$workdir/bin/drakit"
-    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m "${variant_tests[@]}" "$@"
+    run_tests "${variant_packages[@]}" -- "${variant_flags[@]}" "$@"
   ); then
     failed+=("$name")
   fi
@@ -578,7 +624,7 @@ if [ -n "$migrate_back" ]; then
   if ! (
     export DRAKIT_E2E_REQUIRED=1
     eval "export $(migration_env)"
-    cd "$e2e" && GOFLAGS=-mod=mod go test -count=1 -timeout 15m ./migration/ "$@"
+    run_tests migration -- "$@"
   ); then
     failed+=("migration $migrate_from -> $migrate_to -> $migrate_back")
   fi
