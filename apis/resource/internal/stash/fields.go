@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	jsoniter "github.com/json-iterator/go"
+	"github.com/modern-go/reflect2"
 )
 
 // What a version cannot say at all of a hub value is derived from the types,
@@ -330,13 +333,24 @@ func layoutOf(typ reflect.Type) *keptLayout {
 }
 
 // marshalKept writes v, a pointer to a payload with a kept hub value, as
-// keptLayout says.
+// keptLayout says: for encoding/json and the codec's other users. Write
+// writes a payload into one stream (writeKept), without the copy each
+// MarshalJSON makes.
 func marshalKept(v any) ([]byte, error) {
-	pv := reflect.ValueOf(v).Elem()
-	l := layoutOf(pv.Type())
-	kept := unsafe.Pointer(pv.Field(l.kept).Addr().Pointer())
 	s := codec.BorrowStream(nil)
 	defer codec.ReturnStream(s)
+	writeKept(s, reflect.ValueOf(v).Elem())
+	if s.Error != nil {
+		return nil, s.Error
+	}
+	return append([]byte(nil), s.Buffer()...), nil
+}
+
+// writeKept writes pv, a payload with a kept hub value, into s as
+// keptLayout says.
+func writeKept(s *jsoniter.Stream, pv reflect.Value) {
+	l := layoutOf(pv.Type())
+	kept := unsafe.Pointer(pv.Field(l.kept).Addr().Pointer())
 	s.WriteObjectStart()
 	more := false
 	for _, m := range l.order {
@@ -357,13 +371,89 @@ func marshalKept(v any) ([]byte, error) {
 		}
 		more = true
 		s.WriteObjectField(m.name)
-		s.WriteVal(value.Addr().Interface())
+		writeValue(s, value)
 	}
 	s.WriteObjectEnd()
-	if s.Error != nil {
-		return nil, s.Error
+}
+
+// memberEncoder writes values of one type with the codec's own encoder for
+// it, given their address, as the codec writes a struct's fields: the
+// codec's WriteVal would allocate for each (it is handed a pointer).
+type memberEncoder struct {
+	enc   jsoniter.ValEncoder // for the value, or for the pointee when deref
+	deref bool                // a pointer: null, or the pointee with enc
+}
+
+var memberEncoders sync.Map // reflect.Type -> *memberEncoder
+
+// writeMember writes the value of type t at p into s.
+func writeMember(s *jsoniter.Stream, t reflect.Type, p unsafe.Pointer) {
+	var me *memberEncoder
+	if cached, ok := memberEncoders.Load(t); ok {
+		me = cached.(*memberEncoder)
+	} else {
+		me = &memberEncoder{}
+		switch rt := reflect2.Type2(t); {
+		case !rt.LikePtr():
+			me.enc = codec.EncoderOf(rt)
+		case t.Kind() == reflect.Pointer && !reflect2.Type2(t.Elem()).LikePtr():
+			me.enc, me.deref = codec.EncoderOf(reflect2.Type2(t.Elem())), true
+		}
+		memberEncoders.Store(t, me)
 	}
-	return append([]byte(nil), s.Buffer()...), nil
+	switch {
+	case me.deref:
+		if q := *(*unsafe.Pointer)(p); q != nil {
+			me.enc.Encode(q, s)
+		} else {
+			s.WriteNil()
+		}
+	case me.enc != nil:
+		me.enc.Encode(p, s)
+	default: // a map, say
+		s.WriteVal(reflect.NewAt(t, p).Interface())
+	}
+}
+
+// keptPayloads are the payload types written by writeKept.
+var keptPayloads = map[reflect.Type]bool{
+	reflect.TypeFor[Class]():       true,
+	reflect.TypeFor[ClaimSpec]():   true,
+	reflect.TypeFor[ClaimStatus](): true,
+	reflect.TypeFor[Allocation]():  true,
+	reflect.TypeFor[Slice]():       true,
+	reflect.TypeFor[Device]():      true,
+}
+
+// writeValue writes v, addressable, into s: a payload with a kept hub
+// value (or a pointer to one, or a list of them) with writeKept, anything
+// else with the codec.
+func writeValue(s *jsoniter.Stream, v reflect.Value) {
+	switch t := v.Type(); {
+	case t.Kind() == reflect.Pointer && keptPayloads[t.Elem()]:
+		if v.IsNil() {
+			s.WriteNil()
+			return
+		}
+		writeKept(s, v.Elem())
+	case t.Kind() == reflect.Slice && keptPayloads[t.Elem()]:
+		if v.IsNil() {
+			s.WriteNil()
+			return
+		}
+		s.WriteArrayStart()
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				s.WriteMore()
+			}
+			writeKept(s, v.Index(i))
+		}
+		s.WriteArrayEnd()
+	case keptPayloads[t]:
+		writeKept(s, v)
+	default:
+		writeMember(s, t, v.Addr().UnsafePointer())
+	}
 }
 
 // isEmptyValue is encoding/json's omitempty test.

@@ -291,7 +291,7 @@ func Encode(v any) (string, error) {
 // the object's annotations past resource.TotalAnnotationSizeLimit, counted
 // as the API server counts it: the server would refuse the object.
 func Write(meta *metav1.ObjectMeta, kind string, payload Payload) error {
-	data, err := codec.MarshalToString(payload)
+	data, err := encodePayload(payload)
 	if err != nil {
 		return fmt.Errorf("%s %q: writing annotation %s: %w", kind, objectName(meta), resource.StashAnnotation, err)
 	}
@@ -346,6 +346,47 @@ func Take[T any, P interface {
 		return nil, &resource.MalformedStashError{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Err: err}
 	}
 	return payload, nil
+}
+
+// encodePayload writes payload as the codec writes it, in one stream: the
+// payloads with a kept hub value, at any depth, are written by writeKept
+// straight into it, not through their MarshalJSON's copies.
+func encodePayload(payload Payload) (string, error) {
+	s := codec.BorrowStream(nil)
+	defer codec.ReturnStream(s)
+	switch p := payload.(type) {
+	case *Claim:
+		p.writeTo(s)
+	default:
+		writeValue(s, reflect.ValueOf(payload))
+	}
+	if s.Error != nil {
+		return "", s.Error
+	}
+	return string(s.Buffer()), nil
+}
+
+// writeTo writes the claim payload as the codec writes its fields.
+func (c *Claim) writeTo(s *jsoniter.Stream) {
+	s.WriteObjectStart()
+	s.WriteObjectField("v")
+	s.WriteInt(c.V)
+	if c.Spec != nil {
+		s.WriteMore()
+		s.WriteObjectField("spec")
+		writeKept(s, reflect.ValueOf(c.Spec).Elem())
+	}
+	if c.Status != nil {
+		s.WriteMore()
+		s.WriteObjectField("status")
+		writeKept(s, reflect.ValueOf(c.Status).Elem())
+	}
+	if len(c.Lost) > 0 {
+		s.WriteMore()
+		s.WriteObjectField("lost")
+		c.Lost.writeTo(s)
+	}
+	s.WriteObjectEnd()
 }
 
 // Payload is implemented by every stash type: it reports its "v".

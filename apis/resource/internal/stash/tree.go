@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	jsoniter "github.com/json-iterator/go"
 )
 
 // A claim nests structs deep (a request, its exactly, an alternative, a
@@ -86,6 +88,9 @@ type node struct {
 	kept     bool         // the payload keeps lost itself
 	whole    bool
 	children []*edge
+	// collects: Collect may find something at or below: a lost field in
+	// a struct neither Kept nor Whole, not below a Whole one.
+	collects bool
 }
 
 // edge leads from a struct to a struct below it: a field that is a struct,
@@ -121,8 +126,22 @@ func NewTree[T any](version any, prefix string, hints ...Hint) *Tree[T] {
 	}
 	if t.root != nil {
 		t.index(t.root, nil)
+		t.root.markCollects()
 	}
 	return t
+}
+
+func (n *node) markCollects() bool {
+	if n.whole {
+		return false
+	}
+	n.collects = !n.kept && len(n.lost) > 0
+	for _, e := range n.children {
+		if e.node.markCollects() {
+			n.collects = true
+		}
+	}
+	return n.collects
 }
 
 type treeBuilder struct {
@@ -390,11 +409,38 @@ type Lost map[string]any
 // version cannot say, outside the places the payload keeps itself (Kept,
 // Whole): added to lost, which it returns (allocated only when needed).
 func (t *Tree[T]) Collect(v *T, lost Lost) Lost {
-	if t.root == nil {
+	if t.root == nil || !t.root.collects || !t.root.found(unsafe.Pointer(v)) {
+		// Most trees collect nothing, and most values have nothing to
+		// collect: neither costs an allocation.
 		return lost
 	}
-	var path []pathStep
-	return t.root.collect(unsafe.Pointer(v), t.prefix, path, lost)
+	return t.root.collect(unsafe.Pointer(v), t.prefix, make([]pathStep, 0, 8), lost)
+}
+
+// found reports whether collect would find anything at or below p.
+func (n *node) found(p unsafe.Pointer) bool {
+	if !n.collects {
+		return false
+	}
+	if !n.kept {
+		for _, f := range n.lost {
+			if f.set(p) {
+				return true
+			}
+		}
+	}
+	for _, e := range n.children {
+		if !e.node.collects {
+			continue
+		}
+		first, count := e.elems(p)
+		for i := 0; i < count; i++ {
+			if e.node.found(unsafe.Add(first, uintptr(i)*e.size)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pathStep is one step of a path being walked: a field, and a position in
@@ -405,7 +451,7 @@ type pathStep struct {
 }
 
 func (n *node) collect(p unsafe.Pointer, prefix string, path []pathStep, lost Lost) Lost {
-	if n.whole {
+	if !n.collects {
 		return lost
 	}
 	if !n.kept {
@@ -471,7 +517,8 @@ func (t *Tree[T]) Restore(lost Lost, out *T) {
 		plain := t.prefix
 		for _, s := range steps {
 			plain += "." + s.name
-			if n == nil || target == nil {
+			if n == nil || target == nil || n.whole {
+				n = nil // the payload keeps a Whole list itself
 				break
 			}
 			var next *edge
@@ -486,8 +533,8 @@ func (t *Tree[T]) Restore(lost Lost, out *T) {
 			}
 			n, target = next.node, step(next, target, s.index)
 		}
-		if n == nil || target == nil || n.path != plain {
-			continue
+		if n == nil || target == nil || n.path != plain || n.kept || n.whole {
+			continue // nowhere to go, or what the payload keeps itself
 		}
 		kv := reflect.ValueOf(kept)
 		if kv.Kind() != reflect.Pointer || kv.Type().Elem() != n.typ || kv.IsNil() {
@@ -573,15 +620,23 @@ func lostType(root reflect.Type, path string) reflect.Type {
 }
 
 // MarshalJSON writes each kept struct with its set fields, by path in
-// order (the codec sorts nothing it does not see as a map).
+// order.
 func (l Lost) MarshalJSON() ([]byte, error) {
+	s := codec.BorrowStream(nil)
+	defer codec.ReturnStream(s)
+	l.writeTo(s)
+	if s.Error != nil {
+		return nil, s.Error
+	}
+	return append([]byte(nil), s.Buffer()...), nil
+}
+
+func (l Lost) writeTo(s *jsoniter.Stream) {
 	paths := make([]string, 0, len(l))
 	for p := range l {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	s := codec.BorrowStream(nil)
-	defer codec.ReturnStream(s)
 	s.WriteObjectStart()
 	for i, p := range paths {
 		if i > 0 {
@@ -589,8 +644,9 @@ func (l Lost) MarshalJSON() ([]byte, error) {
 		}
 		s.WriteObjectField(p)
 		v := reflect.ValueOf(l[p])
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			return nil, fmt.Errorf("lost %s: %T is not a pointer to a struct", p, l[p])
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.IsNil() {
+			s.Error = fmt.Errorf("lost %s: %T is not a pointer to a struct", p, l[p])
+			return
 		}
 		base := v.UnsafePointer()
 		s.WriteObjectStart()
@@ -604,15 +660,11 @@ func (l Lost) MarshalJSON() ([]byte, error) {
 			}
 			more = true
 			s.WriteObjectField(f.name)
-			s.WriteVal(f.value(base).Addr().Interface())
+			writeMember(s, f.typ, unsafe.Add(base, f.offset))
 		}
 		s.WriteObjectEnd()
 	}
 	s.WriteObjectEnd()
-	if s.Error != nil {
-		return nil, s.Error
-	}
-	return append([]byte(nil), s.Buffer()...), nil
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, with encoding/json: the
