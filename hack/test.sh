@@ -29,6 +29,13 @@ step() {
 }
 summary() {
   local status=$?
+  if [ -n "${e2e_pid:-}" ] && kill -0 "$e2e_pid" 2>/dev/null; then
+    # A step failed while hack/e2e.sh ran beside it: stop it (it stops its
+    # servers on TERM) and show how far it got.
+    kill -TERM "$e2e_pid" 2>/dev/null || true
+    wait "$e2e_pid" 2>/dev/null || true
+    tail -n 30 "$e2e_log" || true
+  fi
   end_step
   step_name=""
   printf '\n== step times (exit status %s)\n' "$status"
@@ -43,18 +50,39 @@ go build ./...
 step "static checks and generated code (hack/verify.sh)"
 hack/verify.sh
 
-step "unit tests"
+step "unit tests, with hack/e2e.sh beside them"
+# hack/e2e.sh (real API servers, kube-scheduler and controllers, in a
+# module of its own) spends much of its time waiting for servers to start
+# and for them to act, and little of it on the CPU; beside the unit tests,
+# which keep both cores busy, it takes no check's time. Its output goes to
+# a file, printed when it is done (step "hack/e2e.sh"). Its servers listen
+# on loopback ports below the ephemeral range, which the tests' own
+# servers (port 0) never get.
+e2e_log="$(mktemp)"
+hack/e2e.sh >"$e2e_log" 2>&1 &
+e2e_pid=$!
 # The full fuzz counts take the conversion package a few minutes on 2 cores
 # (six versions, 10,000 objects per kind and direction); the limit leaves
 # room for a slower machine. go test's own vet is off: its checks are a
 # subset of the go vet that hack/verify.sh has just run on the same code.
 DRAKIT_FUZZ_FULL=1 go test -vet=off -timeout 30m ./...
 
+step "hack/e2e.sh (what is left of it after the unit tests)"
+e2e_status=0
+wait "$e2e_pid" || e2e_status=$?
+e2e_pid=""
+cat "$e2e_log"
+rm -f "$e2e_log"
+if [ "$e2e_status" -ne 0 ]; then
+  echo "hack/e2e.sh failed (exit status $e2e_status); its output is above" >&2
+  exit "$e2e_status"
+fi
+
 step "native fuzzing (hack/fuzz.sh, ${DRAKIT_FUZZTIME:-20s} per target)"
 hack/fuzz.sh
 
 # Suites in separate modules, each with its own runner.
-for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh hack/e2e.sh; do
+for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh; do
   step "$runner"
   "$runner"
 done
