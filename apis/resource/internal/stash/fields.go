@@ -41,12 +41,13 @@ type fieldInfo struct {
 	name   string // JSON
 	offset uintptr
 	typ    reflect.Type
+	kind   reflect.Kind // typ's, asked once
 }
 
 // set reports whether the field of the struct at base is set.
 func (f *fieldInfo) set(base unsafe.Pointer) bool {
 	p := unsafe.Add(base, f.offset)
-	switch f.typ.Kind() {
+	switch f.kind {
 	case reflect.Pointer, reflect.Map, reflect.Slice:
 		return *(*unsafe.Pointer)(p) != nil
 	case reflect.String:
@@ -55,6 +56,25 @@ func (f *fieldInfo) set(base unsafe.Pointer) bool {
 		return *(*bool)(p)
 	default:
 		return !reflect.NewAt(f.typ, p).Elem().IsZero()
+	}
+}
+
+// copy sets the field of the struct at to to that of the struct at from:
+// the common kinds by a typed store (which the garbage collector sees as
+// such), the rest through reflect.
+func (f *fieldInfo) copy(from, to unsafe.Pointer) {
+	p, q := unsafe.Add(from, f.offset), unsafe.Add(to, f.offset)
+	switch f.kind {
+	case reflect.Pointer, reflect.Map:
+		*(*unsafe.Pointer)(q) = *(*unsafe.Pointer)(p)
+	case reflect.Slice:
+		*(*[]byte)(q) = *(*[]byte)(p) // the header; the elements are shared
+	case reflect.String:
+		*(*string)(q) = *(*string)(p)
+	case reflect.Bool:
+		*(*bool)(q) = *(*bool)(p)
+	default:
+		f.value(to).Set(f.value(from))
 	}
 }
 
@@ -127,7 +147,7 @@ func (fs *Fields[T]) Keep(in, kept *T) bool {
 	any := false
 	for _, f := range fs.list {
 		if f.set(from) {
-			f.value(to).Set(f.value(from))
+			f.copy(from, to)
 			any = true
 		}
 	}
@@ -140,7 +160,7 @@ func (fs *Fields[T]) Restore(kept, out *T) {
 	from, to := unsafe.Pointer(kept), unsafe.Pointer(out)
 	for _, f := range fs.list {
 		if f.set(from) || f.set(to) {
-			f.value(to).Set(f.value(from))
+			f.copy(from, to)
 		}
 	}
 }
@@ -186,7 +206,7 @@ func addFields(typ reflect.Type, offset uintptr, out *structFields) {
 			if name == "" {
 				name = sf.Name
 			}
-			f := &fieldInfo{name: name, offset: offset + sf.Offset, typ: sf.Type}
+			f := &fieldInfo{name: name, offset: offset + sf.Offset, typ: sf.Type, kind: sf.Type.Kind()}
 			out.list = append(out.list, f)
 			out.byName[name] = f
 		}
@@ -252,6 +272,23 @@ type member struct {
 	omitempty bool       // own
 	field     *fieldInfo // kept
 	name      string
+	write     writer // how its value is written
+}
+
+// writer says how writeValue writes a value of one type, decided once.
+type writer struct {
+	payload reflect.Kind // Struct, Pointer or Slice: a payload with a kept value, one behind a pointer, a list of them
+	enc     *memberEncoder
+}
+
+func writerOf(t reflect.Type) writer {
+	switch {
+	case keptPayloads[t]:
+		return writer{payload: reflect.Struct}
+	case (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) && keptPayloads[t.Elem()]:
+		return writer{payload: t.Kind()}
+	}
+	return writer{enc: memberEncoderOf(t)}
 }
 
 var keptLayouts sync.Map // reflect.Type -> *keptLayout
@@ -273,7 +310,7 @@ func layoutOf(typ reflect.Type) *keptLayout {
 			continue
 		}
 		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		m := member{own: true, index: i, omitempty: strings.Contains(opts, "omitempty"), name: name}
+		m := member{own: true, index: i, omitempty: strings.Contains(opts, "omitempty"), name: name, write: writerOf(sf.Type)}
 		own[name] = m
 		if l.kept < 0 {
 			before = append(before, m)
@@ -315,7 +352,7 @@ func layoutOf(typ reflect.Type) *keptLayout {
 			middle = append(middle, m)
 			continue
 		}
-		middle = append(middle, member{field: f, name: f.name})
+		middle = append(middle, member{field: f, name: f.name, write: writerOf(f.typ)})
 	}
 	for _, m := range before {
 		if !placed[m.name] {
@@ -371,7 +408,7 @@ func writeKept(s *jsoniter.Stream, pv reflect.Value) {
 		}
 		more = true
 		s.WriteObjectField(m.name)
-		writeValue(s, value)
+		m.write.value(s, value)
 	}
 	s.WriteObjectEnd()
 }
@@ -380,27 +417,37 @@ func writeKept(s *jsoniter.Stream, pv reflect.Value) {
 // it, given their address, as the codec writes a struct's fields: the
 // codec's WriteVal would allocate for each (it is handed a pointer).
 type memberEncoder struct {
+	typ   reflect.Type
 	enc   jsoniter.ValEncoder // for the value, or for the pointee when deref
 	deref bool                // a pointer: null, or the pointee with enc
 }
 
 var memberEncoders sync.Map // reflect.Type -> *memberEncoder
 
+// memberEncoderOf is the memberEncoder of type t.
+func memberEncoderOf(t reflect.Type) *memberEncoder {
+	if cached, ok := memberEncoders.Load(t); ok {
+		return cached.(*memberEncoder)
+	}
+	me := &memberEncoder{typ: t}
+	switch rt := reflect2.Type2(t); {
+	case !rt.LikePtr():
+		me.enc = codec.EncoderOf(rt)
+	case t.Kind() == reflect.Pointer && !reflect2.Type2(t.Elem()).LikePtr():
+		me.enc, me.deref = codec.EncoderOf(reflect2.Type2(t.Elem())), true
+	}
+	memberEncoders.Store(t, me)
+	return me
+}
+
 // writeMember writes the value of type t at p into s.
 func writeMember(s *jsoniter.Stream, t reflect.Type, p unsafe.Pointer) {
-	var me *memberEncoder
-	if cached, ok := memberEncoders.Load(t); ok {
-		me = cached.(*memberEncoder)
-	} else {
-		me = &memberEncoder{}
-		switch rt := reflect2.Type2(t); {
-		case !rt.LikePtr():
-			me.enc = codec.EncoderOf(rt)
-		case t.Kind() == reflect.Pointer && !reflect2.Type2(t.Elem()).LikePtr():
-			me.enc, me.deref = codec.EncoderOf(reflect2.Type2(t.Elem())), true
-		}
-		memberEncoders.Store(t, me)
-	}
+	memberEncoderOf(t).write(s, p)
+}
+
+// write writes the value at p into s.
+func (me *memberEncoder) write(s *jsoniter.Stream, p unsafe.Pointer) {
+	t := me.typ
 	switch {
 	case me.deref:
 		if q := *(*unsafe.Pointer)(p); q != nil {
@@ -427,16 +474,21 @@ var keptPayloads = map[reflect.Type]bool{
 
 // writeValue writes v, addressable, into s: a payload with a kept hub
 // value (or a pointer to one, or a list of them) with writeKept, anything
-// else with the codec.
+// else with the codec's encoder of its type.
 func writeValue(s *jsoniter.Stream, v reflect.Value) {
-	switch t := v.Type(); {
-	case t.Kind() == reflect.Pointer && keptPayloads[t.Elem()]:
+	writerOf(v.Type()).value(s, v)
+}
+
+// value writes v, addressable, into s.
+func (w writer) value(s *jsoniter.Stream, v reflect.Value) {
+	switch w.payload {
+	case reflect.Pointer:
 		if v.IsNil() {
 			s.WriteNil()
 			return
 		}
 		writeKept(s, v.Elem())
-	case t.Kind() == reflect.Slice && keptPayloads[t.Elem()]:
+	case reflect.Slice:
 		if v.IsNil() {
 			s.WriteNil()
 			return
@@ -449,10 +501,10 @@ func writeValue(s *jsoniter.Stream, v reflect.Value) {
 			writeKept(s, v.Index(i))
 		}
 		s.WriteArrayEnd()
-	case keptPayloads[t]:
+	case reflect.Struct:
 		writeKept(s, v)
 	default:
-		writeMember(s, t, v.Addr().UnsafePointer())
+		w.enc.write(s, v.Addr().UnsafePointer())
 	}
 }
 

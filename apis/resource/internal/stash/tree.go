@@ -461,7 +461,7 @@ func (n *node) collect(p unsafe.Pointer, prefix string, path []pathStep, lost Lo
 				if !kept.IsValid() {
 					kept = reflect.New(n.typ)
 				}
-				f.value(kept.UnsafePointer()).Set(f.value(p))
+				f.copy(p, kept.UnsafePointer())
 			}
 		}
 		if kept.IsValid() {
@@ -543,7 +543,7 @@ func (t *Tree[T]) Restore(lost Lost, out *T) {
 		from := kv.UnsafePointer()
 		for _, f := range n.lost {
 			if f.set(from) || f.set(target) {
-				f.value(target).Set(f.value(from))
+				f.copy(from, target)
 			}
 		}
 	}
