@@ -14,11 +14,15 @@ import (
 // quarter as often, and the runtime keeps no memory profile unless one is
 // asked for (-memprofile), which otherwise walks every sampled allocation's
 // deep reflect stack at each collection. Neither changes what a test checks.
+// Benchmarks (-bench) run with the runtime's defaults, as programs that
+// convert do.
 func TestMain(m *testing.M) {
-	debug.SetGCPercent(400)
 	flag.Parse()
-	if f := flag.Lookup("test.memprofile"); f == nil || f.Value.String() == "" {
-		runtime.MemProfileRate = 0
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		debug.SetGCPercent(400)
+		if f := flag.Lookup("test.memprofile"); f == nil || f.Value.String() == "" {
+			runtime.MemProfileRate = 0
+		}
 	}
 	os.Exit(m.Run())
 }
