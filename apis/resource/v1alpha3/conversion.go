@@ -142,6 +142,13 @@ var claimShape = legacy.NewClaimShape(
 		stash.Whole("status.allocation.devices.results")),
 )
 
+// The lists kept whole when any item says more, resolved once.
+var (
+	requestsWhole    = claimShape.Spec.WholeAt("spec.devices.requests")
+	constraintsWhole = claimShape.Spec.WholeAt("spec.devices.constraints")
+	resultsWhole     = claimShape.Status.WholeAt("status.allocation.devices.results")
+)
+
 // specStash keeps what a v1alpha3 claim spec cannot say: the requests when
 // any of them is more than v1alpha3's flat request (requestsNeedStash), all
 // of them, without what the defaults give back (legacy.StashRequests); the
@@ -159,7 +166,7 @@ func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
 		requests, undefaulted := legacy.StashRequests(in.Devices.Requests)
 		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
-	if claimShape.Spec.SaysMore(in, "spec.devices.constraints") {
+	if constraintsWhole.SaysMore(in) {
 		st.Constraints = in.Devices.Constraints
 	}
 	lost := claimShape.SpecLost.AnySet(in)
@@ -211,7 +218,7 @@ func requestsNeedStash(spec *hub.ResourceClaimSpec) bool {
 			return true
 		}
 	}
-	return claimShape.Spec.SaysMore(spec, "spec.devices.requests")
+	return requestsWhole.SaysMore(spec)
 }
 
 func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *hub.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
@@ -338,7 +345,7 @@ func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *hub.Devi
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 	st, alloc := claimShape.KeepStatus(in)
 	if a := in.Allocation; a != nil {
-		derived, whole := resultsDerived(a), claimShape.Status.SaysMore(in, "status.allocation.devices.results")
+		derived, whole := resultsDerived(a), resultsWhole.SaysMore(in)
 		if alloc == nil && (derived || whole) {
 			alloc = &stash.Allocation{}
 		}

@@ -333,14 +333,36 @@ func (t *Tree[T]) Paths() map[string][]string {
 // SaysMore reports whether anything the version cannot say is set at or
 // below the Whole path in v: whether the payload must keep it whole.
 func (t *Tree[T]) SaysMore(v *T, path string) bool {
+	return t.WholeAt(path).SaysMore(v)
+}
+
+// WholeAt is the Whole path of the tree, resolved once: the conversions
+// that ask for every object keep it, sparing a lookup by path each time.
+// It panics when path is not a Whole path, a mistake that any test of the
+// version finds.
+func (t *Tree[T]) WholeAt(path string) WholeList[T] {
 	edges, ok := t.wholes[path]
 	if !ok {
 		if t.nodes[path] == nil {
-			return false // nothing lost there
+			return WholeList[T]{} // nothing lost there
 		}
 		panic(fmt.Sprintf("stash: %s is not a Whole path", path))
 	}
-	return reach(unsafe.Pointer(v), edges)
+	return WholeList[T]{edges: edges}
+}
+
+// WholeList is a Whole path of a Tree[T] (WholeAt).
+type WholeList[T any] struct {
+	edges []*edge // from the root; none when nothing is lost there
+}
+
+// SaysMore reports whether anything the version cannot say is set at or
+// below the path in v: whether the payload must keep it whole.
+func (w WholeList[T]) SaysMore(v *T) bool {
+	if w.edges == nil {
+		return false
+	}
+	return reach(unsafe.Pointer(v), w.edges)
 }
 
 // reach reports whether anything lost is set in the values at the end of
