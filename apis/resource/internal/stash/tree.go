@@ -55,7 +55,8 @@ const (
 func Handled(paths ...string) Hint { return Hint{hintHandled, paths} }
 
 // Whole: the payload keeps the list or struct at path whole when anything
-// in it is lost (SaysMore tells), so Collect does not look inside.
+// in it is lost (WholeAt(path).SaysMore tells), so Collect does not look
+// inside.
 func Whole(paths ...string) Hint { return Hint{hintWhole, paths} }
 
 // Flatten: the version shows the struct at path inline, in its parent's
@@ -328,12 +329,6 @@ func (t *Tree[T]) Paths() map[string][]string {
 		}
 	}
 	return out
-}
-
-// SaysMore reports whether anything the version cannot say is set at or
-// below the Whole path in v: whether the payload must keep it whole.
-func (t *Tree[T]) SaysMore(v *T, path string) bool {
-	return t.WholeAt(path).SaysMore(v)
 }
 
 // WholeAt is the Whole path of the tree, resolved once: the conversions

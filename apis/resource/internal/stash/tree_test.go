@@ -97,10 +97,10 @@ func TestTree(t *testing.T) {
 	if d := cmp.Diff(before, &in); d != "" {
 		t.Fatalf("Collect changed its input:\n%s", d)
 	}
-	if !tree.SaysMore(&in, "spec.devices.constraints") {
+	if !tree.WholeAt("spec.devices.constraints").SaysMore(&in) {
 		t.Errorf("SaysMore(constraints) = false with a distinctAttribute")
 	}
-	if tree.SaysMore(&resource.ResourceClaimSpec{}, "spec.devices.constraints") {
+	if tree.WholeAt("spec.devices.constraints").SaysMore(&resource.ResourceClaimSpec{}) {
 		t.Errorf("SaysMore(constraints) = true without constraints")
 	}
 
