@@ -35,6 +35,7 @@ summary() {
     kill -TERM "$e2e_pid" 2>/dev/null || true
     wait "$e2e_pid" 2>/dev/null || true
     tail -n 30 "$e2e_log" || true
+    rm -f "$e2e_log"
   fi
   end_step
   step_name=""
