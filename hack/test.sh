@@ -9,22 +9,42 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# step starts a step and prints how long the one before took; at the end
-# every step's time is printed again, so that a slow step is easy to find.
+# step starts a step and prints how long the one before took, in time
+# and in CPU (user and system, of the processes that ended in it: the CPU
+# of hack/e2e.sh, which runs beside the first steps, counts in the step
+# that waits for it); at the end every step's times are printed again, so
+# that a slow step is easy to find.
 suite_start=$SECONDS
 step_name=""
 step_start=$SECONDS
 times=()
+# cpu_now sets cpu to the CPU time of this shell's finished children, in
+# whole seconds, from the builtin times' second line ("1m2.345s 0m6.789s").
+# It runs in this shell, not in a subshell: a subshell's children are not
+# this shell's.
+cpu_file="$(mktemp)"
+cpu=0
+cpu_now() {
+  local line user sys
+  times >"$cpu_file"
+  { read -r line; read -r user sys; } <"$cpu_file"
+  cpu=$(awk -v u="$user" -v s="$sys" 'function sec(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return m * 60 + t }
+    BEGIN { printf "%d\n", sec(u) + sec(s) }')
+}
+step_cpu=0
 end_step() {
   if [ -n "$step_name" ]; then
-    times+=("$(printf '%5ss  %s' "$((SECONDS - step_start))" "$step_name")")
-    printf '== %s took %ss\n' "$step_name" "$((SECONDS - step_start))"
+    cpu_now
+    times+=("$(printf '%5ss %6s CPU-s  %s' "$((SECONDS - step_start))" "$((cpu - step_cpu))" "$step_name")")
+    printf '== %s took %ss (%s CPU-s)\n' "$step_name" "$((SECONDS - step_start))" "$((cpu - step_cpu))"
   fi
 }
 step() {
   end_step
   step_name="$*"
   step_start=$SECONDS
+  cpu_now
+  step_cpu=$cpu
   printf '\n== %s (at %ss)\n' "$*" "$((SECONDS - suite_start))"
 }
 summary() {
@@ -41,7 +61,9 @@ summary() {
   step_name=""
   printf '\n== step times (exit status %s)\n' "$status"
   printf '%s\n' "${times[@]}"
-  printf '%5ss  in all\n' "$((SECONDS - suite_start))"
+  cpu_now
+  rm -f "$cpu_file"
+  printf '%5ss %6s CPU-s  in all\n' "$((SECONDS - suite_start))" "$cpu"
 }
 trap summary EXIT
 
