@@ -28,6 +28,10 @@
 # failed or the script was interrupted.
 #
 # Usage: hack/e2e.sh [go test flags, e.g. -run TestV1alpha2 -v]
+#        hack/e2e.sh --build   only build what a run needs (the binaries
+#                              into their cache, the tests and drakit into
+#                              Go's), start nothing: hack/test.sh builds
+#                              early and runs later
 #        hack/e2e.sh --serve   start the servers (and the fresh 1.30 one of
 #                              the migration phase), print how to reach them
 #                              and keep them running until interrupted (for
@@ -451,6 +455,17 @@ if [ "${DRAKIT_E2E_SCHEDULER:-1}" != 0 ]; then
 fi
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/drakit-e2e.XXXXXX")"
+
+if [ "${1:-}" = "--build" ]; then
+  # What a run would build, so that the run that follows finds it in the
+  # caches: the binaries above, and in the Go build cache the test
+  # packages and drakit's command. Nothing is started.
+  t=$(date +%s)
+  (cd "$e2e" && GOFLAGS=-mod=mod go test -c -o "$workdir/tests/" ./...) || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+  (cd "$repo" && go build -o "$workdir/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
+  log "tests and drakit compiled ($(( $(date +%s) - t ))s); --build: nothing started"
+  exit 0
+fi
 
 # Compile the test binaries once, while the servers start: each package's
 # binary then runs against every server (run_tests). With "go test" each

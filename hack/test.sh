@@ -9,6 +9,15 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# drakit has no C code, but kustomize (which cli-runtime's resource builder
+# imports) imports the plugin package, whose cgo makes Go hand every link of
+# a command or test binary that imports cli-runtime to the system's C
+# linker, about twice as slow as Go's own (20 of the unit test binaries,
+# the commands, and the e2e and fuzzing binaries). With cgo off, Go links
+# them itself, as Kubernetes builds kubectl and its servers. A CGO_ENABLED
+# set by the caller wins.
+export CGO_ENABLED="${CGO_ENABLED:-0}"
+
 # step starts a step and prints how long the one before took, in time
 # and in CPU (user and system, of the processes that ended in it: the CPU
 # of hack/e2e.sh, which runs beside the first steps, counts in the step
@@ -47,68 +56,140 @@ step() {
   step_cpu=$cpu
   printf '\n== %s (at %ss)\n' "$*" "$((SECONDS - suite_start))"
 }
+# Jobs that run beside the steps (background): their pids, and files with
+# their output, printed when they are waited for (finish_job).
+jobs_pids=()
+beside_times=() # the times of the suites beside the fuzzing
+tmpdir="$(mktemp -d)"
 summary() {
-  local status=$?
-  if [ -n "${e2e_pid:-}" ] && kill -0 "$e2e_pid" 2>/dev/null; then
-    # A step failed while hack/e2e.sh ran beside it: stop it (it stops its
-    # servers on TERM) and show how far it got.
-    kill -TERM "$e2e_pid" 2>/dev/null || true
-    wait "$e2e_pid" 2>/dev/null || true
-    tail -n 30 "$e2e_log" || true
-    rm -f "$e2e_log"
+  local status=$? pid
+  for pid in "${jobs_pids[@]}"; do
+    # A step failed while a job ran beside it: stop it (each job stops its
+    # own child on TERM, and hack/e2e.sh its servers).
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${jobs_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ "${#jobs_pids[@]}" -gt 0 ]; then
+    for f in "$tmpdir"/*.log; do
+      [ -f "$f" ] || continue
+      printf '\n== last lines of %s, stopped\n' "$(basename "$f" .log)"
+      tail -n 30 "$f"
+    done
   fi
+  rm -rf "$tmpdir"
   end_step
   step_name=""
   printf '\n== step times (exit status %s)\n' "$status"
-  printf '%s\n' "${times[@]}"
+  printf '%s\n' "${times[@]}" "${beside_times[@]}"
   cpu_now
   rm -f "$cpu_file"
   printf '%5ss %6s CPU-s  in all\n' "$((SECONDS - suite_start))" "$cpu"
 }
 trap summary EXIT
 
-# hack/e2e.sh (real API servers, kube-scheduler and controllers, in a
-# module of its own) runs beside the steps up to the unit tests: it spends
-# much of its time waiting for servers to start and for them to act, and,
-# on a machine without its cache, building the servers (about half of a
-# cold run), which must not wait for the other steps. The steps beside it
-# have no time budget (the fuzzing, which has, comes after it), so they
-# only take longer. Its output goes to a file, printed when it is done
-# (step "hack/e2e.sh"). Its servers listen on loopback ports below the
-# ephemeral range, which the tests' own servers (port 0) never get.
-e2e_log="$(mktemp)"
-hack/e2e.sh >"$e2e_log" 2>&1 &
-e2e_pid=$!
+# run_beside NAME COMMAND...: runs the command (a function too) in the
+# background, its output into $tmpdir/NAME.log, and sets job_pid. The
+# command runs its programs with as_child, so that TERM (the summary's, when
+# a step fails) stops the one running and waits for it.
+run_beside() {
+  local name=$1
+  shift
+  (
+    child=""
+    cpu_file="$tmpdir/$name.cpu" # this shell's own, for cpu_now
+    trap '[ -z "$child" ] || { kill -TERM -- "-$child" 2>/dev/null; wait "$child"; }; exit 143' TERM
+    "$@"
+  ) >"$tmpdir/$name.log" 2>&1 &
+  job_pid=$!
+  jobs_pids+=("$job_pid")
+}
 
-step "build (hack/e2e.sh beside it)"
+# as_child COMMAND...: runs the command as a child of a job of run_beside
+# and returns its status; a TERM to the job meanwhile stops it. The command
+# runs in a process group of its own (setsid), which the TERM goes to: a
+# script that waits for a long build (hack/e2e.sh building a server) would
+# otherwise stop only once the build ended.
+as_child() {
+  local status=0
+  setsid "$@" &
+  child=$!
+  wait "$child" || status=$?
+  child=""
+  return "$status"
+}
+
+# finish_job NAME PID: waits for a job of run_beside, prints its output and
+# fails when it failed.
+finish_job() {
+  local name=$1 pid=$2 status=0 p keep=()
+  wait "$pid" || status=$?
+  for p in "${jobs_pids[@]}"; do [ "$p" = "$pid" ] || keep+=("$p"); done
+  jobs_pids=("${keep[@]}")
+  printf '\n== %s (beside the steps above)\n' "$name"
+  cat "$tmpdir/$name.log"
+  rm -f "$tmpdir/$name.log"
+  if [ "$status" -ne 0 ]; then
+    echo "$name failed (exit status $status); its output is above" >&2
+    exit "$status"
+  fi
+}
+
+# suites runs the suites that live in modules of their own, each with its
+# runner, one after the other, and writes each one's times into
+# $tmpdir/suites.times for the summary.
+suites() {
+  local runner start cpu_start
+  for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh; do
+    printf '\n== %s\n' "$runner"
+    start=$SECONDS
+    cpu_now
+    cpu_start=$cpu
+    as_child "$runner"
+    cpu_now
+    printf '%5ss %6s CPU-s    %s (beside the fuzzing)\n' "$((SECONDS - start))" "$((cpu - cpu_start))" "$runner" >>"$tmpdir/suites.times"
+  done
+}
+
+# The end-to-end suite (hack/e2e.sh: real API servers, kube-scheduler and
+# controllers, in a module of its own) in two parts:
+# - its build (hack/e2e.sh --build) starts first, beside everything: on a
+#   machine without its cache, building the servers is about half of the
+#   run's CPU and must not wait for the other steps;
+# - its run waits for the unit tests (below) and runs beside the fuzzing:
+#   it spends most of its time waiting for servers to start and act (about
+#   0.8 of a core), and the fuzzing leaves about half a core idle (its
+#   workers wait on their coordinator), where the unit tests use both.
+# Its servers listen on loopback ports below the ephemeral range, which the
+# tests' own servers (port 0) never get.
+e2e_gate="$tmpdir/e2e.go"
+e2e_job() {
+  as_child hack/e2e.sh --build
+  while [ ! -e "$e2e_gate" ]; do sleep 1; done
+  as_child hack/e2e.sh
+}
+run_beside e2e e2e_job
+e2e_pid=$job_pid
+
+step "build, with the static checks and generated code beside it (go build ./...; hack/verify.sh)"
+run_beside verify as_child hack/verify.sh
+verify_pid=$job_pid
 go build ./...
+finish_job verify "$verify_pid"
 
-step "static checks and generated code (hack/verify.sh; hack/e2e.sh still beside them)"
-hack/verify.sh
-
-step "unit tests (hack/e2e.sh still beside them)"
+step "unit tests"
 # The full fuzz counts take the conversion package a few minutes on 2 cores
 # (six versions, 10,000 objects per kind and direction); the limit leaves
 # room for a slower machine. go test's own vet is off: its checks are a
 # subset of the go vet that hack/verify.sh has just run on the same code.
 DRAKIT_FUZZ_FULL=1 go test -vet=off -timeout 30m ./...
 
-step "hack/e2e.sh (what is left of it after the unit tests)"
-e2e_status=0
-wait "$e2e_pid" || e2e_status=$?
-e2e_pid=""
-cat "$e2e_log"
-rm -f "$e2e_log"
-if [ "$e2e_status" -ne 0 ]; then
-  echo "hack/e2e.sh failed (exit status $e2e_status); its output is above" >&2
-  exit "$e2e_status"
-fi
-
-step "native fuzzing (hack/fuzz.sh, ${DRAKIT_FUZZTIME:-20s} per target)"
+step "native fuzzing (hack/fuzz.sh, ${DRAKIT_FUZZTIME:-20s} per target), with hack/e2e.sh and the suites of their own modules beside it"
+touch "$e2e_gate"
+run_beside suites suites
+suites_pid=$job_pid
 hack/fuzz.sh
-
-# Suites in separate modules, each with its own runner.
-for runner in hack/consumer.sh hack/upstream-compat.sh hack/allocbench.sh hack/kubeconform-test.sh; do
-  step "$runner"
-  "$runner"
-done
+finish_job suites "$suites_pid"
+if [ -f "$tmpdir/suites.times" ]; then
+  while IFS= read -r line; do beside_times+=("$line"); done <"$tmpdir/suites.times"
+fi
+finish_job e2e "$e2e_pid"
