@@ -17,6 +17,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # them itself, as Kubernetes builds kubectl and its servers. A CGO_ENABLED
 # set by the caller wins.
 export CGO_ENABLED="${CGO_ENABLED:-0}"
+# Every build of the suite uses -trimpath, as the builds of the API servers
+# (hack/e2e/build-apiserver.sh) and of the driver module that vendors
+# drakit (hack/consumer.sh) must: the build cache then keys a dependency by
+# its module and version, not by its directory, and compiles each one once
+# for all of them (about 900 packages are common to drakit's tests and the
+# 1.37 servers), and a fresh clone in another directory finds drakit's own
+# packages in the cache. No test depends on the paths in its binary.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 
 # step starts a step and prints how long the one before took, in time
 # and in CPU (user and system, of the processes that ended in it: the CPU
@@ -170,18 +178,26 @@ e2e_job() {
 run_beside e2e e2e_job
 e2e_pid=$job_pid
 
-step "build, with the static checks and generated code beside it (go build ./...; hack/verify.sh)"
-run_beside verify as_child hack/verify.sh
+# The static checks (hack/verify.sh) run beside the build and the unit
+# tests: gofmt, the import restrictions and the generated code beside the
+# build; go vet, which needs the packages compiled, after it, beside the
+# unit tests (beside the build, on a machine without a build cache, both
+# would compile every dependency at the same time).
+step "build, with gofmt, the import restrictions and generated code beside it (go build ./...; hack/verify.sh gofmt imports codegen)"
+run_beside verify as_child hack/verify.sh gofmt imports codegen
 verify_pid=$job_pid
 go build ./...
 finish_job verify "$verify_pid"
 
-step "unit tests"
+step "unit tests, with go vet beside them (hack/verify.sh vet)"
+run_beside vet as_child hack/verify.sh vet
+vet_pid=$job_pid
 # The full fuzz counts take the conversion package a few minutes on 2 cores
 # (six versions, 10,000 objects per kind and direction); the limit leaves
 # room for a slower machine. go test's own vet is off: its checks are a
-# subset of the go vet that hack/verify.sh has just run on the same code.
+# subset of those of the go vet beside it.
 DRAKIT_FUZZ_FULL=1 go test -vet=off -timeout 30m ./...
+finish_job vet "$vet_pid"
 
 step "native fuzzing (hack/fuzz.sh, ${DRAKIT_FUZZTIME:-20s} per target), with hack/e2e.sh and the suites of their own modules beside it"
 touch "$e2e_gate"
