@@ -461,7 +461,7 @@ if [ "${1:-}" = "--build" ]; then
   # caches: the binaries above, and in the Go build cache the test
   # packages and drakit's command. Nothing is started.
   t=$(date +%s)
-  (cd "$e2e" && GOFLAGS=-mod=mod go test -c -o "$workdir/tests/" ./...) || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+  (cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -c -o "$workdir/tests/" ./...) || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
   (cd "$repo" && go build -o "$workdir/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
   log "tests and drakit compiled ($(( $(date +%s) - t ))s); --build: nothing started"
   exit 0
@@ -471,7 +471,7 @@ fi
 # binary then runs against every server (run_tests). With "go test" each
 # run linked all of them again, which took most of a suite's time.
 t=$(date +%s)
-(cd "$e2e" && GOFLAGS=-mod=mod go test -c -o "$workdir/tests/" ./... >"$workdir/compile.log" 2>&1) &
+(cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -c -o "$workdir/tests/" ./... >"$workdir/compile.log" 2>&1) &
 compile_pid=$!
 names=("${servers[@]}")
 for version in "${servers[@]}"; do
@@ -576,7 +576,7 @@ run_tests() {
 }
 
 # test_packages are the directories under hack/e2e of every package.
-mapfile -t test_packages < <(cd "$e2e" && GOFLAGS=-mod=mod go list -f '{{.Dir}}' ./... | sed "s|^$e2e/||")
+mapfile -t test_packages < <(cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go list -f '{{.Dir}}' ./... | sed "s|^$e2e/||")
 
 failed=()
 for version in "${servers[@]}"; do

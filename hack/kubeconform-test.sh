@@ -10,4 +10,4 @@
 set -o errexit -o nounset -o pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/kubeconform-test"
-GOFLAGS=-mod=mod go test -count=1 ./... "$@"
+GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -count=1 ./... "$@"
