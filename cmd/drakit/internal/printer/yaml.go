@@ -350,6 +350,12 @@ func looksLikeOtherType(s string) bool {
 	if c != '+' && (c < '0' || c > '9') {
 		return false
 	}
+	if c == '+' && strings.EqualFold(s[1:], ".inf") {
+		// Infinity: ".inf" and "-.inf" start with characters canBePlain
+		// quotes, "+.inf" does not (nor does the character loop below
+		// see it: 'I' and 'n' are no number characters).
+		return true
+	}
 	// Anything that starts like a number is checked loosely: ints in any
 	// base with underscores (prefixes in either case: readers built on Go's
 	// strconv take "0O17" and "0B1" as numbers), floats, sexagesimals and dates all start with
