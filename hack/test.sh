@@ -28,7 +28,7 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 
 # step starts a step and prints how long the one before took, in time
 # and in CPU (user and system, of the processes that ended in it: the CPU
-# of hack/e2e.sh, which runs beside the first steps, counts in the step
+# of a job run beside the steps, such as hack/e2e.sh, counts in the step
 # that waits for it); at the end every step's times are printed again, so
 # that a slow step is easy to find.
 suite_start=$SECONDS
