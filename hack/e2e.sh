@@ -45,6 +45,10 @@
 #   DRAKIT_E2E_SCHEDULER=0  leave out kube-scheduler, kube-controller-manager
 #                        and the package hack/e2e/scheduler
 #   DRAKIT_E2E_KEEP=1    keep the temporary directory (logs, certificates)
+#   DRAKIT_E2E_OUT       where the test binaries and drakit are built
+#                        (default: the temporary directory); the same
+#                        directory for --build and the run spares linking
+#                        them twice
 set -o errexit -o nounset -o pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -380,7 +384,7 @@ export DRAKIT_E2E_SCHEDULER_NAME=$scheduler_name
 export DRAKIT_E2E_SCHEDULER_GATES=$gates
 export DRAKIT_E2E_CLAIM_CONTROLLER=1
 export DRAKIT_E2E_POOLSTATUS_CONTROLLER=1
-export DRAKIT_E2E_DRAKIT=$workdir/bin/drakit
+export DRAKIT_E2E_DRAKIT=$outdir/bin/drakit
 ENV
   log "kube-scheduler and kube-controller-manager $version are ready (profile $scheduler_name)"
 }
@@ -455,14 +459,28 @@ if [ "${DRAKIT_E2E_SCHEDULER:-1}" != 0 ]; then
 fi
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/drakit-e2e.XXXXXX")"
+# The test binaries (tests/) and drakit (bin/drakit) go to DRAKIT_E2E_OUT
+# when it is set, else into the temporary directory: a run after --build
+# with the same DRAKIT_E2E_OUT finds them up to date there, and go test -c
+# and go build do not link them again.
+outdir="${DRAKIT_E2E_OUT:-$workdir}"
+
+# compile_tests compiles the test binaries into $outdir/tests/.
+compile_tests() {
+  (cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -c -o "$outdir/tests/" ./...)
+}
+# build_drakit builds drakit as an operator builds it into $outdir/bin; the
+# migration, scheduler and webhook tests run this binary.
+build_drakit() {
+  (cd "$repo" && go build -o "$outdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
+}
 
 if [ "${1:-}" = "--build" ]; then
-  # What a run would build, so that the run that follows finds it in the
-  # caches: the binaries above, and in the Go build cache the test
-  # packages and drakit's command. Nothing is started.
+  # What a run would build, so that the run that follows finds it built:
+  # the binaries above, the test binaries and drakit. Nothing is started.
   t=$(date +%s)
-  (cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -c -o "$workdir/tests/" ./...) || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
-  (cd "$repo" && go build -o "$workdir/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
+  compile_tests || die "the e2e tests do not compile (cd hack/e2e && go vet ./...)"
+  build_drakit
   log "tests and drakit compiled ($(( $(date +%s) - t ))s); --build: nothing started"
   exit 0
 fi
@@ -471,7 +489,7 @@ fi
 # binary then runs against every server (run_tests). With "go test" each
 # run linked all of them again, which took most of a suite's time.
 t=$(date +%s)
-(cd "$e2e" && GOFLAGS="-mod=mod ${GOFLAGS:-}" go test -c -o "$workdir/tests/" ./... >"$workdir/compile.log" 2>&1) &
+compile_tests >"$workdir/compile.log" 2>&1 &
 compile_pid=$!
 names=("${servers[@]}")
 for version in "${servers[@]}"; do
@@ -496,9 +514,7 @@ names+=("${variants[@]}")
 for name in "${names[@]}"; do
   wait_server "$name"
 done
-# drakit as an operator builds it; the migration, scheduler and webhook
-# tests run this binary.
-(cd "$repo" && go build -o "$workdir/bin/drakit" ./cmd/drakit) || die "cannot build drakit (go build ./cmd/drakit)"
+build_drakit
 if ! wait "$compile_pid"; then
   cat "$workdir/compile.log" >&2
   # With --serve, single tests can still run while a package is mid-edit.
@@ -510,12 +526,12 @@ log "servers ready and tests compiled ($(( $(date +%s) - t ))s)"
 # migration_env prints the variables of the migration phase.
 migration_env() {
   printf 'DRAKIT_E2E_MIGRATE_FROM=%s DRAKIT_E2E_MIGRATE_TO=%s DRAKIT_E2E_MIGRATE_BACK=%s DRAKIT_E2E_DRAKIT=%s' \
-    "$workdir/$migrate_from/env.sh" "$workdir/$migrate_to/env.sh" "$workdir/$migrate_back/env.sh" "$workdir/bin/drakit"
+    "$workdir/$migrate_from/env.sh" "$workdir/$migrate_to/env.sh" "$workdir/$migrate_back/env.sh" "$outdir/bin/drakit"
 }
 
 if [ "${1:-}" = "--serve" ]; then
   for version in "${servers[@]}"; do
-    log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && DRAKIT_E2E_DRAKIT=$workdir/bin/drakit go test ./...)"
+    log "kube-apiserver $version: . $workdir/$version/env.sh && (cd hack/e2e && DRAKIT_E2E_DRAKIT=$outdir/bin/drakit go test ./...)"
   done
   # The scheduler and the resourceclaim controller run all along here: the
   # live package's answers differ while they do (DRAKIT_E2E_SCHEDULER=0
@@ -555,7 +571,7 @@ run_tests() {
     esac
   done
   for pkg in "${packages[@]}"; do
-    bin="$workdir/tests/${pkg##*/}.test"
+    bin="$outdir/tests/${pkg##*/}.test"
     if [ ! -x "$bin" ]; then
       printf '?   \t%s\t[no test files]\n' "github.com/drakit/drakit/hack/e2e/$pkg"
       continue
@@ -587,7 +603,7 @@ for version in "${servers[@]}"; do
     . "$workdir/$version/env.sh"
     export DRAKIT_E2E_REQUIRED=1
     # The webhook package runs drakit webhook serve and config.
-    export DRAKIT_E2E_DRAKIT="$workdir/bin/drakit"
+    export DRAKIT_E2E_DRAKIT="$outdir/bin/drakit"
     cd "$e2e"
     # The live package first, alone: its golden answers count the
     # cluster's nodes and list its claims, which the other packages add to.
@@ -624,7 +640,7 @@ for name in "${variants[@]}"; do
     # shellcheck disable=SC1091
     . "$workdir/$name/env.sh"
     export DRAKIT_E2E_REQUIRED=1
-    export DRAKIT_E2E_DRAKIT="$workdir/bin/drakit"
+    export DRAKIT_E2E_DRAKIT="$outdir/bin/drakit"
     run_tests "${variant_packages[@]}" -- "${variant_flags[@]}" "$@"
   ); then
     failed+=("$name")

@@ -169,8 +169,11 @@ suites() {
 #   workers wait on their coordinator), where the unit tests use both.
 # Its servers listen on loopback ports below the ephemeral range, which the
 # tests' own servers (port 0) never get.
+# Both parts build the test binaries and drakit into one directory
+# (DRAKIT_E2E_OUT), so that the run does not link them again.
 e2e_gate="$tmpdir/e2e.go"
 e2e_job() {
+  export DRAKIT_E2E_OUT="$tmpdir/e2e-out"
   as_child hack/e2e.sh --build
   while [ ! -e "$e2e_gate" ]; do sleep 1; done
   as_child hack/e2e.sh
