@@ -343,18 +343,13 @@ func canBePlain(s string) bool {
 // read as null, a boolean, a number or a timestamp.
 func looksLikeOtherType(s string) bool {
 	switch strings.ToLower(s) {
-	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
+	case "null", "true", "false", "yes", "no", "on", "off", "y", "n",
+		"+.inf": // infinity (".inf", "-.inf" and ".nan" start with a character canBePlain quotes)
 		return true
 	}
 	c := s[0]
 	if c != '+' && (c < '0' || c > '9') {
 		return false
-	}
-	if c == '+' && strings.EqualFold(s[1:], ".inf") {
-		// Infinity: ".inf" and "-.inf" start with characters canBePlain
-		// quotes, "+.inf" does not (nor does the character loop below
-		// see it: 'I' and 'n' are no number characters).
-		return true
 	}
 	// Anything that starts like a number is checked loosely: ints in any
 	// base with underscores (prefixes in either case: readers built on Go's
