@@ -48,12 +48,15 @@ cpu_now() {
   cpu=$(awk -v u="$user" -v s="$sys" 'function sec(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return m * 60 + t }
     BEGIN { printf "%d\n", sec(u) + sec(s) }')
 }
+# time_line is a line of the step times: WALL and CPU seconds, and NAME.
+time_line() { printf '%5ss %6s CPU-s  %s\n' "$1" "$2" "$3"; }
 step_cpu=0
 end_step() {
   if [ -n "$step_name" ]; then
     cpu_now
-    times+=("$(printf '%5ss %6s CPU-s  %s' "$((SECONDS - step_start))" "$((cpu - step_cpu))" "$step_name")")
-    printf '== %s took %ss (%s CPU-s)\n' "$step_name" "$((SECONDS - step_start))" "$((cpu - step_cpu))"
+    local wall=$((SECONDS - step_start)) used=$((cpu - step_cpu))
+    times+=("$(time_line "$wall" "$used" "$step_name")")
+    printf '== %s took %ss (%s CPU-s)\n' "$step_name" "$wall" "$used"
   fi
 }
 step() {
@@ -91,7 +94,7 @@ summary() {
   printf '%s\n' "${times[@]}" "${beside_times[@]}"
   cpu_now
   rm -f "$cpu_file"
-  printf '%5ss %6s CPU-s  in all\n' "$((SECONDS - suite_start))" "$cpu"
+  time_line "$((SECONDS - suite_start))" "$cpu" "in all"
 }
 trap summary EXIT
 
@@ -154,7 +157,7 @@ suites() {
     cpu_start=$cpu
     as_child "$runner"
     cpu_now
-    printf '%5ss %6s CPU-s    %s (beside the fuzzing)\n' "$((SECONDS - start))" "$((cpu - cpu_start))" "$runner" >>"$tmpdir/suites.times"
+    time_line "$((SECONDS - start))" "$((cpu - cpu_start))" "  $runner (beside the fuzzing)" >>"$tmpdir/suites.times"
   done
 }
 
