@@ -9,12 +9,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+all_checks=(gofmt vet imports codegen)
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(gofmt vet imports codegen)
+[ ${#checks[@]} -gt 0 ] || checks=("${all_checks[@]}")
 for check in "${checks[@]}"; do
-  case "$check" in
-    gofmt | vet | imports | codegen) ;;
-    *) echo "hack/verify.sh: unknown check '$check' (gofmt, vet, imports, codegen)" >&2; exit 2 ;;
+  case " ${all_checks[*]} " in
+    *" $check "*) ;;
+    *) echo "hack/verify.sh: unknown check '$check' (${all_checks[*]})" >&2; exit 2 ;;
   esac
 done
 
