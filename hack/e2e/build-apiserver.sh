@@ -68,6 +68,9 @@ build_tags=providerless
 # drakit's own builds are (hack/test.sh, -trimpath): with the same modules
 # at the same versions, the Go build cache then holds the packages they
 # share (about 900) once.
+# The release drakit follows is catalogue.Release; the script reads it
+# from the k8s.io modules in go.mod, which TestFollowedReleaseAgrees keeps
+# of that release.
 followed="$(awk '$1 == "k8s.io/api" { split($2, v, "."); print v[2]; exit }' "$repo/go.mod")"
 gcflags=()
 if [ -n "$followed" ] && [ "$minor" -lt "$followed" ]; then
