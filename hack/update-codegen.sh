@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates every generated file of drakit: deep-copies, defaulters,
-# conversions, OpenAPI definitions, apply configurations (with their
-# structured-merge-diff schema), typed clientsets with fakes, listers and
-# informers, for every version at once.
+# conversions, the stash's compiled checks, OpenAPI definitions, apply
+# configurations (with their structured-merge-diff schema), typed clientsets
+# with fakes, listers and informers, for every version at once.
 #
 # Deep-copies, defaulters, conversions and OpenAPI definitions are made for
 # every package apis/resource/v* (and v1alpha3/kubeapi); each generator acts
@@ -80,6 +80,15 @@ go tool openapi-gen --go-header-file "$header" --output-file zz_generated.openap
 # Only our own packages' rule violations are ours to list; each one is a
 # deliberate upstream field name (see openapi/api-rules/README.md).
 grep -F "$module/" "$work/violations.report" | LC_ALL=C sort > openapi/api-rules/violation_exceptions.list || true
+
+echo "checkgen"
+# The stash's compiled checks (apis/resource/internal/stash/check.go), from
+# the trees and field lists every version's conversion makes. The old file
+# goes first: a check of a field that is gone would keep the generator, which
+# imports every version, from building; without the file the checks walk.
+remove_generated apis/resource/internal/stash checkgen
+go run ./apis/resource/internal/stash/checkgen --go-header-file "$header" \
+  --output-file apis/resource/internal/stash/zz_generated.checks.go
 
 # From here on, the versions of the catalogue with types of drakit's own
 # (the code compiles now).

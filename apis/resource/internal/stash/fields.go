@@ -33,12 +33,24 @@ import (
 
 // Fields is a set of the fields of the hub struct type T.
 type Fields[T any] struct {
-	list []*fieldInfo
+	fieldSet
+}
+
+// fieldSet is a list of fields of one struct type, with its check whether
+// any of them is set (see check.go).
+type fieldSet struct {
+	list  []*fieldInfo
+	check *check
+}
+
+func newFieldSet(typ reflect.Type, list []*fieldInfo) fieldSet {
+	return fieldSet{list: list, check: newCheck(&checkView{typ: typ, lost: list})}
 }
 
 // fieldInfo is one field of a hub struct.
 type fieldInfo struct {
 	name   string // JSON
+	goPath string // the selector from the struct: "Name", or "Spec.Name" for an inlined struct's
 	offset uintptr
 	typ    reflect.Type
 	kind   reflect.Kind // typ's, asked once
@@ -104,13 +116,13 @@ func LostFields[T any](shownBy []any, handled ...string) *Fields[T] {
 		}
 		shown[name] = true
 	}
-	out := &Fields[T]{}
+	var lost []*fieldInfo
 	for _, f := range all.list {
 		if !shown[f.name] {
-			out.list = append(out.list, f)
+			lost = append(lost, f)
 		}
 	}
-	return out
+	return &Fields[T]{newFieldSet(reflect.TypeFor[T](), lost)}
 }
 
 // AllFields are the fields of the hub struct type T but except, JSON
@@ -131,13 +143,7 @@ func (fs *Fields[T]) Names() []string {
 
 // AnySet reports whether any of the fields is set in v.
 func (fs *Fields[T]) AnySet(v *T) bool {
-	base := unsafe.Pointer(v)
-	for _, f := range fs.list {
-		if f.set(base) {
-			return true
-		}
-	}
-	return false
+	return fs.check.anySet(unsafe.Pointer(v))
 }
 
 // Keep copies into kept each of the fields that is set in in, sharing its
@@ -184,7 +190,7 @@ func hubFields(typ reflect.Type) *structFields {
 		panic(fmt.Sprintf("stash: %s is not a struct", typ))
 	}
 	out := &structFields{byName: map[string]*fieldInfo{}}
-	addFields(typ, 0, out)
+	addFields(typ, 0, "", out)
 	cached, _ := hubFieldsCache.LoadOrStore(typ, out)
 	return cached.(*structFields)
 }
@@ -192,7 +198,7 @@ func hubFields(typ reflect.Type) *structFields {
 // addFields adds the fields of typ, at offset in the outer struct, to out:
 // its named fields first, then those of its embedded and inlined structs
 // that a shallower field of the same name does not hide.
-func addFields(typ reflect.Type, offset uintptr, out *structFields) {
+func addFields(typ reflect.Type, offset uintptr, goPath string, out *structFields) {
 	var embedded []reflect.StructField
 	for i := 0; i < typ.NumField(); i++ {
 		sf := typ.Field(i)
@@ -206,14 +212,14 @@ func addFields(typ reflect.Type, offset uintptr, out *structFields) {
 			if name == "" {
 				name = sf.Name
 			}
-			f := &fieldInfo{name: name, offset: offset + sf.Offset, typ: sf.Type, kind: sf.Type.Kind()}
+			f := &fieldInfo{name: name, goPath: goPath + sf.Name, offset: offset + sf.Offset, typ: sf.Type, kind: sf.Type.Kind()}
 			out.list = append(out.list, f)
 			out.byName[name] = f
 		}
 	}
 	for _, sf := range embedded {
 		inner := &structFields{byName: map[string]*fieldInfo{}}
-		addFields(sf.Type, offset+sf.Offset, inner)
+		addFields(sf.Type, offset+sf.Offset, goPath+sf.Name+".", inner)
 		for _, f := range inner.list {
 			if out.byName[f.name] == nil {
 				out.list = append(out.list, f)

@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/drakit/drakit/apis/resource"
 )
@@ -79,5 +82,56 @@ func TestKeptPayloadText(t *testing.T) {
 	out := &Slice{}
 	if err := decodePayload(value, out); err != nil || !reflect.DeepEqual(in, out) {
 		t.Errorf("read back %+v, %v; want %+v", out, err, in)
+	}
+}
+
+// TestFieldSetAnySet: the compiled test whether any field is set says what
+// fieldInfo.set says of each field, for every kind it sorts fields by: a
+// value with one field set is set, whichever field it is, and the zero
+// value is not.
+func TestFieldSetAnySet(t *testing.T) {
+	type kinds struct {
+		Pointer *int              `json:"pointer"`
+		Map     map[string]string `json:"map"`
+		Slice   []string          `json:"slice"`
+		String  string            `json:"string"`
+		Bool    bool              `json:"bool"`
+		Int     int64             `json:"int"`
+		Small   int32             `json:"small"`
+		Struct  metav1.Time       `json:"struct"`
+	}
+	all := AllFields[kinds]()
+	if n := len(all.list); n != reflect.TypeFor[kinds]().NumField() {
+		t.Fatalf("%d fields, want one per field of the struct", n)
+	}
+	if all.AnySet(&kinds{}) {
+		t.Errorf("the zero value has a field set")
+	}
+	one := 1
+	for name, v := range map[string]kinds{
+		"pointer":     {Pointer: &one},
+		"empty map":   {Map: map[string]string{}},
+		"empty slice": {Slice: []string{}},
+		"string":      {String: "x"},
+		"bool":        {Bool: true},
+		"int":         {Int: -1},
+		"small":       {Small: 1},
+		"struct":      {Struct: metav1.Unix(1, 0)},
+	} {
+		if !all.AnySet(&v) {
+			t.Errorf("%s: not set", name)
+		}
+		set := 0
+		for _, f := range all.list {
+			if f.set(unsafe.Pointer(&v)) {
+				set++
+			}
+		}
+		if set != 1 {
+			t.Errorf("%s: %d fields set by fieldInfo.set, want 1", name, set)
+		}
+	}
+	if empty := (kinds{String: ""}); all.AnySet(&empty) {
+		t.Errorf("an empty string is set")
 	}
 }

@@ -78,6 +78,8 @@ type Tree[T any] struct {
 	root   *node
 	nodes  map[string]*node   // by path without positions
 	wholes map[string][]*edge // the edges from the root to each Whole node
+	found  *check             // whether Collect finds anything (foundView)
+	any    *check             // whether anything lost is set (fullView)
 }
 
 // node is a struct type at one path of the hub type, with something lost at
@@ -94,13 +96,19 @@ type node struct {
 	collects bool
 }
 
-// edge leads from a struct to a struct below it: a field that is a struct,
-// a pointer to one, or a list of them.
+// edge leads from a struct to a struct below it (link), where something
+// is lost.
 type edge struct {
+	link
+	node *node
+}
+
+// link is a field that leads from a struct to structs below it: a field
+// that is a struct, a pointer to one, or a list of them.
+type link struct {
 	field *fieldInfo
 	kind  reflect.Kind // Struct, Pointer or Slice
 	size  uintptr      // of a list's element
-	node  *node
 }
 
 // NewTree derives the tree of T, the hub type at prefix ("spec", "status"),
@@ -129,6 +137,8 @@ func NewTree[T any](version any, prefix string, hints ...Hint) *Tree[T] {
 		t.index(t.root, nil)
 		t.root.markCollects()
 	}
+	t.found = newCheck(foundView(t.root, reflect.TypeFor[T]()))
+	t.any = newCheck(fullView(t.root, reflect.TypeFor[T]()))
 	return t
 }
 
@@ -171,6 +181,7 @@ func (b *treeBuilder) walk(hub, ver reflect.Type, path string, root bool) *node 
 	if ver != nil {
 		shown = versionFields(ver)
 	}
+	var lost []*fieldInfo
 	for _, f := range hubFields(hub).list {
 		p := path + "." + f.name
 		k, hinted := b.hint(p)
@@ -185,16 +196,17 @@ func (b *treeBuilder) walk(hub, ver reflect.Type, path string, root bool) *node 
 			vt, ok = nil, true
 		}
 		if !ok {
-			n.lost = append(n.lost, f)
+			lost = append(lost, f)
 			continue
 		}
 		if child := b.below(f, vt, p); child != nil {
 			n.children = append(n.children, child)
 		}
 	}
-	if len(n.lost) == 0 && len(n.children) == 0 && !n.whole && !root {
+	if len(lost) == 0 && len(n.children) == 0 && !n.whole && !root {
 		return nil
 	}
+	n.lost = lost
 	return n
 }
 
@@ -202,7 +214,7 @@ func (b *treeBuilder) walk(hub, ver reflect.Type, path string, root bool) *node 
 // shows as a field of type ver (nil: in a way of its own), or nil when
 // nothing below it is lost.
 func (b *treeBuilder) below(f *fieldInfo, ver reflect.Type, path string) *edge {
-	e := &edge{field: f, kind: f.typ.Kind()}
+	e := &edge{link: link{field: f, kind: f.typ.Kind()}}
 	hub := f.typ
 	switch hub.Kind() {
 	case reflect.Pointer:
@@ -292,29 +304,27 @@ func (t *Tree[T]) index(n *node, from []*edge) {
 // what a payload that embeds a T keeps (see Kept). None when nothing is lost
 // there. It panics when the struct at path is not a T.
 func LostAt[T, R any](t *Tree[R], path string) *Fields[T] {
-	out := &Fields[T]{}
 	n := t.nodes[path]
 	if n == nil {
-		return out
+		return &Fields[T]{newFieldSet(reflect.TypeFor[T](), nil)}
 	}
 	if n.typ != reflect.TypeFor[T]() {
 		panic(fmt.Sprintf("stash.LostAt: %s is a %s, not a %s", path, n.typ, reflect.TypeFor[T]()))
 	}
-	out.list = n.lost
-	return out
+	return &Fields[T]{newFieldSet(n.typ, n.lost)}
 }
 
 // ShownAt are the fields of the struct at path, a T, that the version can
 // say: all those LostAt does not name.
 func ShownAt[T, R any](t *Tree[R], path string) *Fields[T] {
 	lost := LostAt[T](t, path)
-	out := &Fields[T]{}
+	var shown []*fieldInfo
 	for _, f := range hubFields(reflect.TypeFor[T]()).list {
 		if !slices.Contains(lost.list, f) {
-			out.list = append(out.list, f)
+			shown = append(shown, f)
 		}
 	}
-	return out
+	return &Fields[T]{newFieldSet(reflect.TypeFor[T](), shown)}
 }
 
 // Paths are the paths, without positions, of the structs with fields the
@@ -331,54 +341,45 @@ func (t *Tree[T]) Paths() map[string][]string {
 	return out
 }
 
+// AnySet reports whether anything the version cannot say is set anywhere
+// in v: in the structs the payload keeps the lost fields of (Kept), in the
+// lists it keeps whole (Whole), or in what Collect collects. A conversion
+// asks it first, once, and asks no more when nothing is: nearly always.
+func (t *Tree[T]) AnySet(v *T) bool {
+	return t.any.anySet(unsafe.Pointer(v))
+}
+
 // WholeAt is the Whole path of the tree, resolved once: the conversions
-// that ask for every object keep it, sparing a lookup by path each time.
-// It panics when path is not a Whole path, a mistake that any test of the
-// version finds.
+// that ask for every object keep it. It panics when path is not a Whole
+// path, a mistake that any test of the version finds.
 func (t *Tree[T]) WholeAt(path string) WholeList[T] {
 	edges, ok := t.wholes[path]
 	if !ok {
 		if t.nodes[path] == nil {
-			return WholeList[T]{} // nothing lost there
+			// Nothing lost there.
+			return WholeList[T]{newCheck(&checkView{typ: reflect.TypeFor[T]()})}
 		}
 		panic(fmt.Sprintf("stash: %s is not a Whole path", path))
 	}
-	return WholeList[T]{edges: edges}
+	return WholeList[T]{newCheck(wholeView(reflect.TypeFor[T](), edges))}
 }
 
 // WholeList is a Whole path of a Tree[T] (WholeAt).
 type WholeList[T any] struct {
-	edges []*edge // from the root; none when nothing is lost there
+	check *check
 }
 
 // SaysMore reports whether anything the version cannot say is set at or
 // below the path in v: whether the payload must keep it whole.
 func (w WholeList[T]) SaysMore(v *T) bool {
-	if w.edges == nil {
-		return false
-	}
-	return reach(unsafe.Pointer(v), w.edges)
+	return w.check.anySet(unsafe.Pointer(v))
 }
 
-// reach reports whether anything lost is set in the values at the end of
-// edges from the struct at base.
-func reach(base unsafe.Pointer, edges []*edge) bool {
-	e := edges[0]
-	first, n := e.elems(base)
-	for i := 0; i < n; i++ {
-		p := unsafe.Add(first, uintptr(i)*e.size)
-		if len(edges) == 1 && e.node.anySet(p) || len(edges) > 1 && reach(p, edges[1:]) {
-			return true
-		}
-	}
-	return false
-}
-
-// elems are the structs the edge leads to from the struct at base: n of
+// elems are the structs the link leads to from the struct at base: n of
 // them, each size bytes after the one before, from first.
-func (e *edge) elems(base unsafe.Pointer) (first unsafe.Pointer, n int) {
-	p := unsafe.Add(base, e.field.offset)
-	switch e.kind {
+func (l *link) elems(base unsafe.Pointer) (first unsafe.Pointer, n int) {
+	p := unsafe.Add(base, l.field.offset)
+	switch l.kind {
 	case reflect.Struct:
 		return p, 1
 	case reflect.Pointer:
@@ -397,24 +398,6 @@ type sliceHeader struct {
 	len, cap int
 }
 
-// anySet reports whether anything lost is set at or below the struct at p.
-func (n *node) anySet(p unsafe.Pointer) bool {
-	for _, f := range n.lost {
-		if f.set(p) {
-			return true
-		}
-	}
-	for _, e := range n.children {
-		first, count := e.elems(p)
-		for i := 0; i < count; i++ {
-			if e.node.anySet(unsafe.Add(first, uintptr(i)*e.size)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Lost holds, by field path from the claim ("spec.devices.requests[1].exactly",
 // a template's claim spec being "spec"), a hub struct of the path's type
 // with the fields that the version cannot say set as they were: the
@@ -426,38 +409,12 @@ type Lost map[string]any
 // version cannot say, outside the places the payload keeps itself (Kept,
 // Whole): added to lost, which it returns (allocated only when needed).
 func (t *Tree[T]) Collect(v *T, lost Lost) Lost {
-	if t.root == nil || !t.root.collects || !t.root.found(unsafe.Pointer(v)) {
+	if !t.found.anySet(unsafe.Pointer(v)) {
 		// Most trees collect nothing, and most values have nothing to
 		// collect: neither costs an allocation.
 		return lost
 	}
 	return t.root.collect(unsafe.Pointer(v), t.prefix, make([]pathStep, 0, 8), lost)
-}
-
-// found reports whether collect would find anything at or below p.
-func (n *node) found(p unsafe.Pointer) bool {
-	if !n.collects {
-		return false
-	}
-	if !n.kept {
-		for _, f := range n.lost {
-			if f.set(p) {
-				return true
-			}
-		}
-	}
-	for _, e := range n.children {
-		if !e.node.collects {
-			continue
-		}
-		first, count := e.elems(p)
-		for i := 0; i < count; i++ {
-			if e.node.found(unsafe.Add(first, uintptr(i)*e.size)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // pathStep is one step of a path being walked: a field, and a position in
