@@ -71,8 +71,11 @@ func Convert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in *hub.ResourceCl
 	if err := autoConvert_resource_ResourceClaim_To_v1alpha3_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec), Status: statusStash(&in.Status)}
-	st.SetLost(claimShape.Collect(&in.Spec, &in.Status))
+	lost := claimShape.AnySet(&in.Spec, &in.Status)
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec, lost), Status: statusStash(&in.Status, lost)}
+	if lost {
+		st.SetLost(claimShape.Collect(&in.Spec, &in.Status))
+	}
 	if st.Spec == nil && st.Status == nil && st.Lost == nil {
 		return nil
 	}
@@ -101,8 +104,11 @@ func Convert_resource_ResourceClaimTemplate_To_v1alpha3_ResourceClaimTemplate(in
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1alpha3_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec)}
-	st.SetLost(claimShape.Collect(&in.Spec.Spec, nil))
+	lost := claimShape.AnySet(&in.Spec.Spec, nil)
+	st := stash.Claim{V: stash.FormatVersion, Spec: specStash(&in.Spec.Spec, lost)}
+	if lost {
+		st.SetLost(claimShape.Collect(&in.Spec.Spec, nil))
+	}
 	if st.Spec == nil && st.Lost == nil {
 		return nil
 	}
@@ -156,25 +162,26 @@ var (
 // the spec fields v1alpha3 lacks (the legacy parameters reference); and the
 // allocation mode unless it is the one v1alpha1/v1alpha2 default to,
 // WaitForFirstConsumer, which restoreSpec gives back (an empty mode too: it
-// is WaitForFirstConsumer once defaulted).
-func specStash(in *hub.ResourceClaimSpec) *stash.ClaimSpec {
+// is WaitForFirstConsumer once defaulted). lost says whether the claim
+// sets anything v1alpha3 cannot say (claimShape.AnySet).
+func specStash(in *hub.ResourceClaimSpec, lost bool) *stash.ClaimSpec {
 	var st stash.ClaimSpec
 	if in.AllocationMode != hub.AllocationModeWaitForFirstConsumer {
 		st.AllocationMode = in.AllocationMode
 	}
-	if requestsNeedStash(in) {
+	if requestsNeedStash(in, lost) {
 		requests, undefaulted := legacy.StashRequests(in.Devices.Requests)
 		st.Requests, st.UndefaultedExactly = &requests, undefaulted
 	}
-	if constraintsWhole.SaysMore(in) {
+	if lost && constraintsWhole.SaysMore(in) {
 		st.Constraints = in.Devices.Constraints
 	}
-	lost := claimShape.SpecLost.AnySet(in)
-	if !lost && st.AllocationMode == "" && st.Requests == nil && st.Constraints == nil {
+	specLost := lost && claimShape.SpecLost.AnySet(in)
+	if !specLost && st.AllocationMode == "" && st.Requests == nil && st.Constraints == nil {
 		return nil
 	}
 	kept := st // only what is kept escapes
-	if lost {
+	if specLost {
 		claimShape.SpecLost.Keep(in, &kept.ResourceClaimSpec)
 	}
 	return &kept
@@ -209,8 +216,8 @@ func restoreSpec(st *stash.ClaimSpec, in *ResourceClaimSpec, out *hub.ResourceCl
 // the hub's: when a request is not an exactly request, or says what
 // v1alpha3's request cannot (claimShape: alternatives, the fields of
 // exactly that came later), or has an adminAccess of false, which
-// v1alpha3's plain bool cannot tell from none.
-func requestsNeedStash(spec *hub.ResourceClaimSpec) bool {
+// v1alpha3's plain bool cannot tell from none. lost is as for specStash.
+func requestsNeedStash(spec *hub.ResourceClaimSpec, lost bool) bool {
 	requests := spec.Devices.Requests
 	for i := range requests {
 		e := requests[i].Exactly
@@ -218,7 +225,7 @@ func requestsNeedStash(spec *hub.ResourceClaimSpec) bool {
 			return true
 		}
 	}
-	return requestsWhole.SaysMore(spec)
+	return lost && requestsWhole.SaysMore(spec)
 }
 
 func Convert_resource_DeviceClaim_To_v1alpha3_DeviceClaim(in *hub.DeviceClaim, out *DeviceClaim, s conversion.Scope) error {
@@ -341,11 +348,15 @@ func Convert_resource_DeviceConstraint_To_v1alpha3_DeviceConstraint(in *hub.Devi
 // legacy fields, the later fields of the allocation (its timestamp, and the
 // results whole when any of them says more than v1alpha3's results can) and
 // the devices' status; and it notes when the results shown were rendered
-// from structured handles.
-func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
-	st, alloc := claimShape.KeepStatus(in)
+// from structured handles. lost is as for specStash.
+func statusStash(in *hub.ResourceClaimStatus, lost bool) *stash.ClaimStatus {
+	var st *stash.ClaimStatus
+	var alloc *stash.Allocation
+	if lost {
+		st, alloc = claimShape.KeepStatus(in)
+	}
 	if a := in.Allocation; a != nil {
-		derived, whole := resultsDerived(a), resultsWhole.SaysMore(in)
+		derived, whole := resultsDerived(a), lost && resultsWhole.SaysMore(in)
 		if alloc == nil && (derived || whole) {
 			alloc = &stash.Allocation{}
 		}

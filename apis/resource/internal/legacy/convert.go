@@ -76,6 +76,14 @@ func NewClaimShape(spec *stash.Tree[resource.ResourceClaimSpec], status *stash.T
 	}
 }
 
+// AnySet reports whether anything the version cannot say is set anywhere
+// in spec or status (nil for a template): when nothing is, the payload
+// keeps nothing of the types (SpecLost, StatusLost, AllocLost, the Whole
+// lists, Collect), and none of that need be asked.
+func (c *ClaimShape) AnySet(spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus) bool {
+	return c.Spec.AnySet(spec) || status != nil && c.Status.AnySet(status)
+}
+
 // Collect is what the payload keeps by path of spec and status (nil for a
 // template).
 func (c *ClaimShape) Collect(spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus) stash.Lost {

@@ -78,11 +78,14 @@ func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, sh
 // and the version has not), and, for flat requests, the names of the
 // requests whose exactly the flat request does not show.
 func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
-	st := stash.Claim{V: stash.FormatVersion, Spec: v1SpecStash(spec, flat)}
-	if status != nil {
-		st.Status = v1StatusStash(status, &flat.Claim)
+	lost := flat.Claim.AnySet(spec, status)
+	st := stash.Claim{V: stash.FormatVersion, Spec: v1SpecStash(spec, flat, lost)}
+	if lost {
+		if status != nil {
+			st.Status = v1StatusStash(status, &flat.Claim)
+		}
+		st.SetLost(flat.Claim.Collect(spec, status))
 	}
-	st.SetLost(flat.Claim.Collect(spec, status))
 	if st.Spec == nil && st.Status == nil && st.Lost == nil {
 		return nil
 	}
@@ -117,8 +120,9 @@ func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Resou
 // restoreV1Spec gives back (an empty mode too: it is WaitForFirstConsumer
 // once defaulted). For flat requests it also names the requests whose
 // exactly shows nothing in the flat request (ExactShown), which shows them
-// as no exact request at all.
-func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat) *stash.ClaimSpec {
+// as no exact request at all. lost says whether the claim sets anything
+// the version cannot say (ClaimShape.AnySet).
+func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat, lost bool) *stash.ClaimSpec {
 	var empty []string
 	if flat.Requests {
 		for i := range in.Devices.Requests {
@@ -131,7 +135,7 @@ func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat) *stash.ClaimSpec {
 	if mode == resource.AllocationModeWaitForFirstConsumer {
 		mode = ""
 	}
-	if mode == "" && empty == nil && !flat.Claim.SpecLost.AnySet(in) {
+	if mode == "" && empty == nil && !(lost && flat.Claim.SpecLost.AnySet(in)) {
 		return nil
 	}
 	st := &stash.ClaimSpec{EmptyExactly: empty}
