@@ -51,14 +51,14 @@ func Convert_resource_DeviceClass_To_v1beta2_DeviceClass(in *hub.DeviceClass, ou
 	if err := autoConvert_resource_DeviceClass_To_v1beta2_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec, shape)
+	return legacy.WriteV1ClassStash(&out.ObjectMeta, &in.Spec, &shape)
 }
 
 func Convert_v1beta2_DeviceClass_To_resource_DeviceClass(in *resourcev1beta2.DeviceClass, out *hub.DeviceClass, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_DeviceClass_To_resource_DeviceClass(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec, shape)
+	return legacy.TakeV1ClassStash(&out.ObjectMeta, &out.Spec, &shape)
 }
 
 func Convert_resource_DeviceClassSpec_To_v1beta2_DeviceClassSpec(in *hub.DeviceClassSpec, out *resourcev1beta2.DeviceClassSpec, s conversion.Scope) error {
@@ -74,28 +74,28 @@ func Convert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in *hub.ResourceCla
 	if err := autoConvert_resource_ResourceClaim_To_v1beta2_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, shape)
+	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &in.Spec, &in.Status, &shape)
 }
 
 func Convert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in *resourcev1beta2.ResourceClaim, out *hub.ResourceClaim, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceClaim_To_resource_ResourceClaim(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, shape)
+	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaim", &out.Spec, &out.Status, &shape)
 }
 
 func Convert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in *hub.ResourceClaimTemplate, out *resourcev1beta2.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_resource_ResourceClaimTemplate_To_v1beta2_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, shape)
+	return legacy.WriteV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &in.Spec.Spec, nil, &shape)
 }
 
 func Convert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in *resourcev1beta2.ResourceClaimTemplate, out *hub.ResourceClaimTemplate, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceClaimTemplate_To_resource_ResourceClaimTemplate(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, shape)
+	return legacy.TakeV1ClaimStash(&out.ObjectMeta, "ResourceClaimTemplate", &out.Spec.Spec, nil, &shape)
 }
 
 func Convert_resource_ResourceClaimSpec_To_v1beta2_ResourceClaimSpec(in *hub.ResourceClaimSpec, out *resourcev1beta2.ResourceClaimSpec, s conversion.Scope) error {
@@ -135,14 +135,14 @@ func Convert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in *hub.ResourceSli
 	if err := autoConvert_resource_ResourceSlice_To_v1beta2_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, shape)
+	return legacy.WriteV1SliceStash(&out.ObjectMeta, &in.Spec, &shape)
 }
 
 func Convert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in *resourcev1beta2.ResourceSlice, out *hub.ResourceSlice, s conversion.Scope) error {
 	if err := autoConvert_v1beta2_ResourceSlice_To_resource_ResourceSlice(in, out, s); err != nil {
 		return err
 	}
-	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, shape)
+	return legacy.TakeV1SliceStash(&out.ObjectMeta, &out.Spec, &shape)
 }
 
 func Convert_resource_ResourceSliceSpec_To_v1beta2_ResourceSliceSpec(in *hub.ResourceSliceSpec, out *resourcev1beta2.ResourceSliceSpec, s conversion.Scope) error {

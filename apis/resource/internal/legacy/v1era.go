@@ -49,7 +49,7 @@ type Lost struct {
 // WriteV1ClassStash keeps in the stash of meta (the metadata of the
 // converted DeviceClass) the fields of in that the version cannot say (the
 // legacy suitableNodes, parametersRef and structuredParameters).
-func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec, shape V1Flat) error {
+func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec, shape *V1Flat) error {
 	if !shape.Lost.Class.AnySet(in) {
 		return nil
 	}
@@ -62,7 +62,7 @@ func WriteV1ClassStash(meta *metav1.ObjectMeta, in *resource.DeviceClassSpec, sh
 // class's metadata) and puts the fields it kept back into out. What the
 // version says itself (selectors, config, extendedResourceName) is never
 // taken from a stash.
-func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, shape V1Flat) error {
+func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, shape *V1Flat) error {
 	st, err := stash.Take[stash.Class](meta, "DeviceClass")
 	if st == nil || err != nil {
 		return err
@@ -77,7 +77,7 @@ func TakeV1ClassStash(meta *metav1.ObjectMeta, out *resource.DeviceClassSpec, sh
 // nest that the version cannot say (the legacy ones, and any the hub has
 // and the version has not), and, for flat requests, the names of the
 // requests whose exactly the flat request does not show.
-func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
+func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat *V1Flat) error {
 	lost := flat.Claim.AnySet(spec, status)
 	st := stash.Claim{V: stash.FormatVersion, Spec: v1SpecStash(spec, flat, lost)}
 	if lost {
@@ -97,7 +97,7 @@ func WriteV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Reso
 // hub claim's or template's metadata) and puts what it kept back into spec
 // and status (nil for a template). Without a stash the legacy fields have
 // their defaults: the allocation mode WaitForFirstConsumer.
-func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat V1Flat) error {
+func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.ResourceClaimSpec, status *resource.ResourceClaimStatus, flat *V1Flat) error {
 	st, err := stash.Take[stash.Claim](meta, kind)
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func TakeV1ClaimStash(meta *metav1.ObjectMeta, kind string, spec *resource.Resou
 // exactly shows nothing in the flat request (ExactShown), which shows them
 // as no exact request at all. lost says whether the claim sets anything
 // the version cannot say (ClaimShape.AnySet).
-func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat, lost bool) *stash.ClaimSpec {
+func v1SpecStash(in *resource.ResourceClaimSpec, flat *V1Flat, lost bool) *stash.ClaimSpec {
 	var empty []string
 	if flat.Requests {
 		for i := range in.Devices.Requests {
@@ -146,7 +146,7 @@ func v1SpecStash(in *resource.ResourceClaimSpec, flat V1Flat, lost bool) *stash.
 
 // restoreV1Spec puts the kept spec fields back: those kept in st (nil when
 // nothing was kept), and the default allocation mode when none was.
-func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat V1Flat) {
+func restoreV1Spec(st *stash.ClaimSpec, out *resource.ResourceClaimSpec, flat *V1Flat) {
 	out.AllocationMode = resource.AllocationModeWaitForFirstConsumer
 	if st == nil {
 		return
@@ -236,7 +236,7 @@ func onlyRendered(results, rendered []resource.DeviceRequestAllocationResult) bo
 // version cannot say (the legacy noResourceModel, each device's
 // namedResources layout), attributes whose value is an empty list, and,
 // for a plain node name, a set "" or false.
-func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, shape V1Flat) error {
+func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, shape *V1Flat) error {
 	var st *stash.Slice
 	start := func() {
 		if st == nil {
@@ -281,7 +281,7 @@ func WriteV1SliceStash(meta *metav1.ObjectMeta, in *resource.ResourceSliceSpec, 
 
 // TakeV1SliceStash takes the stash WriteV1SliceStash wrote from meta (the
 // hub slice's metadata) and puts what it kept back into out.
-func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, shape V1Flat) error {
+func TakeV1SliceStash(meta *metav1.ObjectMeta, out *resource.ResourceSliceSpec, shape *V1Flat) error {
 	st, err := stash.Take[stash.Slice](meta, "ResourceSlice")
 	if st == nil || err != nil {
 		return err
