@@ -265,7 +265,8 @@ func jsonNames(typ reflect.Type, names map[string]bool) {
 // those members, which come first in that order, so that the text stays
 // what format 1 wrote.
 type keptLayout struct {
-	kept   int // the embedded field's index
+	kept   int     // the embedded field's index
+	offset uintptr // and its offset
 	order  []member
 	fields *structFields // the kept value's fields the payload shows
 }
@@ -274,25 +275,28 @@ type keptLayout struct {
 // (own), or of the kept value.
 type member struct {
 	own       bool
-	index     int        // own: the payload's field
-	omitempty bool       // own
-	field     *fieldInfo // kept
+	offset    uintptr      // own: the payload's field's
+	typ       reflect.Type // own: its type
+	omitempty bool         // own
+	field     *fieldInfo   // kept
 	name      string
 	write     writer // how its value is written
 }
 
-// writer says how writeValue writes a value of one type, decided once.
+// writer says how writeKept writes a member of one type, decided once.
 type writer struct {
 	payload reflect.Kind // Struct, Pointer or Slice: a payload with a kept value, one behind a pointer, a list of them
+	layout  *keptLayout  // payload: the payload's
+	size    uintptr      // Slice: of an element
 	enc     *memberEncoder
 }
 
 func writerOf(t reflect.Type) writer {
 	switch {
 	case keptPayloads[t]:
-		return writer{payload: reflect.Struct}
+		return writer{payload: reflect.Struct, layout: layoutOf(t)}
 	case (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) && keptPayloads[t.Elem()]:
-		return writer{payload: t.Kind()}
+		return writer{payload: t.Kind(), layout: layoutOf(t.Elem()), size: t.Elem().Size()}
 	}
 	return writer{enc: memberEncoderOf(t)}
 }
@@ -312,11 +316,11 @@ func layoutOf(typ reflect.Type) *keptLayout {
 			if l.kept >= 0 {
 				panic(fmt.Sprintf("stash: %s embeds two hub structs", typ))
 			}
-			l.kept = i
+			l.kept, l.offset = i, sf.Offset
 			continue
 		}
 		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		m := member{own: true, index: i, omitempty: strings.Contains(opts, "omitempty"), name: name, write: writerOf(sf.Type)}
+		m := member{own: true, offset: sf.Offset, typ: sf.Type, omitempty: strings.Contains(opts, "omitempty"), name: name, write: writerOf(sf.Type)}
 		own[name] = m
 		if l.kept < 0 {
 			before = append(before, m)
@@ -382,39 +386,41 @@ func layoutOf(typ reflect.Type) *keptLayout {
 func marshalKept(v any) ([]byte, error) {
 	s := codec.BorrowStream(nil)
 	defer codec.ReturnStream(s)
-	writeKept(s, reflect.ValueOf(v).Elem())
+	rv := reflect.ValueOf(v)
+	writeKept(s, layoutOf(rv.Type().Elem()), rv.UnsafePointer())
 	if s.Error != nil {
 		return nil, s.Error
 	}
 	return append([]byte(nil), s.Buffer()...), nil
 }
 
-// writeKept writes pv, a payload with a kept hub value, into s as
-// keptLayout says.
-func writeKept(s *jsoniter.Stream, pv reflect.Value) {
-	l := layoutOf(pv.Type())
-	kept := unsafe.Pointer(pv.Field(l.kept).Addr().Pointer())
+// writeKept writes the payload at p, of the type whose layout l is, into s
+// as l says. It works on addresses, not reflect values: it writes every
+// payload a conversion stashes.
+func writeKept(s *jsoniter.Stream, l *keptLayout, p unsafe.Pointer) {
+	kept := unsafe.Add(p, l.offset)
 	s.WriteObjectStart()
 	more := false
-	for _, m := range l.order {
-		var value reflect.Value
+	for i := range l.order {
+		m := &l.order[i]
+		var at unsafe.Pointer
 		if m.own {
-			value = pv.Field(m.index)
-			if m.omitempty && isEmptyValue(value) {
+			at = unsafe.Add(p, m.offset)
+			if m.omitempty && isEmptyAt(m.typ, at) {
 				continue
 			}
 		} else {
 			if !m.field.set(kept) {
 				continue
 			}
-			value = m.field.value(kept)
+			at = unsafe.Add(kept, m.field.offset)
 		}
 		if more {
 			s.WriteMore()
 		}
 		more = true
 		s.WriteObjectField(m.name)
-		m.write.value(s, value)
+		m.write.at(s, at)
 	}
 	s.WriteObjectEnd()
 }
@@ -478,40 +484,62 @@ var keptPayloads = map[reflect.Type]bool{
 	reflect.TypeFor[Device]():      true,
 }
 
-// writeValue writes v, addressable, into s: a payload with a kept hub
-// value (or a pointer to one, or a list of them) with writeKept, anything
-// else with the codec's encoder of its type.
-func writeValue(s *jsoniter.Stream, v reflect.Value) {
-	writerOf(v.Type()).value(s, v)
+// writePayload writes payload, a pointer to a payload, into s: one with a
+// kept hub value with writeKept, any other with the codec.
+func writePayload(s *jsoniter.Stream, payload any) {
+	v := reflect.ValueOf(payload)
+	if v.Kind() != reflect.Pointer || v.IsNil() || !keptPayloads[v.Type().Elem()] {
+		s.WriteVal(payload)
+		return
+	}
+	writeKept(s, layoutOf(v.Type().Elem()), v.UnsafePointer())
 }
 
-// value writes v, addressable, into s.
-func (w writer) value(s *jsoniter.Stream, v reflect.Value) {
+// at writes the value at p into s.
+func (w *writer) at(s *jsoniter.Stream, p unsafe.Pointer) {
 	switch w.payload {
 	case reflect.Pointer:
-		if v.IsNil() {
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
 			s.WriteNil()
 			return
 		}
-		writeKept(s, v.Elem())
+		writeKept(s, w.layout, q)
 	case reflect.Slice:
-		if v.IsNil() {
+		h := (*sliceHeader)(p)
+		if h.data == nil {
 			s.WriteNil()
 			return
 		}
 		s.WriteArrayStart()
-		for i := 0; i < v.Len(); i++ {
+		for i := 0; i < h.len; i++ {
 			if i > 0 {
 				s.WriteMore()
 			}
-			writeKept(s, v.Index(i))
+			writeKept(s, w.layout, unsafe.Add(h.data, uintptr(i)*w.size))
 		}
 		s.WriteArrayEnd()
 	case reflect.Struct:
-		writeKept(s, v)
+		writeKept(s, w.layout, p)
 	default:
-		w.enc.write(s, v.Addr().UnsafePointer())
+		w.enc.write(s, p)
 	}
+}
+
+// isEmptyAt is encoding/json's omitempty test (isEmptyValue) of the value
+// of type t at p, without a reflect value for the common kinds.
+func isEmptyAt(t reflect.Type, p unsafe.Pointer) bool {
+	switch t.Kind() {
+	case reflect.Slice:
+		return (*sliceHeader)(p).len == 0
+	case reflect.String:
+		return len(*(*string)(p)) == 0
+	case reflect.Bool:
+		return !*(*bool)(p)
+	case reflect.Pointer:
+		return *(*unsafe.Pointer)(p) == nil
+	}
+	return isEmptyValue(reflect.NewAt(t, p).Elem())
 }
 
 // isEmptyValue is encoding/json's omitempty test.

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unsafe"
 
 	jsoniter "github.com/json-iterator/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -358,13 +359,19 @@ func encodePayload(payload Payload) (string, error) {
 	case *Claim:
 		p.writeTo(s)
 	default:
-		writeValue(s, reflect.ValueOf(payload))
+		writePayload(s, payload)
 	}
 	if s.Error != nil {
 		return "", s.Error
 	}
 	return string(s.Buffer()), nil
 }
+
+// The layouts of the claim's payloads, resolved once.
+var (
+	claimSpecLayout   = layoutOf(reflect.TypeFor[ClaimSpec]())
+	claimStatusLayout = layoutOf(reflect.TypeFor[ClaimStatus]())
+)
 
 // writeTo writes the claim payload as the codec writes its fields.
 func (c *Claim) writeTo(s *jsoniter.Stream) {
@@ -374,12 +381,12 @@ func (c *Claim) writeTo(s *jsoniter.Stream) {
 	if c.Spec != nil {
 		s.WriteMore()
 		s.WriteObjectField("spec")
-		writeKept(s, reflect.ValueOf(c.Spec).Elem())
+		writeKept(s, claimSpecLayout, unsafe.Pointer(c.Spec))
 	}
 	if c.Status != nil {
 		s.WriteMore()
 		s.WriteObjectField("status")
-		writeKept(s, reflect.ValueOf(c.Status).Elem())
+		writeKept(s, claimStatusLayout, unsafe.Pointer(c.Status))
 	}
 	if len(c.Lost) > 0 {
 		s.WriteMore()
