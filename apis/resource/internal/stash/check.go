@@ -142,26 +142,22 @@ func registerChecks(compiled map[string]func(unsafe.Pointer) bool) {
 	}
 }
 
-// fullView looks at everything lost at or below the node n, a typ: the
-// fields lost there and the links to every node below.
-func fullView(n *node, typ reflect.Type) *checkView {
-	v := &checkView{typ: typ}
-	if n == nil {
-		return v
-	}
-	v.lost = n.lost
+// fullView looks at everything lost at or below the node n: the fields
+// lost there and the links to every node below.
+func fullView(n *node) *checkView {
+	v := &checkView{typ: n.typ, lost: n.lost}
 	for _, e := range n.children {
-		v.links = append(v.links, checkLink{e.link, fullView(e.node, e.node.typ)})
+		v.links = append(v.links, checkLink{e.link, fullView(e.node)})
 	}
 	return v
 }
 
-// foundView looks at what Tree.Collect collects at or below the node n, a
-// typ: the fields lost in the nodes that are neither Kept nor Whole, nor
-// below a Whole one (node.collects).
-func foundView(n *node, typ reflect.Type) *checkView {
-	v := &checkView{typ: typ}
-	if n == nil || !n.collects {
+// foundView looks at what Tree.Collect collects at or below the node n:
+// the fields lost in the nodes that are neither Kept nor Whole, nor below a
+// Whole one (node.collects).
+func foundView(n *node) *checkView {
+	v := &checkView{typ: n.typ}
+	if !n.collects {
 		return v
 	}
 	if !n.kept {
@@ -169,24 +165,18 @@ func foundView(n *node, typ reflect.Type) *checkView {
 	}
 	for _, e := range n.children {
 		if e.node.collects {
-			v.links = append(v.links, checkLink{e.link, foundView(e.node, e.node.typ)})
+			v.links = append(v.links, checkLink{e.link, foundView(e.node)})
 		}
 	}
 	return v
 }
 
-// wholeView looks, from a root struct of type typ, along edges to a Whole
-// node, at everything lost at or below that node.
-func wholeView(typ reflect.Type, edges []*edge) *checkView {
-	v := &checkView{typ: typ}
+// wholeView looks, from the node from, along edges to a Whole node, at
+// everything lost at or below that node (fullView).
+func wholeView(from *node, edges []*edge) *checkView {
 	if len(edges) == 0 {
-		return v
+		return fullView(from)
 	}
 	e := edges[0]
-	next := fullView(e.node, e.node.typ)
-	if len(edges) > 1 {
-		next = wholeView(e.node.typ, edges[1:])
-	}
-	v.links = []checkLink{{e.link, next}}
-	return v
+	return &checkView{typ: from.typ, links: []checkLink{{e.link, wholeView(e.node, edges[1:])}}}
 }

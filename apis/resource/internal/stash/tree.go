@@ -137,8 +137,8 @@ func NewTree[T any](version any, prefix string, hints ...Hint) *Tree[T] {
 		t.index(t.root, nil)
 		t.root.markCollects()
 	}
-	t.found = newCheck(foundView(t.root, reflect.TypeFor[T]()))
-	t.any = newCheck(fullView(t.root, reflect.TypeFor[T]()))
+	t.found = newCheck(foundView(t.root))
+	t.any = newCheck(fullView(t.root))
 	return t
 }
 
@@ -181,7 +181,6 @@ func (b *treeBuilder) walk(hub, ver reflect.Type, path string, root bool) *node 
 	if ver != nil {
 		shown = versionFields(ver)
 	}
-	var lost []*fieldInfo
 	for _, f := range hubFields(hub).list {
 		p := path + "." + f.name
 		k, hinted := b.hint(p)
@@ -196,17 +195,16 @@ func (b *treeBuilder) walk(hub, ver reflect.Type, path string, root bool) *node 
 			vt, ok = nil, true
 		}
 		if !ok {
-			lost = append(lost, f)
+			n.lost = append(n.lost, f)
 			continue
 		}
 		if child := b.below(f, vt, p); child != nil {
 			n.children = append(n.children, child)
 		}
 	}
-	if len(lost) == 0 && len(n.children) == 0 && !n.whole && !root {
+	if len(n.lost) == 0 && len(n.children) == 0 && !n.whole && !root {
 		return nil
 	}
-	n.lost = lost
 	return n
 }
 
@@ -304,27 +302,32 @@ func (t *Tree[T]) index(n *node, from []*edge) {
 // what a payload that embeds a T keeps (see Kept). None when nothing is lost
 // there. It panics when the struct at path is not a T.
 func LostAt[T, R any](t *Tree[R], path string) *Fields[T] {
-	n := t.nodes[path]
-	if n == nil {
-		return &Fields[T]{newFieldSet(reflect.TypeFor[T](), nil)}
-	}
-	if n.typ != reflect.TypeFor[T]() {
-		panic(fmt.Sprintf("stash.LostAt: %s is a %s, not a %s", path, n.typ, reflect.TypeFor[T]()))
-	}
-	return &Fields[T]{newFieldSet(n.typ, n.lost)}
+	return &Fields[T]{newFieldSet(reflect.TypeFor[T](), lostAt[T](t, path))}
 }
 
 // ShownAt are the fields of the struct at path, a T, that the version can
 // say: all those LostAt does not name.
 func ShownAt[T, R any](t *Tree[R], path string) *Fields[T] {
-	lost := LostAt[T](t, path)
+	lost := lostAt[T](t, path)
 	var shown []*fieldInfo
 	for _, f := range hubFields(reflect.TypeFor[T]()).list {
-		if !slices.Contains(lost.list, f) {
+		if !slices.Contains(lost, f) {
 			shown = append(shown, f)
 		}
 	}
 	return &Fields[T]{newFieldSet(reflect.TypeFor[T](), shown)}
+}
+
+// lostAt is the list LostAt and ShownAt share, without a check of its own.
+func lostAt[T, R any](t *Tree[R], path string) []*fieldInfo {
+	n := t.nodes[path]
+	if n == nil {
+		return nil
+	}
+	if n.typ != reflect.TypeFor[T]() {
+		panic(fmt.Sprintf("stash.LostAt: %s is a %s, not a %s", path, n.typ, reflect.TypeFor[T]()))
+	}
+	return n.lost
 }
 
 // Paths are the paths, without positions, of the structs with fields the
@@ -361,7 +364,7 @@ func (t *Tree[T]) WholeAt(path string) WholeList[T] {
 		}
 		panic(fmt.Sprintf("stash: %s is not a Whole path", path))
 	}
-	return WholeList[T]{newCheck(wholeView(reflect.TypeFor[T](), edges))}
+	return WholeList[T]{newCheck(wholeView(t.root, edges))}
 }
 
 // WholeList is a Whole path of a Tree[T] (WholeAt).
