@@ -86,8 +86,10 @@ echo "checkgen"
 # the trees and field lists every version's conversion makes. The old file
 # goes first: a check of a field that is gone would keep the generator, which
 # imports every version, from building; without the file the checks walk.
+# The generator is built only with the checkgen tag, so that the programs
+# that convert do not carry it (go/format and its parser) in their builds.
 remove_generated apis/resource/internal/stash checkgen
-go run ./apis/resource/internal/stash/checkgen --go-header-file "$header" \
+go run -tags checkgen ./apis/resource/internal/stash/checkgen --go-header-file "$header" \
   --output-file apis/resource/internal/stash/zz_generated.checks.go
 
 # From here on, the versions of the catalogue with types of drakit's own

@@ -1,3 +1,5 @@
+//go:build checkgen
+
 package stash
 
 import (
@@ -10,6 +12,10 @@ import (
 	"slices"
 	"strings"
 )
+
+// This file builds only with the checkgen tag, as the generator does
+// (checkgen/main.go): every program that converts imports this package,
+// and none of them needs the generator or go/format.
 
 // ChecksGenerator is the name the generated file gives as its generator.
 const ChecksGenerator = "checkgen"

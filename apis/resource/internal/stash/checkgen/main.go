@@ -1,12 +1,16 @@
+//go:build checkgen
+
 // Command checkgen writes apis/resource/internal/stash/zz_generated.checks.go:
 // the compiled functions of the checks every version's conversion makes
 // (stash.GenerateChecks). It imports every version of the catalogue, whose
 // package variables make the checks, and writes the file with the header
 // hack/update-codegen.sh gives the other generators. It must build without
 // the file (hack/update-codegen.sh removes it first), which it does: the
-// stash package walks the views of checks without a compiled function.
+// stash package walks the views of checks without a compiled function. It
+// builds only with the checkgen tag, which also brings in
+// stash.GenerateChecks (see checkgen.go).
 //
-// Usage: checkgen --go-header-file FILE --output-file FILE
+// Usage: go run -tags checkgen ./apis/resource/internal/stash/checkgen --go-header-file FILE --output-file FILE
 package main
 
 import (
