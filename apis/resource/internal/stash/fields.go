@@ -164,6 +164,9 @@ func (fs *Fields[T]) Keep(in, kept *T) bool {
 // their memory: each is what was kept, or unset.
 func (fs *Fields[T]) Restore(kept, out *T) {
 	from, to := unsafe.Pointer(kept), unsafe.Pointer(out)
+	if !fs.check.anySet(from) && !fs.check.anySet(to) {
+		return // nearly always: nothing kept, and out, just converted, sets none
+	}
 	for _, f := range fs.list {
 		if f.set(from) || f.set(to) {
 			f.copy(from, to)

@@ -13,8 +13,8 @@ import (
 
 // TestLostFields: the fields a version cannot say are the hub fields whose
 // JSON names none of its types has, less those it handles; Keep keeps each
-// that is set (an empty list is set), Restore gives them back, and a
-// handled name that is no field is a mistake found at once.
+// that is set (an empty list is set), Restore gives them back (and unsets
+// those nothing kept), and a handled name that is no field is a mistake found at once.
 func TestLostFields(t *testing.T) {
 	type basic struct {
 		Attributes map[string]string `json:"attributes"`
@@ -47,6 +47,13 @@ func TestLostFields(t *testing.T) {
 	lost.Restore(&kept, &out)
 	if out.BindingConditions == nil || len(out.BindingConditions) != 0 || out.Name != "gpu-0" {
 		t.Errorf("restored %+v", out)
+	}
+	// Each is what was kept, or unset: a lost field that out sets of its
+	// own (out reused) goes when nothing was kept.
+	stale := resource.Device{Name: "gpu-0", BindingConditions: []string{"old"}}
+	lost.Restore(&resource.Device{}, &stale)
+	if stale.BindingConditions != nil || stale.Name != "gpu-0" {
+		t.Errorf("restored nothing kept over %+v", stale)
 	}
 	if lost.AnySet(&resource.Device{Name: "x", Attributes: map[resource.QualifiedName]resource.DeviceAttribute{}}) {
 		t.Errorf("fields the version shows count as lost")

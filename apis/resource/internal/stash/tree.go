@@ -481,6 +481,9 @@ func pathString(prefix string, path []pathStep) string {
 // still leads to a struct (a list as long, a pointer set), the fields the
 // version cannot say there, each as it was kept or unset.
 func (t *Tree[T]) Restore(lost Lost, out *T) {
+	if len(lost) == 0 {
+		return // nearly always: even ranging over an empty map costs an iterator
+	}
 	for path, kept := range lost {
 		rest, ok := strings.CutPrefix(path, t.prefix)
 		if !ok || (rest != "" && rest[0] != '.') {
