@@ -430,9 +430,14 @@ func writeKept(s *jsoniter.Stream, l *keptLayout, p unsafe.Pointer) {
 
 // memberEncoder writes values of one type with the codec's own encoder for
 // it, given their address, as the codec writes a struct's fields: the
-// codec's WriteVal would allocate for each (it is handed a pointer).
+// codec's WriteVal would allocate for each (it is handed a pointer). The
+// codec's encoder is made at the first write: a layout has a member for
+// every field of the hub struct it keeps, and most are never written (the
+// fields the version shows), whose encoders would only grow the heap that
+// every garbage collection marks.
 type memberEncoder struct {
 	typ   reflect.Type
+	once  sync.Once
 	enc   jsoniter.ValEncoder // for the value, or for the pointee when deref
 	deref bool                // a pointer: null, or the pointee with enc
 }
@@ -444,15 +449,18 @@ func memberEncoderOf(t reflect.Type) *memberEncoder {
 	if cached, ok := memberEncoders.Load(t); ok {
 		return cached.(*memberEncoder)
 	}
-	me := &memberEncoder{typ: t}
-	switch rt := reflect2.Type2(t); {
+	cached, _ := memberEncoders.LoadOrStore(t, &memberEncoder{typ: t})
+	return cached.(*memberEncoder)
+}
+
+// resolve asks the codec for the encoder.
+func (me *memberEncoder) resolve() {
+	switch rt := reflect2.Type2(me.typ); {
 	case !rt.LikePtr():
 		me.enc = codec.EncoderOf(rt)
-	case t.Kind() == reflect.Pointer && !reflect2.Type2(t.Elem()).LikePtr():
-		me.enc, me.deref = codec.EncoderOf(reflect2.Type2(t.Elem())), true
+	case me.typ.Kind() == reflect.Pointer && !reflect2.Type2(me.typ.Elem()).LikePtr():
+		me.enc, me.deref = codec.EncoderOf(reflect2.Type2(me.typ.Elem())), true
 	}
-	memberEncoders.Store(t, me)
-	return me
 }
 
 // writeMember writes the value of type t at p into s.
@@ -462,6 +470,7 @@ func writeMember(s *jsoniter.Stream, t reflect.Type, p unsafe.Pointer) {
 
 // write writes the value at p into s.
 func (me *memberEncoder) write(s *jsoniter.Stream, p unsafe.Pointer) {
+	me.once.Do(me.resolve)
 	t := me.typ
 	switch {
 	case me.deref:
