@@ -332,14 +332,14 @@ func Take[T any, P interface {
 	if !ok {
 		return nil, nil
 	}
-	annotations := make(map[string]string, len(meta.Annotations)-1)
-	for k, v := range meta.Annotations {
-		if k != resource.StashAnnotation {
-			annotations[k] = v
+	var annotations map[string]string // none left: nil, as when none were written
+	if len(meta.Annotations) > 1 {
+		annotations = make(map[string]string, len(meta.Annotations)-1)
+		for k, v := range meta.Annotations {
+			if k != resource.StashAnnotation {
+				annotations[k] = v
+			}
 		}
-	}
-	if len(annotations) == 0 {
-		annotations = nil
 	}
 	meta.Annotations = annotations
 	payload := P(new(T))
