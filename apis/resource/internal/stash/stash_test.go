@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	jsoniter "github.com/json-iterator/go"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -71,6 +73,39 @@ func TestWriteSizeLimit(t *testing.T) {
 			if !strings.Contains(err.Error(), s) {
 				t.Errorf("error %q does not name %s", err, s)
 			}
+		}
+	}
+}
+
+// TestCodecMapIsEmpty: the codec writes omitempty maps as json-iterator
+// alone does (left out when nil or empty, written when not), but finds a
+// map empty without the allocations of json-iterator's iterator, two or
+// more (mapLenExtension).
+func TestCodecMapIsEmpty(t *testing.T) {
+	plain := jsoniter.Config{EscapeHTML: false, SortMapKeys: true, ValidateJsonRawMessage: true}.Froze()
+	for _, capacity := range []map[resource.QualifiedName]apiresource.Quantity{
+		nil, {}, {"memory": apiresource.MustParse("1Gi"), "cores": apiresource.MustParse("2")},
+	} {
+		v := resource.DeviceRequestAllocationResult{Request: "gpu", Driver: "example.com", Pool: "p", Device: "d", ConsumedCapacity: capacity}
+		got, err := codec.MarshalToString(&v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := plain.MarshalToString(&v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("consumedCapacity %v:\ngot  %s\nwant %s", capacity, got, want)
+		}
+		if len(capacity) > 0 {
+			continue
+		}
+		allocs := func(api jsoniter.API) float64 {
+			return testing.AllocsPerRun(100, func() { _, _ = api.MarshalToString(&v) })
+		}
+		if got, plain := allocs(codec), allocs(plain); got > plain-2 {
+			t.Errorf("consumedCapacity %v: the codec allocates %v times, json-iterator alone %v: want at least two fewer", capacity, got, plain)
 		}
 	}
 }
