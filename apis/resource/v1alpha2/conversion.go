@@ -136,7 +136,7 @@ var claimShape = legacy.NewClaimShape(
 func statusStash(in *hub.ResourceClaimStatus) *stash.ClaimStatus {
 	st, alloc := claimShape.KeepStatus(in)
 	if a := in.Allocation; a != nil {
-		derived, devices := len(derivedHandles(a)), legacy.HasDevices(a.Devices)
+		derived, devices := derivedHandleCount(a), legacy.HasDevices(a.Devices)
 		if alloc == nil && (derived > 0 || devices) {
 			alloc = &stash.Allocation{}
 		}
@@ -174,7 +174,7 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 		// someone edited them.
 		handles := alloc.ResourceHandles
 		n := len(handles) - k
-		if n >= 0 && legacy.SameStructuredHandles(handles[n:], legacy.HandlesFromResults(a.Devices.Results)) {
+		if n >= 0 && legacy.ShowsResults(handles[n:], a.Devices.Results) {
 			if n == 0 {
 				alloc.ResourceHandles = nil
 			} else {
@@ -191,6 +191,14 @@ func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
 		return nil
 	}
 	return legacy.HandlesFromResults(a.Devices.Results)
+}
+
+// derivedHandleCount is len(derivedHandles(a)), without rendering them.
+func derivedHandleCount(a *hub.AllocationResult) int {
+	if a.Devices.Results == nil || legacy.HasStructuredHandles(a.ResourceHandles) {
+		return 0
+	}
+	return legacy.CountDriverPools(a.Devices.Results)
 }
 
 func Convert_resource_ResourceClaimStatus_To_v1alpha2_ResourceClaimStatus(in *hub.ResourceClaimStatus, out *ResourceClaimStatus, s conversion.Scope) error {

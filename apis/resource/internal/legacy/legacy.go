@@ -328,29 +328,71 @@ func OnlyDevice(r *resource.DeviceRequestAllocationResult) bool {
 	return !resultBeyondDevice.AnySet(r)
 }
 
-// SameStructuredHandles reports whether handles equal the ones
-// HandlesFromResults renders: no opaque data, no vendor parameters, and the
-// same drivers, nodes and instance names.
-func SameStructuredHandles(handles, rendered []resource.ResourceHandle) bool {
-	if len(handles) != len(rendered) {
-		return false
-	}
-	for i := range handles {
-		h, r := &handles[i], &rendered[i]
-		if h.DriverName != r.DriverName || h.Data != "" || h.StructuredData == nil {
+// ShowsResults reports whether handles are the structured handles that
+// HandlesFromResults renders of results, without rendering them: no opaque
+// data, no vendor parameters, and the same drivers, nodes and instance
+// names, in the same order. A conversion into the hub asks it of every
+// v1alpha2 claim whose handles were rendered (restoreStatus).
+func ShowsResults(handles []resource.ResourceHandle, results []resource.DeviceRequestAllocationResult) bool {
+	shown := 0 // the handles of the driver/pool pairs met so far
+	for i := range results {
+		r := &results[i]
+		if !firstOfDriverPool(results, i) {
+			continue
+		}
+		if shown == len(handles) {
 			return false
 		}
-		sd, rd := h.StructuredData, r.StructuredData
-		if sd.NodeName != rd.NodeName || sd.VendorClassParameters.Raw != nil || sd.VendorClaimParameters.Raw != nil ||
-			sd.VendorClassParameters.Object != nil || sd.VendorClaimParameters.Object != nil || len(sd.Results) != len(rd.Results) {
+		h := &handles[shown]
+		shown++
+		sd := h.StructuredData
+		if h.DriverName != r.Driver || h.Data != "" || sd == nil || sd.NodeName != r.Pool ||
+			sd.VendorClassParameters.Raw != nil || sd.VendorClaimParameters.Raw != nil ||
+			sd.VendorClassParameters.Object != nil || sd.VendorClaimParameters.Object != nil {
 			return false
 		}
-		for j := range sd.Results {
-			x, y := &sd.Results[j], &rd.Results[j]
-			if x.VendorRequestParameters.Raw != nil || x.VendorRequestParameters.Object != nil ||
-				x.NamedResources == nil || x.NamedResources.Name != y.NamedResources.Name {
-				return false
+		// The pair's devices, in order, one instance each.
+		n := 0
+		for k := i; k < len(results); k++ {
+			if x := &results[k]; x.Driver == r.Driver && x.Pool == r.Pool {
+				if n == len(sd.Results) {
+					return false
+				}
+				y := &sd.Results[n]
+				if y.VendorRequestParameters.Raw != nil || y.VendorRequestParameters.Object != nil ||
+					y.NamedResources == nil || y.NamedResources.Name != x.Device {
+					return false
+				}
+				n++
 			}
+		}
+		if n != len(sd.Results) {
+			return false
+		}
+	}
+	return shown == len(handles)
+}
+
+// CountDriverPools is how many driver/pool pairs results name: how many
+// handles HandlesFromResults renders.
+func CountDriverPools(results []resource.DeviceRequestAllocationResult) int {
+	n := 0
+	for i := range results {
+		if firstOfDriverPool(results, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// firstOfDriverPool reports whether results[i] is the first of its driver
+// and pool. The lists are short (a claim's devices): a quadratic scan costs
+// less than the map HandlesFromResults builds.
+func firstOfDriverPool(results []resource.DeviceRequestAllocationResult, i int) bool {
+	r := &results[i]
+	for j := range i {
+		if results[j].Driver == r.Driver && results[j].Pool == r.Pool {
+			return false
 		}
 	}
 	return true

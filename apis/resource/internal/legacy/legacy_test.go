@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -283,4 +284,118 @@ func TestClassName(t *testing.T) {
 			t.Errorf("%+v: got %q, %v; want %q, %v", tc.requests, class, exact, tc.class, tc.exact)
 		}
 	}
+}
+
+// TestShowsResults: ShowsResults says what comparing the handles with the
+// ones HandlesFromResults renders says (sameRendered, the comparison it
+// replaced), on every list of up to six results over two drivers and two
+// pools at random, each with its rendering and with one change to it; and
+// CountDriverPools counts the rendered handles.
+func TestShowsResults(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(of ...string) string { return of[rng.IntN(len(of))] }
+	changes := []func(h []resource.ResourceHandle) []resource.ResourceHandle{
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { return h },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].DriverName += "x"; return h },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].Data = "{}"; return h },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].StructuredData.NodeName += "x"; return h },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			h[0].StructuredData.VendorClaimParameters.Raw = []byte("{}")
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			h[0].StructuredData.Results[0].NamedResources.Name += "x"
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			h[0].StructuredData.Results[0].NamedResources = nil
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			h[0].StructuredData.Results[0].VendorRequestParameters.Raw = []byte("{}")
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			sd := h[len(h)-1].StructuredData
+			sd.Results = sd.Results[:len(sd.Results)-1]
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+			sd := h[0].StructuredData
+			sd.Results = append(sd.Results, sd.Results[0])
+			return h
+		},
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { return h[:len(h)-1] },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { return append(h, h[0]) },
+		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0], h[len(h)-1] = h[len(h)-1], h[0]; return h },
+	}
+	shown, notShown := 0, 0
+	for range 20000 {
+		var results []resource.DeviceRequestAllocationResult
+		for range rng.IntN(7) {
+			results = append(results, resource.DeviceRequestAllocationResult{
+				Request: "r", Driver: pick("a", "b"), Pool: pick("p", "q"), Device: pick("d0", "d1", "d2"),
+			})
+		}
+		if got, want := CountDriverPools(results), len(HandlesFromResults(results)); got != want {
+			t.Fatalf("CountDriverPools(%v) = %d, rendered %d", results, got, want)
+		}
+		handles := HandlesFromResults(results)
+		change := 0
+		if len(handles) > 0 {
+			change = rng.IntN(len(changes))
+		}
+		handles = changes[change](handles)
+		want := sameRendered(handles, HandlesFromResults(results))
+		if got := ShowsResults(handles, results); got != want {
+			t.Fatalf("ShowsResults = %v, comparing with the rendering %v (change %d)\nresults %+v\nhandles %s", got, want, change, results, toJSON(t, handles))
+		}
+		if change == 0 && !want {
+			t.Fatalf("the rendering of %v does not show it", results)
+		}
+		if want {
+			shown++
+		} else {
+			notShown++
+		}
+	}
+	if shown < 2000 || notShown < 2000 {
+		t.Errorf("the cases are lopsided: %d shown, %d not", shown, notShown)
+	}
+}
+
+// sameRendered is the comparison ShowsResults replaced: whether handles
+// equal rendered, what HandlesFromResults renders, as far as a rendering
+// says anything.
+func sameRendered(handles, rendered []resource.ResourceHandle) bool {
+	if len(handles) != len(rendered) {
+		return false
+	}
+	for i := range handles {
+		h, r := &handles[i], &rendered[i]
+		if h.DriverName != r.DriverName || h.Data != "" || h.StructuredData == nil {
+			return false
+		}
+		sd, rd := h.StructuredData, r.StructuredData
+		if sd.NodeName != rd.NodeName || sd.VendorClassParameters.Raw != nil || sd.VendorClaimParameters.Raw != nil ||
+			sd.VendorClassParameters.Object != nil || sd.VendorClaimParameters.Object != nil || len(sd.Results) != len(rd.Results) {
+			return false
+		}
+		for j := range sd.Results {
+			x, y := &sd.Results[j], &rd.Results[j]
+			if x.VendorRequestParameters.Raw != nil || x.VendorRequestParameters.Object != nil ||
+				x.NamedResources == nil || x.NamedResources.Name != y.NamedResources.Name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func toJSON(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
