@@ -288,8 +288,8 @@ func TestClassName(t *testing.T) {
 
 // TestShowsResults: ShowsResults says what comparing the handles with the
 // ones HandlesFromResults renders says (sameRendered, the comparison it
-// replaced), on every list of up to six results over two drivers and two
-// pools at random, each with its rendering and with one change to it; and
+// replaced), on 20,000 random lists of up to six results over two drivers
+// and two pools, each with its rendering or with one change to it; and
 // CountDriverPools counts the rendered handles.
 func TestShowsResults(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
