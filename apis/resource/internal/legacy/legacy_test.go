@@ -294,40 +294,41 @@ func TestClassName(t *testing.T) {
 func TestShowsResults(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func(of ...string) string { return of[rng.IntN(len(of))] }
-	changes := []func(h []resource.ResourceHandle) []resource.ResourceHandle{
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { return h },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].DriverName += "x"; return h },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].Data = "{}"; return h },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0].StructuredData.NodeName += "x"; return h },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+	type hs = []resource.ResourceHandle
+	changes := []func(h hs) hs{
+		func(h hs) hs { return h },
+		func(h hs) hs { h[0].DriverName += "x"; return h },
+		func(h hs) hs { h[0].Data = "{}"; return h },
+		func(h hs) hs { h[0].StructuredData.NodeName += "x"; return h },
+		func(h hs) hs {
 			h[0].StructuredData.VendorClaimParameters.Raw = []byte("{}")
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+		func(h hs) hs {
 			h[0].StructuredData.Results[0].NamedResources.Name += "x"
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+		func(h hs) hs {
 			h[0].StructuredData.Results[0].NamedResources = nil
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+		func(h hs) hs {
 			h[0].StructuredData.Results[0].VendorRequestParameters.Raw = []byte("{}")
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+		func(h hs) hs {
 			sd := h[len(h)-1].StructuredData
 			sd.Results = sd.Results[:len(sd.Results)-1]
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle {
+		func(h hs) hs {
 			sd := h[0].StructuredData
 			sd.Results = append(sd.Results, sd.Results[0])
 			return h
 		},
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { return h[:len(h)-1] },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { return append(h, h[0]) },
-		func(h []resource.ResourceHandle) []resource.ResourceHandle { h[0], h[len(h)-1] = h[len(h)-1], h[0]; return h },
+		func(h hs) hs { return h[:len(h)-1] },
+		func(h hs) hs { return append(h, h[0]) },
+		func(h hs) hs { h[0], h[len(h)-1] = h[len(h)-1], h[0]; return h },
 	}
 	shown, notShown := 0, 0
 	for range 20000 {
