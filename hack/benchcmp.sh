@@ -45,10 +45,10 @@ if $instructions && ! command -v valgrind >/dev/null; then
 	exit 2
 fi
 
-out=$(mktemp -d)
+out=$(mktemp -d) # keeps the results; the binaries and the worktree go at the end
 tree="$out/base-tree"
 cleanup() { git worktree remove --force "$tree" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+trap 'cleanup; rm -f "$out"/*.test' EXIT
 git worktree add --detach "$tree" "$base" >/dev/null
 (cd "$tree" && go test -c -o "$out/base.test" "$pkg")
 go test -c -o "$out/new.test" "$pkg"
