@@ -49,7 +49,7 @@ out=$(mktemp -d) # keeps the results; the binaries and the worktree go at the en
 tree="$out/base-tree"
 cleanup() { git worktree remove --force "$tree" >/dev/null 2>&1 || true; }
 trap 'cleanup; rm -f "$out"/*.test' EXIT
-git worktree add --detach "$tree" "$base" >/dev/null
+git worktree add --quiet --detach "$tree" "$base"
 (cd "$tree" && go test -c -o "$out/base.test" "$pkg")
 go test -c -o "$out/new.test" "$pkg"
 cleanup
