@@ -14,7 +14,8 @@ import (
 // TestLostFields: the fields a version cannot say are the hub fields whose
 // JSON names none of its types has, less those it handles; Keep keeps each
 // that is set (an empty list is set), Restore gives them back (and unsets
-// those nothing kept), and a handled name that is no field is a mistake found at once.
+// those nothing kept), and a handled name that is no field is a mistake
+// found at once.
 func TestLostFields(t *testing.T) {
 	type basic struct {
 		Attributes map[string]string `json:"attributes"`
