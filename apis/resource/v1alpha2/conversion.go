@@ -184,10 +184,17 @@ func restoreStatus(st *stash.ClaimStatus, in *ResourceClaimStatus, out *hub.Reso
 	}
 }
 
-// derivedHandles are the structured handles that show v1alpha3 device
-// results, for a hub allocation that has results but no structured handles.
+// handlesDerived reports whether v1alpha2 shows a hub allocation's v1alpha3
+// device results as structured handles: when it has results but no
+// structured handles.
+func handlesDerived(a *hub.AllocationResult) bool {
+	return a.Devices.Results != nil && !legacy.HasStructuredHandles(a.ResourceHandles)
+}
+
+// derivedHandles are the structured handles that show the results, when
+// handlesDerived.
 func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
-	if a.Devices.Results == nil || legacy.HasStructuredHandles(a.ResourceHandles) {
+	if !handlesDerived(a) {
 		return nil
 	}
 	return legacy.HandlesFromResults(a.Devices.Results)
@@ -195,7 +202,7 @@ func derivedHandles(a *hub.AllocationResult) []hub.ResourceHandle {
 
 // derivedHandleCount is len(derivedHandles(a)), without rendering them.
 func derivedHandleCount(a *hub.AllocationResult) int {
-	if a.Devices.Results == nil || legacy.HasStructuredHandles(a.ResourceHandles) {
+	if !handlesDerived(a) {
 		return 0
 	}
 	return legacy.CountDriverPools(a.Devices.Results)
