@@ -274,14 +274,17 @@ func (a *Attribute) Hub() resource.DeviceAttribute {
 // are read by the decoders of decode.go; TestWriteReadRoundTrip holds the two
 // together.
 var codec = func() jsoniter.API {
-	c := jsoniter.Config{
-		EscapeHTML:             false,
-		SortMapKeys:            true,
-		ValidateJsonRawMessage: true,
-	}.Froze()
+	c := codecConfig.Froze()
 	c.RegisterExtension(&mapLenExtension{})
 	return c
 }()
+
+// codecConfig is the codec's configuration, without its extension.
+var codecConfig = jsoniter.Config{
+	EscapeHTML:             false,
+	SortMapKeys:            true,
+	ValidateJsonRawMessage: true,
+}
 
 // mapLenExtension gives the codec's map encoders an IsEmpty that asks the
 // map's length. json-iterator's own ranges over the map to find out, which

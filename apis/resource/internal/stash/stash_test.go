@@ -82,7 +82,7 @@ func TestWriteSizeLimit(t *testing.T) {
 // map empty without the allocations of json-iterator's iterator, two or
 // more (mapLenExtension).
 func TestCodecMapIsEmpty(t *testing.T) {
-	plain := jsoniter.Config{EscapeHTML: false, SortMapKeys: true, ValidateJsonRawMessage: true}.Froze()
+	plain := codecConfig.Froze() // the codec without mapLenExtension
 	for _, capacity := range []map[resource.QualifiedName]apiresource.Quantity{
 		nil, {}, {"memory": apiresource.MustParse("1Gi"), "cores": apiresource.MustParse("2")},
 	} {
